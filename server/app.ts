@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Settings } from './config.ts';
+import type { Database } from './db/index.ts';
+import { ROOT } from './contract/documents.ts';
+import { readOperations } from './contract/operations.ts';
+import { compileValidators } from './contract/validators.ts';
+import type { MessageCatalogue } from './contract/messages.ts';
+import { bindOperations } from './http/bind.ts';
+import { createAccess, type TokenVerifiers } from './http/access.ts';
+import { HttpProblem, problemBody } from './http/problem.ts';
+import { registerReference } from './http/reference.ts';
+import { createHandlers } from './domain/handlers.ts';
+import type { Services } from './services.ts';
+
+export interface ServerOptions {
+  settings: Settings;
+  database: Database;
+  verifiers: TokenVerifiers;
+  /** Where the built web app is; the API still runs when it is missing. */
+  webRoot?: string;
+}
+
+const traceId = () => randomBytes(16).toString('hex');
+
+/** Framework errors that are the caller's fault keep their status; anything else is a 500. */
+function asProblem(error: FastifyError | HttpProblem): HttpProblem {
+  if (error instanceof HttpProblem) return error;
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
+      return HttpProblem.validation({ $: ['The request body is not valid JSON.'] });
+    }
+    return new HttpProblem(status, error.message);
+  }
+  return new HttpProblem(500, 'A server side error occurred.');
+}
+
+export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
+  const { settings, database } = options;
+  const app = Fastify({
+    logger: {
+      level: settings.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-borrower-token"]'],
+    },
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[0-9a-f]{32}$/.test(given) ? given : traceId();
+    },
+    requestIdHeader: false,
+    bodyLimit: settings.bodyLimit,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const problem = asProblem(error);
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+    reply
+      .code(problem.status)
+      .type('application/problem+json')
+      .send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/')));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const problem = new HttpProblem(404, 'This page could not be found');
+    reply.code(404).type('application/problem+json').send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/')));
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-trace-id', String(request.id));
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  const services: Services = { settings, db: database.db, database, log: app.log };
+  const operations = readOperations();
+  const catalogue = JSON.parse(readFileSync(join(ROOT, 'schemas', 'messages.json'), 'utf8')) as MessageCatalogue;
+  bindOperations(app, {
+    operations,
+    validators: compileValidators(operations),
+    handlers: createHandlers(),
+    catalogue,
+    services,
+    access: createAccess(services, options.verifiers),
+  });
+  await registerReference(app);
+
+  const webRoot = options.webRoot ?? join(ROOT, 'dist');
+  if (existsSync(join(webRoot, 'index.html'))) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });
+  }
+  return app;
+}

@@ -1,0 +1,54 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+/** Repository root: the contract and schema files are read relative to it. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * Every schema file gets the id `https://pos.local/<path from the root>` (files carry none), so that
+ * relative `$ref`s resolve the same way by id (ajv) as by file path (the generators).
+ */
+export const ID_BASE = 'https://pos.local/';
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface SchemaDocument {
+  id: string;
+  file: string;
+  schema: JsonObject;
+}
+
+export function idOf(file: string): string {
+  return ID_BASE + relative(ROOT, file).split(sep).join('/');
+}
+
+function listJson(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return listJson(path);
+    return name.endsWith('.json') ? [path] : [];
+  });
+}
+
+export function loadSchemaDocuments(dir = join(ROOT, 'schemas')): SchemaDocument[] {
+  return listJson(dir)
+    .sort()
+    .map((file) => {
+      let schema: JsonObject;
+      try {
+        schema = JSON.parse(readFileSync(file, 'utf8')) as JsonObject;
+      } catch (error) {
+        throw new Error(`${relative(ROOT, file)}: not valid JSON (${(error as Error).message})`);
+      }
+      return { id: idOf(file), file, schema };
+    });
+}
+
+export const OPENAPI_FILE = join(ROOT, 'openapi', 'openapi.yaml');
+
+export function loadOpenApi(file = OPENAPI_FILE): { id: string; document: JsonObject } {
+  return { id: idOf(file), document: parse(readFileSync(file, 'utf8')) as JsonObject };
+}

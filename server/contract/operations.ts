@@ -1,0 +1,96 @@
+import { loadOpenApi, type Json, type JsonObject } from './documents.ts';
+
+export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
+const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
+
+export type ScopeKind = 'office' | 'application' | 'file' | 'refund' | 'user' | 'none';
+
+/** The `x-access` extension of an operation (docs/decisions/0001-contract-conventions.md). */
+export interface AccessRule {
+  key?: boolean;
+  anonymous?: boolean;
+  user?: boolean;
+  borrower?: boolean;
+  office?: string[];
+  internal?: string[];
+  scope?: { kind: ScopeKind; from?: string };
+}
+
+export interface ParameterSpec {
+  name: string;
+  in: 'path' | 'query' | 'header';
+  required: boolean;
+  schema: JsonObject;
+}
+
+export interface Operation {
+  operationId: string;
+  method: HttpMethod;
+  /** The path as the contract writes it, e.g. /api/App/GetApp/{id}/{refreshStatus}. */
+  path: string;
+  /** JSON pointer (escaped) of the operation object inside the contract. */
+  pointer: string;
+  parameters: ParameterSpec[];
+  /** Media types of the request body, if any. */
+  requestBodyTypes: string[];
+  requestBodyRequired: boolean;
+  /** status → media types declared for that status. */
+  responses: Map<number, string[]>;
+  access: AccessRule;
+  idempotent: boolean;
+}
+
+const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function resolveLocal(document: JsonObject, value: Json): Json {
+  if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#/')) {
+    let node: Json = document;
+    for (const part of value.$ref.slice(2).split('/')) {
+      const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+      node = (node as JsonObject)[key] ?? null;
+    }
+    return resolveLocal(document, node);
+  }
+  return value;
+}
+
+export function readOperations(document: JsonObject = loadOpenApi().document): Operation[] {
+  const operations: Operation[] = [];
+  const paths = (document.paths ?? {}) as JsonObject;
+  for (const [path, item] of Object.entries(paths)) {
+    const pathItem = item as JsonObject;
+    const shared = (pathItem.parameters ?? []) as Json[];
+    for (const method of METHODS) {
+      const op = pathItem[method] as JsonObject | undefined;
+      if (!op) continue;
+      const parameters = [...shared, ...((op.parameters ?? []) as Json[])].map((p) => {
+        const param = resolveLocal(document, p) as JsonObject;
+        return {
+          name: String(param.name),
+          in: param.in as ParameterSpec['in'],
+          required: param.in === 'path' || param.required === true,
+          schema: (param.schema ?? {}) as JsonObject,
+        };
+      });
+      const body = resolveLocal(document, op.requestBody ?? null) as JsonObject | null;
+      const responses = new Map<number, string[]>();
+      for (const [status, response] of Object.entries((op.responses ?? {}) as JsonObject)) {
+        const resolved = resolveLocal(document, response) as JsonObject;
+        responses.set(Number(status), Object.keys((resolved.content ?? {}) as JsonObject));
+      }
+      operations.push({
+        operationId: String(op.operationId),
+        method,
+        path,
+        pointer: `#/paths/${escapePointer(path)}/${method}`,
+        parameters,
+        requestBodyTypes: body ? Object.keys((body.content ?? {}) as JsonObject) : [],
+        requestBodyRequired: body?.required === true,
+        responses,
+        access: (op['x-access'] ?? {}) as AccessRule,
+        idempotent: op['x-idempotent'] === true,
+      });
+    }
+  }
+  return operations;
+}

@@ -1,0 +1,117 @@
+import type { FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import type { AccessRule, Operation } from '../contract/operations.ts';
+import type { Services } from '../services.ts';
+import type { Caller } from './caller.ts';
+import { HttpProblem } from './problem.ts';
+
+/** Verifies bearer tokens; the identity layer supplies the real ones (built-in provider or external issuer). */
+export interface TokenVerifiers {
+  /** A staff access token → the user's id in our users table. */
+  staff(token: string): Promise<{ userId: string }>;
+  /** A borrower token → the one application it opens. */
+  borrower(token: string): Promise<{ appId: number }>;
+}
+
+type Staff = Extract<Caller, { kind: 'staff' }>;
+
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+async function loadStaff(services: Services, userId: string): Promise<Staff | undefined> {
+  const rows = await services.db.execute<{ id: string; email: string; role: string | null; user_role: string | null; is_disabled: boolean; office_id: number | null; office_role: string | null }>(sql`
+    select u.id, u.email, u.role, u.user_role, u.is_disabled, uo.office_id, uo.role as office_role
+    from users u left join user_offices uo on uo.user_id = u.id and not uo.is_disabled
+    where u.id = ${userId}`);
+  const list = rows.rows;
+  const first = list[0];
+  if (!first || first.is_disabled) return undefined;
+  const offices = new Map<number, string>();
+  for (const row of list) if (row.office_id !== null && row.office_role) offices.set(Number(row.office_id), row.office_role);
+  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.user_role, offices };
+}
+
+/** The office that owns the record an operation touches; undefined when there is no such record. */
+async function owningOffice(services: Services, kind: string, id: unknown): Promise<number | undefined> {
+  if (kind === 'office') return typeof id === 'number' ? id : undefined;
+  const table = { application: sql`applications`, file: sql`files`, refund: sql`refunds` }[kind];
+  if (!table || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
+  const rows = await services.db.execute<{ office_id: number }>(sql`select office_id from ${table} where id = ${id}`);
+  const row = rows.rows[0];
+  return row ? Number(row.office_id) : undefined;
+}
+
+function scopedId(rule: AccessRule, request: FastifyRequest): unknown {
+  const from = rule.scope?.from;
+  if (!from) return undefined;
+  const [where, name] = from.split('.') as ['path' | 'query' | 'body', string];
+  const source = { path: request.params, query: request.query, body: request.body }[where] as Record<string, unknown> | undefined;
+  return source?.[name];
+}
+
+async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
+  const actor = caller.kind === 'staff' ? caller.userId : caller.kind === 'borrower' ? `borrower:${caller.appId}` : 'anonymous';
+  request.log.warn({ security: kind, actor, ...detail }, 'access refused');
+  await services.db.execute(sql`insert into security_events (kind, actor, detail, ip) values (${kind}, ${actor}, ${JSON.stringify(detail)}::jsonb, ${request.ip})`);
+}
+
+export function createAccess(services: Services, verifiers: TokenVerifiers) {
+  async function authenticate(op: Operation, request: FastifyRequest): Promise<Caller> {
+    const rule = op.access;
+    if (rule.key) {
+      const key = request.headers['x-api-key'];
+      if (typeof key !== 'string' || !services.settings.apiKeys.includes(key)) {
+        throw new HttpProblem(401, 'A valid X-Api-Key header is required.');
+      }
+    }
+    const bearer = BEARER.exec(request.headers.authorization ?? '')?.[1];
+    const borrowerToken = request.headers['x-borrower-token'];
+    let caller: Caller = { kind: 'anonymous' };
+    if (bearer && (rule.user || rule.office || rule.internal || !(rule.borrower && borrowerToken))) {
+      const { userId } = await verifiers.staff(bearer).catch(() => {
+        throw new HttpProblem(401, 'The access token is not valid or has expired.');
+      });
+      const staff = await loadStaff(services, userId);
+      if (!staff) throw new HttpProblem(401, 'The access token is not valid or has expired.');
+      caller = staff;
+    } else if (typeof borrowerToken === 'string') {
+      const { appId } = await verifiers.borrower(borrowerToken).catch(() => {
+        throw new HttpProblem(401, 'The borrower session is not valid or has expired.');
+      });
+      caller = { kind: 'borrower', appId };
+    }
+    if (caller.kind === 'anonymous' && !rule.anonymous) throw new HttpProblem(401, 'Sign-in is required.');
+    return caller;
+  }
+
+  async function authorize(op: Operation, request: FastifyRequest, caller: Caller): Promise<void> {
+    const rule = op.access;
+    if (rule.anonymous) return;
+    const kind = rule.scope?.kind ?? 'none';
+    const id = scopedId(rule, request);
+    if (caller.kind === 'staff') {
+      if (caller.userRole && rule.internal?.includes(caller.userRole)) return;
+      if (rule.user) return;
+      if (rule.office) {
+        if (kind === 'none') {
+          if ([...caller.offices.values()].some((role) => rule.office!.includes(role))) return;
+          throw new HttpProblem(403, 'You are not authorized to perform this action.');
+        }
+        const officeId = await owningOffice(services, kind, id);
+        const role = officeId === undefined ? undefined : caller.offices.get(officeId);
+        if (role && rule.office.includes(role)) return;
+        if (role) throw new HttpProblem(403, 'You are not authorized to perform this action.');
+        if (officeId !== undefined) await securityEvent(services, request, 'cross-office', caller, { operationId: op.operationId, kind, id });
+        throw new HttpProblem(404, 'The record could not be found.');
+      }
+      throw new HttpProblem(403, 'You are not authorized to perform this action.');
+    }
+    if (caller.kind === 'borrower' && rule.borrower && kind === 'application') {
+      if (Number(id) === caller.appId) return;
+      await securityEvent(services, request, 'cross-application', caller, { operationId: op.operationId, id });
+      throw new HttpProblem(404, 'The record could not be found.');
+    }
+    throw new HttpProblem(403, 'You are not authorized to perform this action.');
+  }
+
+  return { authenticate, authorize };
+}

@@ -1,0 +1,86 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Operation } from '../contract/operations.ts';
+import type { OperationValidators } from '../contract/validators.ts';
+import { toFieldErrors, type MessageCatalogue } from '../contract/messages.ts';
+import { HttpProblem } from './problem.ts';
+import type { Handlers, OperationId } from './handler-types.ts';
+import type { Services } from '../services.ts';
+import type { Caller } from './caller.ts';
+
+export interface BindOptions {
+  operations: Operation[];
+  validators: Map<string, OperationValidators>;
+  handlers: Handlers;
+  catalogue: MessageCatalogue;
+  services: Services;
+  access: {
+    /** Establishes the caller (401 when the operation needs one that is not there). */
+    authenticate: (operation: Operation, request: FastifyRequest) => Promise<Caller>;
+    /** Refuses what the operation's x-access does not allow this caller, once the input is known valid. */
+    authorize: (operation: Operation, request: FastifyRequest, caller: Caller) => Promise<void>;
+  };
+}
+
+type Loose = Record<string, unknown>;
+
+const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+
+function check(validate: OperationValidators['body'], value: unknown, catalogue: MessageCatalogue, prefix?: string): void {
+  if (!validate || validate(value)) return;
+  const errors = toFieldErrors(catalogue, validate.errors ?? []);
+  if (!prefix) throw HttpProblem.validation(errors);
+  throw HttpProblem.validation(Object.fromEntries(Object.entries(errors).map(([field, list]) => [field === '$' ? prefix : field, list])));
+}
+
+async function send(reply: FastifyReply, op: Operation, validators: OperationValidators, result: { status: number; body: unknown; headers?: Record<string, string> }, services: Services): Promise<void> {
+  const media = op.responses.get(result.status);
+  if (!media) {
+    services.log.error({ operationId: op.operationId, status: result.status }, 'handler answered an undeclared status');
+    throw new Error('undeclared status');
+  }
+  const validate = validators.responses.get(result.status);
+  if (validate && !validate(result.body)) {
+    // Fail closed: an answer that breaks the contract may leak fields it should not carry.
+    services.log.error({ operationId: op.operationId, errors: validate.errors }, 'handler answer does not match the contract');
+    throw new Error('response does not match the contract');
+  }
+  reply.code(result.status);
+  for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+  if (result.body === undefined) return reply.send();
+  if (Buffer.isBuffer(result.body)) return reply.type(result.headers?.['content-type'] ?? media[0] ?? 'application/octet-stream').send(result.body);
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(result.body));
+}
+
+/** Registers one route per contract operation, validated in and out by the contract's own schemas. */
+export function bindOperations(app: FastifyInstance, options: BindOptions): void {
+  const { operations, validators, handlers, catalogue, services, access } = options;
+  for (const op of operations) {
+    const handler = handlers[op.operationId as OperationId] as unknown as (context: Loose) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+    if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
+    const own = validators.get(op.operationId);
+    if (!own) throw new Error(`no validators for operation ${op.operationId}`);
+    app.route({
+      method: op.method.toUpperCase() as 'GET',
+      url: fastifyPath(op.path),
+      handler: async (request, reply) => {
+        // Who asks comes first, so that callers without a right learn nothing from validation errors.
+        const caller = await access.authenticate(op, request);
+        const params = { ...(request.params as Loose) };
+        const query = { ...(request.query as Loose) };
+        check(own.params, params, catalogue);
+        check(own.query, query, catalogue);
+        check(own.headers, request.headers, catalogue);
+        if (op.requestBodyTypes.includes('application/json')) {
+          if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: ['This field is required.'] });
+          if (request.body !== undefined) check(own.body, request.body, catalogue);
+        }
+        request.params = params;
+        request.query = query;
+        await access.authorize(op, request, caller);
+        const result = await handler({ params, query, body: request.body, caller, services, request });
+        await send(reply, op, own, result, services);
+        return reply;
+      },
+    });
+  }
+}

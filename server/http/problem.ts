@@ -1,0 +1,63 @@
+/** application/problem+json (RFC 9457), the only error shape the API answers with. */
+export interface ProblemDetails {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  instance?: string;
+  traceId: string;
+  errors?: Record<string, string[]>;
+  extensions?: Record<string, unknown>;
+}
+
+/** Problems carry no further semantics than their status, so type is about:blank and title its phrase. */
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
+};
+
+/** An error a handler throws on purpose; its text is safe to show to the caller. */
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly detail: string | undefined;
+  readonly errors: Record<string, string[]> | undefined;
+  readonly extensions: Record<string, unknown> | undefined;
+
+  constructor(status: number, detail?: string, options: { errors?: Record<string, string[]>; extensions?: Record<string, unknown> } = {}) {
+    super(detail ?? TITLES[status] ?? `HTTP ${status}`);
+    this.status = status;
+    this.detail = detail;
+    this.errors = options.errors;
+    this.extensions = options.extensions;
+  }
+
+  /** A 400 naming the fields at fault, as the validators do. */
+  static validation(errors: Record<string, string[]>): HttpProblem {
+    return new HttpProblem(400, 'One or more validation errors occurred.', { errors });
+  }
+}
+
+export function problemBody(problem: HttpProblem, traceId: string, instance: string): ProblemDetails {
+  return {
+    type: 'about:blank',
+    title: TITLES[problem.status] ?? 'Error',
+    status: problem.status,
+    ...(problem.detail !== undefined ? { detail: problem.detail } : {}),
+    instance,
+    traceId,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.extensions ? { extensions: problem.extensions } : {}),
+  };
+}

@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module';
+import type { FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import { bundleOpenApi } from '../contract/bundle.ts';
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>API reference</title>
+  <link rel="stylesheet" href="/api/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="reference"></div>
+  <script src="/api/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/api/docs/start.js"></script>
+</body>
+</html>`;
+
+// A file of its own, not an inline script, so the page works under the same CSP as the app.
+const START = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#reference', deepLinking: true });`;
+
+/** The OpenAPI reference page at /api/docs, with Swagger UI served from node_modules (no CDN). */
+export async function registerReference(app: FastifyInstance): Promise<void> {
+  const document = JSON.stringify(bundleOpenApi());
+  const assets = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json').replace(/package\.json$/, '');
+  app.get('/api/openapi.json', async (_request, reply) => reply.type('application/json').send(document));
+  app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));
+  app.get('/api/docs/start.js', async (_request, reply) => reply.type('text/javascript').send(START));
+  await app.register(fastifyStatic, { root: assets, prefix: '/api/docs/assets/', decorateReply: false });
+}

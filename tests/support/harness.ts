@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { exportJWK, generateKeyPair, SignJWT, createLocalJWKSet } from 'jose';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadSettings, type Settings } from '../../server/config.ts';
+import { openDatabase, type Database } from '../../server/db/index.ts';
+import { seedDemo } from '../../server/db/seed/demo.ts';
+import { buildServer } from '../../server/app.ts';
+import { createTokenVerifiers, issueBorrowerToken } from '../../server/identity/tokens.ts';
+
+/**
+ * One seeded database and one server for the whole API suite (vitest runs the API files in one
+ * process). PGlite by default; PostgreSQL when DATABASE_URL is set, on a schema reset for the run.
+ * Staff tokens are real JWTs, signed by a key made for the run and verified by the server's own
+ * verifier, exactly as tokens of the identity provider are.
+ */
+export interface Harness {
+  app: FastifyInstance;
+  database: Database;
+  settings: Settings;
+  staffToken(email: string): Promise<string>;
+  borrowerToken(appId: number): Promise<string>;
+  call(options: InjectOptions & { as?: string; borrowerOf?: number; key?: boolean }): Promise<LightMyRequestResponse>;
+  userId(email: string): Promise<string>;
+}
+
+const ISSUER = 'https://issuer.test';
+let pending: Promise<Harness> | undefined;
+
+async function resetPostgres(url: string): Promise<void> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public;');
+  await client.end();
+}
+
+async function start(): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pos-api-'));
+  const settings = loadSettings({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', APP_MODE: 'demo', OIDC_ISSUER: ISSUER, API_KEYS: 'test-api-key-1,demo-web-key' });
+  if (settings.databaseUrl) await resetPostgres(settings.databaseUrl);
+  const database = await openDatabase(settings);
+  await seedDemo(database.db, settings);
+  const { publicKey, privateKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256' };
+  const verifiers = createTokenVerifiers(settings, { issuer: ISSUER, audience: settings.oidcAudience, keys: createLocalJWKSet({ keys: [jwk] }) });
+  const app = await buildServer({ settings, database, verifiers });
+  await app.ready();
+
+  const ids = new Map<string, string>();
+  const userId = async (email: string) => {
+    if (!ids.has(email)) {
+      const rows = await database.db.execute<{ id: string }>(sql`select id from users where email = ${email}`);
+      if (!rows.rows[0]) throw new Error(`no user ${email}`);
+      ids.set(email, rows.rows[0].id);
+    }
+    return ids.get(email)!;
+  };
+  const staffToken = async (email: string) =>
+    new SignJWT({ scp: 'api.read api.write', email })
+      .setProtectedHeader({ alg: 'RS256', kid: 'test' })
+      .setIssuer(ISSUER)
+      .setAudience(settings.oidcAudience)
+      .setSubject(await userId(email))
+      .setIssuedAt()
+      .setExpirationTime('10m')
+      .sign(privateKey);
+  const borrowerToken = (appId: number) => issueBorrowerToken(settings.borrowerTokenSecret, appId, 600);
+
+  const call: Harness['call'] = async ({ as, borrowerOf, key = true, headers, ...options }) =>
+    app.inject({
+      ...options,
+      headers: {
+        ...(key ? { 'x-api-key': 'test-api-key-1' } : {}),
+        ...(as ? { authorization: `Bearer ${await staffToken(as)}` } : {}),
+        ...(borrowerOf ? { 'x-borrower-token': await borrowerToken(borrowerOf) } : {}),
+        ...headers,
+      },
+    });
+
+  process.once('beforeExit', () => {
+    void app.close().then(() => database.close()).finally(() => rmSync(dataDir, { recursive: true, force: true }));
+  });
+  return { app, database, settings, staffToken, borrowerToken, call, userId };
+}
+
+export function harness(): Promise<Harness> {
+  pending ??= start();
+  return pending;
+}

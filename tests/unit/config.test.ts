@@ -1,0 +1,51 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadSettings, SettingsError } from '../../server/config.ts';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'pos-config-'));
+const base = { DATA_DIR: dataDir };
+
+function failure(env: Record<string, string>): SettingsError {
+  try {
+    loadSettings({ ...base, ...env });
+  } catch (error) {
+    if (error instanceof SettingsError) return error;
+    throw error;
+  }
+  throw new Error('settings were accepted');
+}
+
+describe('settings from the environment', () => {
+  it('has working defaults in demo mode', () => {
+    const settings = loadSettings(base);
+    expect(settings).toMatchObject({ mode: 'demo', host: '127.0.0.1', port: 3000, databaseUrl: undefined });
+    expect(settings.piiKey).toHaveLength(32);
+  });
+
+  it('keeps the generated demo secrets across starts', () => {
+    expect(loadSettings(base).piiKey.equals(loadSettings(base).piiKey)).toBe(true);
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ APP_MODE: 'staging' }, 'APP_MODE'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ DATABASE_URL: 'mysql://x@y/z' }, 'DATABASE_URL'],
+    [{ DATABASE_URL: 'not a url' }, 'DATABASE_URL'],
+    [{ PII_KEY: 'c2hvcnQ=' }, 'PII_KEY'],
+    [{ OIDC_ISSUER: 'ftp://issuer' }, 'OIDC_ISSUER'],
+    [{ API_KEYS: 'short' }, 'API_KEYS'],
+    [{ API_KEYS: 'long-enough-key', WEB_API_KEY: 'another-key-1' }, 'WEB_API_KEY'],
+  ])('refuses %o and names %s', (env, variable) => {
+    const error = failure(env);
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+  });
+
+  it('requires real secrets in production mode', () => {
+    expect(failure({ APP_MODE: 'production', API_KEYS: 'prod-key-123456' }).variable).toBe('PII_KEY');
+  });
+});

@@ -1,0 +1,751 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
+
+/*
+ * Conventions (docs/decisions/0010-database.md):
+ * - money is integer cents (`cents()`), never a binary float; rates are numeric;
+ * - columns ending in `_enc` hold AES-256-GCM ciphertext from server/crypto/pii.ts, with a clear
+ *   last-4 column beside them where lists need one;
+ * - spec §4 enumerations are PostgreSQL enums; value lists that product owners extend (lender codes,
+ *   config item types, file kinds) are text, so adding one is data, not a migration.
+ */
+
+const cents = (name: string) => bigint(name, { mode: 'number' });
+const rate = (name: string) => numeric(name, { precision: 7, scale: 3, mode: 'number' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const at = (name: string) => timestamp(name, { withTimezone: true });
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (value) => (Buffer.isBuffer(value) ? value : Buffer.from(value)),
+});
+
+// ---- enumerations (spec §4, §6) -------------------------------------------------------------
+
+export const enrollmentStatus = pgEnum('enrollment_status', [
+  'New', 'ESignSent', 'ESignCompleted', 'Submitted', 'UnderReview', 'Declined', 'Approved', 'OnHold', 'WatchList', 'Terminated',
+]);
+export const appStage = pgEnum('app_stage', [
+  'NotApplicable', 'OfferSelected', 'SigningRequired', 'ReadyToFinalize', 'Finalized', 'SubmittedForFunding', 'Funded',
+  'NeedsAttention', 'Expired', 'Cancelled', 'Refund', 'Review', 'Declined',
+]);
+export const contractSubStatus = pgEnum('contract_sub_status', [
+  'NotApplicable', 'ESignLinkSent', 'ESignGenerated', 'KBAPending', 'KBAPassed', 'KBAFailed', 'RefundSubmitted',
+  'RefundProcessing', 'RefundCompleted', 'RefundCancelled', 'TermsPresented', 'PaymentMethodPresented',
+  'AgreementPresented', 'FundingApproved', 'FundsReleased', 'Booked',
+]);
+export const residenceStatus = pgEnum('residence_status', ['Rent', 'Own', 'Other']);
+export const employmentStatus = pgEnum('employment_status', [
+  'EmployedFull', 'EmployedPart', 'SelfEmployed', 'Retired', 'Student', 'UnEmployed',
+]);
+export const timeZone = pgEnum('time_zone', ['AT', 'AZT', 'CT', 'ET', 'HT', 'MT', 'PT']);
+/** The API speaks Checking=0, Savings=1 (§4); the database keeps the names. */
+export const bankAccountType = pgEnum('bank_account_type', ['Checking', 'Savings']);
+export const officeLenderStatus = pgEnum('office_lender_status', [
+  'OfficeSubmitted', 'OfficeFundsSubmitted', 'SubmittedToLender', 'Completed', 'Cancelled',
+]);
+export const officeRole = pgEnum('office_role', ['admin', 'support', 'tpa', 'sales']);
+export const internalRole = pgEnum('internal_role', ['df.admin', 'dfi.admin']);
+export const lenderAnswerStatus = pgEnum('lender_answer_status', [
+  'Pending', 'Approved', 'Declined', 'PendingReview', 'Error', 'TimedOut',
+]);
+export const fundingStatus = pgEnum('funding_status', ['Initiated', 'Processing', 'Completed']);
+export const refundStatus = pgEnum('refund_status', ['Submitted', 'Processing', 'Completed', 'Cancelled']);
+export const lenderTransactionStatus = pgEnum('lender_transaction_status', ['Submitted', 'Completed', 'Cancelled', 'Failed']);
+export const appLogKind = pgEnum('app_log_kind', ['Event', 'Decision', 'Contract']);
+export const messageChannel = pgEnum('message_channel', ['Email', 'Sms']);
+export const outboxStatus = pgEnum('outbox_status', ['Pending', 'Sent', 'Failed']);
+export const kbaStatus = pgEnum('kba_status', ['Pending', 'Passed', 'Failed']);
+
+// ---- configuration ------------------------------------------------------------------------------
+
+/** Spec §3 config items: value lists (States, Procedures, ...) and feature flags, by `type`. */
+export const configItems = pgTable(
+  'config_items',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    description: text('description'),
+    value: text('value'),
+    displayOrder: integer('display_order').notNull().default(0),
+    isEnabled: boolean('is_enabled').notNull().default(true),
+  },
+  (t) => [uniqueIndex('config_items_type_name_key').on(t.type, t.name)],
+);
+
+// ---- offices ------------------------------------------------------------------------------------
+
+export const offices = pgTable(
+  'offices',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity({ startWith: 100 }),
+    name: text('name').notNull(),
+    legalName: text('legal_name'),
+    phone: text('phone'),
+    fax: text('fax'),
+    website: text('website'),
+    licenseNo: text('license_no'),
+    licenseState: text('license_state'),
+    category: text('category'),
+    taxId: text('tax_id'),
+    businessType: text('business_type'),
+    annualRevenue: cents('annual_revenue'),
+    groupCode: text('group_code'),
+    promoCode: text('promo_code'),
+    howHeard: text('how_heard'),
+    locationCount: integer('location_count'),
+    streetAddress: text('street_address'),
+    suiteNo: text('suite_no'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    timeZone: timeZone('time_zone'),
+    googlePlaceId: text('google_place_id'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
+
+    enrollmentStatus: enrollmentStatus('enrollment_status').notNull().default('New'),
+    isEnrollmentCompleted: boolean('is_enrollment_completed').notNull().default(false),
+    isApproved: boolean('is_approved').notNull().default(false),
+    isReviewed: boolean('is_reviewed').notNull().default(false),
+    isActive: boolean('is_active').notNull().default(true),
+    submittedAt: at('submitted_at'),
+    approvedAt: at('approved_at'),
+
+    /** Landing page (/landing/{code}); `groupCode` groups offices on /landing/multi/{code}. */
+    code: text('code'),
+    landingDescription: text('landing_description'),
+    showMaps: boolean('show_maps').notNull().default(false),
+    mapsUrl: text('maps_url'),
+    logoFileId: uuid('logo_file_id').references((): AnyPgColumn => files.id, { onDelete: 'set null' }),
+    pictureFileId: uuid('picture_file_id').references((): AnyPgColumn => files.id, { onDelete: 'set null' }),
+
+    bankAccountType: bankAccountType('bank_account_type'),
+    bankName: text('bank_name'),
+    bankAccountName: text('bank_account_name'),
+    bankRoutingNumberEnc: text('bank_routing_number_enc'),
+    bankRoutingLast4: text('bank_routing_last4'),
+    bankAccountNumberEnc: text('bank_account_number_enc'),
+    bankAccountLast4: text('bank_account_last4'),
+
+    /** Bank verification and debit authorisation with the ACH provider, for funding and refunds. */
+    achProvider: text('ach_provider'),
+    achCustomerId: text('ach_customer_id'),
+    achAccountId: text('ach_account_id'),
+    achAccountStatus: text('ach_account_status'),
+    achVerifyMethod: text('ach_verify_method'),
+    achVerifyStatus: text('ach_verify_status'),
+    achVerifiedAt: at('ach_verified_at'),
+    achDebitStatus: text('ach_debit_status'),
+    achDebitAuthorizedAt: at('ach_debit_authorized_at'),
+
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('offices_code_key').on(t.code),
+    index('offices_group_code_idx').on(t.groupCode),
+    index('offices_enrollment_status_idx').on(t.enrollmentStatus),
+  ],
+);
+
+export const officeOwners = pgTable(
+  'office_owners',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    title: text('title'),
+    email: text('email'),
+    mobilePhone: text('mobile_phone'),
+    homePhone: text('home_phone'),
+    dobEnc: text('dob_enc'),
+    ssnEnc: text('ssn_enc'),
+    ssnLast4: text('ssn_last4'),
+    ownershipPercent: numeric('ownership_percent', { precision: 5, scale: 2, mode: 'number' }),
+    streetAddress: text('street_address'),
+    suiteNo: text('suite_no'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    annualIncome: cents('annual_income'),
+    netWorth: cents('net_worth'),
+    primaryIncomeSource: text('primary_income_source'),
+    secondaryIncomeSource: text('secondary_income_source'),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('office_owners_office_idx').on(t.officeId)],
+);
+
+/** Per-office config items (alerts, terms, promo terms, landing banner, feature flags). */
+export const officeSettings = pgTable(
+  'office_settings',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    name: text('name').notNull(),
+    value: text('value'),
+    displayOrder: integer('display_order').notNull().default(0),
+    isEnabled: boolean('is_enabled').notNull().default(true),
+  },
+  (t) => [uniqueIndex('office_settings_office_type_name_key').on(t.officeId, t.type, t.name)],
+);
+
+// ---- users --------------------------------------------------------------------------------------
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Stored lower-cased (the check enforces it) so the unique index is case-insensitive. */
+    email: text('email').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    role: officeRole('role').notNull(),
+    userRole: internalRole('user_role'),
+    title: text('title'),
+    timeZone: timeZone('time_zone'),
+    /** `local` for the built-in identity provider, else the external issuer's name. */
+    provider: text('provider').notNull().default('local'),
+    providerId: text('provider_id'),
+    passwordHash: text('password_hash'),
+    isDisabled: boolean('is_disabled').notNull().default(false),
+    lastLoginAt: at('last_login_at'),
+    utmSource: text('utm_source'),
+    utmMedium: text('utm_medium'),
+    utmCampaign: text('utm_campaign'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_provider_subject_key').on(t.provider, t.providerId),
+    check('users_email_lower_check', sql`${t.email} = lower(${t.email})`),
+  ],
+);
+
+export const userOffices = pgTable(
+  'user_offices',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    role: officeRole('role').notNull(),
+    title: text('title'),
+    timeZone: timeZone('time_zone'),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    isInvited: boolean('is_invited').notNull().default(false),
+    isInviteProcessed: boolean('is_invite_processed').notNull().default(false),
+    isDisabled: boolean('is_disabled').notNull().default(false),
+    lastLoginAt: at('last_login_at'),
+    createdAt: createdAt(),
+  },
+  // The primary key (user_id, office_id) serves "offices of a user".
+  (t) => [primaryKey({ columns: [t.userId, t.officeId] }), index('user_offices_office_idx').on(t.officeId)],
+);
+
+export const invites = pgTable(
+  'invites',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    role: officeRole('role').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('invites_token_hash_key').on(t.tokenHash), index('invites_office_idx').on(t.officeId)],
+);
+
+// ---- lenders ------------------------------------------------------------------------------------
+
+export const lenders = pgTable(
+  'lenders',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    code: text('code').notNull(),
+    name: text('name').notNull(),
+    phone: text('phone'),
+    isActive: boolean('is_active').notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('lenders_code_key').on(t.code)],
+);
+
+export const officeLenders = pgTable(
+  'office_lenders',
+  {
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    lenderId: integer('lender_id').notNull().references(() => lenders.id),
+    /** The lender's own id for this office once it is enrolled there. */
+    lenderOfficeId: text('lender_office_id'),
+    status: officeLenderStatus('status'),
+    notes: text('notes'),
+    numOrder: integer('num_order').notNull().default(0),
+    programUrl: text('program_url'),
+    officeApplyMode: text('office_apply_mode'),
+    isEnrollmentCompleted: boolean('is_enrollment_completed').notNull().default(false),
+    isReviewed: boolean('is_reviewed').notNull().default(false),
+    isEnabled: boolean('is_enabled').notNull().default(true),
+    discountRate: rate('discount_rate'),
+    showApply: boolean('show_apply').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.officeId, t.lenderId] })],
+);
+
+// ---- applications -------------------------------------------------------------------------------
+
+export const applications = pgTable(
+  'applications',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity({ startWith: 1000 }),
+    officeId: integer('office_id').notNull().references(() => offices.id),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    /** 'first last' lower-cased, for the prefix name filter; generated so no writer can forget it. */
+    searchName: text('search_name')
+      .notNull()
+      .generatedAlwaysAs((): SQL => sql`lower(${applications.firstName} || ' ' || ${applications.lastName})`),
+    email: text('email'),
+    mobilePhone: text('mobile_phone'),
+    homePhone: text('home_phone'),
+    streetAddress: text('street_address'),
+    suiteNo: text('suite_no'),
+    city: text('city'),
+    state: text('state'),
+    zipCode: text('zip_code'),
+    dobEnc: text('dob_enc'),
+    ssnEnc: text('ssn_enc'),
+    last4Ssn: text('last4_ssn'),
+
+    annualIncome: cents('annual_income'),
+    otherIncome: cents('other_income'),
+    otherIncomeSource: text('other_income_source'),
+    monthlyHousingPayment: cents('monthly_housing_payment'),
+    employmentStatus: employmentStatus('employment_status'),
+    employerName: text('employer_name'),
+    employerPhone: text('employer_phone'),
+    jobTitle: text('job_title'),
+    employmentMonths: integer('employment_months'),
+    residenceStatus: residenceStatus('residence_status'),
+    isActiveMilitary: boolean('is_active_military').notNull().default(false),
+
+    amount: cents('amount').notNull(),
+    serviceDate: date('service_date', { mode: 'string' }),
+    procedure: text('procedure'),
+    referenceCode: text('reference_code'),
+
+    stage: appStage('stage').notNull().default('NotApplicable'),
+    /** Lender decision and contract states whose value lists the spec leaves open. */
+    decisionStatus: text('decision_status'),
+    contractStatus: text('contract_status'),
+    contractSubStatus: contractSubStatus('contract_sub_status').notNull().default('NotApplicable'),
+    statusText: text('status_text'),
+
+    /** The chosen lender, copied by value so lists need no join. */
+    lenderId: integer('lender_id').references(() => lenders.id),
+    lenderCode: text('lender_code'),
+    lenderName: text('lender_name'),
+    thirdPartyLender: text('third_party_lender'),
+    contractId: text('contract_id'),
+    lenderAppUrl: text('lender_app_url'),
+    productCode: text('product_code'),
+    productName: text('product_name'),
+    productType: text('product_type'),
+    promoTerm: integer('promo_term'),
+    promoApr: rate('promo_apr'),
+    approvedAmount: cents('approved_amount'),
+    apr: rate('apr'),
+    term: integer('term'),
+    monthlyPayment: cents('monthly_payment'),
+    expiration: at('expiration'),
+
+    inOfficeApply: boolean('in_office_apply').notNull().default(false),
+    enableRemoteSign: boolean('enable_remote_sign').notNull().default(false),
+    isFinalized: boolean('is_finalized').notNull().default(false),
+    isExpired: boolean('is_expired').notNull().default(false),
+    isMismatch: boolean('is_mismatch').notNull().default(false),
+    isOfferMatch: boolean('is_offer_match').notNull().default(false),
+    isBorrowerHold: boolean('is_borrower_hold').notNull().default(false),
+    isLenderHold: boolean('is_lender_hold').notNull().default(false),
+    isPending: boolean('is_pending').notNull().default(false),
+    isCreditFrozen: boolean('is_credit_frozen').notNull().default(false),
+    isCreditLocked: boolean('is_credit_locked').notNull().default(false),
+    isPoiReqd: boolean('is_poi_reqd').notNull().default(false),
+    isSsnMismatch: boolean('is_ssn_mismatch').notNull().default(false),
+
+    fundedAmount: cents('funded_amount'),
+    fundedAt: at('funded_at'),
+    fundingStatus: fundingStatus('funding_status'),
+    refundedAmount: cents('refunded_amount').notNull().default(0),
+
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // Ascending keys: a backward scan serves `ORDER BY created_at DESC` (drizzle's desc() is NULLS FIRST,
+    // which an index declared DESC NULLS LAST could not serve).
+    // Office lists, newest first, and their COUNT(*).
+    index('applications_office_created_idx').on(t.officeId, t.createdAt),
+    // Kanban and stage-filtered office lists.
+    index('applications_office_stage_created_idx').on(t.officeId, t.stage, t.createdAt),
+    // Name prefix filter (LIKE 'q%'); text_pattern_ops makes LIKE usable whatever the collation.
+    index('applications_office_search_idx').on(t.officeId, t.searchName.op('text_pattern_ops')),
+    index('applications_search_idx').on(t.searchName.op('text_pattern_ops')),
+    // Admin lists across offices.
+    index('applications_created_idx').on(t.createdAt),
+    index('applications_stage_created_idx').on(t.stage, t.createdAt),
+    // Funded lists; partial because most applications are never funded.
+    index('applications_office_funded_idx').on(t.officeId, t.fundedAt).where(sql`${t.fundedAt} is not null`),
+    index('applications_funded_idx').on(t.fundedAt).where(sql`${t.fundedAt} is not null`),
+    check('applications_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Each lender's answer to a submitted application. */
+export const applicationLenders = pgTable(
+  'application_lenders',
+  {
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    lenderId: integer('lender_id').notNull().references(() => lenders.id),
+    status: lenderAnswerStatus('status').notNull().default('Pending'),
+    adverseActionReason: text('adverse_action_reason'),
+    lenderAppId: text('lender_app_id'),
+    respondedAt: at('responded_at'),
+    latencyMs: integer('latency_ms'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.lenderId] })],
+);
+
+export const offers = pgTable(
+  'offers',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    lenderId: integer('lender_id').notNull().references(() => lenders.id),
+    productCode: text('product_code').notNull(),
+    productName: text('product_name'),
+    productType: text('product_type'),
+    promoTerm: integer('promo_term'),
+    term: integer('term'),
+    noInterestTerm: integer('no_interest_term'),
+    minLine: cents('min_line'),
+    maxLine: cents('max_line'),
+    promoApr: rate('promo_apr'),
+    apr: rate('apr'),
+    interestRate: rate('interest_rate'),
+    amount: cents('amount'),
+    monthlyPayment: cents('monthly_payment'),
+    promoMonthlyPayment: cents('promo_monthly_payment'),
+    originationFee: cents('origination_fee'),
+    totalInterest: cents('total_interest'),
+    totalCost: cents('total_cost'),
+    discountRate: rate('discount_rate'),
+    discountAmount: cents('discount_amount'),
+    url: text('url'),
+    isSelected: boolean('is_selected').notNull().default(false),
+    isVisible: boolean('is_visible').notNull().default(true),
+    isDefault: boolean('is_default').notNull().default(false),
+    messages: jsonb('messages').$type<string[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  (t) => [index('offers_app_idx').on(t.appId)],
+);
+
+export const appNotes = pgTable(
+  'app_notes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    note: text('note').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('app_notes_app_idx').on(t.appId, t.createdAt)],
+);
+
+/** Uploaded documents; the bytes live in the database until object storage is configured. */
+export const files = pgTable(
+  'files',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    officeId: integer('office_id')
+      .notNull()
+      .references((): AnyPgColumn => offices.id, { onDelete: 'cascade' }),
+    appId: bigint('app_id', { mode: 'number' }).references(() => applications.id, { onDelete: 'cascade' }),
+    ownerId: integer('owner_id').references(() => officeOwners.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    fileName: text('file_name').notNull(),
+    contentType: text('content_type').notNull(),
+    sizeBytes: integer('size_bytes').notNull(),
+    sha256: text('sha256').notNull(),
+    bytes: bytea('bytes').notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('files_office_idx').on(t.officeId), index('files_app_idx').on(t.appId)],
+);
+
+/** Audit trail of an application (spec: event, decision and contract logs). */
+export const appLogs = pgTable(
+  'app_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    kind: appLogKind('kind').notNull(),
+    message: text('message').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    actor: text('actor'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('app_logs_app_idx').on(t.appId, t.createdAt)],
+);
+
+/** One row per application link sent by text or e-mail (/logs/sendapp). */
+export const sendAppLogs = pgTable(
+  'send_app_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    appId: bigint('app_id', { mode: 'number' }).references(() => applications.id, { onDelete: 'set null' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email'),
+    mobilePhone: text('mobile_phone'),
+    amount: cents('amount').notNull(),
+    serviceDate: date('service_date', { mode: 'string' }),
+    enableRemoteSign: boolean('enable_remote_sign').notNull().default(false),
+    sentBy: uuid('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('send_app_logs_office_created_idx').on(t.officeId, t.createdAt)],
+);
+
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    /** Copied from the application so the refund lists filter without a join. */
+    officeId: integer('office_id').notNull().references(() => offices.id),
+    amount: cents('amount').notNull(),
+    reason: text('reason'),
+    status: refundStatus('status').notNull().default('Submitted'),
+    achStatus: text('ach_status'),
+    estimatedAchDeliveryDate: date('estimated_ach_delivery_date', { mode: 'string' }),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('refunds_office_created_idx').on(t.officeId, t.createdAt),
+    index('refunds_created_idx').on(t.createdAt),
+    index('refunds_app_idx').on(t.appId),
+    check('refunds_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/** Charges and cancellations the office submits to the lender (SubmitTrans / CancelTrans). */
+export const lenderTransactions = pgTable(
+  'lender_transactions',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    lenderId: integer('lender_id').notNull().references(() => lenders.id),
+    kind: text('kind').notNull(),
+    amount: cents('amount').notNull(),
+    status: lenderTransactionStatus('status').notNull().default('Submitted'),
+    lenderReference: text('lender_reference'),
+    data: jsonb('data').$type<Record<string, unknown>>(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('lender_transactions_app_idx').on(t.appId)],
+);
+
+/** Conditions a lender sets before funding (proof of income, photo id, ...). */
+export const stipulations = pgTable(
+  'stipulations',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    lenderId: integer('lender_id').references(() => lenders.id),
+    name: text('name').notNull(),
+    explanation: text('explanation'),
+    isRequired: boolean('is_required').notNull().default(true),
+    documentId: uuid('document_id').references(() => files.id, { onDelete: 'set null' }),
+    isPhotoIdUploaded: boolean('is_photo_id_uploaded').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [index('stipulations_app_idx').on(t.appId)],
+);
+
+export interface KbaQuestion {
+  id: string;
+  text: string;
+  choices: { id: string; text: string }[];
+}
+
+/** Identity quiz; answers are kept only as hashes so the database never holds the key. */
+export const kbaQuizzes = pgTable(
+  'kba_quizzes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    transactionId: text('transaction_id').notNull(),
+    quizId: text('quiz_id').notNull(),
+    questions: jsonb('questions').$type<KbaQuestion[]>().notNull(),
+    answerHashes: jsonb('answer_hashes').$type<Record<string, string>>().notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    status: kbaStatus('status').notNull().default('Pending'),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: createdAt(),
+    completedAt: at('completed_at'),
+  },
+  (t) => [index('kba_quizzes_app_idx').on(t.appId)],
+);
+
+// ---- borrower authentication --------------------------------------------------------------------
+
+/** The current one-time passcode of an application per channel, with its throttling state. */
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    channel: messageChannel('channel').notNull(),
+    codeHash: text('code_hash').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedUntil: at('locked_until'),
+    lastSentAt: at('last_sent_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.channel] })],
+);
+
+/** Single-use links e-mailed or texted to a borrower. */
+export const linkTokens = pgTable(
+  'link_tokens',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    expiresAt: at('expires_at').notNull(),
+    usedAt: at('used_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('link_tokens_app_idx').on(t.appId)],
+);
+
+// ---- platform -----------------------------------------------------------------------------------
+
+/** Replayed answers for retried writes; `statusCode` is null while the first attempt runs. */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    key: text('key').notNull(),
+    operation: text('operation').notNull(),
+    actor: text('actor').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: smallint('status_code'),
+    response: jsonb('response'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.operation, t.actor] }), index('idempotency_keys_created_idx').on(t.createdAt)],
+);
+
+/** E-mail and SMS waiting to be sent (and, in demo mode, the only place they go). */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    channel: messageChannel('channel').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject'),
+    body: text('body').notNull(),
+    links: jsonb('links').$type<{ label: string; url: string }[]>().notNull().default([]),
+    status: outboxStatus('status').notNull().default('Pending'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    sentAt: at('sent_at'),
+  },
+  (t) => [
+    index('outbox_created_idx').on(t.createdAt),
+    index('outbox_pending_idx').on(t.createdAt).where(sql`${t.status} = 'Pending'`),
+  ],
+);
+
+/** Mobile numbers that replied STOP; SMS to them is refused. */
+export const smsOptOuts = pgTable('sms_opt_outs', {
+  phone: text('phone').primaryKey(),
+  createdAt: createdAt(),
+});
+
+export const securityEvents = pgTable(
+  'security_events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text('kind').notNull(),
+    actor: text('actor'),
+    detail: jsonb('detail').$type<Record<string, unknown>>(),
+    ip: text('ip'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('security_events_created_idx').on(t.createdAt)],
+);
+
+/** Storage for the embedded OpenID provider's adapter (sessions, grants, codes, tokens). */
+export const oidcStore = pgTable(
+  'oidc_store',
+  {
+    model: text('model').notNull(),
+    id: text('id').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    grantId: text('grant_id'),
+    userCode: text('user_code'),
+    uid: text('uid'),
+    expiresAt: at('expires_at'),
+    consumedAt: at('consumed_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.model, t.id] }),
+    index('oidc_store_grant_idx').on(t.grantId),
+    index('oidc_store_user_code_idx').on(t.userCode),
+    index('oidc_store_uid_idx').on(t.uid),
+    index('oidc_store_expires_idx').on(t.expiresAt),
+  ],
+);

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Settings } from './config.ts';
 import type { Database } from './db/index.ts';
-import { ROOT } from './contract/documents.ts';
+import { loadMessageCatalogue, ROOT } from './contract/documents.ts';
+import { bundleOpenApi } from './contract/bundle.ts';
 import { readOperations } from './contract/operations.ts';
 import { compileValidators } from './contract/validators.ts';
 import type { MessageCatalogue } from './contract/messages.ts';
@@ -27,16 +28,16 @@ export interface ServerOptions {
 const traceId = () => randomBytes(16).toString('hex');
 
 /** Framework errors that are the caller's fault keep their status; anything else is a 500. */
-function asProblem(error: FastifyError | HttpProblem): HttpProblem {
+function asProblem(error: FastifyError | HttpProblem, catalogue: MessageCatalogue): HttpProblem {
   if (error instanceof HttpProblem) return error;
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) {
-      return HttpProblem.validation({ $: ['The request body is not valid JSON.'] });
+      return HttpProblem.validation({ $: [catalogue.messages.invalidJson] });
     }
     return new HttpProblem(status, error.message);
   }
-  return new HttpProblem(500, 'A server side error occurred.');
+  return new HttpProblem(500, catalogue.messages.serverError);
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -56,8 +57,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     forceCloseConnections: 'idle',
   });
 
+  const catalogue = loadMessageCatalogue();
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const problem = asProblem(error);
+    const problem = asProblem(error, catalogue);
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
     reply
       .code(problem.status)
@@ -78,17 +80,17 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   const services: Services = { settings, db: database.db, database, log: app.log };
-  const operations = readOperations();
-  const catalogue = JSON.parse(readFileSync(join(ROOT, 'schemas', 'messages.json'), 'utf8')) as MessageCatalogue;
+  const contract = bundleOpenApi();
+  const operations = readOperations(contract);
   bindOperations(app, {
     operations,
-    validators: compileValidators(operations),
+    validators: compileValidators(contract, operations),
     handlers: createHandlers(),
     catalogue,
     services,
     access: createAccess(services, options.verifiers),
   });
-  await registerReference(app);
+  await registerReference(app, contract);
 
   const webRoot = options.webRoot ?? join(ROOT, 'dist');
   if (existsSync(join(webRoot, 'index.html'))) {

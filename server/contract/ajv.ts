@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { addKeywords } from './keywords.ts';
-import { loadOpenApi, loadSchemaDocuments, type JsonObject } from './documents.ts';
+import type { Json, JsonObject } from './documents.ts';
 
 export interface ContractAjvOptions {
   /** Query, path and header values arrive as strings and are coerced; bodies never are. */
@@ -10,8 +10,23 @@ export interface ContractAjvOptions {
   code?: { source?: boolean; esm?: boolean };
 }
 
-/** An Ajv (JSON Schema 2020-12) holding every schema file and the contract, by their ids. */
-export function createContractAjv(options: ContractAjvOptions = {}): Ajv2020 {
+/** Each bundled component schema is added to ajv under this base + its name. */
+export const COMPONENT_BASE = 'https://pos.local/components/';
+
+/** Points `#/components/schemas/X…` refs of the bundled contract at the component's own ajv id. */
+export function localize(node: Json): Json {
+  if (Array.isArray(node)) return node.map(localize);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) {
+    const match = key === '$ref' && typeof value === 'string' ? /^#\/components\/schemas\/([^/]+)(.*)$/.exec(value) : null;
+    out[key] = match ? `${COMPONENT_BASE}${match[1]}#${match[2]}` : localize(value);
+  }
+  return out;
+}
+
+/** An Ajv (JSON Schema 2020-12, strict) holding every component schema of the bundled contract. */
+export function createContractAjv(bundled: JsonObject, options: ContractAjvOptions = {}): Ajv2020 {
   const ajv = new Ajv2020({
     allErrors: true,
     verbose: true,
@@ -25,9 +40,7 @@ export function createContractAjv(options: ContractAjvOptions = {}): Ajv2020 {
   });
   addFormats(ajv);
   addKeywords(ajv);
-  for (const { id, schema } of loadSchemaDocuments()) ajv.addSchema(schema, id);
-  const { id, document } = loadOpenApi();
-  // The contract is not itself a schema: only its fragments are ever compiled, by JSON pointer.
-  ajv.addSchema({ ...document, $schema: undefined } as JsonObject, id, undefined, false);
+  const schemas = ((bundled.components as JsonObject | undefined)?.schemas ?? {}) as JsonObject;
+  for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(localize(schema) as JsonObject, `${COMPONENT_BASE}${name}`);
   return ajv;
 }

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { REQUIRED_MESSAGES, type MessageCatalogue } from './messages.ts';
 
 /** Repository root: the contract and schema files are read relative to it. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -33,8 +34,12 @@ function listJson(dir: string): string[] {
   });
 }
 
+/** The message catalogue lives beside the schemas but is not one. */
+export const MESSAGES_FILE = join(ROOT, 'schemas', 'messages.json');
+
 export function loadSchemaDocuments(dir = join(ROOT, 'schemas')): SchemaDocument[] {
   return listJson(dir)
+    .filter((file) => file !== MESSAGES_FILE)
     .sort()
     .map((file) => {
       let schema: JsonObject;
@@ -51,4 +56,11 @@ export const OPENAPI_FILE = join(ROOT, 'openapi', 'openapi.yaml');
 
 export function loadOpenApi(file = OPENAPI_FILE): { id: string; document: JsonObject } {
   return { id: idOf(file), document: parse(readFileSync(file, 'utf8')) as JsonObject };
+}
+
+export function loadMessageCatalogue(file = MESSAGES_FILE): MessageCatalogue {
+  const catalogue = JSON.parse(readFileSync(file, 'utf8')) as MessageCatalogue;
+  const missing = REQUIRED_MESSAGES.filter((key) => typeof catalogue.messages?.[key] !== 'string');
+  if (missing.length) throw new Error(`${relative(ROOT, file)}: missing messages ${missing.join(', ')}`);
+  return catalogue;
 }

@@ -1,4 +1,4 @@
-import { _, type Ajv2020, type KeywordCxt } from 'ajv/dist/2020.js';
+import { _, type Ajv2020, type KeywordCxt, type Name } from 'ajv/dist/2020.js';
 
 /**
  * The custom keywords of schemas/ (docs/decisions/0004-schema-keywords.md). Rules are emitted as
@@ -6,7 +6,7 @@ import { _, type Ajv2020, type KeywordCxt } from 'ajv/dist/2020.js';
  */
 
 /** Dates typed by people are mm/dd/yyyy; machine dates are yyyy-mm-dd. Both reduce to yyyymmdd. */
-const ymd = (data: unknown) =>
+const ymd = (data: Name) =>
   _`(${data}.charAt(4) === "-" ? +${data}.slice(0,4)*10000 + +${data}.slice(5,7)*100 + +${data}.slice(8,10) : +${data}.slice(6,10)*10000 + +${data}.slice(0,2)*100 + +${data}.slice(3,5))`;
 
 /**
@@ -15,8 +15,16 @@ const ymd = (data: unknown) =>
  */
 const todayYmd = _`((d) => d.getUTCFullYear()*10000 + (d.getUTCMonth()+1)*100 + d.getUTCDate())(new Date(Date.now() - 43200000))`;
 
+/** MM/dd/yyyy as a yyyymmdd number, for a bound written in a schema. */
+function ymdOf(us: string): number {
+  return Number(us.slice(6, 10)) * 10000 + Number(us.slice(0, 2)) * 100 + Number(us.slice(3, 5));
+}
+
+const todayUs = _`((d) => String(d.getUTCMonth()+1).padStart(2,"0") + "/" + String(d.getUTCDate()).padStart(2,"0") + "/" + d.getUTCFullYear())(new Date(Date.now() - 43200000))`;
+
 export function addKeywords(ajv: Ajv2020): void {
-  for (const annotation of ['x-messages', 'x-mask', 'x-enum-varnames', 'x-widget', 'x-order', 'x-label', 'x-hint', 'x-placeholder']) {
+  // x-emptyValues values are dropped before validation (server/http/bind.ts, the form engine).
+  for (const annotation of ['x-messages', 'x-emptyValues', 'x-mask', 'x-enum-varnames', 'x-widget', 'x-order', 'x-label', 'x-hint', 'x-placeholder']) {
     ajv.addKeyword({ keyword: annotation });
   }
 
@@ -30,25 +38,32 @@ export function addKeywords(ajv: Ajv2020): void {
     },
   });
 
-  ajv.addKeyword({
-    keyword: 'x-emptyValues',
-    type: 'string',
-    schemaType: 'array',
-    // An empty value is valid by definition; the other keywords of the schema must let it through.
-    code() {},
-  });
 
   ajv.addKeyword({
     keyword: 'x-notBefore',
     type: 'string',
     schemaType: 'string',
     error: {
-      message: 'must not be before today',
-      params: () => _`{limit: "today"}`,
+      message: 'must not be before the bound date',
+      params: ({ schema }) => _`{limit: ${schema === 'today' ? todayUs : _`${schema}`}}`,
     },
     code(cxt: KeywordCxt) {
-      const empty = (cxt.parentSchema['x-emptyValues'] ?? []) as string[];
-      cxt.fail(_`${cxt.data} !== "" && !${JSON.stringify(empty)}.includes(${cxt.data}) && ${ymd(cxt.data)} < ${todayYmd}`);
+      const bound = cxt.schema === 'today' ? todayYmd : _`${ymdOf(String(cxt.schema))}`;
+      cxt.fail(_`${ymd(cxt.data)} < ${bound}`);
+    },
+  });
+
+  ajv.addKeyword({
+    keyword: 'x-sum',
+    type: 'array',
+    schemaType: 'object',
+    error: {
+      message: ({ schema }) => _`"must total to " + ${schema.equals}`,
+      params: ({ schema }) => _`{limit: ${schema.equals}}`,
+    },
+    code(cxt: KeywordCxt) {
+      const { property, equals } = cxt.schema as { property: string; equals: number };
+      cxt.fail(_`${cxt.data}.reduce((sum, item) => sum + (Number(item && item[${property}]) || 0), 0) !== ${equals}`);
     },
   });
 

@@ -1,8 +1,11 @@
 import type { ErrorObject } from 'ajv/dist/2020.js';
 
 /** schemas/messages.json: the §5 texts by key, and which key each validation keyword uses. */
+/** Keys the server itself relies on; the catalogue loader refuses a catalogue without them. */
+export const REQUIRED_MESSAGES = ['required', 'serverError', 'invalidJson'] as const;
+
 export interface MessageCatalogue {
-  messages: Record<string, string>;
+  messages: Record<string, string> & Record<(typeof REQUIRED_MESSAGES)[number], string>;
   keywords: Record<string, string>;
 }
 
@@ -21,7 +24,8 @@ function fieldOf(error: ErrorObject): string {
 function catalogueKey(catalogue: MessageCatalogue, error: ErrorObject): string | undefined {
   const own = (error.parentSchema?.['x-messages'] ?? {}) as Record<string, string>;
   const params = error.params as Record<string, unknown>;
-  const typed = error.keyword === 'type' ? `type:${String(params.type)}` : undefined;
+  // Type and format errors can be told apart by what was expected: 'type:integer', 'format:email'.
+  const typed = error.keyword === 'type' ? `type:${String(params.type)}` : error.keyword === 'format' ? `format:${String(params.format)}` : undefined;
   return (
     own[error.keyword] ??
     (typed ? own[typed] ?? catalogue.keywords[typed] : undefined) ??

@@ -1,4 +1,4 @@
-import { loadOpenApi, type Json, type JsonObject } from './documents.ts';
+import type { Json, JsonObject } from './documents.ts';
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
@@ -14,6 +14,10 @@ export interface AccessRule {
   office?: string[];
   internal?: string[];
   scope?: { kind: ScopeKind; from?: string };
+  /** Body-dependent narrowing: the first entry whose `when` holds replaces the keys it names. */
+  narrow?: Array<{ when: { field: string; equals: Json } } & Omit<AccessRule, 'narrow'>>;
+  /** A header carrying an HMAC signature that authenticates the call (lender callbacks). */
+  signature?: string;
 }
 
 export interface ParameterSpec {
@@ -54,7 +58,8 @@ function resolveLocal(document: JsonObject, value: Json): Json {
   return value;
 }
 
-export function readOperations(document: JsonObject = loadOpenApi().document): Operation[] {
+/** The operations of the bundled contract (server/contract/bundle.ts). */
+export function readOperations(document: JsonObject): Operation[] {
   const operations: Operation[] = [];
   const paths = (document.paths ?? {}) as JsonObject;
   for (const [path, item] of Object.entries(paths)) {

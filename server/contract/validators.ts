@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createContractAjv } from './ajv.ts';
-import { loadOpenApi, type Json, type JsonObject } from './documents.ts';
+import { createContractAjv, localize } from './ajv.ts';
+import type { Json, JsonObject } from './documents.ts';
 import type { Operation, ParameterSpec } from './operations.ts';
 
 export interface OperationValidators {
@@ -8,6 +8,8 @@ export interface OperationValidators {
   query: ValidateFunction | undefined;
   headers: ValidateFunction | undefined;
   body: ValidateFunction | undefined;
+  /** Body fields whose listed values mean "not given" (x-emptyValues): dropped before validation. */
+  emptyValues: Array<{ path: string[]; values: Json[] }>;
   /** status → validator of its JSON body. */
   responses: Map<number, ValidateFunction>;
 }
@@ -15,78 +17,86 @@ export interface OperationValidators {
 const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Follows a JSON pointer through the contract, taking local $refs on the way; returns the pointer reached. */
-function settle(document: JsonObject, pointer: string): string | undefined {
+/** The node at a JSON pointer of the bundled contract, taking local $refs (responses, parameters) on the way. */
+function at(document: JsonObject, pointer: string): JsonObject | undefined {
   let node: Json = document;
-  let at = '#';
   for (const part of pointer.slice(2).split('/')) {
-    while (node && typeof node === 'object' && !Array.isArray(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#/')) {
-      at = node.$ref;
-      node = resolvePointer(document, at);
-    }
+    node = follow(document, node);
     if (!node || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    const key = unescape(part);
-    if (!(key in node)) return undefined;
-    node = (node as JsonObject)[key] ?? null;
-    at = `${at}/${escape(key)}`;
+    node = (node as JsonObject)[unescape(part)] ?? null;
   }
-  return at;
+  const last = follow(document, node);
+  return last && typeof last === 'object' && !Array.isArray(last) ? last : undefined;
 }
 
-function resolvePointer(document: JsonObject, pointer: string): Json {
-  let node: Json = document;
-  for (const part of pointer.slice(2).split('/')) node = (node as JsonObject | null)?.[unescape(part)] ?? null;
-  return node;
+function follow(document: JsonObject, node: Json): Json {
+  let current = node;
+  while (current && typeof current === 'object' && !Array.isArray(current) && typeof current.$ref === 'string' && /^#\/components\/(responses|parameters|requestBodies|headers)\//.test(current.$ref)) {
+    current = at(document, current.$ref) ?? null;
+  }
+  return current;
 }
 
-function parameterObject(contractId: string, document: JsonObject, op: Operation, where: ParameterSpec['in']): JsonObject | undefined {
+function parameterObject(document: JsonObject, op: Operation, where: ParameterSpec['in']): JsonObject | undefined {
   const list = op.parameters.filter((p) => p.in === where);
   if (list.length === 0 && where === 'header') return undefined;
+  const key = (p: ParameterSpec) => (where === 'header' ? p.name.toLowerCase() : p.name);
   const properties: JsonObject = {};
-  op.parameters.forEach((p, index) => {
-    if (p.in !== where) return;
-    // Reference the parameter's own schema so that its $refs resolve against the contract.
-    const pointer = settle(document, `${op.pointer}/parameters/${index}/schema`) ?? settle(document, `${pathItemPointer(op)}/parameters/${index}/schema`);
-    const name = where === 'header' ? p.name.toLowerCase() : p.name;
-    properties[name] = pointer ? { $ref: `${contractId}${pointer}` } : p.schema;
-  });
+  for (const p of list) properties[key(p)] = localize(p.schema);
   return {
     type: 'object',
     properties,
-    required: list.filter((p) => p.required).map((p) => (where === 'header' ? p.name.toLowerCase() : p.name)),
+    required: list.filter((p) => p.required).map(key),
     // Unknown path and query parameters are refused like unknown body properties; headers are open.
     additionalProperties: where === 'header',
   };
 }
 
-function pathItemPointer(op: Operation): string {
-  return op.pointer.slice(0, op.pointer.lastIndexOf('/'));
+/** Fields of a body schema (top level and nested objects) that declare x-emptyValues. */
+function emptyValueFields(document: JsonObject, schema: JsonObject | undefined, path: string[] = [], seen = new Set<JsonObject>()): OperationValidators['emptyValues'] {
+  if (!schema || seen.has(schema)) return [];
+  seen.add(schema);
+  const resolved = resolveSchema(document, schema);
+  const found: OperationValidators['emptyValues'] = [];
+  if (Array.isArray(resolved['x-emptyValues'])) found.push({ path, values: resolved['x-emptyValues'] });
+  for (const part of [...((resolved.allOf ?? []) as JsonObject[])]) found.push(...emptyValueFields(document, part, path, seen));
+  for (const [name, property] of Object.entries((resolved.properties ?? {}) as JsonObject)) {
+    found.push(...emptyValueFields(document, property as JsonObject, [...path, name], seen));
+  }
+  return found;
 }
 
-/** Compiles the request and response validators of every operation from one Ajv holding the contract. */
-export function compileValidators(operations: Operation[]): Map<string, OperationValidators> {
-  const { id, document } = loadOpenApi();
-  const bodies = createContractAjv();
-  const strings = createContractAjv({ coerceTypes: true });
+function resolveSchema(document: JsonObject, schema: JsonObject): JsonObject {
+  const ref = schema.$ref;
+  if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
+  const target = at(document, ref);
+  return target ? { ...resolveSchema(document, target), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) } : schema;
+}
+
+/** Compiles the request and response validators of every operation from the bundled contract. */
+export function compileValidators(bundled: JsonObject, operations: Operation[]): Map<string, OperationValidators> {
+  const bodies = createContractAjv(bundled);
+  const strings = createContractAjv(bundled, { coerceTypes: true });
   const result = new Map<string, OperationValidators>();
   for (const op of operations) {
     const compileParams = (where: ParameterSpec['in']) => {
-      const schema = parameterObject(id, document, op, where);
+      const schema = parameterObject(bundled, op, where);
       return schema ? strings.compile(schema) : undefined;
     };
-    const bodyPointer = settle(document, `${op.pointer}/requestBody/content/application~1json/schema`);
+    const bodySchema = at(bundled, `${op.pointer}/requestBody/content/application~1json/schema`);
     const responses = new Map<number, ValidateFunction>();
     for (const [status, types] of op.responses) {
       const media = types.find((t) => t === 'application/json' || t === 'application/problem+json');
       if (!media) continue;
-      const pointer = settle(document, `${op.pointer}/responses/${status}/content/${escape(media)}/schema`);
-      if (pointer) responses.set(status, bodies.compile({ $ref: `${id}${pointer}` }));
+      const schema = at(bundled, `${op.pointer}/responses/${status}/content/${escape(media)}/schema`);
+      if (schema) responses.set(status, bodies.compile(localize(schema) as JsonObject));
     }
     result.set(op.operationId, {
       params: compileParams('path'),
       query: compileParams('query'),
       headers: compileParams('header'),
-      body: bodyPointer ? bodies.compile({ $ref: `${id}${bodyPointer}` }) : undefined,
+      body: bodySchema ? bodies.compile(localize(bodySchema) as JsonObject) : undefined,
+      emptyValues: emptyValueFields(bundled, bodySchema),
       responses,
     });
   }

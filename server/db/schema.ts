@@ -368,8 +368,8 @@ export const applications = pgTable(
     referenceCode: text('reference_code'),
 
     stage: appStage('stage').notNull().default('NotApplicable'),
-    /** Lender decision and contract states whose value lists the spec leaves open. */
-    decisionStatus: text('decision_status'),
+    /** The overall lender decision; the contract state's value list is left open by the spec. */
+    decisionStatus: lenderAnswerStatus('decision_status'),
     contractStatus: text('contract_status'),
     contractSubStatus: contractSubStatus('contract_sub_status').notNull().default('NotApplicable'),
     statusText: text('status_text'),

@@ -40,12 +40,20 @@ async function owningOffice(services: Services, kind: string, id: unknown): Prom
   return row ? Number(row.office_id) : undefined;
 }
 
-function scopedId(rule: AccessRule, request: FastifyRequest): unknown {
-  const from = rule.scope?.from;
-  if (!from) return undefined;
-  const [where, name] = from.split('.') as ['path' | 'query' | 'body', string];
-  const source = { path: request.params, query: request.query, body: request.body }[where] as Record<string, unknown> | undefined;
-  return source?.[name];
+/** Reads `path.X`, `query.X`, `body.X` or `body.model.X` from the request. */
+function valueAt(request: FastifyRequest, from: string): unknown {
+  const [where, ...names] = from.split('.') as ['path' | 'query' | 'body', ...string[]];
+  let value: unknown = { path: request.params, query: request.query, body: request.body }[where];
+  for (const name of names) value = value && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
+  return value;
+}
+
+/** The operation's rule after the body-dependent narrowing of x-access.narrow. */
+function effectiveRule(rule: AccessRule, request: FastifyRequest): AccessRule {
+  const entry = rule.narrow?.find(({ when }) => valueAt(request, when.field) === when.equals);
+  if (!entry) return rule;
+  const { when: _when, ...replacement } = entry;
+  return { ...rule, ...replacement };
 }
 
 async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
@@ -57,7 +65,7 @@ async function securityEvent(services: Services, request: FastifyRequest, kind: 
 export function createAccess(services: Services, verifiers: TokenVerifiers) {
   async function authenticate(op: Operation, request: FastifyRequest): Promise<Caller> {
     const rule = op.access;
-    if (rule.key) {
+    if (rule.key || rule.narrow?.some((entry) => entry.key)) {
       const key = request.headers['x-api-key'];
       if (typeof key !== 'string' || !services.settings.apiKeys.includes(key)) {
         throw new HttpProblem(401, 'A valid X-Api-Key header is required.');
@@ -84,13 +92,14 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
   }
 
   async function authorize(op: Operation, request: FastifyRequest, caller: Caller): Promise<void> {
-    const rule = op.access;
+    const rule = effectiveRule(op.access, request);
     if (rule.anonymous) return;
     const kind = rule.scope?.kind ?? 'none';
-    const id = scopedId(rule, request);
+    const id = rule.scope?.from ? valueAt(request, rule.scope.from) : undefined;
     if (caller.kind === 'staff') {
       if (caller.userRole && rule.internal?.includes(caller.userRole)) return;
-      if (rule.user) return;
+      // `user` is a signed-in staff member acting on their own record, or on nothing in particular.
+      if (rule.user && (kind === 'none' || (kind === 'user' && id === caller.userId))) return;
       if (rule.office) {
         if (kind === 'none') {
           if ([...caller.offices.values()].some((role) => rule.office!.includes(role))) return;

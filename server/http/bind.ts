@@ -25,6 +25,17 @@ type Loose = Record<string, unknown>;
 
 const fastifyPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 
+/** Mask placeholders and blanks mean "not given": the field is dropped, as the form engine does. */
+function dropEmptyValues(body: unknown, fields: OperationValidators['emptyValues']): void {
+  for (const { path, values } of fields) {
+    let parent: unknown = body;
+    for (const part of path.slice(0, -1)) parent = parent && typeof parent === 'object' ? (parent as Loose)[part] : undefined;
+    const name = path[path.length - 1];
+    if (name === undefined || !parent || typeof parent !== 'object' || Array.isArray(parent)) continue;
+    if (values.includes((parent as Loose)[name] as never)) delete (parent as Loose)[name];
+  }
+}
+
 function check(validate: OperationValidators['body'], value: unknown, catalogue: MessageCatalogue, prefix?: string): void {
   if (!validate || validate(value)) return;
   const errors = toFieldErrors(catalogue, validate.errors ?? []);
@@ -71,8 +82,11 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         check(own.query, query, catalogue);
         check(own.headers, request.headers, catalogue);
         if (op.requestBodyTypes.includes('application/json')) {
-          if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: ['This field is required.'] });
-          if (request.body !== undefined) check(own.body, request.body, catalogue);
+          if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: [catalogue.messages.required] });
+          if (request.body !== undefined) {
+            dropEmptyValues(request.body, own.emptyValues);
+            check(own.body, request.body, catalogue);
+          }
         }
         request.params = params;
         request.query = query;

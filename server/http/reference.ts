@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import { bundleOpenApi } from '../contract/bundle.ts';
+import type { JsonObject } from '../contract/documents.ts';
 
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -21,8 +21,8 @@ const PAGE = `<!doctype html>
 const START = `window.ui = SwaggerUIBundle({ url: '/api/openapi.json', dom_id: '#reference', deepLinking: true });`;
 
 /** The OpenAPI reference page at /api/docs, with Swagger UI served from node_modules (no CDN). */
-export async function registerReference(app: FastifyInstance): Promise<void> {
-  const document = JSON.stringify(bundleOpenApi());
+export async function registerReference(app: FastifyInstance, contract: JsonObject): Promise<void> {
+  const document = JSON.stringify(contract);
   const assets = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json').replace(/package\.json$/, '');
   app.get('/api/openapi.json', async (_request, reply) => reply.type('application/json').send(document));
   app.get('/api/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').send(PAGE));

@@ -81,7 +81,7 @@ CREATE TABLE "applications" (
 	"procedure" text,
 	"reference_code" text,
 	"stage" "app_stage" DEFAULT 'NotApplicable' NOT NULL,
-	"decision_status" text,
+	"decision_status" "lender_answer_status",
 	"contract_status" text,
 	"contract_sub_status" "contract_sub_status" DEFAULT 'NotApplicable' NOT NULL,
 	"status_text" text,

@@ -120,7 +120,7 @@ export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<{ offi
                'EmployedFull', 'Rent', amount, (created_at + interval '14 days')::date,
                stage::app_stage,
                case when stage in ('Declined') then 'Declined' when stage in ('NotApplicable', 'NeedsAttention') then 'Pending'
-                    when stage = 'Review' then 'Review' else 'Approved' end,
+                    when stage = 'Review' then 'PendingReview' else 'Approved' end::lender_answer_status,
                case stage when 'SigningRequired' then 'ESignLinkSent' when 'ReadyToFinalize' then 'KBAPassed'
                           when 'Finalized' then 'Booked' when 'SubmittedForFunding' then 'FundingApproved'
                           when 'Funded' then 'FundsReleased' when 'Refund' then 'RefundCompleted'

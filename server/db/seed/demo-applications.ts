@@ -25,7 +25,7 @@ type RefundStatus = (typeof refundStatus.enumValues)[number];
 interface StagePlan {
   /** Age range in days, so that open offers are still valid and expired ones old enough. */
   age: [min: number, max: number];
-  decision: string;
+  decision: (typeof lenderAnswerStatus.enumValues)[number];
   contract: string | null;
   subStatus: SubStatus;
   /** Answer of the first three office lenders (the others decline); they make offers when Approved. */
@@ -37,7 +37,7 @@ interface StagePlan {
 
 const PLANS: Record<Stage, StagePlan> = {
   NotApplicable: { age: [0, 10], decision: 'Pending', contract: null, subStatus: 'NotApplicable', answer: 'Pending', selected: false, statusText: 'Waiting for lender decisions', contractLog: [] },
-  Review: { age: [1, 20], decision: 'Review', contract: null, subStatus: 'NotApplicable', answer: 'PendingReview', selected: false, statusText: 'Lender review in progress: proof of income requested', contractLog: [] },
+  Review: { age: [1, 20], decision: 'PendingReview', contract: null, subStatus: 'NotApplicable', answer: 'PendingReview', selected: false, statusText: 'Lender review in progress: proof of income requested', contractLog: [] },
   Declined: { age: [1, 90], decision: 'Declined', contract: null, subStatus: 'NotApplicable', answer: 'Declined', selected: false, statusText: 'No offers available', contractLog: [] },
   NeedsAttention: { age: [1, 20], decision: 'Pending', contract: null, subStatus: 'NotApplicable', answer: 'Error', selected: false, statusText: 'Credit file frozen: the borrower must lift the freeze and resubmit', contractLog: [] },
   OfferSelected: { age: [1, 25], decision: 'Approved', contract: 'Pending', subStatus: 'TermsPresented', answer: 'Approved', selected: true, statusText: 'Offer selected', contractLog: ['Offer selected'] },

@@ -1,0 +1,157 @@
+import { and, desc, eq, ne } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Db } from '../../db/index.ts';
+import { applicationLenders, applications, lenders, offers, offices, refunds } from '../../db/schema.ts';
+import { decryptPii } from '../../crypto/pii.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { toDollars, toUsDate, toUtc } from '../values.ts';
+import { displayFlags, statusChip } from './status.ts';
+
+type Schemas = components['schemas'];
+export type Application = Schemas['Application'];
+export type Offer = Schemas['Offer'];
+
+type OfferRecord = typeof offers.$inferSelect & { lenderCode: string; lenderName: string };
+
+export function toOffer(row: OfferRecord): Offer {
+  return {
+    id: row.id,
+    lenderCode: row.lenderCode,
+    lenderName: row.lenderName,
+    productCode: row.productCode,
+    productName: row.productName ?? row.productCode,
+    productType: row.productType,
+    promoTerm: row.promoTerm,
+    term: row.term,
+    noInterestTerm: row.noInterestTerm,
+    minLine: toDollars(row.minLine),
+    maxLine: toDollars(row.maxLine),
+    promoAPR: row.promoApr,
+    apr: row.apr,
+    interestRate: row.interestRate,
+    monthlyPayment: toDollars(row.monthlyPayment),
+    promoMonthlyPayment: toDollars(row.promoMonthlyPayment),
+    amount: toDollars(row.amount),
+    originationFee: toDollars(row.originationFee),
+    totalInterest: toDollars(row.totalInterest),
+    totalCost: toDollars(row.totalCost),
+    discountRate: row.discountRate,
+    discountAmount: toDollars(row.discountAmount),
+    url: row.url,
+    isSelected: row.isSelected,
+    isVisible: row.isVisible,
+    isDefault: row.isDefault,
+    messages: row.messages,
+  };
+}
+
+/** The date of birth is shown as **\/**\/yyyy: enough to recognise, useless to an identity thief. */
+function maskedDob(piiKey: Buffer, encrypted: string | null): string | null {
+  if (!encrypted) return null;
+  const dob = decryptPii(piiKey, encrypted);
+  return `**/**/${dob.slice(0, 4)}`;
+}
+
+export async function offersOf(db: Db, appId: number): Promise<Offer[]> {
+  const rows = await db
+    .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
+    .from(offers)
+    .innerJoin(lenders, eq(lenders.id, offers.lenderId))
+    .where(eq(offers.appId, appId))
+    .orderBy(offers.lenderId, offers.id);
+  return rows.map(({ offer, lenderCode, lenderName }) => toOffer({ ...offer, lenderCode, lenderName }));
+}
+
+/** An application as the detail view and the borrower flows see it; PII masked. */
+export async function getApplication(db: Db, piiKey: Buffer, id: number): Promise<Application> {
+  const [found] = await db
+        .select({ app: applications, officeName: offices.name, officeCategory: offices.category, lenderPhone: lenders.phone, lenderAppId: applicationLenders.lenderAppId })
+    .from(applications)
+    .innerJoin(offices, eq(offices.id, applications.officeId))
+    .leftJoin(lenders, eq(lenders.id, applications.lenderId))
+    .leftJoin(applicationLenders, and(eq(applicationLenders.appId, applications.id), eq(applicationLenders.lenderId, applications.lenderId)))
+    .where(eq(applications.id, id));
+  if (!found) throw new HttpProblem(404, 'The application could not be found.');
+  const { app } = found;
+  const [appOffers, [lastRefund]] = await Promise.all([
+    offersOf(db, id),
+    db.select().from(refunds).where(and(eq(refunds.appId, id), ne(refunds.status, 'Cancelled'))).orderBy(desc(refunds.createdAt), desc(refunds.id)).limit(1),
+  ]);
+  const selected = appOffers.find((o) => o.isSelected);
+  return {
+    id: app.id,
+    officeId: app.officeId,
+    officeName: found.officeName,
+    officeCategory: found.officeCategory,
+    contractId: app.contractId,
+    lenderId: app.lenderId,
+    lenderCode: app.lenderCode,
+    lenderName: app.lenderName,
+    lenderPhone: found.lenderPhone,
+    lenderAppId: found.lenderAppId,
+    lenderAppUrl: app.lenderAppUrl,
+    thirdPartyLender: app.thirdPartyLender,
+    firstName: app.firstName,
+    lastName: app.lastName,
+    email: app.email,
+    mobilePhone: app.mobilePhone,
+    homePhone: app.homePhone,
+    address:
+      app.streetAddress && app.city && app.state && app.zipCode
+        ? { streetAddress: app.streetAddress, suiteNo: app.suiteNo, city: app.city, state: app.state, zipCode: app.zipCode }
+        : null,
+    dobDateTime: maskedDob(piiKey, app.dobEnc),
+    last4SSN: app.last4Ssn,
+    annualIncome: toDollars(app.annualIncome),
+    additionalIncome: toDollars(app.otherIncome),
+    residenceStatus: app.residenceStatus,
+    monthlyHousingPayment: toDollars(app.monthlyHousingPayment),
+    employmentStatus: app.employmentStatus,
+    employerName: app.employerName,
+    monthsEmployed: app.employmentMonths,
+    isActiveMilitary: app.isActiveMilitary,
+    amount: toDollars(app.amount),
+    serviceDate: toUsDate(app.serviceDate),
+    decisionStatus: app.decisionStatus as Application['decisionStatus'],
+    contractStatus: app.contractStatus,
+    contractSubStatus: app.contractSubStatus,
+    stage: app.stage,
+    statusChip: statusChip(app),
+    statusText: app.statusText,
+    approvedAmount: toDollars(app.approvedAmount),
+    monthlyPayment: toDollars(app.monthlyPayment),
+    apr: app.apr,
+    term: app.term,
+    productCode: app.productCode,
+    productName: app.productName,
+    productType: app.productType,
+    offers: appOffers,
+    selectedOfferId: selected?.id ?? null,
+    downloadUrl: null,
+    eSignUrl: null,
+    expirationDateUtc: toUtc(app.expiration),
+    referenceCode: app.referenceCode,
+    inOfficeApply: app.inOfficeApply,
+    enableRemoteSign: app.enableRemoteSign,
+    isMismatch: app.isMismatch,
+    isBorrowerHold: app.isBorrowerHold,
+    isLenderHold: app.isLenderHold,
+    isFinalized: app.isFinalized,
+    isExpired: app.isExpired,
+    isOfferMatch: app.isOfferMatch,
+    isSSNMismatch: app.isSsnMismatch,
+    isPending: app.isPending,
+    isCreditFrozen: app.isCreditFrozen,
+    isCreditLocked: app.isCreditLocked,
+    isPOIReqd: app.isPoiReqd,
+    fundedAmount: toDollars(app.fundedAmount),
+    fundedDate: app.fundedAt ? toUsDate(app.fundedAt.toISOString()) : null,
+    refundId: lastRefund?.id ?? null,
+    refundAmount: lastRefund ? toDollars(lastRefund.amount) : null,
+    refundStatus: lastRefund?.status ?? null,
+    totalRefundedAmount: toDollars(app.refundedAmount),
+    ...displayFlags(app),
+    createdAtUtc: toUtc(app.createdAt),
+    updatedAtUtc: toUtc(app.updatedAt),
+  };
+}

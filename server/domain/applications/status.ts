@@ -1,0 +1,80 @@
+import type { components } from '../../../codegen/generated/api.ts';
+
+type Schemas = components['schemas'];
+export type Stage = Schemas['Stage'];
+export type StatusChip = Schemas['StatusChip'];
+
+/** The state a list row or a detail view is derived from. */
+export interface AppState {
+  stage: Stage;
+  isOfferMatch: boolean;
+  isFinalized: boolean;
+  isExpired: boolean;
+  referenceCode: string | null;
+  fundedAmount: number | null;
+  refundedAmount: number;
+}
+
+/** Stages that leave the active lists (Home, kanban) for Inactive Apps. */
+export const INACTIVE_STAGES: readonly Stage[] = ['Expired', 'Cancelled', 'Declined'];
+/** Stages shown under Funded Apps and Refunds rather than among the active applications. */
+export const FUNDED_STAGES: readonly Stage[] = ['Funded', 'Refund'];
+export const ACTIVE_STAGES: readonly Stage[] = [
+  'NotApplicable', 'OfferSelected', 'SigningRequired', 'ReadyToFinalize', 'Finalized', 'SubmittedForFunding', 'NeedsAttention', 'Review',
+];
+
+/**
+ * The list status chip of spec §4, from the office's point of view (docs/decisions/0005-status-chip.md):
+ * green while the borrower moves through offers, red when the office must act, blue once done.
+ */
+export function statusChip(app: Pick<AppState, 'stage' | 'isOfferMatch'>): StatusChip {
+  switch (app.stage) {
+    case 'NotApplicable':
+      return app.isOfferMatch ? 'OffersAvailable' : 'NoOffers';
+    case 'OfferSelected':
+    case 'SigningRequired':
+      return 'OffersAvailable';
+    case 'ReadyToFinalize':
+    case 'NeedsAttention':
+    case 'Review':
+      return 'ActionRequired';
+    case 'Finalized':
+    case 'SubmittedForFunding':
+      return 'Completed';
+    case 'Funded':
+      return 'Funded';
+    case 'Refund':
+      return 'Refund';
+    case 'Expired':
+      return 'Expired';
+    case 'Cancelled':
+    case 'Declined':
+      return 'Inactive';
+  }
+}
+
+export interface DisplayFlags {
+  showViewOffersButton: boolean;
+  showSignDocsButton: boolean;
+  showFinalizeButton: boolean;
+  showResubmitButton: boolean;
+  showAddReferenceCodeButton: boolean;
+  showRefundButton: boolean;
+  showSubmitToLendersButton: boolean;
+}
+
+/** Which row actions the application's state allows; the server refuses the same actions otherwise. */
+export function displayFlags(app: AppState): DisplayFlags {
+  const { stage } = app;
+  const open = !INACTIVE_STAGES.includes(stage) && !FUNDED_STAGES.includes(stage);
+  const refundable = app.fundedAmount !== null && app.fundedAmount - app.refundedAmount > 0;
+  return {
+    showViewOffersButton: (stage === 'NotApplicable' && app.isOfferMatch) || stage === 'OfferSelected',
+    showSignDocsButton: stage === 'SigningRequired',
+    showFinalizeButton: stage === 'ReadyToFinalize' && !app.isFinalized,
+    showResubmitButton: stage === 'Declined' || stage === 'Expired' || (stage === 'NotApplicable' && !app.isOfferMatch),
+    showAddReferenceCodeButton: open && app.referenceCode === null,
+    showRefundButton: FUNDED_STAGES.includes(stage) && refundable,
+    showSubmitToLendersButton: stage === 'NotApplicable' || stage === 'Declined',
+  };
+}

@@ -1,0 +1,19 @@
+import type { Handlers } from '../http/handler-types.ts';
+import { pendingHandlers } from './pending.ts';
+import { applicationHandlers } from './applications/handlers.ts';
+import { configHandlers } from './config/handlers.ts';
+import { officeHandlers } from './offices/handlers.ts';
+import { healthHandlers } from './health.ts';
+import { userHandlers } from './users/handlers.ts';
+
+/** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
+export function createHandlers(): Handlers {
+  return {
+    ...pendingHandlers(),
+    ...healthHandlers,
+    ...configHandlers,
+    ...officeHandlers,
+    ...applicationHandlers,
+    ...userHandlers,
+  };
+}

@@ -1,0 +1,115 @@
+import type { components } from '../../../codegen/generated/api.ts';
+import { decryptPii } from '../../crypto/pii.ts';
+import type { files, officeOwners, offices } from '../../db/schema.ts';
+import { toDollars, toUtc } from '../values.ts';
+
+type Schemas = components['schemas'];
+type OfficeRecord = typeof offices.$inferSelect;
+
+export function addressOf(row: { streetAddress: string | null; suiteNo: string | null; city: string | null; state: string | null; zipCode: string | null }): Schemas['Address'] | null {
+  if (!row.streetAddress || !row.city || !row.state || !row.zipCode) return null;
+  return { streetAddress: row.streetAddress, suiteNo: row.suiteNo, city: row.city, state: row.state, zipCode: row.zipCode };
+}
+
+/** The API's bank account type is the spec's integer (Checking=0, Savings=1). */
+export const BANK_ACCOUNT_TYPES = ['Checking', 'Savings'] as const;
+
+/** Files are served by Files GetContent; logos and pictures are referred to by that URL. */
+export const fileUrl = (id: string | null) => (id ? `/api/Files/GetContent/${id}` : null);
+
+export function toOwner(piiKey: Buffer, row: typeof officeOwners.$inferSelect, hasPhotoId: boolean): Schemas['Owner'] {
+  return {
+    id: row.id,
+    officeId: row.officeId,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    email: row.email ?? '',
+    mobilePhone: row.mobilePhone,
+    homePhone: row.homePhone,
+    title: row.title,
+    dobDateTime: row.dobEnc ? `**/**/${decryptPii(piiKey, row.dobEnc).slice(0, 4)}` : null,
+    last4SSN: row.ssnLast4,
+    ownership: Math.round(row.ownershipPercent ?? 0),
+    address: addressOf(row),
+    annualIncome: toDollars(row.annualIncome),
+    netWorth: toDollars(row.netWorth),
+    primaryIncomeSource: row.primaryIncomeSource,
+    secondaryIncomeSource: row.secondaryIncomeSource,
+    isPrimary: row.isPrimary,
+    isPhotoIdUploaded: hasPhotoId,
+  };
+}
+
+export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'officeId' | 'ownerId' | 'fileName' | 'kind' | 'contentType' | 'sizeBytes' | 'createdAt'> & { uploadedBy: string | null }): Schemas['OfficeFile'] {
+  return {
+    id: row.id,
+    officeId: row.officeId,
+    ownerId: row.ownerId,
+    fileName: row.fileName,
+    fileType: row.kind,
+    contentType: row.contentType,
+    size: row.sizeBytes,
+    description: null,
+    uploadedBy: row.uploadedBy,
+    uploadedAtUtc: toUtc(row.createdAt),
+  };
+}
+
+export function toOfficeProfile(row: OfficeRecord): Schemas['OfficeProfile'] {
+  return {
+    id: row.id,
+    name: row.name,
+    phone: row.phone,
+    website: row.website,
+    category: row.category,
+    code: row.code,
+    address: addressOf(row),
+    timeZone: row.timeZone,
+    logoUrl: fileUrl(row.logoFileId),
+  };
+}
+
+export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners' | 'files' | 'primaryUser'> {
+  return {
+    id: row.id,
+    name: row.name,
+    legalName: row.legalName,
+    phone: row.phone,
+    fax: row.fax,
+    website: row.website,
+    licenseNo: row.licenseNo,
+    licenseState: row.licenseState,
+    category: row.category,
+    taxId: row.taxId,
+    businessType: row.businessType,
+    annualRevenue: toDollars(row.annualRevenue),
+    code: row.code,
+    groupCode: row.groupCode,
+    promoCode: row.promoCode,
+    howHeard: row.howHeard,
+    locationCount: row.locationCount,
+    isActive: row.isActive,
+    isEnrollmentCompleted: row.isEnrollmentCompleted,
+    isApproved: row.isApproved,
+    isReviewed: row.isReviewed,
+    enrollmentStatus: row.enrollmentStatus,
+    address: addressOf(row),
+    timeZone: row.timeZone,
+    logoUrl: fileUrl(row.logoFileId),
+    bankAccountType: row.bankAccountType === null ? null : (BANK_ACCOUNT_TYPES.indexOf(row.bankAccountType) as 0 | 1),
+    bankName: row.bankName,
+    routingNumberLast4: row.bankRoutingLast4,
+    accountNumberLast4: row.bankAccountLast4,
+    googlePlaceId: row.googlePlaceId,
+    utmSource: row.utmSource,
+    utmMedium: row.utmMedium,
+    utmCampaign: row.utmCampaign,
+    achProvider: row.achProvider,
+    achAccountId: row.achAccountId,
+    achVerifyStatus: row.achVerifyStatus as Schemas['Office']['achVerifyStatus'],
+    achDebitStatus: row.achDebitStatus as Schemas['Office']['achDebitStatus'],
+    achVerifiedAtUtc: toUtc(row.achVerifiedAt),
+    createdAtUtc: toUtc(row.createdAt),
+    updatedAtUtc: toUtc(row.updatedAt),
+  };
+}

@@ -3,6 +3,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { ROOT, type JsonObject } from '../server/contract/documents.ts';
 import { bundleOpenApi } from '../server/contract/bundle.ts';
+import { readOperations } from '../server/contract/operations.ts';
 
 export interface Generator {
   file: string;
@@ -42,4 +43,25 @@ const entityTypes: Generator = {
   },
 };
 
-export const generators: Generator[] = [apiTypes, entityTypes];
+/** Operation facts the operation types cannot carry: the JSON model of each multipart call. */
+const operationFacts: Generator = {
+  file: join(OUT, 'operations.ts'),
+  async generate() {
+    const lines: string[] = [];
+    for (const op of readOperations(bundleOpenApi())) {
+      if (op.multipartModel) lines.push(`  ${op.operationId}: components['schemas']['${op.multipartModel}'];`);
+    }
+    return [
+      banner('openapi/openapi.yaml'),
+      "import type { components } from './api.ts';",
+      '',
+      '/** The JSON `model` part of each multipart/form-data operation. */',
+      'export interface MultipartModels {',
+      ...lines,
+      '}',
+      '',
+    ].join('\n');
+  },
+};
+
+export const generators: Generator[] = [apiTypes, entityTypes, operationFacts];

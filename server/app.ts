@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import fastifyMultipart from '@fastify/multipart';
 import type { Settings } from './config.ts';
 import type { Database } from './db/index.ts';
 import { loadMessageCatalogue, ROOT } from './contract/documents.ts';
@@ -40,6 +41,14 @@ function asProblem(error: FastifyError | HttpProblem, catalogue: MessageCatalogu
   return new HttpProblem(500, catalogue.messages.serverError);
 }
 
+function sendProblem(reply: FastifyReply, traceId: string, url: string, problem: HttpProblem): void {
+  reply
+    .code(problem.status)
+    .header('x-trace-id', traceId)
+    .type('application/problem+json')
+    .send(JSON.stringify(problemBody(problem, traceId, url.split('?')[0] ?? '/')));
+}
+
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
   const { settings, database } = options;
   const app = Fastify({
@@ -52,6 +61,12 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return typeof given === 'string' && /^[0-9a-f]{32}$/.test(given) ? given : traceId();
     },
     requestIdHeader: false,
+    // Longer path values reach the contract's validators (a 400 naming the field); far longer ones get a 414.
+    maxParamLength: 500,
+    frameworkErrors: (error, request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      sendProblem(reply, String(request.id), request.url, new HttpProblem(status, status === 414 ? 'A path parameter is too long.' : 'The URL is not valid.'));
+    },
     bodyLimit: settings.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
@@ -61,15 +76,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = asProblem(error, catalogue);
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-    reply
-      .code(problem.status)
-      .type('application/problem+json')
-      .send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/')));
+    sendProblem(reply, String(request.id), request.url, problem);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const problem = new HttpProblem(404, 'This page could not be found');
-    reply.code(404).type('application/problem+json').send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/')));
+    sendProblem(reply, String(request.id), request.url, new HttpProblem(404, 'This page could not be found'));
   });
 
   app.addHook('onSend', async (request, reply) => {
@@ -77,6 +88,13 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+  });
+
+  // The API speaks JSON and multipart only; anything else is 415, not a string body.
+  app.removeContentTypeParser('text/plain');
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: settings.uploadLimit, files: 20, fields: 5, fieldSize: 100_000, parts: 25 },
+    throwFileSizeLimit: true,
   });
 
   const services: Services = { settings, db: database.db, database, log: app.log };

@@ -18,6 +18,8 @@ export interface Settings {
   webApiKey: string;
   /** Largest JSON request body, in bytes. */
   bodyLimit: number;
+  /** Largest uploaded file, in bytes. */
+  uploadLimit: number;
   /** HMAC key of borrower tokens (32 bytes). */
   borrowerTokenSecret: Buffer;
   /** The OpenID issuer whose access tokens the API accepts, and the audience they must carry. */
@@ -120,6 +122,7 @@ export function loadSettings(env: Env = process.env): Settings {
     apiKeys,
     webApiKey,
     bodyLimit: integer(env, 'BODY_LIMIT', 1_048_576, 1024, 104_857_600),
+    uploadLimit: integer(env, 'UPLOAD_LIMIT', 10_485_760, 1024, 104_857_600),
     borrowerTokenSecret: secret(env, 'BORROWER_TOKEN_SECRET', mode, dataDir, 32),
     oidcIssuer: optionalUrl(env, 'OIDC_ISSUER'),
     oidcAudience: env.OIDC_AUDIENCE || 'api://pos-portal',

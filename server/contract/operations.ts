@@ -38,6 +38,8 @@ export interface Operation {
   /** Media types of the request body, if any. */
   requestBodyTypes: string[];
   requestBodyRequired: boolean;
+  /** multipart/form-data calls: the component name of the JSON `model` part's contentSchema. */
+  multipartModel: string | undefined;
   /** status → media types declared for that status. */
   responses: Map<number, string[]>;
   access: AccessRule;
@@ -59,6 +61,14 @@ function resolveLocal(document: JsonObject, value: Json): Json {
 }
 
 /** The operations of the bundled contract (server/contract/bundle.ts). */
+function multipartModelOf(document: JsonObject, body: JsonObject | null): string | undefined {
+  const multipart = ((body?.content ?? {}) as JsonObject)['multipart/form-data'] as JsonObject | undefined;
+  const schema = resolveLocal(document, multipart?.schema ?? null) as JsonObject | null;
+  const model = ((schema?.properties ?? {}) as JsonObject).model as JsonObject | undefined;
+  const ref = (model?.contentSchema as JsonObject | undefined)?.$ref;
+  return typeof ref === 'string' ? /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1] : undefined;
+}
+
 export function readOperations(document: JsonObject): Operation[] {
   const operations: Operation[] = [];
   const paths = (document.paths ?? {}) as JsonObject;
@@ -91,6 +101,7 @@ export function readOperations(document: JsonObject): Operation[] {
         parameters,
         requestBodyTypes: body ? Object.keys((body.content ?? {}) as JsonObject) : [],
         requestBodyRequired: body?.required === true,
+        multipartModel: multipartModelOf(document, body),
         responses,
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,

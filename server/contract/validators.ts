@@ -10,6 +10,8 @@ export interface OperationValidators {
   body: ValidateFunction | undefined;
   /** Body fields whose listed values mean "not given" (x-emptyValues): dropped before validation. */
   emptyValues: Array<{ path: string[]; values: Json[] }>;
+  /** multipart/form-data calls: the JSON `model` part's validator and the file parts allowed. */
+  multipart: { model: ValidateFunction; fileParts: Map<string, { maxItems: number }> } | undefined;
   /** status → validator of its JSON body. */
   responses: Map<number, ValidateFunction>;
 }
@@ -73,6 +75,19 @@ function resolveSchema(document: JsonObject, schema: JsonObject): JsonObject {
   return target ? { ...resolveSchema(document, target), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) } : schema;
 }
 
+function multipartParts(ajv: ReturnType<typeof createContractAjv>, document: JsonObject, schema: JsonObject): NonNullable<OperationValidators['multipart']> {
+  const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
+  const model = properties.model?.contentSchema as JsonObject | undefined;
+  if (!model) throw new Error('a multipart body needs a `model` part with a contentSchema');
+  const fileParts = new Map<string, { maxItems: number }>();
+  for (const [name, part] of Object.entries(properties)) {
+    if (name === 'model') continue;
+    const resolved = resolveSchema(document, part);
+    fileParts.set(name, { maxItems: resolved.type === 'array' ? Number(resolved.maxItems ?? 1) : 1 });
+  }
+  return { model: ajv.compile(localize(model) as JsonObject), fileParts };
+}
+
 /** Compiles the request and response validators of every operation from the bundled contract. */
 export function compileValidators(bundled: JsonObject, operations: Operation[]): Map<string, OperationValidators> {
   const bodies = createContractAjv(bundled);
@@ -91,12 +106,14 @@ export function compileValidators(bundled: JsonObject, operations: Operation[]):
       const schema = at(bundled, `${op.pointer}/responses/${status}/content/${escape(media)}/schema`);
       if (schema) responses.set(status, bodies.compile(localize(schema) as JsonObject));
     }
+    const multipartSchema = at(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
     result.set(op.operationId, {
       params: compileParams('path'),
       query: compileParams('query'),
       headers: compileParams('header'),
       body: bodySchema ? bodies.compile(localize(bodySchema) as JsonObject) : undefined,
       emptyValues: emptyValueFields(bundled, bodySchema),
+      multipart: multipartSchema ? multipartParts(bodies, bundled, multipartSchema) : undefined,
       responses,
     });
   }

@@ -3,7 +3,7 @@ import type { Operation } from '../contract/operations.ts';
 import type { OperationValidators } from '../contract/validators.ts';
 import { toFieldErrors, type MessageCatalogue } from '../contract/messages.ts';
 import { HttpProblem } from './problem.ts';
-import type { Handlers, OperationId } from './handler-types.ts';
+import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handler-types.ts';
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 
@@ -62,6 +62,34 @@ async function send(reply: FastifyReply, op: Operation, validators: OperationVal
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(result.body));
 }
 
+/** Reads a multipart/form-data call into its validated JSON model and its file parts. */
+async function readMultipart(request: FastifyRequest, spec: NonNullable<OperationValidators['multipart']>, catalogue: MessageCatalogue): Promise<MultipartBody<unknown>> {
+  if (!request.isMultipart()) throw HttpProblem.validation({ $: ['The request must be multipart/form-data.'] });
+  const files: Record<string, UploadedFile[]> = {};
+  let modelText: string | undefined;
+  for await (const part of request.parts()) {
+    if (part.type === 'field') {
+      if (part.fieldname !== 'model') throw HttpProblem.validation({ [part.fieldname]: [catalogue.messages.unknownField] });
+      modelText = String(part.value);
+      continue;
+    }
+    const allowed = spec.fileParts.get(part.fieldname);
+    if (!allowed) throw HttpProblem.validation({ [part.fieldname]: [catalogue.messages.unknownField] });
+    const list = (files[part.fieldname] ??= []);
+    if (list.length >= allowed.maxItems) throw HttpProblem.validation({ [part.fieldname]: [`At most ${allowed.maxItems} file(s).`] });
+    list.push({ fileName: part.filename, contentType: part.mimetype, data: await part.toBuffer() });
+  }
+  if (modelText === undefined) throw HttpProblem.validation({ model: [catalogue.messages.required] });
+  let model: unknown;
+  try {
+    model = JSON.parse(modelText);
+  } catch {
+    throw HttpProblem.validation({ model: [catalogue.messages.invalidJson] });
+  }
+  check(spec.model, model, catalogue);
+  return { model, files };
+}
+
 /** Registers one route per contract operation, validated in and out by the contract's own schemas. */
 export function bindOperations(app: FastifyInstance, options: BindOptions): void {
   const { operations, validators, handlers, catalogue, services, access } = options;
@@ -81,7 +109,9 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         check(own.params, params, catalogue);
         check(own.query, query, catalogue);
         check(own.headers, request.headers, catalogue);
-        if (op.requestBodyTypes.includes('application/json')) {
+        if (own.multipart) {
+          request.body = await readMultipart(request, own.multipart, catalogue);
+        } else if (op.requestBodyTypes.includes('application/json')) {
           if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: [catalogue.messages.required] });
           if (request.body !== undefined) {
             dropEmptyValues(request.body, own.emptyValues);

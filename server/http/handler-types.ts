@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../codegen/generated/api.ts';
+import type { MultipartModels } from '../../codegen/generated/operations.ts';
 import type { Caller } from './caller.ts';
 import type { Services } from '../services.ts';
 
@@ -32,7 +33,24 @@ type OrEmpty<T> = [T] extends [never] ? Record<string, never> : T;
 
 export type PathParams<K extends OperationId> = OrEmpty<Part<Op<K>['parameters'], 'path'>>;
 export type QueryParams<K extends OperationId> = OrEmpty<Part<Op<K>['parameters'], 'query'>>;
-export type RequestBody<K extends OperationId> = Op<K> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
+/** A file part of a multipart/form-data call, read into memory within the upload limit. */
+export interface UploadedFile {
+  fileName: string;
+  contentType: string;
+  data: Buffer;
+}
+
+/** A multipart call's body: its validated JSON `model` part and its file parts by part name. */
+export interface MultipartBody<M> {
+  model: M;
+  files: Record<string, UploadedFile[]>;
+}
+
+export type RequestBody<K extends OperationId> = K extends keyof MultipartModels
+  ? MultipartBody<MultipartModels[K]>
+  : Op<K> extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B
+    : undefined;
 
 export interface HandlerContext<K extends OperationId> {
   params: PathParams<K>;

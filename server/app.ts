@@ -62,7 +62,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     },
     requestIdHeader: false,
     // Longer path values reach the contract's validators (a 400 naming the field); far longer ones get a 414.
-    maxParamLength: 500,
+    routerOptions: { maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       sendProblem(reply, String(request.id), request.url, new HttpProblem(status, status === 414 ? 'A path parameter is too long.' : 'The URL is not valid.'));

@@ -24,7 +24,7 @@ export const ACTIVE_STAGES: readonly Stage[] = [
 ];
 
 /**
- * The list status chip of spec §4, from the office's point of view (docs/decisions/0005-status-chip.md):
+ * The list status chip of spec §4, from the office's point of view (docs/decisions/0006-status-chip-and-actions.md):
  * green while the borrower moves through offers, red when the office must act, blue once done.
  */
 export function statusChip(app: Pick<AppState, 'stage' | 'isOfferMatch'>): StatusChip {

@@ -1,0 +1,71 @@
+/**
+ * The client session state of spec §3, kept in sessionStorage, encrypted (AES-GCM via WebCrypto).
+ * The store lives beside this file; sign-in (src/app/auth/) and the engine read and write it.
+ */
+export interface SessionState {
+  authenticated: boolean;
+  /** Identity details from the ID token. */
+  identity: { givenName: string; familyName: string; emails: string[]; objectId: string } | null;
+  accessToken: string | null;
+  enrolled: boolean;
+  approved: boolean;
+  userId: string | null;
+  officeId: number | null;
+  officeName: string | null;
+  role: string | null;
+  userRole: string | null;
+  title: string | null;
+  timeZone: string | null;
+  isMultipleOffices: boolean;
+  hasBizApps: boolean;
+  userInfoLoaded: boolean;
+  /** A borrower signed in by passcode, for the one application their token opens. */
+  borrowerAuthenticated: boolean;
+  borrowerToken: string | null;
+  borrowerAppId: number | null;
+  officeInfo: unknown;
+  selectedOfficeId: number | null;
+  selectedOfficeName: string | null;
+  currentApplication: unknown;
+  finalize: unknown;
+  /** Where to go after sign-in (an invite route is honoured first). */
+  loginRoute: string | null;
+  popups: { sendESignLink: boolean; lender: boolean; newLendersShown: boolean };
+  progress: boolean;
+  configItems: unknown[];
+  /** Which send-application channels the popup marks required; reset to false after use. */
+  fieldEmail: boolean;
+  fieldPhone: boolean;
+}
+
+export const EMPTY_SESSION: SessionState = {
+  authenticated: false,
+  identity: null,
+  accessToken: null,
+  enrolled: false,
+  approved: false,
+  userId: null,
+  officeId: null,
+  officeName: null,
+  role: null,
+  userRole: null,
+  title: null,
+  timeZone: null,
+  isMultipleOffices: false,
+  hasBizApps: false,
+  userInfoLoaded: false,
+  borrowerAuthenticated: false,
+  borrowerToken: null,
+  borrowerAppId: null,
+  officeInfo: null,
+  selectedOfficeId: null,
+  selectedOfficeName: null,
+  currentApplication: null,
+  finalize: null,
+  loginRoute: null,
+  popups: { sendESignLink: false, lender: false, newLendersShown: false },
+  progress: false,
+  configItems: [],
+  fieldEmail: false,
+  fieldPhone: false,
+};

@@ -1047,6 +1047,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Files/GetPublicContent/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the logo or picture of a public landing page
+         * @description Designed path (decision 0031). Anonymous and without X-Api-Key, so that an <img> can load it: it serves only a file that is the logo or picture of an office whose landing page is public (approved, active, with a code); any other id answers 404.
+         */
+        get: operations["Files_GetPublicContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Otp/SendOtp": {
         parameters: {
             query?: never;
@@ -1938,6 +1958,8 @@ export interface components {
             /** @description Applicant name or id, office name, user name or e-mail, depending on the list. */
             search?: string;
             stages?: components["schemas"]["Stage"][];
+            /** @description AdminOffices_GetOffices: only offices in one of these enrollment statuses. */
+            enrollmentStatuses?: components["schemas"]["EnrollmentStatus"][];
             /** @description Funded lists: only rows with this funding status. */
             fundingStatus?: components["schemas"]["FundingStatus"];
             /** @description AdminApps_GetFundedApps: the Office Funding view (applications awaiting funding); df.admin only. Default false. */
@@ -2399,7 +2421,10 @@ export interface components {
             enrollmentStatus: components["schemas"]["EnrollmentStatus"];
             address: components["schemas"]["Address"] | null;
             timeZone: components["schemas"]["TimeZone"] | null;
-            /** Format: uri */
+            /**
+             * Format: uri-reference
+             * @description Path of the logo's content (Files_GetContent); a relative reference.
+             */
             logoUrl: string | null;
             bankAccountType: components["schemas"]["BankAccountType"] | null;
             bankName: string | null;
@@ -2497,7 +2522,10 @@ export interface components {
             showMaps: boolean;
             /** Format: uri */
             mapsUrl: string | null;
-            /** Format: uri */
+            /**
+             * Format: uri-reference
+             * @description Path of the picture's content (Files_GetPublicContent on public pages, Files_GetContent for the office); a relative reference.
+             */
             pictureUrl: string | null;
             lenders: components["schemas"]["LandingLender"][];
         };
@@ -2945,7 +2973,7 @@ export interface components {
             officeId: number;
             lenders: {
                 lenderId: number;
-                status?: components["schemas"]["EnrollmentStatus"];
+                status?: components["schemas"]["OfficeLenderSubmission"];
                 lenderOfficeId?: string | null;
                 notes?: string | null;
                 numOrder?: number;
@@ -3072,6 +3100,12 @@ export interface components {
          */
         FundingStatus: "Initiated" | "Processing" | "Completed";
         /**
+         * Enrollment status
+         * @description Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
+         * @enum {string}
+         */
+        EnrollmentStatus: "New" | "ESignSent" | "ESignCompleted" | "Submitted" | "UnderReview" | "Declined" | "Approved" | "OnHold" | "WatchList" | "Terminated";
+        /**
          * KBA status
          * @description Status of a knowledge-based authentication quiz (matches the KBAPending / KBAPassed / KBAFailed contract sub-statuses).
          * @enum {string}
@@ -3140,12 +3174,6 @@ export interface components {
          */
         BankAccountType: 0 | 1;
         /**
-         * Enrollment status
-         * @description Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
-         * @enum {string}
-         */
-        EnrollmentStatus: "New" | "ESignSent" | "ESignCompleted" | "Submitted" | "UnderReview" | "Declined" | "Approved" | "OnHold" | "WatchList" | "Terminated";
-        /**
          * ACH verification status
          * @description Verification status of an office's bank account with the ACH provider.
          * @enum {string}
@@ -3209,8 +3237,8 @@ export interface components {
             address: components["schemas"]["Address"] | null;
             timeZone: components["schemas"]["TimeZone"] | null;
             /**
-             * Format: uri
-             * @description Logo, at most 200 by 60.
+             * Format: uri-reference
+             * @description Logo, at most 200 by 60: path of its content (Files_GetPublicContent); a relative reference.
              */
             logoUrl: string | null;
         };
@@ -3252,7 +3280,10 @@ export interface components {
             category: string | null;
             /** @description Null until the address is given. */
             address: components["schemas"]["Address"] | null;
-            /** Format: uri */
+            /**
+             * Format: uri-reference
+             * @description Path of the logo's content (Files_GetPublicContent); a relative reference.
+             */
             logoUrl: string | null;
             landingPageCode: string | null;
         };
@@ -5343,6 +5374,54 @@ export interface operations {
                 };
                 content: {
                     "application/octet-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Files_GetPublicContent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A single byte range, e.g. bytes=0-1023. */
+                Range?: components["parameters"]["Range"];
+            };
+            path: {
+                /** @description File id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                };
+            };
+            /** @description Part of the file (Range request). */
+            206: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    /** @description bytes start-end/size */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
                 };
             };
             400: components["responses"]["BadRequest"];

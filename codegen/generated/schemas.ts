@@ -116,6 +116,23 @@ export type SendChannel1 = 'Email' | 'Sms';
  */
 export type FundingStatus = 'Initiated' | 'Processing' | 'Completed';
 /**
+ * Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "EnrollmentStatus".
+ */
+export type EnrollmentStatus =
+  | 'New'
+  | 'ESignSent'
+  | 'ESignCompleted'
+  | 'Submitted'
+  | 'UnderReview'
+  | 'Declined'
+  | 'Approved'
+  | 'OnHold'
+  | 'WatchList'
+  | 'Terminated';
+/**
  * Status of the funding (or refund ACH transfer) of an application.
  */
 export type FundingStatus1 = 'Initiated' | 'Processing' | 'Completed';
@@ -181,23 +198,6 @@ export type TimeZone = 'AT' | 'AZT' | 'CT' | 'ET' | 'HT' | 'MT' | 'PT';
  * via the `definition` "BankAccountType".
  */
 export type BankAccountType = 0 | 1;
-/**
- * Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "EnrollmentStatus".
- */
-export type EnrollmentStatus =
-  | 'New'
-  | 'ESignSent'
-  | 'ESignCompleted'
-  | 'Submitted'
-  | 'UnderReview'
-  | 'Declined'
-  | 'Approved'
-  | 'OnHold'
-  | 'WatchList'
-  | 'Terminated';
 /**
  * Role of the user in this office.
  */
@@ -970,6 +970,61 @@ export interface ListQuery {
     | [Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage]
     | [Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage]
     | [Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage, Stage];
+  /**
+   * AdminOffices_GetOffices: only offices in one of these enrollment statuses.
+   *
+   * @maxItems 10
+   */
+  enrollmentStatuses?:
+    | []
+    | [EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ];
   fundingStatus?: FundingStatus1;
   /**
    * AdminApps_GetFundedApps: the Office Funding view (applications awaiting funding); df.admin only. Default false.
@@ -2587,6 +2642,9 @@ export interface Office {
   enrollmentStatus: EnrollmentStatus;
   address: Address | null;
   timeZone: TimeZone | null;
+  /**
+   * Path of the logo's content (Files_GetContent); a relative reference.
+   */
   logoUrl: string | null;
   bankAccountType: BankAccountType | null;
   bankName: string | null;
@@ -2848,6 +2906,9 @@ export interface LandingPage {
   description: string | null;
   showMaps: boolean;
   mapsUrl: string | null;
+  /**
+   * Path of the picture's content (Files_GetPublicContent on public pages, Files_GetContent for the office); a relative reference.
+   */
   pictureUrl: string | null;
   lenders: LandingLender[];
 }
@@ -2876,7 +2937,7 @@ export interface OfficeProfile {
   address: Address | null;
   timeZone: TimeZone | null;
   /**
-   * Logo, at most 200 by 60.
+   * Logo, at most 200 by 60: path of its content (Files_GetPublicContent); a relative reference.
    */
   logoUrl: string | null;
 }
@@ -2991,6 +3052,9 @@ export interface OfficeSearchResult {
    * Null until the address is given.
    */
   address: Address | null;
+  /**
+   * Path of the logo's content (Files_GetPublicContent); a relative reference.
+   */
   logoUrl: string | null;
   landingPageCode: string | null;
 }
@@ -6030,7 +6094,7 @@ export interface OfficeLendersUpsert {
   lenders: [
     {
       lenderId: number;
-      status?: EnrollmentStatus;
+      status?: OfficeLenderSubmission;
       lenderOfficeId?: string | null;
       notes?: string | null;
       numOrder?: number;
@@ -6044,7 +6108,7 @@ export interface OfficeLendersUpsert {
     },
     ...{
       lenderId: number;
-      status?: EnrollmentStatus;
+      status?: OfficeLenderSubmission;
       lenderOfficeId?: string | null;
       notes?: string | null;
       numOrder?: number;

@@ -5,6 +5,8 @@ import { configHandlers } from './config/handlers.ts';
 import { officeHandlers } from './offices/handlers.ts';
 import { healthHandlers } from './health.ts';
 import { userHandlers } from './users/handlers.ts';
+import { fileHandlers } from './files/handlers.ts';
+import { adminOfficeHandlers } from './admin/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -15,5 +17,7 @@ export function createHandlers(): Handlers {
     ...officeHandlers,
     ...applicationHandlers,
     ...userHandlers,
+    ...fileHandlers,
+    ...adminOfficeHandlers,
   };
 }

@@ -44,7 +44,6 @@ export const PENDING = {
   App_GetRefundRequest: 'refunds',
   App_GetOfficeRefunds: 'refunds',
   App_UploadFile: 'application follow-up',
-  Files_GetContent: 'application follow-up',
   AdminApps_GetApps: 'the admin application area',
   AdminApps_GetInactiveApps: 'the admin application area',
   AdminApps_GetFundedApps: 'finalize and funding',
@@ -65,22 +64,6 @@ export const PENDING = {
   AdminOffices_GetUsers: 'identity and users',
   AdminOffices_UpsertUsers: 'identity and users',
   AdminOffices_UpsertUser: 'identity and users',
-  // Enrollment and office administration (writes).
-  Office_UpsertOffice: 'office enrollment',
-  Office_UpsertOwners: 'office enrollment',
-  Office_SubmitOffice: 'office enrollment',
-  Office_UpsertConfigItems: 'office settings',
-  Office_ApplyLender: 'office enrollment',
-  Office_UpdateLenderESign: 'office enrollment',
-  Office_SubmitOfficeToLender: 'office enrollment',
-  Office_UpsertDocs: 'office enrollment',
-  Office_UpsertLandingPage: 'office settings',
-  Office_UploadDoc: 'office enrollment',
-  AdminAch_UpsertAchInfo: 'office enrollment',
-  AdminOffices_GetOffices: 'office administration',
-  AdminOffices_GetLenders: 'office administration',
-  AdminOffices_UpsertLenders: 'office administration',
-  AdminOffices_SubmitOfficeToLender: 'office administration',
 } as const satisfies Partial<Record<OperationId, string>>;
 
 export type PendingId = keyof typeof PENDING;

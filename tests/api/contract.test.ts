@@ -8,7 +8,7 @@ import { createHandlers } from '../../server/domain/handlers.ts';
 import { HttpProblem } from '../../server/http/problem.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SPEC_CALLS } from './spec-calls.ts';
-import { examples } from './examples.ts';
+import { exampleFixtures, examples, type ExampleFixtures } from './examples.ts';
 
 const contract = bundleOpenApi();
 const operations = readOperations(contract);
@@ -25,15 +25,11 @@ const STILL_PENDING = [
   'App_AddReferenceCode', 'App_FinalizeApp', 'App_SubmitRefund', 'App_UpsertAppNote', 'App_GetAppNotes', 'App_GetAppFiles',
   'App_SubmitTrans', 'App_GetLenderTrans', 'App_CancelTrans', 'App_GetAppLenders', 'App_SubmitToLender', 'App_GetAppStips',
   'App_GetOfficeFundedApps', 'App_GetOfficeFundedAppsCSV', 'App_GetRefundRequest', 'App_GetOfficeRefunds', 'App_UploadFile',
-  'Files_GetContent', 'AdminApps_GetApps', 'AdminApps_GetInactiveApps', 'AdminApps_GetFundedApps', 'AdminApps_GetRefunds',
+  'AdminApps_GetApps', 'AdminApps_GetInactiveApps', 'AdminApps_GetFundedApps', 'AdminApps_GetRefunds',
   'AdminApps_UpdateRefund', 'AdminApps_GetAppAuditLogs', 'AdminApps_MarkAppsFunded',
   'Users_GetUserInfo', 'Users_GetUsers', 'Users_UpsertUser', 'Users_DeleteUser', 'Users_GetInviteInfo', 'Users_ProcessInvite',
   'AdminUsers_GetAllUsers', 'AdminUsers_GetUserDetails', 'AdminUsers_UpsertUsers', 'AdminOffices_GetUsers',
   'AdminOffices_UpsertUsers', 'AdminOffices_UpsertUser',
-  'Office_UpsertOffice', 'Office_UpsertOwners', 'Office_SubmitOffice', 'Office_UpsertConfigItems', 'Office_ApplyLender',
-  'Office_UpdateLenderESign', 'Office_SubmitOfficeToLender', 'Office_UpsertDocs', 'Office_UpsertLandingPage', 'Office_UploadDoc',
-  'AdminAch_UpsertAchInfo', 'AdminOffices_GetOffices', 'AdminOffices_GetLenders', 'AdminOffices_UpsertLenders',
-  'AdminOffices_SubmitOfficeToLender',
 ];
 
 describe('the contract', () => {
@@ -74,11 +70,13 @@ describe('the contract', () => {
 describe('every implemented operation answers the demo data as the contract says', () => {
   let h: Harness;
   let appId: number;
+  let fixtures: ExampleFixtures;
   const validators = compileValidators(contract, operations);
   beforeAll(async () => {
     h = await harness();
     const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
     appId = Number(rows.rows[0]!.id);
+    fixtures = await exampleFixtures(h);
   });
 
   it('has an example for each operation that is not pending', () => {
@@ -88,10 +86,12 @@ describe('every implemented operation answers the demo data as the contract says
   });
 
   it('answers each example with a declared success that validates against the contract', async () => {
-    for (const example of examples(appId)) {
+    for (const example of examples(appId, fixtures)) {
       const response = await h.call({ ...example.request, as: example.as, borrowerOf: example.borrowerOf });
       expect(response.statusCode, `${example.operationId}: ${response.body.slice(0, 300)}`).toBeLessThan(300);
-      const validate = validators.get(example.operationId)!.responses.get(response.statusCode) as ValidateFunction;
+      const validate = validators.get(example.operationId)!.responses.get(response.statusCode) as ValidateFunction | undefined;
+      // No JSON schema: a 204 or a file answer (PDF, CSV, octet-stream), checked by the operation's own tests.
+      if (!validate) continue;
       const body = response.body ? JSON.parse(response.body) : undefined;
       expect(validate(body), `${example.operationId}: ${JSON.stringify(validate.errors)}`).toBe(true);
     }

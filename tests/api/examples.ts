@@ -1,4 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
+import { files, lenders, officeLenders, offices, userOffices, users } from '../../server/db/schema.ts';
+import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
+import type { Harness } from '../support/harness.ts';
+import { SAMPLE, uploadBody } from '../support/multipart.ts';
 
 /** Ids from the demo seed (server/db/seed/): offices from 100, applications from 1000. */
 export const DEMO = {
@@ -20,13 +26,94 @@ export interface Example {
 const put = (url: string, payload: object): InjectOptions & { url: string } => ({ method: 'PUT', url, payload });
 const post = (url: string, payload: object): InjectOptions & { url: string } => ({ method: 'POST', url, payload });
 const get = (url: string): InjectOptions & { url: string } => ({ method: 'GET', url });
+const upload = (url: string, body: ReturnType<typeof uploadBody>): InjectOptions & { url: string } => ({ method: 'POST', url, payload: body.payload, headers: body.headers });
+
+/**
+ * Records the write examples work on, made for the run so that they never change the demo rows other
+ * tests read: an office in enrollment and a published office, both administered by a user of their own.
+ */
+export interface ExampleFixtures {
+  /** Office admin of both offices. */
+  adminEmail: string;
+  /** An office in enrollment (New): the examples enroll it end to end. */
+  officeId: number;
+  /** An approved office with a public landing page and a logo. */
+  publishedOfficeId: number;
+  /** An enrollment document of officeId. */
+  fileId: string;
+  /** The logo of publishedOfficeId. */
+  logoFileId: string;
+  /** Lender ids by code. */
+  lenderIds: Record<string, number>;
+  /** A lender e-sign return token for officeId and lenders.ally. */
+  eSignToken: string;
+}
+
+const PLACEHOLDER: ExampleFixtures = {
+  adminEmail: 'office.admin@demo.test',
+  officeId: DEMO.brightSmiles,
+  publishedOfficeId: DEMO.brightSmiles,
+  fileId: '00000000-0000-4000-8000-000000000000',
+  logoFileId: '00000000-0000-4000-8000-000000000000',
+  lenderIds: {},
+  eSignToken: 'x'.repeat(16),
+};
+
+export async function exampleFixtures(h: Harness): Promise<ExampleFixtures> {
+  const db = h.database.db;
+  const tag = randomBytes(4).toString('hex');
+  const adminEmail = `examples-${tag}@demo.test`;
+  const lenderRows = await db.select({ id: lenders.id, code: lenders.code }).from(lenders).where(inArray(lenders.code, ['ally', 'gsky', 'lpoint']));
+  const lenderIds = Object.fromEntries(lenderRows.map((l) => [l.code, l.id]));
+  return db.transaction(async (tx) => {
+    const [user] = await tx.insert(users).values({ email: adminEmail, firstName: 'Example', lastName: 'Admin', role: 'admin', timeZone: 'CT' }).returning({ id: users.id });
+    const profile = {
+      legalName: 'Example Dental PLLC', phone: '(512) 555-0100', category: 'Dental', businessType: 'LLC', taxId: '12-3456789',
+      streetAddress: '100 Example Way', city: 'Austin', state: 'TX', zipCode: '78701', timeZone: 'CT' as const,
+    };
+    const [office] = await tx.insert(offices).values({ ...profile, name: `Example Enrollment ${tag}` }).returning({ id: offices.id });
+    const [published] = await tx
+      .insert(offices)
+      .values({
+        ...profile, name: `Example Published ${tag}`, code: `example_${tag}`, enrollmentStatus: 'Approved', isApproved: true,
+        isReviewed: true, isEnrollmentCompleted: true,
+      })
+      .returning({ id: offices.id });
+    const file = (officeId: number, kind: string, data: Buffer, contentType: string, fileName: string) => ({
+      officeId, kind, fileName, contentType, sizeBytes: data.length, sha256: 'example', bytes: data, createdBy: user!.id,
+    });
+    const [document] = await tx.insert(files).values(file(office!.id, 'W9', SAMPLE.pdf, 'application/pdf', 'Formulaire W-9 — signé.pdf')).returning({ id: files.id });
+    const [logo] = await tx.insert(files).values(file(published!.id, 'LandingLogo', SAMPLE.png, 'image/png', 'logo.png')).returning({ id: files.id });
+    await tx.update(offices).set({ logoFileId: logo!.id }).where(eq(offices.id, published!.id));
+    await tx.insert(userOffices).values([
+      { userId: user!.id, officeId: office!.id, role: 'admin', isPrimary: true },
+      { userId: user!.id, officeId: published!.id, role: 'admin', isPrimary: true },
+    ]);
+    await tx.insert(officeLenders).values([
+      { officeId: office!.id, lenderId: lenderIds.ally!, status: 'OfficeSubmitted', numOrder: 1 },
+      { officeId: office!.id, lenderId: lenderIds.gsky!, status: 'OfficeSubmitted', numOrder: 2 },
+    ]);
+    return {
+      adminEmail,
+      officeId: office!.id,
+      publishedOfficeId: published!.id,
+      fileId: document!.id,
+      logoFileId: logo!.id,
+      lenderIds,
+      eSignToken: await issueLenderESignToken(tx, h.settings.borrowerTokenSecret, office!.id, lenderIds.ally!),
+    };
+  });
+}
 
 /**
  * A valid request for every implemented operation, made by a caller it allows, on the demo data.
  * The contract test requires one for each operation that is not pending.
  */
-export function examples(appOfBrightSmiles: number): Example[] {
+export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = PLACEHOLDER): Example[] {
   const admin = 'office.admin@demo.test';
+  const { officeId, lenderIds } = fixtures;
+  const owner = fixtures.adminEmail;
+  const address = { streetAddress: '100 Example Way', city: 'Austin', state: 'TX', zipCode: '78701' };
   return [
     { operationId: 'Health_GetHealth', request: get('/api/health') },
     { operationId: 'Config_GetConfigItems', request: get('/api/Config/GetConfigItems/States') },
@@ -49,5 +136,78 @@ export function examples(appOfBrightSmiles: number): Example[] {
     },
     { operationId: 'App_GetOfficeInactiveApps', as: admin, request: put('/api/App/GetOfficeInactiveApps', { officeId: DEMO.brightSmiles }) },
     { operationId: 'App_GetOfficeAppsByStage', as: admin, request: put('/api/App/GetOfficeAppsByStage', { officeId: DEMO.brightSmiles }) },
+      // Enrollment of the fixture office, in the order of the wizard (each example relies on the ones before).
+    {
+      operationId: 'Office_UpdateLenderESign',
+      request: post('/api/Office/UpdateLenderESign', { officeId, lenderId: lenderIds.ally ?? 1, token: fixtures.eSignToken, event: 'Completed' }),
+    },
+    {
+      operationId: 'Office_UpsertOffice',
+      as: owner,
+      request: post('/api/Office/UpsertOffice', {
+        id: officeId, name: 'Example Enrollment', legalName: 'Example Dental PLLC', phone: '(512) 555-0100', address, timeZone: 'CT',
+        bankAccountType: 0, bankName: 'First Example Bank', routingNumber: '110000000', accountNumber: '000123456789',
+      }),
+    },
+    {
+      operationId: 'Office_UpsertOwners',
+      as: owner,
+      request: post('/api/Office/UpsertOwners', {
+        officeId,
+        owners: [{
+          firstName: 'Erin', lastName: 'Example', email: 'erin@example.test', mobilePhone: '(512) 555-0101', dob: '04/12/1975',
+          ssn: '900-12-3456', ownership: 100, address: { ...address, streetAddress: '7 Residence Ln' }, isPrimary: true,
+        }],
+      }),
+    },
+    {
+      operationId: 'Office_UpsertDocs',
+      as: owner,
+      request: upload('/api/Office/UpsertDocs', uploadBody({ officeId, files: [{ fileType: 'VoidedCheck' }] }, [{ name: 'files', fileName: 'check.pdf', contentType: 'application/pdf', data: SAMPLE.pdf }])),
+    },
+    {
+      operationId: 'Office_UploadDoc',
+      as: owner,
+      request: upload('/api/Office/UploadDoc', uploadBody({ officeId, fileType: 'BusinessLicense' }, [{ name: 'file', fileName: 'license.pdf', contentType: 'application/pdf', data: SAMPLE.pdf }])),
+    },
+    { operationId: 'Office_SubmitOffice', as: owner, request: { method: 'PUT', url: `/api/Office/SubmitOffice/${officeId}` } },
+    {
+      operationId: 'Office_UpsertConfigItems',
+      as: owner,
+      request: put('/api/Office/UpsertConfigItems', { officeId, items: [{ type: 'OfficeAlertTypes', name: 'NewApplication', value: owner, displayOrder: 1 }] }),
+    },
+    { operationId: 'Office_ApplyLender', as: owner, request: post('/api/Office/ApplyLender', { officeId, lenderIds: [lenderIds.lpoint ?? 1] }) },
+    { operationId: 'Office_SubmitOfficeToLender', as: owner, request: post('/api/Office/SubmitOfficeToLender', { officeId, lenderId: lenderIds.gsky ?? 1 }) },
+    {
+      operationId: 'AdminOffices_SubmitOfficeToLender',
+      as: 'dfi@demo.test',
+      request: post('/api/admin/Offices/SubmitOfficeToLender', { officeId, lenderId: lenderIds.lpoint ?? 1 }),
+    },
+    {
+      operationId: 'Office_UpsertLandingPage',
+      as: owner,
+      request: upload('/api/Office/UpsertLandingPage', uploadBody(
+        { officeId, code: `landing_${officeId}`, description: 'Payment plans for every smile.', showMaps: false },
+        [{ name: 'logo', fileName: 'logo.png', contentType: 'image/png', data: SAMPLE.png }],
+      )),
+    },
+    { operationId: 'Files_GetContent', as: owner, request: get(`/api/Files/GetContent/${fixtures.fileId}`) },
+    { operationId: 'Files_GetPublicContent', request: get(`/api/Files/GetPublicContent/${fixtures.logoFileId}`) },
+    {
+      operationId: 'AdminAch_UpsertAchInfo',
+      as: 'admin@demo.test',
+      request: post(`/api/admin/Ach/UpsertAchInfo?officeId=${officeId}`, { achProvider: 'sandbox', achAccountId: 'ba_example', achVerifyStatus: 'Pending', achDebitStatus: 'NotAuthorized' }),
+    },
+    {
+      operationId: 'AdminOffices_GetOffices',
+      as: 'dfi@demo.test',
+      request: put('/api/admin/Offices/GetOffices', { search: 'example', enrollmentStatuses: ['Submitted', 'Approved'], sortBy: 'name', page: 1, pageSize: 10 }),
+    },
+    { operationId: 'AdminOffices_GetLenders', as: 'dfi@demo.test', request: get(`/api/admin/Offices/GetLenders/${officeId}`) },
+    {
+      operationId: 'AdminOffices_UpsertLenders',
+      as: 'admin@demo.test',
+      request: put('/api/admin/Offices/UpsertLenders', { officeId, lenders: [{ lenderId: lenderIds.gsky ?? 1, numOrder: 3, discountRate: 4.5, isEnabled: true }] }),
+    },
   ];
 }

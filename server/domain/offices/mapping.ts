@@ -14,8 +14,18 @@ export function addressOf(row: { streetAddress: string | null; suiteNo: string |
 /** The API's bank account type is the spec's integer (Checking=0, Savings=1). */
 export const BANK_ACCOUNT_TYPES = ['Checking', 'Savings'] as const;
 
-/** Files are served by Files GetContent; logos and pictures are referred to by that URL. */
+/** Files are served by Files GetContent to the staff who may see them. */
 export const fileUrl = (id: string | null) => (id ? `/api/Files/GetContent/${id}` : null);
+
+/** Logos and pictures on public pages are served anonymously by Files GetPublicContent (decision 0031). */
+export const publicFileUrl = (id: string | null) => (id ? `/api/Files/GetPublicContent/${id}` : null);
+
+/** `files.kind` of an owner's photo-id (a value of config items OfficeFileTypes). */
+export const PHOTO_ID_KIND = 'PhotoId';
+/** `files.kind` of landing page images: they are not enrollment documents. */
+export const LANDING_LOGO_KIND = 'LandingLogo';
+export const LANDING_PICTURE_KIND = 'LandingPicture';
+export const LANDING_KINDS = [LANDING_LOGO_KIND, LANDING_PICTURE_KIND] as const;
 
 export function toOwner(piiKey: Buffer, row: typeof officeOwners.$inferSelect, hasPhotoId: boolean): Schemas['Owner'] {
   return {
@@ -55,7 +65,7 @@ export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'office
   };
 }
 
-export function toOfficeProfile(row: OfficeRecord): Schemas['OfficeProfile'] {
+export function toOfficeProfile(row: OfficeRecord, urlOf: (id: string | null) => string | null = publicFileUrl): Schemas['OfficeProfile'] {
   return {
     id: row.id,
     name: row.name,
@@ -65,7 +75,7 @@ export function toOfficeProfile(row: OfficeRecord): Schemas['OfficeProfile'] {
     code: row.code,
     address: addressOf(row),
     timeZone: row.timeZone,
-    logoUrl: fileUrl(row.logoFileId),
+    logoUrl: urlOf(row.logoFileId),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { toUtc } from '../values.ts';
-import { addressOf, fileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
+import { addressOf, fileUrl, LANDING_KINDS, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
 
 type Schemas = components['schemas'];
 
@@ -26,11 +26,11 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
       })
       .from(files)
       .leftJoin(users, eq(users.id, files.createdBy))
-      .where(and(eq(files.officeId, id), sql`${files.appId} is null`))
+      .where(and(eq(files.officeId, id), sql`${files.appId} is null`, notInArray(files.kind, [...LANDING_KINDS])))
       .orderBy(asc(files.createdAt)),
     officeUsers(db, id, true),
   ]);
-  const photoIds = new Set(officeFiles.filter((f) => f.ownerId !== null).map((f) => f.ownerId));
+  const photoIds = new Set(officeFiles.filter((f) => f.ownerId !== null && f.kind === PHOTO_ID_KIND).map((f) => f.ownerId));
   return {
     ...toOfficeCore(office),
     owners: owners.map((owner) => toOwner(piiKey, owner, photoIds.has(owner.id))),
@@ -164,14 +164,15 @@ async function landingLenders(db: Db, officeId: number): Promise<Schemas['Landin
   return rows;
 }
 
-async function landingPageOf(db: Db, office: typeof offices.$inferSelect): Promise<Schemas['LandingPage']> {
+/** Public pages link images to Files GetPublicContent; the office's own editor to Files GetContent. */
+async function landingPageOf(db: Db, office: typeof offices.$inferSelect, urlOf: (id: string | null) => string | null): Promise<Schemas['LandingPage']> {
   return {
-    office: toOfficeProfile(office),
+    office: toOfficeProfile(office, urlOf),
     code: office.code ?? '',
     description: office.landingDescription,
     showMaps: office.showMaps,
     mapsUrl: office.mapsUrl,
-    pictureUrl: fileUrl(office.pictureFileId),
+    pictureUrl: urlOf(office.pictureFileId),
     lenders: await landingLenders(db, office.id),
   };
 }
@@ -179,12 +180,12 @@ async function landingPageOf(db: Db, office: typeof offices.$inferSelect): Promi
 export async function landingPageByCode(db: Db, code: string): Promise<Schemas['LandingPage']> {
   const [office] = await db.select().from(offices).where(and(eq(sql`lower(${offices.code})`, code.toLowerCase()), publicOffice));
   if (!office) throw new HttpProblem(404, 'This page could not be found');
-  return landingPageOf(db, office);
+  return landingPageOf(db, office, publicFileUrl);
 }
 
 /** The office's own view of its landing page, published or not. */
 export async function landingPageOfOffice(db: Db, officeId: number): Promise<Schemas['LandingPage']> {
-  return landingPageOf(db, await officeRecord(db, officeId));
+  return landingPageOf(db, await officeRecord(db, officeId), fileUrl);
 }
 
 export async function multiLandingPage(db: Db, groupCode: string): Promise<Schemas['MultiLandingPageItem'][]> {
@@ -221,7 +222,7 @@ export async function searchOffices(db: Db, query: Schemas['SearchOffices']): Pr
       phone: office.phone,
       category: office.category,
       address: addressOf(office),
-      logoUrl: fileUrl(office.logoFileId),
+      logoUrl: publicFileUrl(office.logoFileId),
       landingPageCode: office.code,
     })),
     count: total?.value ?? 0,

@@ -1,16 +1,15 @@
-import { and, asc, count, desc, eq, gte, ilike, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { lenders, officeLenders, offices } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import type { Page } from '../applications/rows.ts';
+import { DEFAULT_PAGE_SIZE, paged, type Page } from '../paging.ts';
+import { escapeLike, withinDates } from '../search.ts';
 import { officeLenderList } from '../offices/reads.ts';
 import { assertWebUrl, lockOffice, message } from '../offices/records.ts';
-import { fromUsDate, toUtc } from '../values.ts';
+import { toUtc } from '../values.ts';
 
 type Schemas = components['schemas'];
-
-const DEFAULT_PAGE_SIZE = 25;
 
 /** Columns of list-query.sortBy an office row has; the others are ignored (newest first). */
 const SORTABLE = {
@@ -21,8 +20,6 @@ const SORTABLE = {
   createdAtUtc: offices.createdAt,
   updatedAtUtc: offices.updatedAt,
 } as const;
-
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** 'Search offices': part of the name, code or city, or the office id. */
 function officeSearch(search: string | undefined): SQL | undefined {
@@ -39,38 +36,30 @@ const primaryUser = (column: SQL) => sql<string | null>`(
 
 /** AdminOffices_GetOffices: every office, paged, filtered by search, enrollment status and creation date. */
 export async function listOffices(db: Db, query: Schemas['ListQuery']): Promise<Page<Schemas['OfficeRow']>> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   const where = and(
     query.officeId === undefined ? undefined : eq(offices.id, query.officeId),
     query.enrollmentStatuses?.length ? inArray(offices.enrollmentStatus, query.enrollmentStatuses) : undefined,
     officeSearch(query.search),
-    query.fromDate ? gte(offices.createdAt, new Date(`${fromUsDate(query.fromDate)}T00:00:00Z`)) : undefined,
-    query.toDate ? lt(offices.createdAt, new Date(new Date(`${fromUsDate(query.toDate)}T00:00:00Z`).getTime() + 86_400_000)) : undefined,
+    withinDates(offices.createdAt, query),
   );
   const column = SORTABLE[query.sortBy as keyof typeof SORTABLE];
   const direction = column ? (query.sortDesc ? desc : asc) : desc;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        office: offices,
-        primaryUserName: primaryUser(sql`u.first_name || ' ' || u.last_name`),
-        primaryUserEmail: primaryUser(sql`u.email`),
-      })
-      .from(offices)
-      .where(where)
-      .orderBy(direction(column ?? offices.createdAt), direction(offices.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ value: count() }).from(offices).where(where),
-  ]);
-  const rowCount = total?.value ?? 0;
-  return {
-    currentPage: page,
-    nextPage: page * pageSize < rowCount ? page + 1 : null,
-    pageSize,
-    rowCount,
-    results: rows.map(({ office, primaryUserName, primaryUserEmail }) => ({
+  return paged(
+    query,
+    (limit, offset) =>
+      db
+        .select({
+          office: offices,
+          primaryUserName: primaryUser(sql`u.first_name || ' ' || u.last_name`),
+          primaryUserEmail: primaryUser(sql`u.email`),
+        })
+        .from(offices)
+        .where(where)
+        .orderBy(direction(column ?? offices.createdAt), direction(offices.id))
+        .limit(limit ?? DEFAULT_PAGE_SIZE)
+        .offset(offset),
+    () => db.$count(offices, where),
+    ({ office, primaryUserName, primaryUserEmail }): Schemas['OfficeRow'] => ({
       id: office.id,
       name: office.name,
       code: office.code,
@@ -86,8 +75,8 @@ export async function listOffices(db: Db, query: Schemas['ListQuery']): Promise<
       primaryUserName: primaryUserName === null ? null : primaryUserName.slice(0, 51),
       primaryUserEmail,
       createdAtUtc: toUtc(office.createdAt),
-    })),
-  };
+    }),
+  );
 }
 
 /**

@@ -1,23 +1,16 @@
-import { and, asc, count, desc, eq, gte, inArray, like, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offices } from '../../db/schema.ts';
-import { fromUsDate, toDollars, toUsDate, toUtc } from '../values.ts';
+import { toDollars, toUsDate, toUtc } from '../values.ts';
+import { DEFAULT_PAGE_SIZE, paged, type Page } from '../paging.ts';
+import { escapeLike, withinDates } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
 
 type Schemas = components['schemas'];
 export type AppRow = Schemas['AppRow'];
 export type ListQuery = Schemas['ListQuery'];
 
-export interface Page<T> {
-  currentPage: number;
-  nextPage: number | null;
-  pageSize: number;
-  rowCount: number;
-  results: T[];
-}
-
-const DEFAULT_PAGE_SIZE = 25;
 
 const SORTABLE = {
   id: applications.id,
@@ -37,8 +30,6 @@ const SORTABLE = {
   updatedAtUtc: applications.updatedAt,
 } as const;
 
-/** LIKE treats % and _ as wildcards; a search for them means the characters themselves. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** 'Applicant Name or ID': an id matches exactly, a name matches from the start of 'first last'. */
 export function applicantSearch(search: string | undefined): SQL | undefined {
@@ -63,8 +54,7 @@ function conditions(scope: ListScope, query: ListQuery): SQL | undefined {
     scope.funded ? sql`${applications.fundedAt} is not null` : undefined,
     query.fundingStatus ? eq(applications.fundingStatus, query.fundingStatus) : undefined,
     applicantSearch(query.search),
-    query.fromDate ? gte(applications.createdAt, new Date(`${fromUsDate(query.fromDate)}T00:00:00Z`)) : undefined,
-    query.toDate ? lt(applications.createdAt, new Date(new Date(`${fromUsDate(query.toDate)}T00:00:00Z`).getTime() + 86_400_000)) : undefined,
+    withinDates(applications.createdAt, query),
   );
 }
 
@@ -124,30 +114,23 @@ export function toAppRow(row: RowRecord): AppRow {
 
 /** One page of application rows and the count of all pages, for the list screens. */
 export async function listApplications(db: Db, scope: ListScope, query: ListQuery): Promise<Page<AppRow>> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
   const where = conditions(scope, query);
   const column = SORTABLE[query.sortBy as keyof typeof SORTABLE] ?? applications.createdAt;
   const direction = query.sortBy ? (query.sortDesc ? desc : asc) : desc;
-  const [rows, [total]] = await Promise.all([
-    db
-      .select(rowColumns)
-      .from(applications)
-      .innerJoin(offices, eq(offices.id, applications.officeId))
-      .where(where)
-      .orderBy(direction(column), direction(applications.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ value: count() }).from(applications).where(where),
-  ]);
-  const rowCount = total?.value ?? 0;
-  return {
-    currentPage: page,
-    nextPage: page * pageSize < rowCount ? page + 1 : null,
-    pageSize,
-    rowCount,
-    results: rows.map(toAppRow),
-  };
+  return paged(
+    query,
+    (limit, offset) =>
+      db
+        .select(rowColumns)
+        .from(applications)
+        .innerJoin(offices, eq(offices.id, applications.officeId))
+        .where(where)
+        .orderBy(direction(column), direction(applications.id))
+        .limit(limit ?? DEFAULT_PAGE_SIZE)
+        .offset(offset),
+    () => db.$count(applications, where),
+    toAppRow,
+  );
 }
 
 /** The kanban: every active stage with its applications (newest first, at most `perStage` each). */

@@ -5,7 +5,7 @@ import { configItems, files, officeOwners, users } from '../../db/schema.ts';
 import type { UploadedFile } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { checkUpload, DOCUMENT_RULE, storeFile } from '../files/uploads.ts';
-import { LANDING_KINDS, PHOTO_ID_KIND, toOfficeFile } from './mapping.ts';
+import { LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, toOfficeFile } from './mapping.ts';
 import { lockOffice, message } from './records.ts';
 
 type Schemas = components['schemas'];
@@ -113,11 +113,7 @@ export async function uploadDoc(db: Db, uploadLimit: number, createdBy: string |
     return stored!;
   });
   const [row] = await db
-    .select({
-      id: files.id, officeId: files.officeId, ownerId: files.ownerId, fileName: files.fileName, kind: files.kind,
-      contentType: files.contentType, sizeBytes: files.sizeBytes, createdAt: files.createdAt,
-      uploadedBy: sql<string | null>`${users.firstName} || ' ' || ${users.lastName}`,
-    })
+    .select(officeFileColumns)
     .from(files)
     .leftJoin(users, eq(users.id, files.createdBy))
     .where(eq(files.id, id));

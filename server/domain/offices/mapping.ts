@@ -1,6 +1,7 @@
 import type { components } from '../../../codegen/generated/api.ts';
 import { decryptPii } from '../../crypto/pii.ts';
-import type { files, officeOwners, offices } from '../../db/schema.ts';
+import { sql } from 'drizzle-orm';
+import { files, users, type officeOwners, type offices } from '../../db/schema.ts';
 import { toDollars, toUtc } from '../values.ts';
 
 type Schemas = components['schemas'];
@@ -49,6 +50,19 @@ export function toOwner(piiKey: Buffer, row: typeof officeOwners.$inferSelect, h
     isPhotoIdUploaded: hasPhotoId,
   };
 }
+
+/** The columns toOfficeFile reads; join `users` on files.createdBy for the uploader's name. */
+export const officeFileColumns = {
+  id: files.id,
+  officeId: files.officeId,
+  ownerId: files.ownerId,
+  fileName: files.fileName,
+  kind: files.kind,
+  contentType: files.contentType,
+  sizeBytes: files.sizeBytes,
+  createdAt: files.createdAt,
+  uploadedBy: sql<string | null>`${users.firstName} || ' ' || ${users.lastName}`,
+};
 
 export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'officeId' | 'ownerId' | 'fileName' | 'kind' | 'contentType' | 'sizeBytes' | 'createdAt'> & { uploadedBy: string | null }): Schemas['OfficeFile'] {
   return {

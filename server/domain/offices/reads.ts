@@ -4,7 +4,9 @@ import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { toUtc } from '../values.ts';
-import { addressOf, fileUrl, LANDING_KINDS, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
+import { paged } from '../paging.ts';
+import { escapeLike } from '../search.ts';
+import { addressOf, fileUrl, LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
 
 type Schemas = components['schemas'];
 
@@ -19,11 +21,7 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
   const [owners, officeFiles, [primary]] = await Promise.all([
     db.select().from(officeOwners).where(eq(officeOwners.officeId, id)).orderBy(asc(officeOwners.id)),
     db
-      .select({
-        id: files.id, officeId: files.officeId, ownerId: files.ownerId, fileName: files.fileName, kind: files.kind,
-        contentType: files.contentType, sizeBytes: files.sizeBytes, createdAt: files.createdAt,
-        uploadedBy: sql<string | null>`${users.firstName} || ' ' || ${users.lastName}`,
-      })
+      .select(officeFileColumns)
       .from(files)
       .leftJoin(users, eq(users.id, files.createdBy))
       .where(and(eq(files.officeId, id), sql`${files.appId} is null`, notInArray(files.kind, [...LANDING_KINDS])))
@@ -75,17 +73,11 @@ export async function userOfficePage(db: Db, userId: string, pageSize: number, p
     .innerJoin(offices, eq(offices.id, userOffices.officeId))
     .where(where)
     .orderBy(asc(offices.name), asc(offices.id));
-  const [rows, [total]] = await Promise.all([
-    pageSize === -1 ? query : query.limit(pageSize).offset((page - 1) * pageSize),
-    db.select({ value: count() }).from(userOffices).where(where),
-  ]);
-  const rowCount = total?.value ?? 0;
-  return {
-    currentPage: pageSize === -1 ? 1 : page,
-    nextPage: pageSize !== -1 && page * pageSize < rowCount ? page + 1 : null,
-    pageSize,
-    rowCount,
-    results: rows.map(({ link, office }): Schemas['UserOffice'] => ({
+  return paged(
+    { page, pageSize },
+    (limit, offset) => (limit === undefined ? query : query.limit(limit).offset(offset)),
+    () => db.$count(userOffices, where),
+    ({ link, office }): Schemas['UserOffice'] => ({
       officeId: office.id,
       officeName: office.name,
       city: office.city,
@@ -96,8 +88,8 @@ export async function userOfficePage(db: Db, userId: string, pageSize: number, p
       isPrimary: link.isPrimary,
       isEnrollmentCompleted: office.isEnrollmentCompleted,
       isApproved: office.isApproved,
-    })),
-  };
+    }),
+  );
 }
 
 export async function officeLenderList(db: Db, officeId: number, excludeDisabled: boolean): Promise<Schemas['OfficeLender'][]> {
@@ -198,7 +190,6 @@ export async function multiLandingPage(db: Db, groupCode: string): Promise<Schem
   return rows.map((office) => ({ office: toOfficeProfile(office), landingPageCode: office.code! }));
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** The public locator: approved offices by name, city or zip code. */
 export async function searchOffices(db: Db, query: Schemas['SearchOffices']): Promise<Schemas['SearchOfficesResult']> {

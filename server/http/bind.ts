@@ -6,6 +6,7 @@ import { HttpProblem } from './problem.ts';
 import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handler-types.ts';
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
+import { once } from './idempotency.ts';
 
 export interface BindOptions {
   operations: Operation[];
@@ -121,7 +122,12 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         request.params = params;
         request.query = query;
         await access.authorize(op, request, caller);
-        const result = await handler({ params, query, body: request.body, caller, services, request });
+        const invoke = () => handler({ params, query, body: request.body, caller, services, request });
+        const key = request.headers['idempotency-key'];
+        const result =
+          op.idempotent && typeof key === 'string'
+            ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke)
+            : await invoke();
         await send(reply, op, own, result, services);
         return reply;
       },

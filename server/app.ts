@@ -16,12 +16,17 @@ import { createAccess, type TokenVerifiers } from './http/access.ts';
 import { HttpProblem, problemBody } from './http/problem.ts';
 import { registerReference } from './http/reference.ts';
 import { createHandlers } from './domain/handlers.ts';
+import { dualProtocolServer } from './identity/listener.ts';
 import type { Services } from './services.ts';
 
 export interface ServerOptions {
   settings: Settings;
   database: Database;
   verifiers: TokenVerifiers;
+  /** The sign-in routes: the built-in OpenID provider and its pages, /auth-config.json (server/identity). */
+  identity?: { register(app: FastifyInstance): Promise<void> };
+  /** Serve https with this certificate, plain http on the same port only redirecting (server/identity/listener.ts). */
+  https?: { key: Buffer; cert: Buffer };
   /** Where the built web app is; the API still runs when it is missing. */
   webRoot?: string;
 }
@@ -68,6 +73,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       sendProblem(reply, String(request.id), request.url, new HttpProblem(status, status === 414 ? 'A path parameter is too long.' : 'The URL is not valid.'));
     },
     bodyLimit: settings.bodyLimit,
+    // Behind a TLS-terminating proxy the client address (sign-in rate limits) is in X-Forwarded-For.
+    trustProxy: settings.tls.mode === 'proxy',
+    ...(options.https
+      ? { serverFactory: (handler: Parameters<typeof dualProtocolServer>[0]) => dualProtocolServer(handler, { ...options.https!, publicUrl: settings.publicUrl }) }
+      : {}),
     return503OnClosing: true,
     forceCloseConnections: 'idle',
   });
@@ -109,7 +119,9 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     access: createAccess(services, options.verifiers),
   });
   await registerReference(app, contract);
+  await options.identity?.register(app);
 
+  await (await import('./http/security-headers.ts')).registerSecurityHeaders(app, settings);
   const webRoot = options.webRoot ?? join(ROOT, 'dist');
   if (existsSync(join(webRoot, 'index.html'))) {
     await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });

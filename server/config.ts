@@ -25,7 +25,42 @@ export interface Settings {
   /** The OpenID issuer whose access tokens the API accepts, and the audience they must carry. */
   oidcIssuer: string | undefined;
   oidcAudience: string;
+  /** The https origin users reach (no path); the built-in issuer is `${publicUrl}/oidc`; e-mailed links use it. */
+  publicUrl: string;
+  /** How the process speaks TLS: its own self-signed certificate, given files, or behind a TLS-terminating proxy. */
+  tls: { mode: 'self-signed' } | { mode: 'files'; certFile: string; keyFile: string } | { mode: 'proxy' };
+  /** Sign-in: the built-in OpenID provider, or an external issuer (Entra External ID / Azure AD B2C / any OIDC). */
+  identity: IdentitySettings;
+  /** Where the session timeout sends someone who is neither staff nor a borrower (spec §4). */
+  companyHomeUrl: string;
 }
+
+export type IdentitySettings =
+  | {
+      kind: 'builtin';
+      /** The SPA's client id at the built-in provider. */
+      clientId: string;
+      /** AES-256-GCM key that encrypts the provider's signing and cookie keys in the database. */
+      keysSecret: Buffer;
+    }
+  | {
+      kind: 'external';
+      /** MSAL `auth.authority` (for B2C the sign-up/sign-in user flow). */
+      authority: string;
+      clientId: string;
+      /** MSAL `knownAuthorities`: host names (B2C and CIAM need them). */
+      knownAuthorities: string[];
+      /** The API scopes as the issuer names them (Entra: full URIs such as api://…/api.read). */
+      scopes: string[];
+      /** MSAL protocol mode: AAD for Entra ID / B2C / External ID, OIDC for any other issuer. */
+      protocolMode: 'AAD' | 'OIDC';
+      /** B2C password-reset user flow, started on AADB2C90118. */
+      passwordResetAuthority: string | undefined;
+      /** Where the issuer's metadata is; default `${authority}/v2.0/.well-known/openid-configuration` (AAD) or `${authority}/.well-known/openid-configuration`. */
+      metadataUrl: string;
+      /** `users.provider` for accounts of this issuer. */
+      providerName: string;
+    };
 
 export class SettingsError extends Error {
   constructor(readonly variable: string, problem: string) {
@@ -100,6 +135,84 @@ function secret(env: Env, name: string, mode: Settings['mode'], dataDir: string,
 
 const DEMO_WEB_API_KEY = 'demo-web-key';
 
+function httpsOrigin(env: Env, name: string, fallback: string): string {
+  const raw = env[name] || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new SettingsError(name, `must be an https URL such as https://portal.example.com (got '${raw}')`);
+  }
+  // MSAL refuses an http authority, and the built-in issuer lives on this origin.
+  if (url.protocol !== 'https:') throw new SettingsError(name, `must use https:// (got '${raw}')`);
+  if (url.pathname !== '/' || url.search || url.hash) throw new SettingsError(name, `must be an origin without a path (got '${raw}')`);
+  return url.origin;
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** https, or http on loopback (a stand-in issuer in tests and benchmarks; browsers still need https for MSAL). */
+function httpsUrl(env: Env, name: string): string | undefined {
+  const value = optionalUrl(env, name);
+  if (value && !value.startsWith('https://') && !LOOPBACK.has(new URL(value).hostname)) {
+    throw new SettingsError(name, `must use https:// (got '${value}')`);
+  }
+  return value;
+}
+
+function tlsSettings(env: Env, mode: Settings['mode']): Settings['tls'] {
+  const tlsMode = oneOf(env, 'TLS_MODE', ['self-signed', 'files', 'proxy'] as const, mode === 'demo' ? 'self-signed' : 'files');
+  if (tlsMode !== 'files') {
+    if (env.TLS_CERT_FILE || env.TLS_KEY_FILE) throw new SettingsError('TLS_MODE', `must be 'files' when TLS_CERT_FILE or TLS_KEY_FILE is set`);
+    return { mode: tlsMode };
+  }
+  for (const name of ['TLS_CERT_FILE', 'TLS_KEY_FILE'] as const) {
+    const file = env[name];
+    if (!file) throw new SettingsError(name, `is required when TLS_MODE is 'files'${mode === 'production' ? ' (the default in production mode)' : ''}`);
+    if (!existsSync(file)) throw new SettingsError(name, `no such file: ${file}`);
+  }
+  return { mode: 'files', certFile: resolve(env.TLS_CERT_FILE!), keyFile: resolve(env.TLS_KEY_FILE!) };
+}
+
+function identitySettings(env: Env, mode: Settings['mode'], dataDir: string): IdentitySettings {
+  const authority = httpsUrl(env, 'OIDC_AUTHORITY');
+  const externalOnly = ['OIDC_KNOWN_AUTHORITIES', 'OIDC_SCOPES', 'OIDC_PROTOCOL_MODE', 'OIDC_PASSWORD_RESET_AUTHORITY', 'OIDC_METADATA_URL'];
+  if (!authority) {
+    const stray = externalOnly.find((name) => env[name]);
+    if (stray) throw new SettingsError(stray, 'only applies with OIDC_AUTHORITY (an external issuer)');
+    if (env.OIDC_ISSUER) throw new SettingsError('OIDC_ISSUER', 'only applies with OIDC_AUTHORITY (set OIDC_AUTHORITY, OIDC_CLIENT_ID and OIDC_SCOPES for an external issuer); the built-in provider is its own issuer');
+    return {
+      kind: 'builtin',
+      clientId: env.OIDC_CLIENT_ID || 'pos-portal-web',
+      keysSecret: secret(env, 'IDENTITY_KEY', mode, dataDir, 32),
+    };
+  }
+  const clientId = env.OIDC_CLIENT_ID;
+  if (!clientId) throw new SettingsError('OIDC_CLIENT_ID', 'is required with OIDC_AUTHORITY (the web app registration at the issuer)');
+  const host = new URL(authority).host;
+  const knownAuthorities = (env.OIDC_KNOWN_AUTHORITIES ?? host).split(',').map((h) => h.trim()).filter(Boolean);
+  if (knownAuthorities.some((h) => !/^[a-z0-9.-]+(:\d+)?$/i.test(h))) {
+    throw new SettingsError('OIDC_KNOWN_AUTHORITIES', 'must be comma-separated host names such as contoso.b2clogin.com');
+  }
+  if (!knownAuthorities.includes(host)) throw new SettingsError('OIDC_KNOWN_AUTHORITIES', `must include the authority host ${host}`);
+  const scopes = (env.OIDC_SCOPES ?? '').split(/[\s,]+/).filter(Boolean);
+  if (scopes.length === 0) throw new SettingsError('OIDC_SCOPES', 'is required with OIDC_AUTHORITY: the API read and write scopes as the issuer names them');
+  const protocolMode = oneOf(env, 'OIDC_PROTOCOL_MODE', ['AAD', 'OIDC'] as const, 'AAD');
+  const metadataUrl = httpsUrl(env, 'OIDC_METADATA_URL')
+    ?? (protocolMode === 'AAD' ? `${authority}/v2.0/.well-known/openid-configuration` : `${authority}/.well-known/openid-configuration`);
+  return {
+    kind: 'external',
+    authority,
+    clientId,
+    knownAuthorities,
+    scopes,
+    protocolMode,
+    passwordResetAuthority: httpsUrl(env, 'OIDC_PASSWORD_RESET_AUTHORITY'),
+    metadataUrl,
+    providerName: host,
+  };
+}
+
 export function loadSettings(env: Env = process.env): Settings {
   const mode = oneOf(env, 'APP_MODE', ['demo', 'production'] as const, 'demo');
   const dataDir = resolve(env.DATA_DIR || './data');
@@ -111,10 +224,11 @@ export function loadSettings(env: Env = process.env): Settings {
   if (apiKeys.some((k) => k.length < 8)) throw new SettingsError('API_KEYS', 'each key must be at least 8 characters');
   const webApiKey = env.WEB_API_KEY || apiKeys[0]!;
   if (!apiKeys.includes(webApiKey)) throw new SettingsError('WEB_API_KEY', 'must be one of API_KEYS');
+  const port = integer(env, 'PORT', 3000, 1, 65535);
   return {
     mode,
     host: env.HOST || '127.0.0.1',
-    port: integer(env, 'PORT', 3000, 1, 65535),
+    port,
     dataDir,
     databaseUrl: postgresUrl(env),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -126,5 +240,15 @@ export function loadSettings(env: Env = process.env): Settings {
     borrowerTokenSecret: secret(env, 'BORROWER_TOKEN_SECRET', mode, dataDir, 32),
     oidcIssuer: optionalUrl(env, 'OIDC_ISSUER'),
     oidcAudience: env.OIDC_AUDIENCE || 'api://pos-portal',
+    ...endpoints(env, mode, port, dataDir),
   };
+}
+
+function endpoints(env: Env, mode: Settings['mode'], port: number, dataDir: string): Pick<Settings, 'publicUrl' | 'tls' | 'identity' | 'companyHomeUrl'> {
+  const tls = tlsSettings(env, mode);
+  if (tls.mode === 'proxy' && !env.PUBLIC_URL) throw new SettingsError('PUBLIC_URL', `is required when TLS_MODE is 'proxy' (the https address the proxy serves)`);
+  const publicUrl = httpsOrigin(env, 'PUBLIC_URL', `https://localhost:${port}`);
+  const identity = identitySettings(env, mode, dataDir);
+  const companyHomeUrl = optionalUrl(env, 'COMPANY_HOME_URL') ?? `${publicUrl}/`;
+  return { publicUrl, tls, identity, companyHomeUrl };
 }

@@ -2,7 +2,8 @@ import { loadSettings, SettingsError, type Settings } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { seedDemo, DEMO_ACCOUNTS } from './db/seed/demo.ts';
 import { buildServer } from './app.ts';
-import { createTokenVerifiers, remoteStaffTokens } from './identity/tokens.ts';
+import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';
+import { createIdentity } from './identity/index.ts';
 
 function settingsOrExit(): Settings {
   try {
@@ -16,14 +17,24 @@ function settingsOrExit(): Settings {
   }
 }
 
+function certificateOrExit(): TlsMaterial | undefined {
+  try {
+    return loadCertificate(settings);
+  } catch (error) {
+    if (error instanceof CertificateError) {
+      console.error(`Configuration error — TLS_MODE: ${error.message}`);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
+
 const settings = settingsOrExit();
+const tls = certificateOrExit();
 const database = await openDatabase(settings);
 if (settings.mode === 'demo') await seedDemo(database.db, settings);
-const app = await buildServer({
-  settings,
-  database,
-  verifiers: createTokenVerifiers(settings, remoteStaffTokens(settings)),
-});
+const identity = await createIdentity(settings, database);
+const app = await buildServer({ settings, database, verifiers: identity.verifiers, identity, https: tls });
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
@@ -31,6 +42,7 @@ async function shutdown(signal: string): Promise<void> {
   closing = true;
   app.log.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(1), 10_000).unref();
+  identity.close();
   await app.close();
   await database.close();
   clearTimeout(force);
@@ -39,9 +51,21 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-const address = await app.listen({ host: settings.host, port: settings.port });
-const url = address.replace('127.0.0.1', 'localhost');
-console.log(`\n  Portal:        ${url}/\n  API reference: ${url}/api/docs\n  Database:      ${database.kind === 'pglite' ? `PGlite in ${settings.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}\n  Mode:          ${settings.mode}`);
+await app.listen({ host: settings.host, port: settings.port });
+const url = settings.publicUrl;
+const signIn =
+  identity.client.kind === 'builtin'
+    ? `built-in OpenID provider, issuer ${identity.client.authority}`
+    : `external issuer ${identity.client.authority} (client ${identity.client.clientId})`;
+const transport =
+  settings.tls.mode === 'proxy'
+    ? `  Plain http:    http://localhost:${settings.port}/ (TLS_MODE=proxy: the proxy serves ${url})`
+    : `  Plain http:    http://localhost:${settings.port}/ redirects to https (only /api/health answers over http)`;
+console.log(
+  `\n  Portal:        ${url}/\n  API reference: ${url}/api/docs\n${transport}\n  Sign-in:       ${signIn}` +
+    (tls ? `\n  Certificate:   ${tls.certFile}${settings.tls.mode === 'self-signed' ? ' (self-signed: trust it once, see README "Trusting the local certificate")' : ''}` : '') +
+    `\n  Database:      ${database.kind === 'pglite' ? `PGlite in ${settings.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}\n  Mode:          ${settings.mode}`,
+);
 if (settings.mode === 'demo') {
   console.log('\n  Demo accounts (password demo-pass-1234):');
   for (const account of DEMO_ACCOUNTS) console.log(`    ${account.email.padEnd(26)} ${account.description}`);

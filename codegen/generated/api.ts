@@ -1747,6 +1747,8 @@ export interface components {
             isCreditLocked: boolean;
             /** @description Proof of income is required. */
             isPOIReqd: boolean;
+            /** @description Initiated once the office finalizes (submitted for funding), Processing while a funding transaction is with the lender, Completed once funded; null before. */
+            fundingStatus: components["schemas"]["FundingStatus"] | null;
             fundedAmount: number | null;
             fundedDate: string | null;
             refundId: number | null;
@@ -1957,6 +1959,7 @@ export interface components {
             sortDesc?: boolean;
             /** @description Applicant name or id, office name, user name or e-mail, depending on the list. */
             search?: string;
+            /** @description Only rows in these stages. App_GetOfficeApps and AdminApps_GetApps accept any stage here (the search page asks for all of them); without it they list the active stages. The other lists keep to their own stages. */
             stages?: components["schemas"]["Stage"][];
             /** @description AdminOffices_GetOffices: only offices in one of these enrollment statuses. */
             enrollmentStatuses?: components["schemas"]["EnrollmentStatus"][];
@@ -1964,9 +1967,9 @@ export interface components {
             fundingStatus?: components["schemas"]["FundingStatus"];
             /** @description AdminApps_GetFundedApps: the Office Funding view (applications awaiting funding); df.admin only. Default false. */
             forFunding?: boolean;
-            /** @description Created on or after, MM/dd/yyyy. */
+            /** @description Created on or after, MM/dd/yyyy; funded on or after in the funded lists and their CSV. */
             fromDate?: string;
-            /** @description Created on or before, MM/dd/yyyy. */
+            /** @description Created on or before, MM/dd/yyyy; funded on or before in the funded lists and their CSV. */
             toDate?: string;
         };
         /**
@@ -2007,6 +2010,8 @@ export interface components {
             isExpired: boolean;
             /** Format: date-time */
             expirationDateUtc: string | null;
+            /** @description Funding status (Initiated, Processing, Completed); null before the office finalizes. */
+            fundingStatus: components["schemas"]["FundingStatus"] | null;
             showViewOffersButton: boolean;
             showSignDocsButton: boolean;
             showFinalizeButton: boolean;
@@ -3088,17 +3093,17 @@ export interface components {
          */
         StatusChip: "OffersAvailable" | "Expired" | "ActionRequired" | "Completed" | "Refund" | "Inactive" | "Funded" | "NoOffers";
         /**
-         * Refund status
-         * @description Status of a refund request; mirrors the Refund* contract sub-statuses (RefundSubmitted ... RefundCancelled).
-         * @enum {string}
-         */
-        RefundStatus: "Submitted" | "Processing" | "Completed" | "Cancelled";
-        /**
          * Funding status
          * @description Status of the funding (or refund ACH transfer) of an application.
          * @enum {string}
          */
         FundingStatus: "Initiated" | "Processing" | "Completed";
+        /**
+         * Refund status
+         * @description Status of a refund request; mirrors the Refund* contract sub-statuses (RefundSubmitted ... RefundCancelled).
+         * @enum {string}
+         */
+        RefundStatus: "Submitted" | "Processing" | "Completed" | "Cancelled";
         /**
          * Enrollment status
          * @description Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).

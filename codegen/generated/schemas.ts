@@ -98,6 +98,13 @@ export type ContractSubStatus =
 export type StatusChip =
   'OffersAvailable' | 'Expired' | 'ActionRequired' | 'Completed' | 'Refund' | 'Inactive' | 'Funded' | 'NoOffers';
 /**
+ * Status of the funding (or refund ACH transfer) of an application.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FundingStatus".
+ */
+export type FundingStatus = 'Initiated' | 'Processing' | 'Completed';
+/**
  * Status of a refund request; mirrors the Refund* contract sub-statuses (RefundSubmitted ... RefundCancelled).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -108,13 +115,6 @@ export type RefundStatus = 'Submitted' | 'Processing' | 'Completed' | 'Cancelled
  * Channel used to send a link or a one-time passcode to a borrower.
  */
 export type SendChannel1 = 'Email' | 'Sms';
-/**
- * Status of the funding (or refund ACH transfer) of an application.
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "FundingStatus".
- */
-export type FundingStatus = 'Initiated' | 'Processing' | 'Completed';
 /**
  * Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
  *
@@ -659,6 +659,10 @@ export interface Application {
    * Proof of income is required.
    */
   isPOIReqd: boolean;
+  /**
+   * Initiated once the office finalizes (submitted for funding), Processing while a funding transaction is with the lender, Completed once funded; null before.
+   */
+  fundingStatus: FundingStatus | null;
   fundedAmount: number | null;
   fundedDate: string | null;
   refundId: number | null;
@@ -953,6 +957,8 @@ export interface ListQuery {
    */
   search?: string;
   /**
+   * Only rows in these stages. App_GetOfficeApps and AdminApps_GetApps accept any stage here (the search page asks for all of them); without it they list the active stages. The other lists keep to their own stages.
+   *
    * @maxItems 13
    */
   stages?:
@@ -1031,11 +1037,11 @@ export interface ListQuery {
    */
   forFunding?: boolean;
   /**
-   * Created on or after, MM/dd/yyyy.
+   * Created on or after, MM/dd/yyyy; funded on or after in the funded lists and their CSV.
    */
   fromDate?: string;
   /**
-   * Created on or before, MM/dd/yyyy.
+   * Created on or before, MM/dd/yyyy; funded on or before in the funded lists and their CSV.
    */
   toDate?: string;
 }
@@ -1086,6 +1092,10 @@ export interface AppRow {
   referenceCode: string | null;
   isExpired: boolean;
   expirationDateUtc: string | null;
+  /**
+   * Funding status (Initiated, Processing, Completed); null before the office finalizes.
+   */
+  fundingStatus: FundingStatus | null;
   showViewOffersButton: boolean;
   showSignDocsButton: boolean;
   showFinalizeButton: boolean;

@@ -424,6 +424,9 @@ export const applications = pgTable(
     // Name prefix filter (LIKE 'q%'); text_pattern_ops makes LIKE usable whatever the collation.
     index('applications_office_search_idx').on(t.officeId, t.searchName.op('text_pattern_ops')),
     index('applications_search_idx').on(t.searchName.op('text_pattern_ops')),
+    // Last name alone ('smi' finds John Smith), beside the 'first last' prefix above (decision 0080).
+    index('applications_office_last_name_idx').on(t.officeId, sql`lower(${t.lastName}) text_pattern_ops`),
+    index('applications_last_name_idx').on(sql`lower(${t.lastName}) text_pattern_ops`),
     // Admin lists across offices.
     index('applications_created_idx').on(t.createdAt),
     index('applications_stage_created_idx').on(t.stage, t.createdAt),
@@ -510,6 +513,8 @@ export const files = pgTable(
     ownerId: integer('owner_id').references(() => officeOwners.id, { onDelete: 'set null' }),
     kind: text('kind').notNull(),
     fileName: text('file_name').notNull(),
+    /** What the uploader said the file is (application files). */
+    description: text('description'),
     contentType: text('content_type').notNull(),
     sizeBytes: integer('size_bytes').notNull(),
     sha256: text('sha256').notNull(),

@@ -5,8 +5,12 @@ import { configHandlers } from './config/handlers.ts';
 import { officeHandlers } from './offices/handlers.ts';
 import { healthHandlers } from './health.ts';
 import { userHandlers } from './users/handlers.ts';
+import { otpHandlers } from './otp/handlers.ts';
 import { fileHandlers } from './files/handlers.ts';
 import { adminOfficeHandlers } from './admin/handlers.ts';
+import { adminAppHandlers } from './admin/apps-handlers.ts';
+import { fundingHandlers } from './funding/handlers.ts';
+import { refundHandlers } from './refunds/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -17,7 +21,11 @@ export function createHandlers(): Handlers {
     ...officeHandlers,
     ...applicationHandlers,
     ...userHandlers,
+    ...otpHandlers,
     ...fileHandlers,
     ...adminOfficeHandlers,
+    ...adminAppHandlers,
+    ...fundingHandlers,
+    ...refundHandlers,
   };
 }

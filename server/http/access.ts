@@ -21,6 +21,8 @@ async function loadStaff(services: Services, userId: string): Promise<Staff | un
   const rows = await services.db.execute<{ id: string; email: string; role: string | null; user_role: string | null; is_disabled: boolean; office_id: number | null; office_role: string | null }>(sql`
     select u.id, u.email, u.role, u.user_role, u.is_disabled, uo.office_id, uo.role as office_role
     from users u left join user_offices uo on uo.user_id = u.id and not uo.is_disabled
+      -- an invitation grants nothing until the invitee accepts it (Users_ProcessInvite)
+      and (not uo.is_invited or uo.is_invite_processed)
     where u.id = ${userId}`);
   const list = rows.rows;
   const first = list[0];
@@ -98,8 +100,9 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
     const id = rule.scope?.from ? valueAt(request, rule.scope.from) : undefined;
     if (caller.kind === 'staff') {
       if (caller.userRole && rule.internal?.includes(caller.userRole)) return;
-      // `user` is a signed-in staff member acting on their own record, or on nothing in particular.
-      if (rule.user && (kind === 'none' || (kind === 'user' && id === caller.userId))) return;
+      // `user` is a signed-in staff member acting on their own record (named, or left out to mean
+      // "mine"), or on nothing in particular.
+      if (rule.user && (kind === 'none' || (kind === 'user' && (id === undefined || id === caller.userId)))) return;
       if (rule.office) {
         if (kind === 'none') {
           if ([...caller.offices.values()].some((role) => rule.office!.includes(role))) return;

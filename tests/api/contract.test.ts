@@ -21,15 +21,8 @@ const STILL_PENDING = [
   'App_SendApp', 'App_GetSendAppInfo', 'App_SubmitApp', 'App_GetOffers', 'App_SelectOffer', 'App_GetDownloadUrl',
   'App_SubmitForESign', 'App_SendESignLink', 'App_ValidateBorrower', 'App_GetSendAppLogs', 'App_CheckBorrowerEmail',
   'App_GetLoanAgreement', 'App_GetKBA', 'App_SubmitKBA', 'App_GetLenderApp', 'App_ProcessLenderCallback',
-  'App_UpdateContractStatus', 'Otp_SendOtp', 'Otp_VerifyOtp',
-  'App_AddReferenceCode', 'App_FinalizeApp', 'App_SubmitRefund', 'App_UpsertAppNote', 'App_GetAppNotes', 'App_GetAppFiles',
-  'App_SubmitTrans', 'App_GetLenderTrans', 'App_CancelTrans', 'App_GetAppLenders', 'App_SubmitToLender', 'App_GetAppStips',
-  'App_GetOfficeFundedApps', 'App_GetOfficeFundedAppsCSV', 'App_GetRefundRequest', 'App_GetOfficeRefunds', 'App_UploadFile',
-  'AdminApps_GetApps', 'AdminApps_GetInactiveApps', 'AdminApps_GetFundedApps', 'AdminApps_GetRefunds',
-  'AdminApps_UpdateRefund', 'AdminApps_GetAppAuditLogs', 'AdminApps_MarkAppsFunded',
-  'Users_GetUserInfo', 'Users_GetUsers', 'Users_UpsertUser', 'Users_DeleteUser', 'Users_GetInviteInfo', 'Users_ProcessInvite',
-  'AdminUsers_GetAllUsers', 'AdminUsers_GetUserDetails', 'AdminUsers_UpsertUsers', 'AdminOffices_GetUsers',
-  'AdminOffices_UpsertUsers', 'AdminOffices_UpsertUser',
+  'App_UpdateContractStatus',
+  'App_SubmitToLender',
 ];
 
 describe('the contract', () => {

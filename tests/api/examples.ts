@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { files, lenders, officeLenders, offices, userOffices, users } from '../../server/db/schema.ts';
+import { applications, files, lenders, officeLenders, offices, otpCodes, userOffices, users } from '../../server/db/schema.ts';
+import { encodeChallenge, hashCode } from '../../server/domain/otp/challenge.ts';
+import { issueInvite } from '../../server/domain/users/invites.ts';
 import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import type { Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
+import { insertApplication, insertLenderTransaction, insertRefund, insertStipulation } from './apps-fixtures.ts';
 
 /** Ids from the demo seed (server/db/seed/): offices from 100, applications from 1000. */
 export const DEMO = {
@@ -47,6 +50,43 @@ export interface ExampleFixtures {
   lenderIds: Record<string, number>;
   /** A lender e-sign return token for officeId and lenders.ally. */
   eSignToken: string;
+  /** Identity examples: see identityFixtures below. */
+  identity: IdentityFixtures;
+  /** Application follow-up, funding and refund examples: see appExampleFixtures below. */
+  apps: AppExampleFixtures;
+}
+
+/**
+ * Records the identity and user examples work on: a person invited to the published office (their
+ * account, the pending link and the invitation token), and a passcode waiting for an application of
+ * Lakeside (so that it is not the application other examples use).
+ */
+export interface IdentityFixtures {
+  tag: string;
+  inviteeEmail: string;
+  inviteeUserId: string;
+  inviteToken: string;
+  otpChallengeId: string;
+  otpCode: string;
+}
+
+async function identityFixtures(h: Harness, publishedOfficeId: number): Promise<IdentityFixtures> {
+  const db = h.database.db;
+  const tag = randomBytes(4).toString('hex');
+  const inviteeEmail = `invitee-${tag}@demo.test`;
+  const [otpApp] = await db.select({ id: applications.id }).from(applications).where(eq(applications.officeId, DEMO.lakeside)).orderBy(desc(applications.id)).limit(1);
+  const otpCode = '246810';
+  return db.transaction(async (tx) => {
+    const [invitee] = await tx.insert(users).values({ email: inviteeEmail, firstName: 'Ivy', lastName: 'Invitee', role: 'support', timeZone: 'CT' }).returning({ id: users.id });
+    await tx.insert(userOffices).values({ userId: invitee!.id, officeId: publishedOfficeId, role: 'support', isInvited: true });
+    const { token } = await issueInvite(tx, { officeId: publishedOfficeId, email: inviteeEmail, role: 'support', createdBy: null });
+    const secret = h.settings.borrowerTokenSecret;
+    await tx
+      .insert(otpCodes)
+      .values({ appId: otpApp!.id, channel: 'Sms', codeHash: hashCode(secret, otpApp!.id, 'Sms', otpCode), expiresAt: new Date(Date.now() + 600_000) })
+      .onConflictDoNothing();
+    return { tag, inviteeEmail, inviteeUserId: invitee!.id, inviteToken: token, otpChallengeId: encodeChallenge(secret, otpApp!.id, 'Sms'), otpCode };
+  });
 }
 
 const PLACEHOLDER: ExampleFixtures = {
@@ -57,9 +97,23 @@ const PLACEHOLDER: ExampleFixtures = {
   logoFileId: '00000000-0000-4000-8000-000000000000',
   lenderIds: {},
   eSignToken: 'x'.repeat(16),
+  identity: {
+    tag: 'placeholder',
+    inviteeEmail: 'office.support@demo.test',
+    inviteeUserId: '00000000-0000-4000-8000-000000000000',
+    inviteToken: '00000000-0000-4000-8000-000000000000',
+    otpChallengeId: '00000000-0000-4000-8000-000000000000',
+    otpCode: '000000',
+  },
+  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1 },
 };
 
 export async function exampleFixtures(h: Harness): Promise<ExampleFixtures> {
+  const base = await officeExampleFixtures(h);
+  return { ...base, identity: await identityFixtures(h, base.publishedOfficeId), apps: await appExampleFixtures(h, base.publishedOfficeId) };
+}
+
+async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps'>> {
   const db = h.database.db;
   const tag = randomBytes(4).toString('hex');
   const adminEmail = `examples-${tag}@demo.test`;
@@ -209,5 +263,105 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
       as: 'admin@demo.test',
       request: put('/api/admin/Offices/UpsertLenders', { officeId, lenders: [{ lenderId: lenderIds.gsky ?? 1, numOrder: 3, discountRate: 4.5, isEnabled: true }] }),
     },
+    // Users and invites (identity), on the published fixture office.
+    ...identityExamples(appOfBrightSmiles, fixtures),
+    // Application follow-up, finalize, funding and refunds, on applications of the published fixture office.
+    ...appExamples(fixtures),
+  ];
+}
+
+function identityExamples(appOfBrightSmiles: number, fixtures: ExampleFixtures): Example[] {
+  const { publishedOfficeId: office, adminEmail: owner } = fixtures;
+  const { tag, inviteToken, inviteeEmail, inviteeUserId } = fixtures.identity;
+  const person = (first: string, role: string) => ({ officeId: office, firstName: first, lastName: 'Example', email: `${first.toLowerCase()}-${tag}@demo.test`, role });
+  return [
+    { operationId: 'Users_GetUserInfo', as: owner, request: post('/api/Users/GetUserInfo', { utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'spring' }) },
+    { operationId: 'Users_GetUsers', as: owner, request: get(`/api/Users/GetUsers/${office}`) },
+    { operationId: 'Users_UpsertUser', as: owner, request: put('/api/Users/UpsertUser', { ...person('Casey', 'support'), title: 'Treatment Coordinator' }) },
+    { operationId: 'Users_GetInviteInfo', request: get(`/api/Users/GetInviteInfo/${inviteToken}`) },
+    { operationId: 'Users_ProcessInvite', as: inviteeEmail, request: post('/api/Users/ProcessInvite', { inviteId: inviteToken }) },
+    { operationId: 'Users_DeleteUser', as: owner, request: { method: 'PUT', url: `/api/Users/DeleteUser/${inviteeUserId}/${office}` } },
+    { operationId: 'AdminUsers_GetAllUsers', as: 'admin@demo.test', request: put('/api/admin/Users/GetAllUsers', { search: 'demo.test', sortBy: 'email', page: 1, pageSize: 10 }) },
+    { operationId: 'AdminUsers_GetUserDetails', as: 'admin@demo.test', request: get(`/api/admin/Users/GetUserDetails/${inviteeUserId}`) },
+    {
+      operationId: 'AdminUsers_UpsertUsers',
+      as: 'admin@demo.test',
+      request: put('/api/admin/Users/UpsertUsers', { users: [{ firstName: 'Riley', lastName: 'Example', email: `riley-${tag}@demo.test`, userRole: 'dfi.admin' }] }),
+    },
+    { operationId: 'AdminOffices_GetUsers', as: 'admin@demo.test', request: get(`/api/admin/Offices/GetUsers/${office}`) },
+    { operationId: 'AdminOffices_UpsertUser', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUser', person('Jordan', 'sales')) },
+    { operationId: 'AdminOffices_UpsertUsers', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUsers', { officeId: office, users: [person('Morgan', 'tpa')] }) },
+    { operationId: 'Otp_SendOtp', request: post('/api/Otp/SendOtp', { appId: appOfBrightSmiles, channel: 'Email' }) },
+    { operationId: 'Otp_VerifyOtp', request: post('/api/Otp/VerifyOtp', { challengeId: fixtures.identity.otpChallengeId, code: fixtures.identity.otpCode }) },
+  ];
+}
+
+/**
+ * Applications of the published fixture office that the application examples act on, one per state
+ * a write needs: open (notes, files, reference code), signed (finalize), awaiting funding with a
+ * funding request at the lender (mark funded, cancel the request), funded (refund) and funded with a
+ * refund under way (update refund).
+ */
+export interface AppExampleFixtures {
+  officeId: number;
+  openAppId: number;
+  readyAppId: number;
+  awaitingAppId: number;
+  fundedAppId: number;
+  refundedAppId: number;
+  refundId: number;
+  transactionId: number;
+}
+
+async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExampleFixtures> {
+  return h.database.db.transaction(async (tx) => {
+    const openAppId = await insertApplication(tx, { officeId, stage: 'Review', firstName: 'Olive', lastName: 'Open', approvedAmount: null });
+    await insertStipulation(tx, openAppId, 'Proof of income');
+    const readyAppId = await insertApplication(tx, { officeId, stage: 'ReadyToFinalize', firstName: 'Rhea', lastName: 'Ready' });
+    const awaitingAppId = await insertApplication(tx, { officeId, stage: 'SubmittedForFunding', firstName: 'Ada', lastName: 'Awaiting' });
+    const transactionId = await insertLenderTransaction(tx, awaitingAppId, 'Funding', 400_000);
+    const fundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Fay', lastName: 'Funded' });
+    const refundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Rory', lastName: 'Refunded' });
+    const refundId = await insertRefund(tx, refundedAppId, 50_000);
+    return { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId };
+  });
+}
+
+function appExamples(fixtures: ExampleFixtures): Example[] {
+  const { adminEmail: owner } = fixtures;
+  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId } = fixtures.apps;
+  const platform = 'admin@demo.test';
+  return [
+    { operationId: 'App_UpsertAppNote', as: owner, request: put('/api/App/UpsertAppNote', { appId: openAppId, note: 'Called the patient about proof of income.' }) },
+    { operationId: 'App_GetAppNotes', as: owner, request: { method: 'PUT', url: `/api/App/GetAppNotes?appId=${openAppId}` } },
+    {
+      operationId: 'App_UploadFile',
+      as: owner,
+      request: upload('/api/App/UploadFile', uploadBody({ appId: openAppId, fileType: 'ProofOfIncome', description: 'Pay stub, May' }, [{ name: 'file', fileName: 'paystub.pdf', contentType: 'application/pdf', data: SAMPLE.pdf }])),
+    },
+    { operationId: 'App_GetAppFiles', as: owner, request: { method: 'PUT', url: `/api/App/GetAppFiles?appId=${openAppId}` } },
+    { operationId: 'App_GetAppStips', as: owner, request: get(`/api/App/GetAppStips/${openAppId}`) },
+    { operationId: 'App_GetAppLenders', as: owner, request: { method: 'PUT', url: `/api/App/GetAppLenders?appId=${openAppId}` } },
+    { operationId: 'App_AddReferenceCode', as: owner, request: post('/api/App/AddReferenceCode', { appId: openAppId, referenceCode: 'CHART_1042' }) },
+    { operationId: 'App_FinalizeApp', as: owner, request: put('/api/App/FinalizeApp', { appId: readyAppId, loanAmount: 4250.5 }) },
+    { operationId: 'App_SubmitTrans', as: owner, request: post('/api/App/SubmitTrans', { appId: readyAppId, type: 'Funding', amount: 4250.5, notes: 'Please fund.' }) },
+    { operationId: 'App_GetLenderTrans', as: owner, request: get(`/api/App/GetLenderTrans/${awaitingAppId}`) },
+    { operationId: 'App_CancelTrans', as: owner, request: put('/api/App/CancelTrans', { appId: awaitingAppId, transactionId, reason: 'Amount to be corrected.' }) },
+    { operationId: 'AdminApps_GetFundedApps', as: platform, request: put('/api/admin/Apps/GetFundedApps', { forFunding: true, officeId, page: 1, pageSize: 10 }) },
+    { operationId: 'AdminApps_MarkAppsFunded', as: platform, request: post('/api/admin/Apps/MarkAppsFunded', { appIds: [awaitingAppId] }) },
+    { operationId: 'App_GetOfficeFundedApps', as: owner, request: put('/api/App/GetOfficeFundedApps', { officeId, sortBy: 'fundedDate', sortDesc: true }) },
+    { operationId: 'App_GetOfficeFundedAppsCSV', as: owner, request: put('/api/App/GetOfficeFundedAppsCSV/fundedAppsCSV', { officeId }) },
+    { operationId: 'App_SubmitRefund', as: owner, request: post('/api/App/SubmitRefund', { appId: fundedAppId, amount: 125.25, reason: 'Treatment plan reduced' }) },
+    { operationId: 'App_GetRefundRequest', as: owner, request: get(`/api/App/GetRefundRequest/${officeId}/${refundedAppId}`) },
+    { operationId: 'App_GetOfficeRefunds', as: owner, request: put('/api/App/GetOfficeRefunds', { officeId }) },
+    { operationId: 'AdminApps_GetRefunds', as: 'dfi@demo.test', request: put('/api/admin/Apps/GetRefunds', { officeId, page: 1, pageSize: 10 }) },
+    {
+      operationId: 'AdminApps_UpdateRefund',
+      as: platform,
+      request: put('/api/admin/Apps/UpdateRefund', { refundId, appId: refundedAppId, status: 'Processing', achStatus: 'Initiated', estimatedAchDeliveryDate: '12/15/2031' }),
+    },
+    { operationId: 'AdminApps_GetApps', as: 'dfi@demo.test', request: put('/api/admin/Apps/GetApps', { search: 'o', sortBy: 'officeName', page: 1, pageSize: 10 }) },
+    { operationId: 'AdminApps_GetInactiveApps', as: 'dfi@demo.test', request: put('/api/admin/Apps/GetInactiveApps', { officeId: DEMO.brightSmiles }) },
+    { operationId: 'AdminApps_GetAppAuditLogs', as: 'dfi@demo.test', request: { method: 'PUT', url: `/api/admin/Apps/GetAppAuditLogs?id=${readyAppId}` } },
   ];
 }

@@ -331,10 +331,10 @@ function payment(amountCents: number, aprPercent: number, months: number): numbe
 /** One or two partial refunds, in cents, with the sub-status the latest one gives the application. */
 function refundsFor(amount: number, i: number) {
   const rows: { amount: number; reason: string; status: RefundStatus; achStatus: string; subStatus: SubStatus }[] = [
-    { amount: Math.round(amount / 400) * 100, reason: 'Treatment plan reduced', status: 'Completed', achStatus: 'Settled', subStatus: 'RefundCompleted' },
+    { amount: Math.round(amount / 400) * 100, reason: 'Treatment plan reduced', status: 'Completed', achStatus: 'Completed', subStatus: 'RefundCompleted' },
   ];
   if (i % 2 === 0) {
-    rows.push({ amount: Math.round(amount / 1000) * 100, reason: 'Billing adjustment', status: 'Submitted', achStatus: 'Pending', subStatus: 'RefundSubmitted' });
+    rows.push({ amount: Math.round(amount / 1000) * 100, reason: 'Billing adjustment', status: 'Submitted', achStatus: 'Initiated', subStatus: 'RefundSubmitted' });
   }
   return rows;
 }

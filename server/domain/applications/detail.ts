@@ -144,6 +144,7 @@ export async function getApplication(db: Db, piiKey: Buffer, id: number): Promis
     isCreditFrozen: app.isCreditFrozen,
     isCreditLocked: app.isCreditLocked,
     isPOIReqd: app.isPoiReqd,
+    fundingStatus: app.fundingStatus,
     fundedAmount: toDollars(app.fundedAmount),
     fundedDate: app.fundedAt ? toUsDate(app.fundedAt.toISOString()) : null,
     refundId: lastRefund?.id ?? null,

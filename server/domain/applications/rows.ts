@@ -17,6 +17,7 @@ const SORTABLE = {
   firstName: applications.firstName,
   lastName: applications.lastName,
   name: applications.searchName,
+  officeName: offices.name,
   email: applications.email,
   amount: applications.amount,
   approvedAmount: applications.approvedAmount,
@@ -31,11 +32,16 @@ const SORTABLE = {
 } as const;
 
 
-/** 'Applicant Name or ID': an id matches exactly, a name matches from the start of 'first last'. */
+/**
+ * 'Applicant Name or ID': an id matches exactly, a name matches from the start of 'first last' or of
+ * the last name alone ('smi' finds John Smith). Both name tests are prefix LIKEs on indexed
+ * expressions (text_pattern_ops), so the planner ORs two index scans (decision 0080).
+ */
 export function applicantSearch(search: string | undefined): SQL | undefined {
-  const text = search?.trim().toLowerCase();
+  const text = search?.trim().toLowerCase().replace(/\s+/g, ' ');
   if (!text) return undefined;
-  const byName = like(applications.searchName, `${escapeLike(text)}%`);
+  const prefix = `${escapeLike(text)}%`;
+  const byName = or(like(applications.searchName, prefix), like(sql`lower(${applications.lastName})`, prefix))!;
   return /^\d{1,15}$/.test(text) ? or(eq(applications.id, Number(text)), byName) : byName;
 }
 
@@ -44,10 +50,12 @@ export interface ListScope {
   stages: readonly Stage[];
   /** Only rows that were funded (Funded Apps lists). */
   funded?: boolean;
+  /** The query's `stages` may name any stage, not only the scope's (the search page asks for all). */
+  anyStage?: boolean;
 }
 
 function conditions(scope: ListScope, query: ListQuery): SQL | undefined {
-  const stages = query.stages?.length ? scope.stages.filter((s) => query.stages!.includes(s)) : scope.stages;
+  const stages = !query.stages?.length ? scope.stages : scope.anyStage ? query.stages : scope.stages.filter((s) => query.stages!.includes(s));
   return and(
     scope.officeId === undefined ? undefined : eq(applications.officeId, scope.officeId),
     inArray(applications.stage, [...stages]),
@@ -79,6 +87,7 @@ const rowColumns = {
   isFinalized: applications.isFinalized,
   expiration: applications.expiration,
   fundedAmount: applications.fundedAmount,
+  fundingStatus: applications.fundingStatus,
   refundedAmount: applications.refundedAmount,
   createdAt: applications.createdAt,
   updatedAt: applications.updatedAt,
@@ -106,6 +115,7 @@ export function toAppRow(row: RowRecord): AppRow {
     referenceCode: row.referenceCode,
     isExpired: row.isExpired,
     expirationDateUtc: toUtc(row.expiration),
+    fundingStatus: row.fundingStatus,
     ...displayFlags(row),
     createdAtUtc: toUtc(row.createdAt),
     updatedAtUtc: toUtc(row.updatedAt),

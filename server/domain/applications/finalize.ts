@@ -1,0 +1,45 @@
+import { eq, sql } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Db } from '../../db/index.ts';
+import { applications } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import { toCents } from '../values.ts';
+import { displayFlags } from './status.ts';
+import { fieldError, lockApplication, notAllowedNow, writeLogs } from './records.ts';
+
+type Schemas = components['schemas'];
+
+/**
+ * App_FinalizeApp: the office confirms the loan amount of a signed application (ReadyToFinalize, the
+ * showFinalizeButton flag). The amount may not exceed what the lender approved (§5). The stage moves
+ * to Finalized and, in the same transaction, on to SubmittedForFunding with the funding Initiated:
+ * the platform's Office Funding queue picks it up from there (decision 0081).
+ */
+export async function finalizeApplication(db: Db, caller: Caller, body: Schemas['FinalizeApp']): Promise<void> {
+  const loanCents = toCents(body.loanAmount);
+  await db.transaction(async (tx) => {
+    const app = await lockApplication(tx, body.appId);
+    if (!displayFlags(app).showFinalizeButton) throw notAllowedNow('be finalized');
+    if (app.approvedAmount === null) throw notAllowedNow('be finalized without an approved amount');
+    if (loanCents > app.approvedAmount) throw fieldError('loanAmount', 'loanExceedsApproved');
+    const after = { stage: 'SubmittedForFunding' as const, amountCents: loanCents, isFinalized: true, fundingStatus: 'Initiated' as const };
+    await tx
+      .update(applications)
+      .set({ stage: after.stage, amount: loanCents, isFinalized: true, fundingStatus: after.fundingStatus, statusText: 'Submitted for funding', updatedAt: sql`now()` })
+      .where(eq(applications.id, app.id));
+    const contract = { contractStatus: app.contractStatus, contractSubStatus: app.contractSubStatus };
+    await writeLogs(tx, app.id, caller, [
+      {
+        kind: 'Event',
+        message: 'Application finalized',
+        data: {
+          before: { stage: app.stage, amountCents: app.amount, isFinalized: app.isFinalized, fundingStatus: app.fundingStatus },
+          after,
+          approvedAmountCents: app.approvedAmount,
+        },
+      },
+      { kind: 'Contract', message: 'Finalized by the office', data: { ...contract, stage: 'Finalized', loanAmountCents: loanCents } },
+      { kind: 'Contract', message: 'Submitted for funding', data: { ...contract, stage: 'SubmittedForFunding', fundingStatus: 'Initiated' } },
+    ]);
+  });
+}

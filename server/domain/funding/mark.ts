@@ -1,0 +1,75 @@
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Db } from '../../db/index.ts';
+import { applications, offices } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { calendarDate, writeLogs } from '../applications/records.ts';
+import { toUsDate } from '../values.ts';
+import { csvFile, dollars, text, value } from './csv.ts';
+import { fundedColumns, fundedDate, netCents, type FundedRecord } from './rows.ts';
+
+type Schemas = components['schemas'];
+
+const HEADER = [
+  'Application ID', 'Office ID', 'Office Name', 'First Name', 'Last Name', 'Lender', 'Contract ID', 'Loan Amount',
+  'Funded Amount', 'Discount Amount', 'Net Funded Amount', 'Funded Date', 'Funding Status', 'Bank Name', 'Bank Account Last 4',
+] as const;
+
+/**
+ * AdminApps_MarkAppsFunded: the platform admin records that the listed applications were funded.
+ * All or nothing, in one transaction: every application is locked (in id order, so that two admins
+ * marking overlapping lists cannot deadlock) and must be awaiting funding (SubmittedForFunding); it
+ * then becomes Funded with its loan amount as the funded amount, the funding date (today unless
+ * given) and the funding status Completed. A repeat of the same call finds them funded and answers
+ * 409; a repeat with the same Idempotency-Key replays the first file. Answers the funding file.
+ */
+export async function markFunded(db: Db, caller: Caller, body: Schemas['MarkFunded']): Promise<{ file: Buffer; count: number }> {
+  const ids = [...new Set(body.appIds)].sort((a, b) => a - b);
+  const fundedAt = body.fundedDate ? new Date(`${calendarDate(body.fundedDate, 'fundedDate')}T00:00:00Z`) : new Date();
+  const records = await db.transaction(async (tx) => {
+    const locked = await tx.select().from(applications).where(inArray(applications.id, ids)).orderBy(asc(applications.id)).for('update');
+    const found = new Map(locked.map((app) => [app.id, app]));
+    const missing = ids.filter((id) => !found.has(id));
+    if (missing.length > 0) throw new HttpProblem(404, `Applications not found: ${missing.join(', ')}.`);
+    const notWaiting = locked.filter((app) => app.stage !== 'SubmittedForFunding' || app.fundedAt !== null);
+    if (notWaiting.length > 0) {
+      throw new HttpProblem(409, `Only applications submitted for funding can be marked funded: ${notWaiting.map((app) => `${app.id} (${app.stage})`).join(', ')}.`, {
+        extensions: { appIds: notWaiting.map((app) => app.id) },
+      });
+    }
+    for (const app of locked) {
+      await tx
+        .update(applications)
+        .set({
+          stage: 'Funded', fundedAmount: app.amount, fundedAt, fundingStatus: 'Completed', contractStatus: 'Funded',
+          contractSubStatus: 'FundsReleased', statusText: 'Funded', updatedAt: sql`now()`,
+        })
+        .where(eq(applications.id, app.id));
+      const after = { stage: 'Funded', fundedAmountCents: app.amount, fundedDate: toUsDate(fundedAt.toISOString()), fundingStatus: 'Completed' };
+      await writeLogs(tx, app.id, caller, [
+        {
+          kind: 'Event',
+          message: 'Marked funded',
+          data: { before: { stage: app.stage, fundedAmountCents: app.fundedAmount, fundedDate: null, fundingStatus: app.fundingStatus }, after },
+        },
+        { kind: 'Contract', message: 'Funds released', data: { stage: 'Funded', contractStatus: 'Funded', contractSubStatus: 'FundsReleased' } },
+      ]);
+    }
+    return tx
+      .select({ ...fundedColumns, bankName: offices.bankName, bankAccountLast4: offices.bankAccountLast4 })
+      .from(applications)
+      .innerJoin(offices, eq(offices.id, applications.officeId))
+      .where(inArray(applications.id, ids))
+      .orderBy(asc(applications.officeId), asc(applications.id));
+  });
+  const rows = records.map((row) => {
+    const r = row as FundedRecord & { bankName: string | null; bankAccountLast4: string | null };
+    return [
+      value(r.id), value(r.officeId), text(r.officeName), text(r.firstName), text(r.lastName), text(r.lenderName), text(r.contractId),
+      dollars(r.amount), dollars(r.fundedAmount), dollars(r.discountAmount), dollars(netCents(r)), value(fundedDate(r.fundedAt)),
+      text(r.fundingStatus), text(r.bankName), text(r.bankAccountLast4),
+    ];
+  });
+  return { file: csvFile(HEADER, rows), count: rows.length };
+}

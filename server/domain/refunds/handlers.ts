@@ -1,0 +1,23 @@
+import type { Handlers } from '../../http/handler-types.ts';
+import { listRefunds, officeRefunds, refundRequestOf, submitRefund, updateRefund } from './refunds.ts';
+
+type Refunds = 'App_SubmitRefund' | 'App_GetRefundRequest' | 'App_GetOfficeRefunds' | 'AdminApps_GetRefunds' | 'AdminApps_UpdateRefund';
+
+/** Refund requests of offices and their processing by the platform (decision 0083). */
+export const refundHandlers: Pick<Handlers, Refunds> = {
+  async App_SubmitRefund({ body, caller, services }) {
+    return { status: 200, body: await submitRefund(services.db, caller, body) };
+  },
+  async App_GetRefundRequest({ params, services }) {
+    return { status: 200, body: await refundRequestOf(services.db, params.officeId, params.appId) };
+  },
+  async App_GetOfficeRefunds({ body, services }) {
+    return { status: 200, body: await officeRefunds(services.db, body.officeId, body) };
+  },
+  async AdminApps_GetRefunds({ body, services }) {
+    return { status: 200, body: await listRefunds(services.db, body) };
+  },
+  async AdminApps_UpdateRefund({ body, caller, services }) {
+    return { status: 200, body: await updateRefund(services.db, caller, body) };
+  },
+};

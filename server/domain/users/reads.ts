@@ -1,0 +1,178 @@
+import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Db } from '../../db/index.ts';
+import { offices, userOffices, users } from '../../db/schema.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { paged, type Page } from '../paging.ts';
+import { escapeLike } from '../search.ts';
+import { toUtc } from '../values.ts';
+
+type Schemas = components['schemas'];
+type UserRow = typeof users.$inferSelect;
+type LinkRow = typeof userOffices.$inferSelect;
+
+/** A link that counts: not disabled, and not an invitation still waiting to be accepted. */
+export const activeLink = and(eq(userOffices.isDisabled, false), sql`(not ${userOffices.isInvited} or ${userOffices.isInviteProcessed})`);
+
+export function toOfficeUser(user: Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'email' | 'userRole'>, link: LinkRow, officeName: string): Schemas['OfficeUser'] {
+  return {
+    userId: user.id,
+    officeId: link.officeId,
+    officeName,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    title: link.title,
+    role: link.role,
+    userRole: user.userRole,
+    isPrimary: link.isPrimary,
+    isInvited: link.isInvited,
+    isInviteProcessed: link.isInviteProcessed,
+    isDisabled: link.isDisabled,
+    lastLoginDateTimeUtc: toUtc(link.lastLoginAt),
+  };
+}
+
+/** One user's link to one office, as the office-user entity; 404 when there is no such link. */
+export async function officeUser(db: Db, userId: string, officeId: number): Promise<Schemas['OfficeUser']> {
+  const [row] = await db
+    .select({ user: users, link: userOffices, officeName: offices.name })
+    .from(userOffices)
+    .innerJoin(users, eq(users.id, userOffices.userId))
+    .innerJoin(offices, eq(offices.id, userOffices.officeId))
+    .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
+  if (!row) throw new HttpProblem(404, 'The user is not a user of this office.');
+  return toOfficeUser(row.user, row.link, row.officeName);
+}
+
+/** Users_GetUsers / AdminOffices_GetUsers: everyone linked to an office, invited ones included. */
+export async function officeUserList(db: Db, officeId: number): Promise<Schemas['OfficeUser'][]> {
+  const [office] = await db.select({ id: offices.id }).from(offices).where(eq(offices.id, officeId));
+  if (!office) throw new HttpProblem(404, 'The office could not be found.');
+  const rows = await db
+    .select({ user: users, link: userOffices, officeName: offices.name })
+    .from(userOffices)
+    .innerJoin(users, eq(users.id, userOffices.userId))
+    .innerJoin(offices, eq(offices.id, userOffices.officeId))
+    .where(eq(userOffices.officeId, officeId))
+    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.email));
+  return rows.map(({ user, link, officeName }) => toOfficeUser(user, link, officeName));
+}
+
+/**
+ * Users_GetUserInfo: the session user of spec §3. The current office is the user's primary office,
+ * else the one used last, else the first joined. Internal admins need no office: they count as
+ * enrolled and approved, so the after-login routing sends them to the admin pages (spec §4).
+ */
+export async function sessionUser(db: Db, userId: string): Promise<Schemas['SessionUser']> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new HttpProblem(404, 'The user could not be found.');
+  const links = await db
+    .select({ link: userOffices, office: offices })
+    .from(userOffices)
+    .innerJoin(offices, eq(offices.id, userOffices.officeId))
+    .where(and(eq(userOffices.userId, userId), activeLink))
+    .orderBy(desc(userOffices.isPrimary), sql`${userOffices.lastLoginAt} desc nulls last`, asc(userOffices.createdAt), asc(offices.id));
+  const current = links[0];
+  const internal = user.userRole !== null;
+  return {
+    userId: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    role: current?.link.role ?? user.role,
+    userRole: user.userRole,
+    title: current?.link.title ?? user.title,
+    timeZone: current?.link.timeZone ?? current?.office.timeZone ?? user.timeZone,
+    isMultipleOffices: links.length > 1,
+    hasBizApps: false,
+    isEnrollmentCompleted: internal || (current?.office.isEnrollmentCompleted ?? false),
+    isApproved: internal || (current?.office.isApproved ?? false),
+    officeId: current?.office.id ?? null,
+    officeName: current?.office.name ?? null,
+  };
+}
+
+/** Every office link of the given users, for the admin user entity. */
+async function linksOf(db: Db, userIds: string[]): Promise<Map<string, Schemas['OfficeUser'][]>> {
+  const byUser = new Map<string, Schemas['OfficeUser'][]>();
+  if (userIds.length === 0) return byUser;
+  const rows = await db
+    .select({ user: users, link: userOffices, officeName: offices.name })
+    .from(userOffices)
+    .innerJoin(users, eq(users.id, userOffices.userId))
+    .innerJoin(offices, eq(offices.id, userOffices.officeId))
+    .where(inArray(userOffices.userId, userIds))
+    .orderBy(asc(offices.name), asc(offices.id));
+  for (const { user, link, officeName } of rows) {
+    const list = byUser.get(user.id) ?? [];
+    list.push(toOfficeUser(user, link, officeName));
+    byUser.set(user.id, list);
+  }
+  return byUser;
+}
+
+function toUser(user: UserRow, officesOfUser: Schemas['OfficeUser'][]): Schemas['User'] {
+  return {
+    userId: user.id,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    email: user.email,
+    role: user.role,
+    userRole: user.userRole,
+    provider: user.provider,
+    providerId: user.providerId,
+    isDisabled: user.isDisabled,
+    lastLoginDateTimeUtc: toUtc(user.lastLoginAt),
+    offices: officesOfUser,
+  };
+}
+
+export async function adminUser(db: Db, userId: string): Promise<Schemas['User']> {
+  const [user] = await db.select().from(users).where(eq(users.id, userId));
+  if (!user) throw new HttpProblem(404, 'The user could not be found.');
+  return toUser(user, (await linksOf(db, [user.id])).get(user.id) ?? []);
+}
+
+export async function adminUsers(db: Db, ids: string[]): Promise<Schemas['User'][]> {
+  if (ids.length === 0) return [];
+  const rows = await db.select().from(users).where(inArray(users.id, ids));
+  const links = await linksOf(db, ids);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => toUser(byId.get(id)!, links.get(id) ?? []));
+}
+
+const SORTABLE: Record<string, SQL> = {
+  firstName: sql`lower(${users.firstName})`,
+  lastName: sql`lower(${users.lastName})`,
+  name: sql`lower(${users.lastName} || ' ' || ${users.firstName})`,
+  email: sql`${users.email}`,
+  lastLoginDateTimeUtc: sql`${users.lastLoginAt}`,
+  createdAtUtc: sql`${users.createdAt}`,
+  updatedAtUtc: sql`${users.updatedAt}`,
+};
+
+/** AdminUsers_GetAllUsers: every staff user, paged; search in names and e-mail; officeId filters. */
+export async function adminUserPage(db: Db, query: Schemas['ListQuery']): Promise<Page<Schemas['User']>> {
+  const text = query.search?.trim();
+  const pattern = text ? `%${escapeLike(text.toLowerCase())}%` : undefined;
+  const where = and(
+    pattern ? or(ilike(users.email, pattern), ilike(sql`${users.firstName} || ' ' || ${users.lastName}`, pattern)) : undefined,
+    query.officeId === undefined
+      ? undefined
+      : inArray(users.id, db.select({ id: userOffices.userId }).from(userOffices).where(eq(userOffices.officeId, query.officeId))),
+  );
+  const column = query.sortBy ? SORTABLE[query.sortBy] : undefined;
+  const order = column ? [query.sortDesc ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(users.id)] : [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`, asc(users.id)];
+  const page = await paged(
+    query,
+    (limit, offset) => {
+      const base = db.select().from(users).where(where).orderBy(...order);
+      return limit === undefined ? base : base.limit(limit).offset(offset);
+    },
+    async () => (await db.select({ value: count() }).from(users).where(where))[0]?.value ?? 0,
+    (row) => row,
+  );
+  const links = await linksOf(db, page.results.map((user) => user.id));
+  return { ...page, results: page.results.map((user) => toUser(user, links.get(user.id) ?? [])) };
+}

@@ -1,0 +1,210 @@
+import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Settings } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { invites, offices, userOffices, users } from '../../db/schema.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { revokeAccount } from '../../identity/adapter.ts';
+import { createPasswordToken, FIRST_PASSWORD_DAYS, normalizeEmail } from '../../identity/accounts.ts';
+import { inviteLink, passwordLink } from '../../identity/paths.ts';
+import { accountCreatedEmail, officeInviteEmail } from '../../notify/messages.ts';
+import { sendEmail } from '../../notify/outbox.ts';
+import { issueInvite, inviteByToken, useInvite } from './invites.ts';
+import { officeUser } from './reads.ts';
+
+type Schemas = components['schemas'];
+type OfficeRole = Schemas['OfficeRole'];
+
+export interface WriteContext {
+  /** The staff member making the change. */
+  actorId: string;
+  settings: Pick<Settings, 'publicUrl' | 'identity'>;
+}
+
+const ROLE_WORDS: Record<OfficeRole, string> = { admin: 'an office admin', support: 'support staff', tpa: 'a third-party administrator', sales: 'sales staff' };
+
+/** Accounts made for someone who has not signed in yet belong to the issuer that will sign them in. */
+const providerOf = (settings: WriteContext['settings']) => (settings.identity.kind === 'external' ? settings.identity.providerName : 'local');
+
+async function officeName(db: Db, officeId: number): Promise<string> {
+  const [office] = await db.select({ name: offices.name }).from(offices).where(eq(offices.id, officeId));
+  if (!office) throw new HttpProblem(404, 'The office could not be found.');
+  return office.name;
+}
+
+/** Active admins of an office (enabled links, invitations accepted, accounts enabled). */
+async function activeAdmins(db: Db, officeId: number): Promise<number> {
+  const rows = await db.execute<{ n: number }>(sql`
+    select count(*)::int as n from user_offices uo join users u on u.id = uo.user_id
+    where uo.office_id = ${officeId} and uo.role = 'admin' and not uo.is_disabled and not u.is_disabled
+      and (not uo.is_invited or uo.is_invite_processed)`);
+  return Number(rows.rows[0]?.n ?? 0);
+}
+
+async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId: number; officeName: string; email: string; firstName: string; role: OfficeRole }): Promise<void> {
+  const { token, expiresAt } = await issueInvite(db, { officeId: input.officeId, email: input.email, role: input.role, createdBy: context.actorId });
+  const url = inviteLink(context.settings.publicUrl, token);
+  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.officeName, role: ROLE_WORDS[input.role], url, expiresAt }));
+}
+
+/**
+ * Users_UpsertUser, AdminOffices_UpsertUser and each entry of AdminOffices_UpsertUsers; the caller
+ * runs it in a transaction. Without userId the person is invited: an account is made for a new
+ * e-mail (no password yet), the office link waits for the invitation to be accepted, and the
+ * invitation is e-mailed through the outbox. With userId the link's role, title, primary and disabled
+ * flags and the person's names are updated. An office always keeps one active admin.
+ */
+export async function upsertOfficeUser(db: Db, context: WriteContext, input: Schemas['OfficeUserUpsert']): Promise<Schemas['OfficeUser']> {
+  const name = await officeName(db, input.officeId);
+  const email = normalizeEmail(input.email);
+  const adminsBefore = await activeAdmins(db, input.officeId);
+  let userId: string;
+  let invite = false;
+  if (input.userId) {
+    const [row] = await db
+      .select({ user: users, link: userOffices })
+      .from(userOffices)
+      .innerJoin(users, eq(users.id, userOffices.userId))
+      .where(and(eq(userOffices.userId, input.userId), eq(userOffices.officeId, input.officeId)));
+    if (!row) throw new HttpProblem(404, 'The user is not a user of this office.');
+    if (row.user.email !== email) throw new HttpProblem(409, 'The e-mail of an existing user cannot be changed; invite the new address instead.');
+    if (input.isDisabled && input.userId === context.actorId) throw new HttpProblem(409, 'You cannot disable your own access.');
+    userId = row.user.id;
+    await db.update(users).set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() }).where(eq(users.id, userId));
+    await db
+      .update(userOffices)
+      .set({
+        role: input.role,
+        title: input.title ?? null,
+        ...(input.isPrimary === undefined ? {} : { isPrimary: input.isPrimary }),
+        ...(input.isDisabled === undefined ? {} : { isDisabled: input.isDisabled }),
+      })
+      .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, input.officeId)));
+    invite = input.sendInvite === true && row.link.isInvited && !row.link.isInviteProcessed;
+  } else {
+    const [existing] = await db.select().from(users).where(eq(users.email, email));
+    if (existing) {
+      const [link] = await db
+        .select({ officeId: userOffices.officeId })
+        .from(userOffices)
+        .where(and(eq(userOffices.userId, existing.id), eq(userOffices.officeId, input.officeId)));
+      if (link) throw new HttpProblem(409, `${email} is already a user of this office.`);
+      userId = existing.id;
+    } else {
+      const [created] = await db
+        .insert(users)
+        .values({ email, firstName: input.firstName, lastName: input.lastName, role: input.role, title: input.title ?? null, provider: providerOf(context.settings) })
+        .returning({ id: users.id });
+      userId = created!.id;
+    }
+    await db.insert(userOffices).values({
+      userId,
+      officeId: input.officeId,
+      role: input.role,
+      title: input.title ?? null,
+      isPrimary: input.isPrimary ?? false,
+      isDisabled: input.isDisabled ?? false,
+      isInvited: true,
+      isInviteProcessed: false,
+    });
+    invite = input.sendInvite !== false;
+  }
+  if (input.isPrimary) {
+    await db.update(userOffices).set({ isPrimary: false }).where(and(eq(userOffices.officeId, input.officeId), ne(userOffices.userId, userId)));
+  }
+  if (adminsBefore > 0 && (await activeAdmins(db, input.officeId)) === 0) {
+    throw new HttpProblem(409, 'An office needs at least one active admin.');
+  }
+  if (invite) await sendOfficeInvite(db, context, { officeId: input.officeId, officeName: name, email, firstName: input.firstName, role: input.role });
+  return officeUser(db, userId, input.officeId);
+}
+
+/** Users_DeleteUser: removes the person from the office (their account stays); pending invitations go too. */
+export async function removeOfficeUser(db: Db, userId: string, officeId: number): Promise<void> {
+  const adminsBefore = await activeAdmins(db, officeId);
+  const removed = await db
+    .delete(userOffices)
+    .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)))
+    .returning({ userId: userOffices.userId });
+  if (removed.length === 0) throw new HttpProblem(404, 'The user is not a user of this office.');
+  if (adminsBefore > 0 && (await activeAdmins(db, officeId)) === 0) throw new HttpProblem(409, 'An office needs at least one active admin.');
+  const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  if (user) await db.delete(invites).where(and(eq(invites.officeId, officeId), eq(invites.email, user.email), isNull(invites.usedAt)));
+}
+
+/** Users_ProcessInvite: the signed-in person accepts an invitation sent to their own e-mail, once. */
+export async function processInvite(db: Db, caller: { userId: string; email: string }, token: string): Promise<Schemas['OfficeUser']> {
+  const details = await inviteByToken(db, token);
+  if (!details) throw new HttpProblem(404, 'The invitation could not be found.');
+  if (details.isProcessed) throw new HttpProblem(409, 'This invitation was already used.');
+  if (details.isExpired) throw new HttpProblem(409, 'This invitation has expired. Ask the office for a new one.');
+  if (details.invite.email !== normalizeEmail(caller.email)) throw new HttpProblem(403, 'This invitation was sent to another e-mail address.');
+  if (!(await useInvite(db, details.invite.id))) throw new HttpProblem(409, 'This invitation was already used.');
+  const { officeId, role } = details.invite;
+  await db
+    .insert(userOffices)
+    .values({ userId: caller.userId, officeId, role, isInvited: true, isInviteProcessed: true })
+    .onConflictDoUpdate({ target: [userOffices.userId, userOffices.officeId], set: { isInviteProcessed: true, role } });
+  return officeUser(db, caller.userId, officeId);
+}
+
+/**
+ * AdminUsers_UpsertUsers: platform admins (df.admin, dfi.admin) by e-mail or id. A new local account
+ * gets an e-mailed link to choose its password. A df.admin cannot demote or disable themselves, so
+ * the platform is never left without one by mistake. Disabling an account ends its sign-ins at once.
+ */
+export async function upsertAdminUser(db: Db, context: WriteContext, input: Schemas['AdminUserUpsert']): Promise<string> {
+  const email = normalizeEmail(input.email);
+  const values = {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    userRole: input.userRole,
+    role: input.role ?? ('support' as const),
+    isDisabled: input.isDisabled ?? false,
+    updatedAt: new Date(),
+  };
+  let existingId = input.userId;
+  if (existingId) {
+    const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, existingId));
+    if (!row) throw new HttpProblem(404, 'The user could not be found.');
+    if (row.email !== email) throw new HttpProblem(409, 'The e-mail of an existing user cannot be changed.');
+  } else {
+    const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
+    existingId = row?.id;
+  }
+  if (existingId === context.actorId && (values.isDisabled || values.userRole !== 'df.admin')) {
+    throw new HttpProblem(409, 'You cannot remove your own platform admin access.');
+  }
+  if (existingId) {
+    await db.update(users).set(values).where(eq(users.id, existingId));
+    if (values.isDisabled) await revokeAccount(db, existingId);
+    return existingId;
+  }
+  const [created] = await db
+    .insert(users)
+    .values({ ...values, email, provider: providerOf(context.settings) })
+    .returning({ id: users.id });
+  if (context.settings.identity.kind === 'builtin' && !values.isDisabled) {
+    const token = await createPasswordToken(db, created!.id, FIRST_PASSWORD_DAYS * 86_400);
+    const url = passwordLink(context.settings.publicUrl, token);
+    await sendEmail(db, accountCreatedEmail({ to: email, firstName: input.firstName, url, days: FIRST_PASSWORD_DAYS }));
+  }
+  return created!.id;
+}
+
+/** Users_GetUserInfo: the utm fields are kept from the first visit that had them; the sign-in time is recorded. */
+export async function recordUserVisit(db: Db, userId: string, utm: { utmSource?: string | null; utmMedium?: string | null; utmCampaign?: string | null }, officeId: number | null): Promise<void> {
+  const now = new Date();
+  await db
+    .update(users)
+    .set({
+      lastLoginAt: now,
+      utmSource: sql`coalesce(${users.utmSource}, ${utm.utmSource ?? null})`,
+      utmMedium: sql`coalesce(${users.utmMedium}, ${utm.utmMedium ?? null})`,
+      utmCampaign: sql`coalesce(${users.utmCampaign}, ${utm.utmCampaign ?? null})`,
+    })
+    .where(eq(users.id, userId));
+  if (officeId !== null) {
+    await db.update(userOffices).set({ lastLoginAt: now }).where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
+  }
+}

@@ -1,0 +1,19 @@
+/** Where the built-in provider is mounted on the app's origin; the issuer is `${PUBLIC_URL}${MOUNT}`. */
+export const MOUNT = '/oidc';
+
+/** The page of an e-mailed password link (reset, or the first password of an account an admin made). */
+export const passwordLink = (publicUrl: string, token: string): string => `${publicUrl}${MOUNT}/account/reset?token=${token}`;
+
+/** The web app's invitation page (spec route /users/invite/{id}); the id is the invitation token. */
+export const inviteLink = (publicUrl: string, token: string): string => `${publicUrl}/#/users/invite/${token}`;
+
+/**
+ * The origins the browser talks to for sign-in (discovery, token, end-session): the page's
+ * Content-Security-Policy needs them in connect-src (and form-action). Empty for the built-in provider,
+ * which is on the app's own origin ('self').
+ */
+export function signInOrigins(identity: { kind: 'builtin' } | { kind: 'external'; authority: string; knownAuthorities: string[]; passwordResetAuthority: string | undefined; metadataUrl: string }): string[] {
+  if (identity.kind === 'builtin') return [];
+  const urls = [identity.authority, identity.metadataUrl, ...(identity.passwordResetAuthority ? [identity.passwordResetAuthority] : []), ...identity.knownAuthorities.map((host) => `https://${host}`)];
+  return [...new Set(urls.map((url) => new URL(url).origin))];
+}

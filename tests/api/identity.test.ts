@@ -1,0 +1,254 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../server/app.ts';
+import { createIdentity, type Identity } from '../../server/identity/index.ts';
+import { SIGN_IN_LIMITS } from '../../server/identity/accounts.ts';
+import { harness, type Harness } from '../support/harness.ts';
+import { authorize, Browser, claims, formAction, pathOf, redeem, refresh, REDIRECT_URI, signInWithPassword } from './identity-flow.ts';
+
+const PASSWORD = 'demo-pass-1234';
+let ipCounter = 20;
+/** Each test signs in from its own address, so that the per-address limit of one does not touch another. */
+const freshIp = () => `198.51.100.${ipCounter++}`;
+
+describe('the built-in OpenID provider', () => {
+  let h: Harness;
+  let identity: Identity;
+  let app: FastifyInstance;
+
+  const api = (token: string, url: string, method: 'GET' | 'POST' = 'GET', payload?: object) =>
+    app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}`, 'x-api-key': 'test-api-key-1' } });
+  const lastEmailTo = async (to: string) =>
+    (await h.database.db.execute<{ body: string; links: { url: string }[] }>(sql`select body, links from outbox where recipient = ${to} order by id desc limit 1`)).rows[0];
+
+  beforeAll(async () => {
+    h = await harness();
+    identity = await createIdentity(h.settings, h.database);
+    app = await buildServer({ settings: h.settings, database: h.database, verifiers: identity.verifiers, identity });
+    await app.ready();
+  });
+
+  it('publishes its discovery document on the app origin, with the issuer the web app uses as authority', async () => {
+    const discovery = await app.inject({ method: 'GET', url: '/oidc/.well-known/openid-configuration', headers: { host: 'localhost:3000' } });
+    expect(discovery.statusCode).toBe(200);
+    const metadata = JSON.parse(discovery.body);
+    expect(metadata.issuer).toBe(`${h.settings.publicUrl}/oidc`);
+    expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    const jwks = JSON.parse((await app.inject({ method: 'GET', url: '/oidc/jwks' })).body);
+    expect(jwks.keys.length).toBeGreaterThan(0);
+    for (const key of jwks.keys) expect(key.d, 'only public keys are published').toBeUndefined();
+    const config = JSON.parse((await app.inject({ method: 'GET', url: '/auth-config.json' })).body);
+    expect(config).toMatchObject({ kind: 'builtin', authority: metadata.issuer, protocolMode: 'OIDC', scopes: ['api.read', 'api.write'] });
+  });
+
+  it('shows a branded sign-in page with Email, Password, Sign in, a sign-up link and Forgot your password?', async () => {
+    const browser = new Browser(app, freshIp());
+    const { response } = await authorize(browser);
+    expect(response.statusCode).toBe(303);
+    const page = await browser.follow(response);
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.body).toMatch(/<label for="f-email">Email<\/label>/);
+    expect(page.body).toMatch(/<label for="f-password">Password<\/label>/);
+    expect(page.body).toContain('<button type="submit">Sign in</button>');
+    expect(page.body).toContain('>Sign up</a>');
+    expect(page.body).toContain('>Forgot your password?</a>');
+    expect(page.body).toContain('Patient Financing Portal');
+  });
+
+  it('signs a demo account in with the authorization code flow and PKCE, and the API accepts its JWT access token', async () => {
+    const browser = new Browser(app, freshIp());
+    const tokens = await signInWithPassword(browser, 'office.admin@demo.test', PASSWORD);
+    const access = claims(tokens.access_token);
+    expect(access).toMatchObject({ iss: `${h.settings.publicUrl}/oidc`, aud: h.settings.oidcAudience, scope: 'api.read api.write', scp: 'api.read api.write' });
+    expect(access.sub).toBe(await h.userId('office.admin@demo.test'));
+    const id = claims(tokens.id_token);
+    expect(id).toMatchObject({ preferred_username: 'office.admin@demo.test', given_name: 'Olivia', family_name: 'Bennett' });
+    expect(tokens.refresh_token).toBeTruthy();
+
+    const info = await api(tokens.access_token, '/api/Users/GetUserInfo', 'POST', {});
+    expect(info.statusCode, info.body).toBe(200);
+    expect(JSON.parse(info.body)).toMatchObject({ email: 'office.admin@demo.test', isMultipleOffices: true });
+    // The run-key tokens of the other tests are not this issuer's: refused.
+    expect((await api(await h.staffToken('office.admin@demo.test'), '/api/Users/GetUserInfo', 'POST', {})).statusCode).toBe(401);
+  });
+
+  it('renews by refresh token, rotating it, and refuses a token without the API scope', async () => {
+    const browser = new Browser(app, freshIp());
+    const tokens = await signInWithPassword(browser, 'office.support@demo.test', PASSWORD);
+    const renewed = await refresh(browser, tokens.refresh_token!);
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    const next = JSON.parse(renewed.body);
+    expect(next.refresh_token).not.toBe(tokens.refresh_token);
+    expect(claims(next.access_token)).toMatchObject({ scp: 'api.read api.write', aud: h.settings.oidcAudience });
+    expect((await api(next.access_token, '/api/Users/GetUserInfo', 'POST', {})).statusCode).toBe(200);
+    // Public clients rotate: the old refresh token is spent.
+    expect((await refresh(browser, tokens.refresh_token!)).statusCode).toBe(400);
+    // An ID token is not an access token for the API.
+    expect((await api(tokens.id_token, '/api/Users/GetUserInfo', 'POST', {})).statusCode).toBe(401);
+  });
+
+  it('answers a wrong password with one message, whether or not the e-mail exists', async () => {
+    const browser = new Browser(app, freshIp());
+    const page = await browser.follow((await authorize(browser)).response);
+    const wrong = await browser.post(formAction(page.body), { email: 'sales@demo.test', password: 'not-the-password' });
+    const unknown = await browser.post(formAction(page.body), { email: 'nobody-here@demo.test', password: 'not-the-password' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain('The email or password is not correct.');
+    expect(unknown.body).toContain('The email or password is not correct.');
+  });
+
+  it(`locks an account after ${SIGN_IN_LIMITS.perAccount} failed sign-ins, even from other addresses, counted in the database`, async () => {
+    const email = 'dfi@demo.test';
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
+      const browser = new Browser(app, freshIp());
+      const page = await browser.follow((await authorize(browser)).response);
+      const answer = await browser.post(formAction(page.body), { email, password: `wrong-password-${i}` });
+      expect(answer.body).toContain('The email or password is not correct.');
+    }
+    const browser = new Browser(app, freshIp());
+    const page = await browser.follow((await authorize(browser)).response);
+    const locked = await browser.post(formAction(page.body), { email, password: PASSWORD });
+    expect(locked.body).toContain('Too many failed sign-ins');
+    const failures = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from security_events where kind = 'sign-in-failed' and actor = ${email}`);
+    expect(Number(failures.rows[0]!.n)).toBeGreaterThanOrEqual(SIGN_IN_LIMITS.perAccount);
+    // The lock lifts when the failures age out of the window.
+    await h.database.db.execute(sql`update security_events set created_at = created_at - interval '1 hour' where kind = 'sign-in-failed' and actor = ${email}`);
+    await expect(signInWithPassword(new Browser(app, freshIp()), email, PASSWORD)).resolves.toHaveProperty('access_token');
+  });
+
+  it(`limits failed sign-ins per address to ${SIGN_IN_LIMITS.perAddress}, across accounts`, async () => {
+    const ip = freshIp();
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) {
+      const browser = new Browser(app, ip);
+      const page = await browser.follow((await authorize(browser)).response);
+      await browser.post(formAction(page.body), { email: `spray-${i}@example.test`, password: 'password-guess-1' });
+    }
+    const browser = new Browser(app, ip);
+    const page = await browser.follow((await authorize(browser)).response);
+    expect((await browser.post(formAction(page.body), { email: 'tpa@demo.test', password: PASSWORD })).body).toContain('Too many failed sign-ins');
+    // The same account from another address is fine.
+    await expect(signInWithPassword(new Browser(app, freshIp()), 'tpa@demo.test', PASSWORD)).resolves.toHaveProperty('access_token');
+  });
+
+  it('signs a new user up (12-character passwords), who then has no office to work in yet', async () => {
+    const browser = new Browser(app, freshIp());
+    const authorization = await authorize(browser);
+    const login = await browser.follow(authorization.response);
+    const signUpUrl = /href="([^"]+\/signup)"/.exec(login.body)![1]!;
+    const form = await browser.get(signUpUrl);
+    expect(form.body).toContain('Create your account');
+    const email = `signup-${Date.now()}@example.test`;
+    const short = await browser.post(formAction(form.body), { firstName: 'Sky', lastName: 'Walker', email, password: 'short-pass', confirm: 'short-pass' });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain('at least 12 characters');
+    const done = await browser.follow(await browser.post(formAction(form.body), { firstName: 'Sky', lastName: 'Walker', email, password: 'a-long-password-1', confirm: 'a-long-password-1' }));
+    expect(String(done.headers.location)).toContain(REDIRECT_URI);
+    const tokens = await redeem(browser, authorization, done);
+    const info = JSON.parse((await api(tokens.access_token, '/api/Users/GetUserInfo', 'POST', {})).body);
+    expect(info).toMatchObject({ email, firstName: 'Sky', officeId: null, isEnrollmentCompleted: false, role: 'admin', userRole: null });
+    const stored = await h.database.db.execute<{ password_hash: string }>(sql`select password_hash from users where email = ${email}`);
+    expect(stored.rows[0]!.password_hash).toMatch(/^\$scrypt\$/);
+    // The same e-mail cannot sign up twice.
+    const again = new Browser(app, freshIp());
+    const second = await again.follow((await authorize(again)).response);
+    const secondForm = await again.get(/href="([^"]+\/signup)"/.exec(second.body)![1]!);
+    const duplicate = await again.post(formAction(secondForm.body), { firstName: 'Sky', lastName: 'Walker', email, password: 'a-long-password-2', confirm: 'a-long-password-2' });
+    expect(duplicate.body).toContain('An account already exists');
+  });
+
+  it('resets a password by an e-mailed, single-use link, and ends the sessions signed in with the old one', async () => {
+    const email = 'sales@demo.test';
+    const before = await signInWithPassword(new Browser(app, freshIp()), email, PASSWORD);
+    const browser = new Browser(app, freshIp());
+    const login = await browser.follow((await authorize(browser)).response);
+    const forgot = await browser.get(/href="([^"]+\/forgot)"/.exec(login.body)![1]!);
+    const sent = await browser.post(formAction(forgot.body), { email });
+    expect(sent.body).toContain('If an account exists');
+    const message = await lastEmailTo(email);
+    const link = message!.links[0]!.url;
+    expect(link).toMatch(/^https:\/\/localhost:3000\/oidc\/account\/reset\?token=/);
+    const token = new URL(link).searchParams.get('token')!;
+    const stored = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from oidc_store where model = 'PasswordToken' and id = ${token}`);
+    expect(Number(stored.rows[0]!.n), 'only the hash of the token is stored').toBe(0);
+
+    const resetPage = await browser.get(pathOf(link));
+    expect(resetPage.statusCode).toBe(200);
+    const newPassword = 'brand-new-password-7';
+    const saved = await browser.post(formAction(resetPage.body), { token, password: newPassword, confirm: newPassword });
+    expect(saved.body).toContain('Your password was saved');
+    expect((await browser.post(formAction(resetPage.body), { token, password: newPassword, confirm: newPassword })).body).toContain('This link has expired or was already used');
+
+    // The refresh token of the earlier sign-in is dead; the new password works, the old one no longer.
+    expect((await refresh(new Browser(app, freshIp()), before.refresh_token!)).statusCode).toBe(400);
+    await expect(signInWithPassword(new Browser(app, freshIp()), email, PASSWORD)).rejects.toThrow(/sign-in failed/);
+    await expect(signInWithPassword(new Browser(app, freshIp()), email, newPassword)).resolves.toHaveProperty('access_token');
+    // Put the demo password back for other tests.
+    const { setPassword } = await import('../../server/identity/accounts.ts');
+    await setPassword(h.database.db, await h.userId(email), PASSWORD);
+  });
+
+  it('signs out with the ID token hint, redirecting back to the app, and the refresh token dies with the session', async () => {
+    const browser = new Browser(app, freshIp());
+    const tokens = await signInWithPassword(browser, 'tpa@demo.test', PASSWORD);
+    const end = await browser.get(`/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: REDIRECT_URI, state: 'bye' })}`);
+    expect(end.statusCode).toBe(200);
+    expect(end.body).toContain('Signing out');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(end.body)![1]!;
+    const confirm = await browser.post('/oidc/session/end/confirm', { xsrf, logout: 'yes' });
+    expect(confirm.statusCode).toBe(303);
+    expect(String(confirm.headers.location)).toMatch(/^https:\/\/localhost:3000\/\?state=bye/);
+    expect((await refresh(browser, tokens.refresh_token!)).statusCode).toBe(400);
+    // A new authorization request asks for sign-in again.
+    const again = await authorize(browser);
+    expect(String(again.response.headers.location)).toContain('/oidc/interaction/');
+  });
+
+  it('refuses a disabled account at sign-in and at the API, whatever token it holds', async () => {
+    const browser = new Browser(app, freshIp());
+    const email = `disabled-${Date.now()}@example.test`;
+    const { createLocalUser } = await import('../../server/identity/accounts.ts');
+    const user = await createLocalUser(h.database.db, { email, firstName: 'Dee', lastName: 'Abled', password: 'a-long-password-9' });
+    const tokens = await signInWithPassword(browser, email, 'a-long-password-9');
+    await h.database.db.execute(sql`update users set is_disabled = true where id = ${user.id}`);
+    expect((await api(tokens.access_token, '/api/Users/GetUserInfo', 'POST', {})).statusCode).toBe(401);
+    await expect(signInWithPassword(new Browser(app, freshIp()), email, 'a-long-password-9')).rejects.toThrow(/sign-in failed/);
+    expect((await refresh(browser, tokens.refresh_token!)).statusCode).toBe(400);
+  });
+
+  it('keeps its signing keys and sessions in the database: a second instance accepts the first one\'s tokens', async () => {
+    const tokens = await signInWithPassword(new Browser(app, freshIp()), 'office.support@demo.test', PASSWORD);
+    const other = await createIdentity(h.settings, h.database);
+    const second = await buildServer({ settings: h.settings, database: h.database, verifiers: other.verifiers, identity: other });
+    await second.ready();
+    const answer = await second.inject({ method: 'POST', url: '/api/Users/GetUserInfo', payload: {}, headers: { authorization: `Bearer ${tokens.access_token}`, 'x-api-key': 'test-api-key-1' } });
+    expect(answer.statusCode).toBe(200);
+    expect((await refresh(new Browser(second, freshIp()), tokens.refresh_token!)).statusCode).toBe(200);
+    const stored = await h.database.db.execute<{ payload: { enc: string } }>(sql`select payload from oidc_store where model = 'ProviderKeys'`);
+    expect(stored.rows).toHaveLength(1);
+    expect(JSON.stringify(stored.rows[0]!.payload)).not.toContain('"kty"');
+    await second.close();
+  });
+
+  it('lets an invited person choose their first password on the sign-up page the invitation opens', async () => {
+    const admin = await h.staffToken('office.admin@demo.test');
+    const email = `invited-${Date.now()}@example.test`;
+    const invited = await h.call({ method: 'PUT', url: '/api/Users/UpsertUser', headers: { authorization: `Bearer ${admin}` }, key: true, payload: { officeId: 101, firstName: 'Ina', lastName: 'Vited', email, role: 'support' } });
+    expect(invited.statusCode, invited.body).toBe(200);
+    const inviteUrl = (await lastEmailTo(email))!.links[0]!.url;
+    const token = inviteUrl.split('/').pop()!;
+    const browser = new Browser(app, freshIp());
+    const authorization = await authorize(browser, { invite: token });
+    const page = await browser.follow(authorization.response);
+    const form = page.statusCode === 303 || page.statusCode === 302 ? await browser.follow(page) : page;
+    expect(form.body).toContain('Choose your password');
+    expect(form.body).toContain(`value="${email}" autocomplete="username" readonly`);
+    const done = await browser.follow(await browser.post(formAction(form.body), { firstName: 'Ina', lastName: 'Vited', email: 'someone-else@example.test', password: 'invited-password-1', confirm: 'invited-password-1' }));
+    const tokens = await redeem(browser, authorization, done);
+    expect(claims(tokens.access_token).sub).toBe(await h.userId(email));
+    const accepted = await api(tokens.access_token, '/api/Users/ProcessInvite', 'POST', { inviteId: token });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(JSON.parse(accepted.body)).toMatchObject({ officeId: 101, role: 'support', isInviteProcessed: true });
+  });
+});

@@ -5,6 +5,7 @@ import { files, lenders, officeLenders, officeOwners, offices, userOffices, user
 import { HttpProblem } from '../../http/problem.ts';
 import { toUtc } from '../values.ts';
 import { paged } from '../paging.ts';
+import { activeLink } from '../users/reads.ts';
 import { escapeLike } from '../search.ts';
 import { addressOf, fileUrl, LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
 
@@ -66,7 +67,8 @@ export async function officeUsers(db: Db, officeId: number, primaryOnly = false)
 
 /** The signed-in user's offices; pageSize -1 means all of them (the header's Switch Offices list). */
 export async function userOfficePage(db: Db, userId: string, pageSize: number, page: number) {
-  const where = and(eq(userOffices.userId, userId), eq(userOffices.isDisabled, false));
+  // An invitation that is not accepted yet grants nothing, so its office is not offered either.
+  const where = and(eq(userOffices.userId, userId), activeLink);
   const query = db
     .select({ link: userOffices, office: offices })
     .from(userOffices)

@@ -1,8 +1,78 @@
-import { defineConfig } from 'vite';
+import { fileURLToPath } from 'node:url';
+import { relative } from 'node:path';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
+const root = fileURLToPath(new URL('.', import.meta.url));
+const shim = (file: string) => fileURLToPath(new URL(`./src/shims/${file}`, import.meta.url));
+
+/**
+ * Every descriptor of screens/ is migrated and validated against its meta-schema (validators precompiled by
+ * `npm run codegen`) and cross-checked when the build starts; a changed descriptor is checked again when Vite loads
+ * it. An error names the file and the JSON pointer and stops the build (docs/decisions/0041-descriptor-formats.md).
+ */
+function descriptors(): Plugin[] {
+  const whole: Plugin = {
+    name: 'pos-descriptors',
+    async buildStart() {
+      const { checkDescriptors } = await import('./codegen/descriptors.ts');
+      const report = await checkDescriptors();
+      for (const file of report.migrated) this.warn(`${file.file}: format ${file.from} read as ${file.to}; run npm run codegen to rewrite it`);
+      if (report.errors.length) this.error(`invalid UI descriptors:\n  ${report.errors.join('\n  ')}`);
+    },
+  };
+  // In `vite dev`, a descriptor is checked again whenever it changes (before Vite's JSON plugin turns it into code).
+  const changed: Plugin = {
+    name: 'pos-descriptors-changed',
+    apply: 'serve',
+    enforce: 'pre',
+    async transform(code, id) {
+      const path = id.split('?')[0]!;
+      const rel = relative(root, path).split('\\').join('/');
+      if (!rel.startsWith('screens/') || !rel.endsWith('.json') || rel.startsWith('screens/_meta/')) return null;
+      const { checkDescriptors, listDescriptorFiles } = await import('./codegen/descriptors.ts');
+      const files = listDescriptorFiles().map((f) => (f.file === rel ? { ...f, text: code } : f));
+      const report = await checkDescriptors(files);
+      const own = report.errors.filter((e) => e.startsWith(rel));
+      if (own.length) this.error(`invalid UI descriptor:\n  ${own.join('\n  ')}`);
+      return null;
+    },
+  };
+  return [whole, changed];
+}
+
+/** @rjsf/core parts the engine never renders (its own widgets replace the rest). */
+const RJSF_UNUSED = new Set([
+  './LayoutGridField.js', './LayoutHeaderField.js', './LayoutMultiSchemaField.js', './AltDateTimeWidget.js', './AltDateWidget.js',
+  './CheckboxesWidget.js', './ColorWidget.js', './DateTimeWidget.js', './DateWidget.js', './FileWidget.js', './RadioWidget.js',
+  './RangeWidget.js', './RatingWidget.js', './TimeWidget.js', './URLWidget.js',
+]);
+
+/**
+ * Size shims for @rjsf, whose modules import each other by relative path (decision 0046): the allOf merger of
+ * @rjsf/utils becomes a shallow one, and unused @rjsf/core fields and widgets become a stub.
+ */
+function rjsfShims(): Plugin {
+  return {
+    name: 'pos-rjsf-shims',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer) return null;
+      if (source === './shallowAllOfMerge.js' && importer.includes('@rjsf/utils')) return shim('shallow-all-of-merge.ts');
+      if (RJSF_UNUSED.has(source) && /@rjsf[\\/]core[\\/]lib[\\/]components[\\/](fields|widgets)[\\/]index\.js$/.test(importer)) return shim('rjsf-unused.tsx');
+      return null;
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), rjsfShims(), ...descriptors()],
+  resolve: {
+    alias: [
+      { find: /^markdown-to-jsx(\/react)?$/, replacement: shim('markdown-to-jsx.tsx') },
+      { find: /^fast-uri$/, replacement: shim('fast-uri.ts') },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

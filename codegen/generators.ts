@@ -4,6 +4,7 @@ import { compile, type JSONSchema } from 'json-schema-to-typescript';
 import { ROOT, type JsonObject } from '../server/contract/documents.ts';
 import { bundleOpenApi } from '../server/contract/bundle.ts';
 import { readOperations } from '../server/contract/operations.ts';
+import { uiGenerators } from './ui-generators.ts';
 
 export interface Generator {
   file: string;
@@ -64,4 +65,5 @@ const operationFacts: Generator = {
   },
 };
 
-export const generators: Generator[] = [apiTypes, entityTypes, operationFacts];
+/** The contract's generators, then the UI engine's (codegen/ui-generators.ts). */
+export const generators: Generator[] = [apiTypes, entityTypes, operationFacts, ...uiGenerators()];

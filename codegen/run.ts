@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { ROOT } from '../server/contract/documents.ts';
 import { generators } from './generators.ts';
+import { rewriteOldDescriptors } from './descriptors.ts';
 
 for (const generator of generators) {
   const content = await generator.generate();
@@ -11,3 +12,6 @@ for (const generator of generators) {
   writeFileSync(generator.file, content);
   console.log(`wrote ${relative(ROOT, generator.file)}`);
 }
+
+// UI descriptors in an older format are rewritten in the current one (docs/decisions/0041-descriptor-formats.md).
+for (const file of rewriteOldDescriptors()) console.log(`migrated ${file} to the current format`);

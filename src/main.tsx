@@ -1,9 +1,48 @@
+/**
+ * Start: read the encrypted session, install the AuthPort, render the shell.
+ *
+ * Sign-in lives in src/app/auth/port.ts (`createAuthPort()`); it is installed behind a lazy port
+ * (src/app/lazy-auth.ts) so that borrower pages do not load it: it loads at start when the address carries the
+ * identity provider's answer or a staff user is signed in, and otherwise on first use. Without that file the
+ * signed-out stub of src/app/auth-port.ts stays.
+ */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Shell } from './app/Shell.tsx';
+import { App } from './app/App.tsx';
+import { setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
+import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
+import { session } from './app/session/store.ts';
+import { handleChunkError } from './app/chunk-reload.ts';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Shell />
-  </StrictMode>,
-);
+window.addEventListener('vite:preloadError', (event) => {
+  if (handleChunkError((event as Event & { payload?: unknown }).payload ?? new Error('Failed to fetch dynamically imported module'))) event.preventDefault();
+});
+
+const authModules = import.meta.glob<{ createAuthPort(): AuthPort | Promise<AuthPort> }>('./app/auth/port.ts');
+
+async function start(): Promise<void> {
+  await session.ready;
+  const load = authModules['./app/auth/port.ts'];
+  if (load) {
+    const port = lazyAuthPort({
+      load: async () => {
+        try {
+          return await (await load()).createAuthPort();
+        } catch (error) {
+          console.error('Sign-in could not start; everyone is signed out.', error);
+          return signedOutAuthPort;
+        }
+      },
+      signedIn: () => session.get().authenticated,
+    });
+    setAuthPort(port);
+    if (needsAuthAtStart(window.location.search, session.get().authenticated)) await port.ready();
+  }
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+}
+
+void start();

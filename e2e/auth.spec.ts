@@ -1,0 +1,117 @@
+import { expect, test, type Page } from '@playwright/test';
+
+/**
+ * Staff sign-in through the built-in OpenID provider with MSAL, in Chromium (issue 4 "Done when").
+ * The server speaks https with its own self-signed certificate on the port of playwright.config.ts; plain
+ * http there only redirects (and answers /api/health for the webServer check), so these tests accept the
+ * local certificate (README "Trusting the local certificate" for a real browser).
+ */
+test.use({ ignoreHTTPSErrors: true });
+
+const PASSWORD = 'demo-pass-1234';
+
+/** Where each demo account lands after sign-in (spec §4 after-login routing). */
+const LANDINGS: Array<[email: string, route: string]> = [
+  ['admin@demo.test', '/admin/apps'],
+  ['dfi@demo.test', '/admin/apps'],
+  ['office.admin@demo.test', '/home'],
+  ['office.support@demo.test', '/home'],
+  ['tpa@demo.test', '/home'],
+  ['sales@demo.test', '/home'],
+  ['pending@demo.test', '/home'],
+  ['newoffice@demo.test', '/enroll'],
+];
+
+async function signIn(page: Page, email: string, start = '/'): Promise<void> {
+  await page.goto(start);
+  // The app sends a visitor without a session to #/auth, which hands over to the provider's page.
+  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('link', { name: 'Forgot your password?' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign up' })).toBeVisible();
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+const hashRoute = (page: Page) => new URL(page.url()).hash.replace(/^#/, '');
+
+test.describe('staff sign-in through the built-in provider', () => {
+  test('plain http redirects to the https origin, whose issuer is the MSAL authority', async ({ page, request }) => {
+    const health = await request.get('/api/health');
+    expect(await health.json()).toMatchObject({ status: 'ok' });
+    const redirect = await request.get('/some/page', { maxRedirects: 0 });
+    expect(redirect.status()).toBe(308);
+    const origin = new URL(String(redirect.headers().location)).origin;
+    expect(origin).toMatch(/^https:\/\//);
+    const config = await (await request.get(`${origin}/auth-config.json`)).json();
+    expect(config.authority).toBe(`${origin}/oidc`);
+    await page.goto('/');
+    await expect(page).toHaveURL(/^https:\/\//);
+  });
+
+  for (const [email, route] of LANDINGS) {
+    test(`${email} signs in and lands on ${route}`, async ({ page }) => {
+      await signIn(page, email);
+      await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe(route);
+    });
+  }
+
+  test('a wrong password is refused on the provider page', async ({ page }) => {
+    await page.goto('/');
+    await page.getByLabel('Email').fill('sales@demo.test');
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText('The email or password is not correct.');
+  });
+
+  test('goes back to the page asked for, stays signed in across a reload, and signs out', async ({ page }) => {
+    await signIn(page, 'office.admin@demo.test', '/#/logs/funded');
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/logs/funded');
+    await page.reload();
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/logs/funded');
+    const token = await page.evaluate(() => Object.keys(sessionStorage).some((key) => key.includes('refreshtoken')));
+    expect(token, 'MSAL holds a refresh token for silent renewal').toBe(true);
+
+    await page.goto('/#/logout');
+    // The provider ends its session and sends the browser back; a new sign-in is needed.
+    await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+    // MSAL's tokens are gone with the rest of the session (what is stored now is only the new sign-in's return route).
+    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => /refreshtoken|accesstoken|idtoken/i.test(key)))).toEqual([]);
+  });
+
+  test('renews the access token silently with the refresh token once it has expired', async ({ page }) => {
+    await page.clock.install();
+    await signIn(page, 'office.admin@demo.test');
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
+    // 17 minutes of (active) use: the 15-minute access token is past its expiry in the page's clock.
+    for (const step of ['06:00', '06:00', '05:00']) {
+      await page.mouse.move(50 + step.length, 60);
+      await page.clock.fastForward(step);
+    }
+    const renewal = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=refresh_token'));
+    await page.goto('/#/logs/funded');
+    expect((await renewal).status()).toBe(200);
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/logs/funded');
+    await expect(page.getByLabel('Email')).toHaveCount(0);
+  });
+
+  test('times out after 15 idle minutes: the dialog counts 30 seconds down, Stay Logged In keeps the session, zero signs out', async ({ page }) => {
+    await page.clock.install();
+    await signIn(page, 'office.support@demo.test');
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
+
+    await page.clock.fastForward('15:00');
+    const dialog = page.getByRole('dialog', { name: 'Session Timeout' });
+    await expect(dialog).toBeVisible();
+    await page.clock.fastForward(5_000);
+    // The page's clock keeps running in real time too; the exact countdown is unit-tested (tests/unit/auth-client.test.ts).
+    await expect(dialog.getByTestId('session-timeout-seconds')).toHaveText(/^(1[5-9]|2[0-5])$/);
+    await dialog.getByRole('button', { name: 'Stay Logged In' }).click();
+    await expect(dialog).toBeHidden();
+
+    await page.clock.fastForward('15:00');
+    await expect(dialog).toBeVisible();
+    await page.clock.fastForward(31_000);
+    await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  });
+});

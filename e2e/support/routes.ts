@@ -1,0 +1,114 @@
+/**
+ * The route table and the visitors of the e2e run, both from data: routes from screens/ (the same files the app
+ * uses), staff roles from the contract's role enumerations (schemas/enums/), demo accounts from the seed.
+ * `expectation` is spec §6 written out on its own (not the engine's guard), so the test checks the engine.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
+
+export interface Access {
+  anonymous?: true;
+  borrower?: true;
+  roles?: string[];
+  userRoles?: string[];
+}
+
+export interface E2eRoute {
+  name: string;
+  path: string;
+  screen?: string;
+  access: Access;
+  redirect?: unknown;
+}
+
+interface RoutesFile {
+  lenderFlows: { namePrefix: string; pathPrefix: string };
+  routes: E2eRoute[];
+  notFound: { message: string; link: string };
+  forbidden: { message: string };
+}
+
+export const routesFile = read<RoutesFile>('screens/routes.json');
+
+export function routeTable(): E2eRoute[] {
+  const table = [...routesFile.routes];
+  for (const file of readdirSync(join(ROOT, 'screens', 'lenders')).filter((f) => f.endsWith('.json')).sort()) {
+    const lender = read<{ code: string; routes: E2eRoute[] }>(`screens/lenders/${file}`);
+    for (const r of lender.routes) {
+      table.push({
+        ...r,
+        name: routesFile.lenderFlows.namePrefix.replaceAll('{code}', lender.code) + r.name,
+        path: (routesFile.lenderFlows.pathPrefix.replaceAll('{code}', lender.code) + r.path).replace(/\/$/, ''),
+      });
+    }
+  }
+  return table;
+}
+
+/** Sample values for path parameters: an application id, a landing code of the demo data, a catch-all word. */
+const SAMPLES: Record<string, string> = { id: '5', code: 'brightsmiles', state: 'not-a-page' };
+
+export function samplePath(path: string): string {
+  return path.replace(/:([A-Za-z]+)\??/g, (_m, name: string) => SAMPLES[name] ?? 'x');
+}
+
+export interface Visitor {
+  name: string;
+  kind: 'anonymous' | 'borrower' | 'staff';
+  role?: string;
+  userRole?: string | null;
+  /** A demo account with this role, for real sign-in. */
+  email?: string;
+  borrowerAppId?: number;
+}
+
+const officeRoles = read<{ enum: string[] }>('schemas/enums/office-role.json').enum;
+const userRoles = read<{ enum: string[] }>('schemas/enums/user-role.json').enum;
+
+/** Demo accounts by role (server/db/seed/demo.ts): the office role's first user, the internal role's user. */
+const DEMO_EMAIL: Record<string, string> = {
+  admin: 'office.admin@demo.test',
+  support: 'office.support@demo.test',
+  tpa: 'tpa@demo.test',
+  sales: 'sales@demo.test',
+  'df.admin': 'admin@demo.test',
+  'dfi.admin': 'dfi@demo.test',
+};
+/** The office role the demo internal users hold (df.admin is also an office admin, dfi.admin a support user). */
+const INTERNAL_ROLE: Record<string, string> = { 'df.admin': 'admin', 'dfi.admin': 'support' };
+
+export function visitors(): Visitor[] {
+  return [
+    { name: 'anonymous', kind: 'anonymous' },
+    { name: 'borrower of application 5', kind: 'borrower', borrowerAppId: 5 },
+    ...officeRoles.map((role): Visitor => ({ name: `staff role ${role}`, kind: 'staff', role, userRole: null, email: DEMO_EMAIL[role] })),
+    ...userRoles.map((userRole): Visitor => ({ name: `staff userRole ${userRole}`, kind: 'staff', role: INTERNAL_ROLE[userRole] ?? 'support', userRole, email: DEMO_EMAIL[userRole] })),
+  ];
+}
+
+export type Expectation =
+  | { kind: 'page' }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'forbidden' };
+
+/** What spec §6 prescribes for this visitor on this route (the path with sample values). */
+export function expectation(route: E2eRoute, visitor: Visitor, path: string): Expectation {
+  const a = route.access;
+  if (a.anonymous) return { kind: 'page' };
+  const id = /\/(\d+)$/.exec(path)?.[1] ?? (route.path.includes(':id') ? undefined : undefined);
+  if (a.borrower) {
+    const ok = visitor.kind === 'borrower' && (id === undefined || String(visitor.borrowerAppId) === id);
+    if (ok) return { kind: 'page' };
+    const appId = id ?? (visitor.kind === 'borrower' ? String(visitor.borrowerAppId) : undefined);
+    return { kind: 'redirect', to: appId ? `/app/auth/${appId}` : '/app/auth' };
+  }
+  if (visitor.kind !== 'staff') return { kind: 'redirect', to: `/auth?p=${encodeURIComponent(path)}` };
+  const roles = a.roles ?? [];
+  const internal = a.userRoles ?? [];
+  if (roles.length === 0 && internal.length === 0) return { kind: 'page' };
+  const allowed = (visitor.role !== undefined && roles.includes(visitor.role)) || (!!visitor.userRole && internal.includes(visitor.userRole));
+  return allowed ? { kind: 'page' } : { kind: 'forbidden' };
+}

@@ -1,0 +1,84 @@
+/**
+ * Puts a session into the page the way src/app/session/store.ts keeps one (docs/decisions/0043-session-store.md):
+ * a non-extractable AES-GCM key in IndexedDB under the tab id from sessionStorage, and the state sealed with it in
+ * sessionStorage. It stands for "signed in" while sign-in itself (src/app/auth/) is not wired in; the API still
+ * sees no token, so calls that need one answer 401.
+ */
+import type { Page } from '@playwright/test';
+
+export const STORAGE_KEY = 'pos.session';
+export const TAB_KEY = 'pos.session.tab';
+export const KEY_DB = 'pos-session-keys';
+export const KEY_STORE = 'keys';
+
+export interface StaffSession {
+  role?: string | null;
+  userRole?: string | null;
+  officeId?: number | null;
+  officeName?: string | null;
+  enrolled?: boolean;
+  approved?: boolean;
+  isMultipleOffices?: boolean;
+  givenName?: string;
+}
+
+export function staffState(s: StaffSession): Record<string, unknown> {
+  return {
+    authenticated: true,
+    identity: { givenName: s.givenName ?? 'Olivia', familyName: 'Admin', emails: ['office.admin@demo.test'], objectId: 'e2e' },
+    enrolled: s.enrolled ?? true,
+    approved: s.approved ?? true,
+    officeId: s.officeId === undefined ? 1 : s.officeId,
+    officeName: s.officeName === undefined ? 'Bright Smiles Dental' : s.officeName,
+    role: s.role === undefined ? 'admin' : s.role,
+    userRole: s.userRole ?? null,
+    isMultipleOffices: s.isMultipleOffices ?? true,
+    userInfoLoaded: true,
+  };
+}
+
+export function borrowerState(appId: number): Record<string, unknown> {
+  return { borrowerAuthenticated: true, borrowerAppId: appId, borrowerToken: 'e2e-not-a-real-token' };
+}
+
+/**
+ * Seals `state` into this tab's storage on the app's origin (`origin`, or the test's baseURL, after any redirect to
+ * https). It does so on a page that is not the app (the contract document), so no app code runs meanwhile and
+ * writes its own session. Then navigate with `openApp`, which loads the app afresh so it reads the session at start.
+ */
+export async function seedSession(page: Page, state: Record<string, unknown>, origin = ''): Promise<void> {
+  await page.goto(`${origin}/api/openapi.json`);
+  await page.evaluate(
+    async ({ state, names }) => {
+      const tab = sessionStorage.getItem(names.TAB_KEY) ?? crypto.randomUUID();
+      sessionStorage.setItem(names.TAB_KEY, tab);
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(names.KEY_DB, 1);
+        request.onupgradeneeded = () => request.result.createObjectStore(names.KEY_STORE);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, false, ['encrypt', 'decrypt']);
+      await new Promise<void>((resolve, reject) => {
+        const request = db.transaction(names.KEY_STORE, 'readwrite').objectStore(names.KEY_STORE).put({ key, seenAt: Date.now() }, tab);
+        request.onsuccess = () => resolve();
+        request.onerror = () => reject(request.error);
+      });
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const cipher = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, new TextEncoder().encode(JSON.stringify(state))));
+      const all = new Uint8Array(iv.length + cipher.length);
+      all.set(iv);
+      all.set(cipher, iv.length);
+      let binary = '';
+      for (const byte of all) binary += String.fromCharCode(byte);
+      sessionStorage.setItem(names.STORAGE_KEY, 'v1.' + btoa(binary));
+    },
+    { state, names: { STORAGE_KEY, TAB_KEY, KEY_DB, KEY_STORE } },
+  );
+}
+
+/** A full load of `#<path>` (a hash change alone would keep the running app and its session). */
+export async function openApp(page: Page, path: string, origin = ''): Promise<void> {
+  await page.goto('about:blank');
+  await page.goto(`${origin}/#${path}`);
+}

@@ -1,0 +1,103 @@
+/**
+ * The shell: Chakra system for the chosen brand, TanStack Query, the engine (router, layouts, screens) with the
+ * app's services, the progress overlay, the toaster (loaded on the first toast) and the error boundary.
+ */
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { ChakraProvider } from '@chakra-ui/react';
+import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import messages from '../../schemas/messages.json';
+import type { MessageCatalogue } from '../../server/contract/messages.ts';
+import { formModules } from '../../codegen/generated/forms/index.ts';
+import { EngineContext, type EngineServices } from '../engine/services.ts';
+import { EngineRouter } from '../engine/router.tsx';
+import { ErrorBoundary } from '../engine/pages.tsx';
+import { flagsOf } from '../engine/context.ts';
+import { brandContext, chooseBrand, requestedBrand } from './brand.ts';
+import { createTheme } from './theme.ts';
+import { brands, engineDescriptors, loadScreen } from './descriptors.ts';
+import { session } from './session/store.ts';
+import { authPort } from './auth-port.ts';
+import { callOperation, downloadOperation } from './api/client.ts';
+import { toasts, onFirstToast } from './ui/toasts.ts';
+import { progress, withOverlay } from './ui/progress.ts';
+import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
+import { handleChunkError } from './chunk-reload.ts';
+import { queryOf } from '../engine/context.ts';
+
+const Toaster = lazy(() => import('./ui/Toaster.tsx'));
+
+function LazyToaster() {
+  const [needed, setNeeded] = useState(false);
+  useEffect(() => onFirstToast(() => setNeeded(true)), []);
+  return needed ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
+
+interface ConfigItem {
+  type?: string;
+  name?: string;
+  value?: string | null;
+  isEnabled?: boolean;
+}
+
+/** Feature flags from Config_GetAllConfigItems, loaded once; a failure shows nothing and hides the bar (spec §8). */
+function useFlags(): Record<string, boolean> {
+  const query = useQuery({
+    queryKey: ['Config_GetAllConfigItems', {}],
+    queryFn: () => callOperation('Config_GetAllConfigItems'),
+    staleTime: Infinity,
+  });
+  useEffect(() => {
+    if (query.isError) progress.hide();
+  }, [query.isError]);
+  const items = (query.data as { items?: ConfigItem[] } | undefined)?.items;
+  return useMemo(() => flagsOf(items ?? []), [items]);
+}
+
+export function App() {
+  const [queryClient] = useState(
+    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 }, mutations: { retry: false } } }),
+  );
+  const services = useMemo<EngineServices>(() => {
+    const brand = chooseBrand(brands, window.location.hostname, requestedBrand(window.location, sessionStorage));
+    const query = queryOf(window.location.hash.includes('?') ? window.location.hash.slice(window.location.hash.indexOf('?')) : window.location.search);
+    return {
+      descriptors: engineDescriptors(),
+      brand: { context: brandContext(brand, query), palette: brand.palette, logo: brand.logo },
+      loadScreen,
+      session: session as unknown as EngineServices['session'],
+      auth: () => authPort(),
+      api: { call: callOperation, download: downloadOperation },
+      toast: toasts,
+      forms: formModules,
+      messages: messages as unknown as MessageCatalogue,
+      widgets: () => import('../widgets/index.ts').then((m) => m.registry),
+      icons: () => import('../widgets/icons.ts').then((m) => m.icons),
+      progress: withOverlay,
+      useFlags,
+    };
+  }, []);
+  const system = useMemo(() => createTheme(services.brand.palette), [services]);
+  const [hash, setHash] = useState(window.location.hash);
+  useEffect(() => {
+    const onHash = () => setHash(window.location.hash);
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  return (
+    <ChakraProvider value={system}>
+      <QueryClientProvider client={queryClient}>
+        <EngineContext value={services}>
+          <ErrorBoundary onChunkError={handleChunkError} resetKey={hash.split('?')[0]}>
+            <EngineRouter />
+          </ErrorBoundary>
+          <ProgressOverlay />
+          <LazyToaster />
+        </EngineContext>
+      </QueryClientProvider>
+    </ChakraProvider>
+  );
+}

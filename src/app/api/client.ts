@@ -1,0 +1,92 @@
+/**
+ * The typed API client: openapi-fetch over codegen/generated/api.ts with the middleware of ./pipeline.ts — bearer
+ * token from the AuthPort, X-Api-Key on (key) calls (the key the server injected, ../config.ts), X-Borrower-Token
+ * from the session, Idempotency-Key on x-idempotent calls, one silent renewal on 401, retries with back-off — and
+ * problem details turned into ApiError. `callOperation` calls by operationId for the engine's descriptors.
+ */
+import createClient from 'openapi-fetch';
+import type { paths } from '../../../codegen/generated/api.ts';
+import { operationIndex, type OperationId } from '../../../codegen/generated/operation-index.ts';
+import messages from '../../../schemas/messages.json';
+import { authPort } from '../auth-port.ts';
+import { session } from '../session/store.ts';
+import { webConfig } from '../config.ts';
+import { progress } from '../ui/progress.ts';
+import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
+import { ApiError, isProblem } from './problem.ts';
+
+const byTemplate = new Map<string, OperationFacts>(Object.values(operationIndex).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
+const match = operationMatcher(operationIndex);
+
+export const apiClient = createClient<paths>({
+  baseUrl: '',
+  fetch: createApiFetch({
+    fetch: (request) => globalThis.fetch(request),
+    acquireToken: (options) => authPort().acquireToken(options),
+    idempotent: (request) => match(request.method, new URL(request.url).pathname)?.idempotent ?? false,
+    onActivity: (delta) => (delta > 0 ? progress.start('read') : progress.end('read')),
+  }),
+});
+
+apiClient.use(
+  headerMiddleware({
+    operationFor: (method, schemaPath) => byTemplate.get(`${method.toUpperCase()} ${schemaPath}`),
+    apiKey: () => webConfig().apiKey,
+    borrowerToken: () => session.get().borrowerToken,
+  }),
+);
+
+export interface CallInput {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** spec §8 'The parameter X must be defined.' before a call with a missing path parameter leaves the browser. */
+function checkParams(id: string, path: string, params: Record<string, unknown> | undefined): void {
+  for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
+    const value = params?.[name!];
+    if (value === undefined || value === null || value === '') {
+      throw new ApiError(400, undefined, id, messages.messages.parameterUndefined.replace('{name}', name!));
+    }
+  }
+}
+
+async function send(id: string, input: CallInput, parseAs: 'json' | 'blob') {
+  const op = operationIndex[id as OperationId];
+  if (!op) throw new Error(`unknown operation ${id}`);
+  checkParams(id, op.path, input.params);
+  const init: Record<string, unknown> = { params: { path: input.params ?? {}, query: input.query ?? {} }, parseAs };
+  if (op.body && input.body !== undefined) init.body = input.body;
+  const request = apiClient.request as unknown as (method: string, url: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
+  const result = await request(op.method, op.path, init);
+  if (result.error !== undefined || !result.response.ok) {
+    const problem = isProblem(result.error) ? result.error : undefined;
+    throw new ApiError(result.response.status, problem, id);
+  }
+  return result;
+}
+
+export async function callOperation(id: string, input: CallInput = {}): Promise<unknown> {
+  return (await send(id, input, 'json')).data;
+}
+
+/** File name from Content-Disposition (filename* first), as spec §3's download result. */
+export function fileNameOf(disposition: string | null, fallback = 'download'): string {
+  if (!disposition) return fallback;
+  const star = /filename\*\s*=\s*(?:UTF-8'')?([^;]+)/i.exec(disposition);
+  if (star) {
+    try {
+      return decodeURIComponent(star[1]!.trim().replace(/^"|"$/g, ''));
+    } catch {
+      // fall through to the plain name
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/i.exec(disposition);
+  return plain ? plain[1]!.trim() : fallback;
+}
+
+export async function downloadOperation(id: string, input: CallInput = {}): Promise<{ blob: Blob; fileName: string }> {
+  const result = await send(id, input, 'blob');
+  return { blob: result.data as Blob, fileName: fileNameOf(result.response.headers.get('content-disposition')) };
+}

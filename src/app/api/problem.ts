@@ -1,0 +1,62 @@
+/**
+ * Problem details (RFC 9457, schemas/api/problem-details.json) as a typed error, and the error toast text of
+ * spec §8. Pure.
+ */
+export interface ProblemDetails {
+  type?: string;
+  title?: string;
+  status?: number;
+  detail?: string;
+  instance?: string;
+  traceId?: string;
+  errors?: Record<string, string[]>;
+  extensions?: Record<string, unknown>;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly problem: ProblemDetails | undefined,
+    readonly operationId: string,
+    message?: string,
+  ) {
+    super(message ?? problem?.detail ?? problem?.title ?? `HTTP ${status}`);
+    this.name = 'ApiError';
+  }
+}
+
+/** Does this look like a problem+json body? */
+export function isProblem(body: unknown): body is ProblemDetails {
+  return !!body && typeof body === 'object' && !Array.isArray(body) && ('title' in body || 'status' in body || 'traceId' in body);
+}
+
+/** spec §8: the first line of the error toast. */
+export const SAVE_ERROR_TITLE = 'Oops! An error has occurred while saving the information.';
+
+export interface ErrorTexts {
+  serverError: string;
+  unexpectedServerError: string;
+}
+
+/**
+ * The formatted errors under the toast's first line (spec §8): an 'OperationId' line with the traceId when there is
+ * one; for a 400 with an errors map, 'field: messages' lines, otherwise detail or title; for other statuses detail or
+ * title. Without a problem body: 'A server side error occurred.' for 400/500, else 'An unexpected server error occurred.'
+ */
+export function errorLines(error: unknown, texts: ErrorTexts): string[] {
+  if (!(error instanceof ApiError)) return [error instanceof Error && error.message ? error.message : texts.unexpectedServerError];
+  const { problem, status } = error;
+  const lines: string[] = [];
+  if (problem?.traceId) lines.push(`OperationId: ${problem.traceId}`);
+  if (!problem) {
+    lines.push(status === 400 || status === 500 ? texts.serverError : texts.unexpectedServerError);
+    return lines;
+  }
+  if (status === 400 && problem.errors && Object.keys(problem.errors).length > 0) {
+    for (const [field, messages] of Object.entries(problem.errors)) lines.push(`${field}: ${messages.join(' ')}`);
+    return lines;
+  }
+  const text = problem.detail ?? problem.title;
+  lines.push(text ?? (status === 400 || status === 500 ? texts.serverError : texts.unexpectedServerError));
+  return lines;
+}

@@ -1,0 +1,38 @@
+/**
+ * The route guard's decision (spec §6, docs/decisions/0040): pure, so the same rule is unit-tested and used by
+ * the router and by the e2e test generator.
+ */
+import type { RouteAccess } from '../../codegen/generated/descriptors.ts';
+
+export interface Visitor {
+  authenticated: boolean;
+  role: string | null;
+  userRole: string | null;
+  borrowerAuthenticated: boolean;
+  borrowerAppId: number | null;
+}
+
+export type AccessDecision =
+  | { kind: 'allow' }
+  /** Not signed in: staff sign-in with the requested path. */
+  | { kind: 'signIn' }
+  /** Borrower-only route without borrower sign-in for its application. */
+  | { kind: 'borrowerSignIn' }
+  /** Signed in without a role the route allows: 403. */
+  | { kind: 'forbidden' };
+
+export function decideAccess(access: RouteAccess, visitor: Visitor, params: Record<string, string | undefined>): AccessDecision {
+  if (access.anonymous) return { kind: 'allow' };
+  if (access.borrower) {
+    const id = params.id;
+    const forThisApp = id === undefined || id === '' || (visitor.borrowerAppId !== null && String(visitor.borrowerAppId) === id);
+    return visitor.borrowerAuthenticated && forThisApp ? { kind: 'allow' } : { kind: 'borrowerSignIn' };
+  }
+  if (!visitor.authenticated) return { kind: 'signIn' };
+  const roles: readonly string[] = access.roles ?? [];
+  const userRoles: readonly string[] = access.userRoles ?? [];
+  if (roles.length === 0 && userRoles.length === 0) return { kind: 'allow' };
+  // A staff user passes when their office role OR their internal userRole is listed (decision 0040).
+  const passes = (visitor.role !== null && roles.includes(visitor.role)) || (visitor.userRole !== null && userRoles.includes(visitor.userRole));
+  return passes ? { kind: 'allow' } : { kind: 'forbidden' };
+}

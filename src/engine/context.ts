@@ -1,0 +1,53 @@
+/**
+ * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, year, … plus what a screen adds:
+ * form, row, item, dialog, result, data, filter, value }. Named conditions of screens/conditions.json are evaluated in
+ * order into `cond`, each seeing the ones before it. Pure.
+ */
+import { evaluate, truthy, type Context } from './expressions.ts';
+
+export interface RouteInfo {
+  name: string;
+  path: string;
+  params: Record<string, string | undefined>;
+  query: Record<string, string>;
+}
+
+export interface BaseContextInput {
+  session: Record<string, unknown>;
+  route: RouteInfo;
+  brand: Record<string, unknown>;
+  conditions: Record<string, unknown>;
+  flags: Record<string, boolean>;
+  now?: Date;
+}
+
+export function evaluateConditions(conditions: Record<string, unknown>, base: Context): Record<string, boolean> {
+  const cond: Record<string, boolean> = {};
+  for (const [name, expression] of Object.entries(conditions)) cond[name] = truthy(evaluate(expression, { ...base, cond }));
+  return cond;
+}
+
+export function buildContext(input: BaseContextInput): Context {
+  const base: Context = {
+    session: input.session,
+    route: input.route,
+    brand: input.brand,
+    flags: input.flags,
+    year: (input.now ?? new Date()).getFullYear(),
+  };
+  return { ...base, cond: evaluateConditions(input.conditions, base) };
+}
+
+/** Feature flags from config items of type feature-flag: enabled and not valued 'false'. */
+export function flagsOf(items: ReadonlyArray<{ type?: string; name?: string; value?: string | null; isEnabled?: boolean }>): Record<string, boolean> {
+  const flags: Record<string, boolean> = {};
+  for (const item of items) {
+    if (item.type !== 'feature-flag' || !item.name) continue;
+    flags[item.name] = item.isEnabled !== false && String(item.value ?? 'true').toLowerCase() !== 'false';
+  }
+  return flags;
+}
+
+export function queryOf(search: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(search).entries());
+}

@@ -1,0 +1,113 @@
+import type { DescriptorKind } from './kinds.ts';
+
+/** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */
+export interface LoadedDescriptor {
+  /** 'screens/pages/home.json' */
+  file: string;
+  kind: DescriptorKind;
+  /** The file name without .json ('home'). */
+  name: string;
+  doc: Record<string, unknown>;
+}
+
+export interface CheckContext {
+  /** operationIds of the contract. */
+  operations: ReadonlySet<string>;
+  /** Component names of the contract's schemas (form schemas). */
+  schemas: ReadonlySet<string>;
+}
+
+type Json = unknown;
+const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function walk(node: Json, pointer: string, visit: (node: Record<string, Json>, pointer: string, key: string | undefined) => void, key?: string): void {
+  if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${pointer}/${i}`, visit, key));
+  else if (node && typeof node === 'object') {
+    visit(node as Record<string, Json>, pointer, key);
+    for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${escape(k)}`, visit, k);
+  }
+}
+
+/** Expands `{code}` in a lender flow prefix. */
+export const withCode = (template: string, code: string) => template.replaceAll('{code}', code);
+
+/**
+ * Checks what the meta-schemas cannot: that names point at things that exist (routes, layouts, pages, dialogs,
+ * operations, form schemas), and that route names and paths are unique once the lender flows are joined in.
+ */
+export function crossCheck(descriptors: readonly LoadedDescriptor[], context: CheckContext): string[] {
+  const errors: string[] = [];
+  const byKind = (kind: DescriptorKind) => descriptors.filter((d) => d.kind === kind);
+  const routesFile = byKind('routes')[0];
+  const layoutsFile = byKind('layouts')[0];
+  for (const kind of ['routes', 'layouts', 'menus', 'conditions'] as const) {
+    if (byKind(kind).length !== 1) errors.push(`screens/${kind}.json: exactly one ${kind} descriptor is needed`);
+  }
+  const pages = new Set(descriptors.filter((d) => d.kind === 'screen' && d.file.includes('/pages/')).map((d) => d.name));
+  const dialogs = new Set(descriptors.filter((d) => d.kind === 'screen' && d.file.includes('/dialogs/')).map((d) => d.name));
+  const layouts = new Set(Object.keys(((layoutsFile?.doc.layouts ?? {}) as Record<string, unknown>)));
+
+  // The route table, lender flows joined in.
+  const routeNames = new Map<string, string>();
+  const routePaths = new Map<string, string>();
+  const addRoute = (file: string, pointer: string, route: Record<string, unknown>, name: string, path: string) => {
+    if (routeNames.has(name)) errors.push(`${file}${pointer}/name: the route name '${name}' is already used by ${routeNames.get(name)}`);
+    else routeNames.set(name, `${file}${pointer}`);
+    const shape = path.replace(/:[A-Za-z]+\??/g, ':');
+    if (routePaths.has(shape)) errors.push(`${file}${pointer}/path: the path '${path}' is already used by ${routePaths.get(shape)}`);
+    else routePaths.set(shape, `${file}${pointer}`);
+    if (typeof route.layout === 'string' && !layouts.has(route.layout)) errors.push(`${file}${pointer}/layout: no layout '${route.layout}' in screens/layouts.json`);
+    if (typeof route.screen === 'string' && !pages.has(route.screen)) errors.push(`${file}${pointer}/screen: no page screens/pages/${route.screen}.json`);
+    if (!route.screen && !route.redirect) errors.push(`${file}${pointer}: a route needs a screen or a redirect`);
+  };
+  const flows = (routesFile?.doc.lenderFlows ?? { namePrefix: '', pathPrefix: '/' }) as { namePrefix: string; pathPrefix: string };
+  ((routesFile?.doc.routes ?? []) as Record<string, unknown>[]).forEach((route, i) => addRoute(routesFile!.file, `#/routes/${i}`, route, String(route.name), String(route.path)));
+  for (const lender of byKind('lender')) {
+    const code = String(lender.doc.code);
+    if (code !== lender.name) errors.push(`${lender.file}#/code: must equal the file name '${lender.name}'`);
+    ((lender.doc.routes ?? []) as Record<string, unknown>[]).forEach((route, i) => {
+      const path = (withCode(flows.pathPrefix, code) + String(route.path)).replace(/\/$/, '') || '/';
+      addRoute(lender.file, `#/routes/${i}`, route, withCode(flows.namePrefix, code) + String(route.name), path);
+    });
+  }
+  if (routesFile && typeof (routesFile.doc.notFound as Record<string, unknown> | undefined)?.layout === 'string') {
+    const layout = (routesFile.doc.notFound as Record<string, string>).layout!;
+    if (!layouts.has(layout)) errors.push(`${routesFile.file}#/notFound/layout: no layout '${layout}' in screens/layouts.json`);
+  }
+
+  const brands = byKind('brand');
+  if (brands.length === 0) errors.push('screens/brands/: at least one brand is needed');
+  if (brands.filter((b) => b.doc.default === true).length !== 1) errors.push('screens/brands/: exactly one brand must be "default": true');
+  for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name '${brand.name}'`);
+
+  for (const descriptor of descriptors) {
+    walk(descriptor.doc, '#', (node, pointer, key) => {
+      if (key !== undefined && ['to', 'signIn', 'borrowerSignIn', 'home'].includes(key) && typeof node.route === 'string' && !routeNames.has(node.route)) {
+        errors.push(`${descriptor.file}${pointer}/route: no route named '${node.route}'`);
+      }
+      if (typeof node.operation === 'string' && !context.operations.has(node.operation)) {
+        errors.push(`${descriptor.file}${pointer}/operation: no operation '${node.operation}' in openapi/openapi.yaml`);
+      }
+      if (node.type === 'dialog' && typeof node.dialog === 'string' && !dialogs.has(node.dialog)) {
+        errors.push(`${descriptor.file}${pointer}/dialog: no dialog screens/dialogs/${node.dialog}.json`);
+      }
+      if (Array.isArray(node.invalidates)) {
+        node.invalidates.forEach((id, i) => {
+          if (typeof id === 'string' && !context.operations.has(id)) errors.push(`${descriptor.file}${pointer}/invalidates/${i}: no operation '${id}'`);
+        });
+      }
+    });
+    if (descriptor.kind === 'screen') {
+      const doc = descriptor.doc;
+      if (doc.kind === 'form' && typeof doc.schema === 'string' && !context.schemas.has(doc.schema)) {
+        errors.push(`${descriptor.file}#/schema: no schema '${doc.schema}' in the contract`);
+      }
+      const parts = (doc.kind === 'wizard' ? doc.steps : doc.kind === 'composite' ? doc.parts : []) as Array<{ screen?: string }>;
+      parts.forEach((part, i) => {
+        if (part.screen && !pages.has(part.screen)) errors.push(`${descriptor.file}#/${doc.kind === 'wizard' ? 'steps' : 'parts'}/${i}/screen: no page screens/pages/${part.screen}.json`);
+      });
+      if (descriptor.file.includes('/dialogs/') && !doc.dialog) errors.push(`${descriptor.file}#: a dialog needs "dialog": {"title": …}`);
+    }
+  }
+  return errors;
+}

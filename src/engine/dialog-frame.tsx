@@ -1,0 +1,57 @@
+import { use, useMemo } from 'react';
+import { CloseButton, Dialog, Portal } from '@chakra-ui/react';
+import type { OpenDialog } from './dialogs.tsx';
+import { useEngine } from './services.ts';
+import { loadScreen, ScreenView } from './router.tsx';
+import { DialogsContext, ScopeContext, useExprContext, type DialogControls } from './hooks.tsx';
+import { text } from './expressions.ts';
+import { HeadingLevel, Lazy } from './ui.tsx';
+
+/** One open dialog: the frame (title, width, close) around the dialog's screen; `dialog` in its context is the props. */
+export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; controls: DialogControls }) {
+  const services = useEngine();
+  // Inside a dialog, closeDialog closes this dialog — never another one opened meanwhile.
+  const own = useMemo<DialogControls>(() => ({ open: controls.open, close: (id) => controls.close(id ?? dialog.id) }), [controls, dialog.id]);
+  const onClose = () => controls.close(dialog.id);
+  const screen = use(loadScreen(services, dialog.name, 'dialogs'));
+  const scope = useMemo(() => ({ dialog: dialog.props }), [dialog.props]);
+  const context = useExprContext(scope);
+  const frame = screen.dialog ?? { title: '' };
+  return (
+    <Dialog.Root
+      open
+      onOpenChange={(e) => !e.open && onClose()}
+      // A dialog opened by another dialog's button would see the focus go back to that dialog's trigger as "focus
+      // outside" and close at once; only Escape, the close button and clicks outside close a dialog.
+      onFocusOutside={(e) => e.preventDefault()}
+      placement="center"
+      scrollBehavior="inside"
+      lazyMount
+    >
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content w={frame.width ? `${frame.width}px` : undefined} maxW="calc(100vw - 32px)" data-dialog={dialog.name}>
+            <Dialog.Header>
+              <Dialog.Title>{text(frame.title, context)}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body pb="6">
+              <DialogsContext value={own}>
+                <ScopeContext value={scope}>
+                  <HeadingLevel value={2}>
+                    <Lazy>
+                      <ScreenView screen={screen} />
+                    </Lazy>
+                  </HeadingLevel>
+                </ScopeContext>
+              </DialogsContext>
+            </Dialog.Body>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close the dialog" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

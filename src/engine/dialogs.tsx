@@ -1,0 +1,32 @@
+/** Dialogs opened by actions (screens/dialogs/<name>.json), stacked; the Chakra dialog code loads on first open. */
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { DialogsContext, type DialogControls } from './hooks.tsx';
+
+export interface OpenDialog {
+  id: number;
+  name: string;
+  props: Record<string, unknown>;
+}
+
+const DialogFrame = lazy(() => import('./dialog-frame.tsx'));
+
+let nextId = 1;
+
+export function DialogProvider({ children }: { children: ReactNode }) {
+  const [stack, setStack] = useState<OpenDialog[]>([]);
+  const open = useCallback((name: string, props: Record<string, unknown>) => setStack((s) => [...s, { id: nextId++, name, props }]), []);
+  const close = useCallback((id?: number) => setStack((s) => (id === undefined ? s.slice(0, -1) : s.filter((d) => d.id !== id))), []);
+  const controls = useMemo<DialogControls>(() => ({ open, close }), [open, close]);
+  return (
+    <DialogsContext value={controls}>
+      {children}
+      {stack.length > 0 ? (
+        <Suspense fallback={null}>
+          {stack.map((dialog) => (
+            <DialogFrame key={dialog.id} dialog={dialog} controls={controls} />
+          ))}
+        </Suspense>
+      ) : null}
+    </DialogsContext>
+  );
+}

@@ -1,0 +1,69 @@
+/** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no. Pure. */
+
+const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** '$1,234.50'; '$0.00' when the amount is not positive (or not a number). */
+export function formatCurrency(value: unknown): string {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n) || n <= 0) return currencyFormat.format(0);
+  return currencyFormat.format(n);
+}
+
+/** '9.990%' (3 decimals), or 'n/a' when there is no rate. */
+export function formatApr(value: unknown): string {
+  if (value === null || value === undefined || value === '') return 'n/a';
+  const n = Number(value);
+  return Number.isFinite(n) ? `${n.toFixed(3)}%` : 'n/a';
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** MM/dd/yyyy from MM/dd/yyyy, yyyy-mm-dd or an ISO instant (shown in the viewer's time zone); '' when absent. */
+export function formatDate(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const s = String(value);
+  if (/^\d{2}\/\d{2}\/\d{4}$/.test(s)) return s;
+  const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (ymd) return `${ymd[2]}/${ymd[3]}/${ymd[1]}`;
+  const d = new Date(s);
+  if (Number.isNaN(d.getTime())) return s;
+  return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
+}
+
+/** MM/dd/yyyy hh:mm AM/PM for instants. */
+export function formatDateTime(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const d = new Date(String(value));
+  if (Number.isNaN(d.getTime())) return String(value);
+  const h = d.getHours();
+  return `${formatDate(value)} ${pad(((h + 11) % 12) + 1)}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** (###) ###-#### from ten digits; anything else as given. */
+export function formatPhone(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const digits = String(value).replace(/\D/g, '');
+  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  return ten.length === 10 ? `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}` : String(value);
+}
+
+export function formatValue(format: string | undefined, value: unknown): string {
+  switch (format) {
+    case 'currency':
+      return formatCurrency(value);
+    case 'apr':
+      return formatApr(value);
+    case 'date':
+      return formatDate(value);
+    case 'datetime':
+      return formatDateTime(value);
+    case 'phone':
+      return formatPhone(value);
+    case 'yesno':
+      return value === true ? 'Yes' : value === false ? 'No' : '';
+    case 'number':
+      return value === null || value === undefined || value === '' ? '' : new Intl.NumberFormat('en-US').format(Number(value));
+    default:
+      return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}

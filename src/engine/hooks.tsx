@@ -1,0 +1,127 @@
+/** React glue of the engine: session, route, expression context, action runtime, operation queries. */
+import { createContext, use, useContext, useEffect, useMemo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
+import { condition, text, type Context } from './expressions.ts';
+import { buildContext, type RouteInfo } from './context.ts';
+import { callInput, type ActionRuntime } from './actions.ts';
+import { useEngine, type IconProps } from './services.ts';
+
+export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
+
+/** What an enclosing screen adds to the context (dialog props, a wizard step, …). */
+export const ScopeContext = createContext<Context>({});
+
+export interface DialogControls {
+  open(name: string, props: Record<string, unknown>): void;
+  /** Closes the dialog with this id, or the dialog the caller sits in (the top one outside dialogs). */
+  close(id?: number): void;
+}
+export const DialogsContext = createContext<DialogControls>({ open: () => undefined, close: () => undefined });
+
+export function useSessionState(): Record<string, unknown> {
+  const { session } = useEngine();
+  return useSyncExternalStore(session.subscribe, session.get, session.get);
+}
+
+export function useRouteInfo(): RouteInfo {
+  return useContext(RouteInfoContext);
+}
+
+/** The expression context for this place: session, route, brand, flags, conditions and the enclosing scope. */
+export function useExprContext(extra?: Context): Context {
+  const services = useEngine();
+  const session = useSessionState();
+  const route = useRouteInfo();
+  const scope = useContext(ScopeContext);
+  const flags = services.useFlags();
+  const base = useMemo(
+    () => buildContext({ session, route, brand: services.brand.context, conditions: services.descriptors.conditions.conditions, flags }),
+    [session, route, services, flags],
+  );
+  return useMemo(() => ({ ...base, ...scope, ...extra }), [base, scope, extra]);
+}
+
+export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRuntime {
+  const services = useEngine();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const dialogs = useContext(DialogsContext);
+  const queryClient = useQueryClient();
+  return useMemo<ActionRuntime>(
+    () => ({
+      table: services.descriptors.table,
+      currentPath: location.pathname + location.search,
+      navigate: (path, replace) => navigate(path, { replace: replace ?? false }),
+      assign: (href) => window.location.assign(href),
+      openDialog: dialogs.open,
+      closeDialog: () => dialogs.close(),
+      call: (id, input) => services.api.call(id, input),
+      download: async (id, input) => {
+        const { blob, fileName } = await services.api.download(id, input);
+        const url = URL.createObjectURL(blob);
+        const a = document.createElement('a');
+        a.href = url;
+        a.download = fileName;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      },
+      toast: services.toast,
+      setSession: (values) => services.session.update(values),
+      clearSession: () => services.session.clear(),
+      signIn: (returnPath) => services.auth().signIn(returnPath),
+      signOut: () => services.auth().signOut(),
+      handleRedirect: () => services.auth().handleRedirect(),
+      invalidate: (ids) => {
+        for (const id of ids) void queryClient.invalidateQueries({ queryKey: [id] });
+      },
+      progress: (work) => services.progress(work),
+      ...overrides,
+    }),
+    [services, navigate, location.pathname, location.search, dialogs, queryClient, overrides],
+  );
+}
+
+/**
+ * Reads an operation through TanStack Query, keyed by operationId and the bound input. A failure shows the error
+ * toast of spec §8 (unless the binding is quiet); the screen still renders.
+ */
+export function useOperationQuery(binding: Binding | DataSource | undefined, context: Context, extraBody?: Record<string, unknown>) {
+  const services = useEngine();
+  const enabled = !!binding && condition(binding.when, context, true);
+  const input = useMemo(() => {
+    if (!binding || !enabled) return undefined;
+    const base = callInput(binding, context);
+    return extraBody ? { ...base, body: { ...((base.body as Record<string, unknown>) ?? {}), ...extraBody } } : base;
+  }, [binding, enabled, context, extraBody]);
+  const query = useQuery({
+    queryKey: [binding?.operation ?? 'none', input],
+    queryFn: () => services.api.call(binding!.operation, input!),
+    enabled,
+  });
+  const quiet = binding && 'quiet' in binding ? binding.quiet : false;
+  const errorTitle = binding?.errorTitle;
+  useEffect(() => {
+    if (query.error && !quiet) services.toast.error(query.error, errorTitle === undefined ? undefined : text(errorTitle, context));
+    // Only a new error shows a new toast.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [query.error]);
+  return query;
+}
+
+const iconCache = new WeakMap<object, Promise<Record<string, ComponentType<IconProps>>>>();
+
+/** An icon by name; renders nothing until the icon set has loaded. */
+export function Icon({ name, size = 18 }: { name: string | undefined; size?: number }): ReactNode {
+  const services = useEngine();
+  if (!name) return null;
+  let icons = iconCache.get(services);
+  if (!icons) {
+    icons = services.icons();
+    iconCache.set(services, icons);
+  }
+  const set = use(icons);
+  const Component = set[name];
+  return Component ? <Component size={size} aria-hidden /> : null;
+}

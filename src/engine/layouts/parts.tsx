@@ -1,0 +1,63 @@
+/** Parts shared by the layouts: brand mark, footer, skip link. */
+import { Box, Flex, Link, Text } from '@chakra-ui/react';
+import type { LayoutFooter } from '../../../codegen/generated/descriptors.ts';
+import { evaluate, text } from '../expressions.ts';
+import { useExprContext } from '../hooks.tsx';
+import { useEngine } from '../services.ts';
+
+/** The brand's logo and name; on narrow screens (below 600px) the short word mark. */
+export function BrandMark() {
+  const { brand } = useEngine();
+  const name = String(brand.context.name ?? brand.logo.text);
+  return (
+    <Flex align="center" gap="2" minW="0" flexShrink={1}>
+      {brand.logo.src ? <img src={brand.logo.src} alt={name} style={{ maxHeight: 40, maxWidth: 160 }} /> : null}
+      <Text as="span" fontWeight="bold" fontSize="lg" color="brand.fg" whiteSpace="nowrap" overflow="hidden" textOverflow="ellipsis">
+        <Text as="span" display={{ base: 'none', sm: 'inline' }}>
+          {name}
+        </Text>
+        <Text as="span" display={{ base: 'inline', sm: 'none' }}>
+          {brand.logo.text}
+        </Text>
+      </Text>
+    </Flex>
+  );
+}
+
+export function Footer({ footer }: { footer: LayoutFooter | undefined }) {
+  const context = useExprContext();
+  if (!footer) return null;
+  return (
+    <Box as="footer" borderTopWidth="1px" borderColor="border" px={{ base: '4', md: '8' }} py="4" fontSize="sm" color="fg.muted" bg="bg">
+      <Flex gap={{ base: '2', md: '6' }} wrap="wrap" align="center" direction={{ base: 'column', sm: 'row' }}>
+        <Text>{text(footer.copyright, context)}</Text>
+        {footer.links.map((link, i) => (
+          <Link key={i} href={String(evaluate(link.href, context) ?? '#')} target="_blank" rel="noopener noreferrer" color="fg.muted" textDecoration="underline">
+            {text(link.label, context)}
+          </Link>
+        ))}
+      </Flex>
+    </Box>
+  );
+}
+
+export function SkipLink() {
+  return (
+    <Link
+      href="#main-content"
+      onClick={(e) => {
+        e.preventDefault();
+        document.getElementById('main-content')?.focus();
+      }}
+      position="absolute"
+      left="2"
+      top="-40"
+      zIndex="skipNav"
+      bg="bg"
+      p="2"
+      _focus={{ top: '2' }}
+    >
+      Skip to content
+    </Link>
+  );
+}

@@ -1,0 +1,192 @@
+import { use, useCallback, useMemo, useRef, useState } from 'react';
+import { Box, Text } from '@chakra-ui/react';
+import Form from '@rjsf/core';
+import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
+import type { Button, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
+import type { ScreenProps } from '../router.tsx';
+import { bind, condition, text, type Context } from '../expressions.ts';
+import { callInput, compact, runActions } from '../actions.ts';
+import { useActionRuntime, useExprContext } from '../hooks.tsx';
+import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
+import type { FormModule } from '../forms/form-module.ts';
+import { defaultsOf, displaySchemaFor, propertyPaths, toErrorSchema, type ErrorSchemaNode } from '../forms/model.ts';
+import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
+import { templates } from '../forms/templates.tsx';
+import { ButtonRow, ScreenTitle } from '../ui.tsx';
+
+type Data = Record<string, unknown>;
+
+const formCache = new WeakMap<EngineServices, Map<string, Promise<FormModule>>>();
+function loadForm(services: EngineServices, name: string): Promise<FormModule> {
+  let cache = formCache.get(services);
+  if (!cache) formCache.set(services, (cache = new Map()));
+  let p = cache.get(name);
+  if (!p) {
+    const loader = services.forms[name];
+    p = loader ? loader() : Promise.reject(new Error(`no precompiled form ${name} (run npm run codegen)`));
+    cache.set(name, p);
+  }
+  return p;
+}
+const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
+function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
+  let p = widgetCache.get(services);
+  if (!p) widgetCache.set(services, (p = services.widgets()));
+  return p;
+}
+
+/** Descriptor widget names → @rjsf widget names (built-in text inputs, or the registry's). */
+const WIDGETS: Record<NonNullable<FormField['widget']>, string> = {
+  text: 'text',
+  email: 'email',
+  password: 'password',
+  textarea: 'textarea',
+  phone: 'phone',
+  date: 'date',
+  currency: 'currency',
+  number: 'updown',
+  checkbox: 'checkbox',
+  confirm: 'confirm',
+  select: 'select',
+  configSelect: 'configSelect',
+  radio: 'select',
+  file: 'file',
+  otp: 'otp',
+  hidden: 'hidden',
+};
+
+function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): UiSchema {
+  const ui: Record<string, unknown> = {};
+  const properties = Object.keys((display.properties ?? {}) as Data);
+  const order = (screen.order ?? []).filter((n) => n === '*' || properties.includes(n));
+  ui['ui:order'] = order.includes('*') ? order : [...order, '*'];
+  const columns = screen.columns ?? (Object.values(screen.fields).some((f) => f?.width === 'half') ? 2 : 1);
+  ui['ui:options'] = { columns };
+  for (const [path, field] of Object.entries(screen.fields)) {
+    if (!field) continue;
+    const node: Record<string, unknown> = {};
+    if (field.label !== undefined) node['ui:title'] = text(field.label, context);
+    if (field.hint !== undefined) node['ui:help'] = text(field.hint, context);
+    if (field.placeholder !== undefined) node['ui:placeholder'] = field.placeholder;
+    if (field.widget) node['ui:widget'] = WIDGETS[field.widget];
+    if (field.disabled !== undefined && condition(field.disabled, context, false)) node['ui:disabled'] = true;
+    node['ui:options'] = { ...(field.options ?? {}), width: field.width ?? 'full', ownLabel: field.widget === 'confirm' };
+    let target = ui;
+    const parts = path.split('.');
+    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
+    target[parts.at(-1)!] = { ...((target[parts.at(-1)!] as Data) ?? {}), ...node };
+  }
+  return ui as UiSchema;
+}
+
+/** form: @rjsf with the engine's Chakra templates and widgets, a precompiled validator, server checks and a submit. */
+export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
+  const services = useEngine();
+  const module = use(loadForm(services, screen.schema));
+  const registry = use(loadWidgets(services));
+  const context = useExprContext();
+  const bound = useMemo(() => compact(bind(screen.values, context)), [screen.values, context]);
+  const initialData = useCallback(() => ({ ...defaultsOf(module.schema), ...compact(bind(screen.initial, context)) }), [module, screen.initial, context]);
+  // @rjsf keeps the typed data itself (a controlled form would recompute its whole state twice per keystroke); the
+  // screen re-renders only when the data changes what is shown or required (docs/decisions/0042), and then hands
+  // @rjsf the data it last reported, so nothing typed is lost.
+  const [seed, setSeed] = useState<Data>(() => ({ ...initialData(), ...bound }));
+  const data = useRef<Data>(seed);
+  const [attempted, setAttempted] = useState(false);
+  const [extraErrors, setExtraErrors] = useState<ErrorSchemaNode | undefined>();
+  const [formKey, setFormKey] = useState(0);
+  const [, setShape] = useState('');
+  const merged = { ...data.current, ...bound };
+  const ctx = { ...context, form: merged };
+
+  const paths = useMemo(() => propertyPaths(module.schema), [module]);
+  const shapeOf = (c: Context) => {
+    const hiddenList = paths.filter((p) => !condition(screen.fields[p]?.visible, c, true));
+    const requiredList = paths.filter((p) => !hiddenList.includes(p) && condition(screen.fields[p]?.required, c, false));
+    return { hiddenList, requiredList, key: `${hiddenList.join()}|${requiredList.join()}` };
+  };
+  const shape = shapeOf(ctx);
+  const hidden = useMemo(() => new Set(shape.hiddenList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const also = useMemo(() => new Set(shape.requiredList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
+  const unseen = useMemo(() => new Set([...hidden, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, paths, screen.fields]);
+  const display = useMemo(() => displaySchemaFor(module.schema, hidden, also), [module, hidden, also]);
+  const uiText = JSON.stringify(uiSchemaFor(screen, display, ctx));
+  const uiSchema = useMemo(() => JSON.parse(uiText) as UiSchema, [uiText]);
+
+  const rules = useRef<FormRules>(null as unknown as FormRules);
+  rules.current = { validate: module.validate, messagesAt: module.messagesAt, schema: module.schema, catalogue: services.messages, hidden, unseen, required: also, bound };
+  const validator = useMemo(() => createValidator(() => rules.current), []);
+
+  const reset = useCallback(() => {
+    const fresh = { ...initialData(), ...bound };
+    data.current = fresh;
+    setSeed(fresh);
+    setAttempted(false);
+    setExtraErrors(undefined);
+    setFormKey((k) => k + 1);
+  }, [initialData, bound]);
+  const overrides = useMemo(() => ({ form: { data: data.current, reset } }), [reset]);
+  const runtime = useActionRuntime(overrides);
+
+  const submit = async () => {
+    setAttempted(true);
+    const { data: sentData, fieldErrors } = validateForm(rules.current, data.current);
+    if (Object.keys(fieldErrors).length) return;
+    const submitCtx = { ...ctx, form: sentData };
+    for (const check of screen.checks ?? []) {
+      if (!condition(check.when, submitCtx, true)) continue;
+      let valid: boolean;
+      try {
+        const result = await services.progress(services.api.call(check.operation, callInput(check, submitCtx)));
+        valid = condition(check.valid, { ...submitCtx, result }, true);
+      } catch {
+        // spec §5: if the borrower e-mail check fails, the e-mail is treated as valid.
+        valid = check.onFailure !== 'invalid';
+      }
+      if (!valid) {
+        const message = services.messages.messages[check.message] ?? check.message;
+        setExtraErrors(toErrorSchema({ [check.field]: [message] }));
+        return;
+      }
+    }
+    setExtraErrors(undefined);
+    if (!screen.submit) return;
+    const { label: _label, body, ...call } = screen.submit;
+    const action: SubmitAction = { type: 'submit', ...call };
+    const sent = { ...sentData, ...compact(bind(body as Data | undefined, submitCtx)) };
+    await runActions([action], submitCtx, { ...runtime, form: { data: sent, reset } });
+  };
+
+  const buttons: Button[] = screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? 'Submit', variant: 'primary', submit: true }];
+  return (
+    <Box data-screen="form" data-form={screen.schema}>
+      {screen.dialog ? null : <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>}
+      {screen.intro ? <Text mb="4">{text(screen.intro, ctx)}</Text> : null}
+      <Form
+        key={formKey}
+        schema={display}
+        uiSchema={uiSchema}
+        formData={data.current}
+        validator={validator as never}
+        templates={templates}
+        widgets={registry.widgets as unknown as RegistryWidgetsType}
+        onChange={(e) => {
+          data.current = (e.formData ?? {}) as Data;
+          const next = shapeOf({ ...context, form: { ...data.current, ...bound } });
+          if (next.key !== shape.key) setShape(next.key);
+          if (extraErrors) setExtraErrors(undefined);
+        }}
+        onSubmit={() => void submit()}
+        onError={() => setAttempted(true)}
+        noHtml5Validate
+        showErrorList={false}
+        liveValidate={attempted ? 'onChange' : undefined}
+        extraErrors={extraErrors as never}
+        focusOnFirstError
+        experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', emptyObjectFields: 'skipDefaults' }}
+      >
+        <ButtonRow buttons={buttons} context={ctx} runtime={runtime} justify={screen.dialog ? 'flex-end' : 'flex-start'} />
+      </Form>
+    </Box>
+  );
+}

@@ -1,0 +1,287 @@
+import { use, useMemo, useState } from 'react';
+import { Box, Button, Flex, Input, Link, NativeSelect, SimpleGrid, Table, Text } from '@chakra-ui/react';
+import { rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type PaginationState, type SortingState } from '@tanstack/react-table';
+import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
+import type { ScreenProps } from '../router.tsx';
+import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
+import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
+import { formatValue } from '../formats.ts';
+import { resolveTarget } from '../routing.ts';
+import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
+import { ActionButton, Loading, ScreenTitle } from '../ui.tsx';
+import type { ActionRuntime } from '../actions.ts';
+
+const features = tableFeatures({ rowPaginationFeature, rowSortingFeature });
+type Row = Record<string, unknown>;
+const NO_ROWS: Row[] = [];
+
+const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
+function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
+  let p = widgetCache.get(services);
+  if (!p) widgetCache.set(services, (p = services.widgets()));
+  return p;
+}
+
+function Cell({ column, row, context, runtime, widgets }: { column: Column; row: Row; context: Context; runtime: ActionRuntime; widgets: WidgetRegistry }) {
+  const services = useEngine();
+  const ctx = { ...context, row };
+  if (column.buttons) {
+    return (
+      <Flex gap="2" wrap="wrap">
+        {column.buttons.map((b, i) => (
+          <ActionButton key={b.id ?? i} button={b} context={ctx} runtime={runtime} size="xs" />
+        ))}
+      </Flex>
+    );
+  }
+  const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
+  if (column.format === 'chip') return <widgets.StatusChip value={value} />;
+  const shown = formatValue(column.format, value);
+  if (column.to && shown) {
+    try {
+      const target = resolveTarget(column.to, ctx, services.descriptors.table);
+      const href = target.kind === 'route' ? `#${target.path}` : target.href;
+      return (
+        <Link href={href} color="brand.fg" textDecoration="underline" target={target.kind === 'href' ? '_blank' : undefined}>
+          {shown}
+        </Link>
+      );
+    } catch {
+      return <>{shown}</>;
+    }
+  }
+  return <>{shown}</>;
+}
+
+function Filters({ filters, values, onApply, context }: { filters: TableFilter[]; values: Row; onApply: (v: Row) => void; context: Context }) {
+  const [draft, setDraft] = useState<Row>(values);
+  return (
+    <Box
+      as="form"
+      id="table-filters"
+      bg="bg"
+      borderWidth="1px"
+      borderColor="border"
+      borderRadius="md"
+      p="4"
+      mb="4"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply(draft);
+      }}
+    >
+      <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="3">
+        {filters.map((f) => {
+          const id = `filter-${f.id}`;
+          const label = text(f.label, context);
+          return (
+            <Box key={f.id}>
+              <Text asChild fontSize="sm" fontWeight="medium" display="block" mb="1">
+                <label htmlFor={id}>{label}</label>
+              </Text>
+              {f.widget === 'select' ? (
+                <NativeSelect.Root size="sm">
+                  <NativeSelect.Field id={id} value={String(draft[f.id] ?? '')} onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}>
+                    <option value="">All</option>
+                    {(f.choices ?? []).map((c) => (
+                      <option key={String(c.value)} value={String(c.value)}>
+                        {text(c.label, context)}
+                      </option>
+                    ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              ) : (
+                <Input
+                  id={id}
+                  size="sm"
+                  value={String(draft[f.id] ?? '')}
+                  placeholder={f.widget === 'date' ? 'mm/dd/yyyy' : undefined}
+                  inputMode={f.widget === 'date' ? 'numeric' : undefined}
+                  onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}
+                />
+              )}
+            </Box>
+          );
+        })}
+      </SimpleGrid>
+      <Flex gap="2" mt="3" justify="flex-end">
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => {
+            setDraft({});
+            onApply({});
+          }}
+        >
+          Clear
+        </Button>
+        <Button size="sm" type="submit" colorPalette="brand">
+          Apply
+        </Button>
+      </Flex>
+    </Box>
+  );
+}
+
+/** table: server paging and sorting over the paged result (spec §3), status chips, the filter button. */
+export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
+  const services = useEngine();
+  const widgets = use(loadWidgets(services));
+  const context = useExprContext();
+  const source = screen.source;
+  const [filter, setFilter] = useState<Row>({});
+  const [showFilters, setShowFilters] = useState(false);
+  const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: source.pageSize ?? 25 });
+  const [sorting, setSorting] = useState<SortingState>(() => {
+    const col = screen.columns.find((c) => c.sortBy === source.sortBy);
+    return col ? [{ id: col.id, desc: source.sortDesc ?? false }] : [];
+  });
+  const ctx = useMemo(() => ({ ...context, filter }), [context, filter]);
+  const sortColumn = screen.columns.find((c) => c.id === sorting[0]?.id);
+  const paging = useMemo(
+    () =>
+      source.paged
+        ? {
+            page: pagination.pageIndex + 1,
+            pageSize: pagination.pageSize,
+            ...(sortColumn?.sortBy ? { sortBy: sortColumn.sortBy, sortDesc: sorting[0]?.desc ?? false } : source.sortBy ? { sortBy: source.sortBy, sortDesc: source.sortDesc ?? false } : {}),
+          }
+        : undefined,
+    [source, pagination, sorting, sortColumn],
+  );
+  const query = useOperationQuery(source, ctx, paging);
+  const runtime = useActionRuntime();
+  const answer = query.data as Row | Row[] | undefined;
+  const rowsPath = source.rows ?? (source.paged ? 'results' : '');
+  const found = rowsPath ? getPath(answer, rowsPath) : answer;
+  const rows = Array.isArray(found) ? (found as Row[]) : NO_ROWS;
+  const rowCount = source.paged && answer && !Array.isArray(answer) && typeof answer.rowCount === 'number' ? answer.rowCount : rows.length;
+  const visibleColumns = screen.columns.filter((c) => condition(c.visible, ctx, true));
+  const columns = useMemo<ColumnDef<typeof features, Row>[]>(
+    () =>
+      visibleColumns.map((column) => ({
+        id: column.id,
+        header: () => text(column.header, ctx),
+        accessorFn: (row: Row) => evaluate(column.value ?? { var: `row.${column.id}` }, { ...ctx, row }),
+        cell: (info) => <Cell column={column} row={info.row.original} context={ctx} runtime={runtime} widgets={widgets} />,
+        enableSorting: !!column.sortBy,
+        sortDescFirst: false,
+      })),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [visibleColumns.map((c) => c.id).join(), ctx, runtime, widgets],
+  );
+  const table = useTable({
+    features,
+    columns,
+    data: rows,
+    rowCount,
+    state: { pagination, sorting },
+    onPaginationChange: setPagination,
+    onSortingChange: (updater) => {
+      setSorting(updater);
+      setPagination((p) => ({ ...p, pageIndex: 0 }));
+    },
+    manualPagination: true,
+    manualSorting: true,
+    enableSortingRemoval: false,
+    getRowId: (row, index) => String(row[screen.rowKey ?? 'id'] ?? index),
+  });
+  const pageCount = source.paged ? Math.max(1, Math.ceil(rowCount / pagination.pageSize)) : 1;
+  const filterCount = Object.values(filter).filter((v) => v !== undefined && v !== '').length;
+  return (
+    <Box data-screen="table">
+      <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
+        <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>
+        <Flex gap="2" wrap="wrap">
+          {screen.filters?.length ? (
+            <Button size="sm" variant="outline" aria-expanded={showFilters} aria-controls="table-filters" onClick={() => setShowFilters((s) => !s)}>
+              Filter{filterCount ? ` (${filterCount})` : ''}
+            </Button>
+          ) : null}
+          {(screen.toolbar ?? []).map((b, i) => (
+            <ActionButton key={b.id ?? i} button={b} context={ctx} runtime={runtime} size="sm" />
+          ))}
+        </Flex>
+      </Flex>
+      {screen.intro ? <Text mb="4">{text(screen.intro, ctx)}</Text> : null}
+      {showFilters && screen.filters ? (
+        <Filters
+          filters={screen.filters}
+          values={filter}
+          context={ctx}
+          onApply={(v) => {
+            setFilter(v);
+            setPagination((p) => ({ ...p, pageIndex: 0 }));
+          }}
+        />
+      ) : null}
+      <Box bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg" overflowX="auto">
+        <Table.Root size="sm" interactive>
+          <Table.Header>
+            {table.getHeaderGroups().map((group) => (
+              <Table.Row key={group.id}>
+                {group.headers.map((header) => {
+                  const column = visibleColumns.find((c) => c.id === header.column.id);
+                  const sorted = header.column.getIsSorted();
+                  return (
+                    <Table.ColumnHeader
+                      key={header.id}
+                      textAlign={column?.align === 'end' ? 'end' : undefined}
+                      aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
+                      whiteSpace="nowrap"
+                    >
+                      {header.column.getCanSort() ? (
+                        <Button variant="plain" size="sm" px="0" fontWeight="semibold" onClick={header.column.getToggleSortingHandler()}>
+                          <table.FlexRender header={header} />
+                          <span aria-hidden>{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
+                        </Button>
+                      ) : (
+                        <table.FlexRender header={header} />
+                      )}
+                    </Table.ColumnHeader>
+                  );
+                })}
+              </Table.Row>
+            ))}
+          </Table.Header>
+          <Table.Body>
+            {table.getRowModel().rows.map((row) => (
+              <Table.Row key={row.id}>
+                {row.getAllCells().map((cell) => (
+                  <Table.Cell key={cell.id} textAlign={visibleColumns.find((c) => c.id === cell.column.id)?.align === 'end' ? 'end' : undefined}>
+                    <table.FlexRender cell={cell} />
+                  </Table.Cell>
+                ))}
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+        {query.isLoading ? (
+          <Box px="4">
+            <Loading />
+          </Box>
+        ) : rows.length === 0 ? (
+          <Text px="4" py="6" color="fg.muted">
+            {query.isError ? 'The list could not be loaded.' : text(screen.empty ?? 'No records found.', ctx)}
+          </Text>
+        ) : null}
+      </Box>
+      {source.paged ? (
+        <Flex justify="space-between" align="center" mt="3" gap="3" wrap="wrap" fontSize="sm">
+          <Text color="fg.muted">
+            {rowCount} {rowCount === 1 ? 'record' : 'records'} · Page {pagination.pageIndex + 1} of {pageCount}
+          </Text>
+          <Flex gap="2">
+            <Button size="sm" variant="outline" onClick={() => table.previousPage()} disabled={pagination.pageIndex === 0}>
+              Previous
+            </Button>
+            <Button size="sm" variant="outline" onClick={() => table.nextPage()} disabled={pagination.pageIndex + 1 >= pageCount}>
+              Next
+            </Button>
+          </Flex>
+        </Flex>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * What the engine needs from the application, injected (the engine imports no app code): descriptors, session,
+ * sign-in port, API calls, toasts, progress, form modules, the message catalogue and the widget registry.
+ */
+import { createContext, useContext } from 'react';
+import type { ComponentType } from 'react';
+import type { ConditionsDescriptor, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
+import type { MessageCatalogue } from '../../server/contract/messages.ts';
+import type { RouteEntry } from './routing.ts';
+import type { FormModule } from './forms/form-module.ts';
+
+export interface EngineDescriptors {
+  routes: RoutesDescriptor;
+  table: RouteEntry[];
+  menus: MenusDescriptor;
+  layouts: LayoutsDescriptor;
+  conditions: ConditionsDescriptor;
+}
+
+export interface SessionPort {
+  get(): Record<string, unknown>;
+  update(partial: Record<string, unknown>): void;
+  clear(): void;
+  subscribe(listener: () => void): () => void;
+}
+
+export interface AuthLike {
+  signIn(returnPath: string): Promise<void>;
+  signOut(): Promise<void>;
+  handleRedirect(): Promise<string | null>;
+}
+
+export interface CallInput {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+export interface DownloadResult {
+  blob: Blob;
+  fileName: string;
+}
+
+export interface ApiPort {
+  call(operationId: string, input: CallInput): Promise<unknown>;
+  download(operationId: string, input: CallInput): Promise<DownloadResult>;
+}
+
+export interface ToastPort {
+  success(message: string): void;
+  info(message: string): void;
+  /** The error toast of spec §8; `title` replaces its first line. */
+  error(error: unknown, title?: string): void;
+}
+
+export interface IconProps {
+  size?: number | string;
+  'aria-hidden'?: boolean;
+}
+
+/** Widgets for form fields, loaded with the form screen. */
+export interface WidgetRegistry {
+  widgets: Record<string, ComponentType<never>>;
+  StatusChip: ComponentType<{ value: unknown }>;
+}
+
+export interface BrandInfo {
+  /** The brand descriptor plus `name` (primary or alternate) and wording helpers. */
+  context: Record<string, unknown>;
+  palette: { primary: string; success: string; error: string; purple: string };
+  logo: { src?: string; text: string };
+}
+
+export interface EngineServices {
+  descriptors: EngineDescriptors;
+  brand: BrandInfo;
+  loadScreen(name: string, place: 'pages' | 'dialogs'): Promise<ScreenDescriptor>;
+  session: SessionPort;
+  auth: () => AuthLike;
+  api: ApiPort;
+  toast: ToastPort;
+  forms: Record<string, () => Promise<FormModule>>;
+  messages: MessageCatalogue;
+  widgets: () => Promise<WidgetRegistry>;
+  /** Icons by name (lucide, imported by path), loaded with the first layout that shows one. */
+  icons: () => Promise<Record<string, ComponentType<IconProps>>>;
+  /** Runs a call under the global progress overlay (writes) — reads only move the loading bar. */
+  progress<T>(work: Promise<T>): Promise<T>;
+  /** Feature flags from the config items (empty until they load, or when they fail). */
+  useFlags(): Record<string, boolean>;
+}
+
+export const EngineContext = createContext<EngineServices | null>(null);
+
+export function useEngine(): EngineServices {
+  const services = useContext(EngineContext);
+  if (!services) throw new Error('EngineContext is missing');
+  return services;
+}

@@ -1,0 +1,115 @@
+/** Small shared pieces of the renderer: buttons from descriptors, screen headings, loading and empty states. */
+import { createContext, Suspense, useContext, useState, type ReactNode } from 'react';
+import { Box, Button, Flex, Heading, Spinner, Text } from '@chakra-ui/react';
+import type { Button as ButtonDescriptor } from '../../codegen/generated/descriptors.ts';
+import { condition, text, type Context } from './expressions.ts';
+import { runActions, type ActionRuntime } from './actions.ts';
+import { Icon } from './hooks.tsx';
+
+/** 1 for a page, 2 inside a composite, a wizard or a dialog body. */
+export const HeadingLevel = createContext<1 | 2 | 3>(1);
+
+export function ScreenTitle({ children }: { children: ReactNode }) {
+  const level = useContext(HeadingLevel);
+  if (!children) return null;
+  return (
+    <Heading as={`h${level}`} size={level === 1 ? '2xl' : level === 2 ? 'xl' : 'lg'} mb="4" lineHeight="short">
+      {children}
+    </Heading>
+  );
+}
+
+export function Loading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <Flex align="center" gap="3" py="6" color="fg.muted" role="status" aria-live="polite">
+      <Spinner size="sm" aria-hidden />
+      <Text>{label}…</Text>
+    </Flex>
+  );
+}
+
+export function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+const VARIANTS = {
+  primary: { variant: 'solid', colorPalette: 'brand' },
+  secondary: { variant: 'outline', colorPalette: 'brand' },
+  ghost: { variant: 'ghost', colorPalette: 'gray' },
+  danger: { variant: 'solid', colorPalette: 'red' },
+} as const;
+
+export interface ActionButtonProps {
+  button: ButtonDescriptor;
+  context: Context;
+  runtime: ActionRuntime;
+  /** For `submit: true` buttons: validate and submit the enclosing form. */
+  onSubmit?: () => Promise<unknown> | void;
+  size?: 'xs' | 'sm' | 'md' | 'lg';
+  fullWidth?: boolean;
+  /** Below 600px show only the icon (the label stays the accessible name). */
+  iconOnlyWhenNarrow?: boolean;
+}
+
+export function ActionButton({ button, context, runtime, onSubmit, size = 'md', fullWidth, iconOnlyWhenNarrow }: ActionButtonProps) {
+  const [busy, setBusy] = useState(false);
+  if (!condition(button.visible, context, true)) return null;
+  const disabled = condition(button.disabled, context, false);
+  const label = text(button.label, context);
+  const style = VARIANTS[button.variant ?? 'secondary'];
+  const click = async () => {
+    setBusy(true);
+    try {
+      if (button.submit && onSubmit) await onSubmit();
+      else await runActions(button.actions, context, runtime);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Button
+      type={button.submit ? 'submit' : 'button'}
+      data-button={button.id}
+      size={size}
+      variant={style.variant}
+      colorPalette={style.colorPalette}
+      disabled={disabled || busy}
+      onClick={button.submit && !onSubmit ? undefined : () => void click()}
+      width={fullWidth ? 'full' : undefined}
+      justifyContent={fullWidth ? 'flex-start' : undefined}
+      aria-label={iconOnlyWhenNarrow && button.icon ? label : undefined}
+    >
+      {button.icon ? (
+        <Suspense fallback={null}>
+          <Icon name={button.icon} />
+        </Suspense>
+      ) : null}
+      {iconOnlyWhenNarrow && button.icon ? (
+        <Box as="span" display={{ base: 'none', sm: 'inline' }}>
+          {label}
+        </Box>
+      ) : (
+        label
+      )}
+    </Button>
+  );
+}
+
+export function ButtonRow(props: { buttons: readonly ButtonDescriptor[] | undefined; context: Context; runtime: ActionRuntime; onSubmit?: () => Promise<unknown> | void; justify?: 'flex-start' | 'flex-end' }) {
+  if (!props.buttons?.length) return null;
+  return (
+    <Flex gap="3" wrap="wrap" justify={props.justify ?? 'flex-start'} mt="4">
+      {props.buttons.map((b, i) => (
+        <ActionButton key={b.id ?? i} button={b} context={props.context} runtime={props.runtime} onSubmit={props.onSubmit} />
+      ))}
+    </Flex>
+  );
+}
+
+export function Panel({ children }: { children: ReactNode }) {
+  return (
+    <Box bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg" p={{ base: '4', md: '6' }}>
+      {children}
+    </Box>
+  );
+}

@@ -1,0 +1,238 @@
+/**
+ * Field widgets for @rjsf (spec §2, §5, §7): masked phone (###) ###-####, date mm/dd/yyyy (the placeholder
+ * '__/__/____' counts as empty), currency, selects (choices, an operation, or config items by type through
+ * Config_GetConfigItems), checkbox and the checkbox confirmation card (file upload and one-time passcode entry are
+ * in their own modules, loaded only by forms that use them).
+ * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
+ */
+import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import { Box, chakra, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
+import type { WidgetProps } from '@rjsf/utils';
+import { evaluate, text } from '../engine/expressions.ts';
+import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
+import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
+
+const PHONE_MASK = '(###) ###-####';
+const DATE_MASK = '##/##/####';
+
+function maskOf(props: WidgetProps, fallback: string): string {
+  const own = props.schema['x-mask'];
+  return typeof own === 'string' ? own : fallback;
+}
+
+function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string }) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus } = props;
+  const shown = typeof value === 'string' && !isEmptyMasked(mask, value) ? value : '';
+  return (
+    <Input
+      id={id}
+      name={id}
+      type="text"
+      inputMode={inputMode}
+      autoComplete={autoComplete ?? 'off'}
+      placeholder={placeholderText}
+      maxLength={mask.length}
+      value={shown}
+      disabled={disabled}
+      readOnly={readonly}
+      autoFocus={autofocus}
+      bg="bg"
+      onChange={(e: ChangeEvent<HTMLInputElement>) => {
+        const masked = applyMask(mask, e.target.value);
+        onChange(masked === '' ? undefined : masked);
+      }}
+      onBlur={(e) => onBlur(id, e.target.value)}
+      onFocus={(e) => onFocus(id, e.target.value)}
+    />
+  );
+}
+
+export function PhoneWidget(props: WidgetProps) {
+  const mask = maskOf(props, PHONE_MASK);
+  return <MaskedInput {...props} mask={mask} inputMode="tel" autoComplete="tel-national" placeholderText={mask.replace(/#/g, '_')} />;
+}
+
+export function DateWidget(props: WidgetProps) {
+  const mask = maskOf(props, DATE_MASK);
+  return <MaskedInput {...props} mask={mask} inputMode="numeric" placeholderText="mm/dd/yyyy" />;
+}
+
+export function CurrencyWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly } = props;
+  const [focused, setFocused] = useState(false);
+  const [draft, setDraft] = useState(() => currencyText(value));
+  useEffect(() => {
+    if (!focused) setDraft(currencyText(value));
+  }, [value, focused]);
+  return (
+    <InputGroup startElement={<Text as="span" aria-hidden color="fg.muted">$</Text>}>
+      <Input
+        id={id}
+        name={id}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        value={draft}
+        disabled={disabled}
+        readOnly={readonly}
+        bg="bg"
+        onChange={(e) => {
+          const raw = e.target.value.replace(/[^0-9.,]/g, '');
+          setDraft(raw);
+          onChange(parseCurrency(raw));
+        }}
+        onFocus={(e) => {
+          setFocused(true);
+          onFocus(id, e.target.value);
+        }}
+        onBlur={(e) => {
+          setFocused(false);
+          setDraft(currencyText(value));
+          onBlur(id, e.target.value);
+        }}
+      />
+    </InputGroup>
+  );
+}
+
+interface Option {
+  value: string;
+  label: string;
+}
+
+function NativeSelectInput({ props, options }: { props: WidgetProps; options: Option[] }) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema } = props;
+  const numeric = schema.type === 'integer' || schema.type === 'number';
+  return (
+    <NativeSelect.Root disabled={disabled || readonly}>
+      <NativeSelect.Field
+        id={id}
+        name={id}
+        value={value === undefined || value === null ? '' : String(value)}
+        bg="bg"
+        onChange={(e) => {
+          const raw = e.target.value;
+          onChange(raw === '' ? undefined : numeric ? Number(raw) : raw);
+        }}
+        onBlur={(e) => onBlur(id, e.target.value)}
+        onFocus={(e) => onFocus(id, e.target.value)}
+      >
+        <option value="">{props.placeholder || 'Select…'}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+}
+
+interface SelectOptions {
+  choices?: Array<{ value: string | number | boolean; label: unknown }>;
+  source?: { operation: string; select?: string };
+  optionValue?: unknown;
+  optionLabel?: unknown;
+}
+
+/** Options from `choices`, from an operation (`source` + optionValue/optionLabel over each `item`), or the enum. */
+export function SelectWidget(props: WidgetProps) {
+  const context = useExprContext();
+  const opts = props.options as SelectOptions;
+  const query = useOperationQuery(opts.source as never, context);
+  const options = useMemo<Option[]>(() => {
+    if (opts.choices) return opts.choices.map((c) => ({ value: String(c.value), label: text(c.label, context) }));
+    if (opts.source) {
+      const answer = opts.source.select ? evaluate({ var: `data.${opts.source.select}` }, { data: query.data }) : query.data;
+      return (Array.isArray(answer) ? answer : []).map((item) => {
+        const ctx = { ...context, item };
+        return { value: String(evaluate(opts.optionValue ?? { var: 'item.id' }, ctx)), label: text(opts.optionLabel ?? { var: 'item.name' }, ctx) };
+      });
+    }
+    return (props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: String(o.label) }));
+  }, [opts, query.data, context, props.options.enumOptions]);
+  return <NativeSelectInput props={props} options={options} />;
+}
+
+/** A select fed by config items of one type (Config_GetConfigItems/{type}, spec §3 Config item types). */
+export function ConfigSelectWidget(props: WidgetProps) {
+  const context = useExprContext();
+  const type = String((props.options as { configType?: string }).configType ?? '');
+  const binding = useMemo(() => ({ operation: 'Config_GetConfigItems', params: { type } }), [type]);
+  const query = useOperationQuery(binding, context);
+  type Item = { name: string; value: string | null; isEnabled: boolean; displayOrder: number };
+  // Config_GetConfigItems answers the list; a wrapped {items} (GetAllConfigItems' shape) is read too.
+  const answer = query.data as Item[] | { items?: Item[] } | undefined;
+  const items = (Array.isArray(answer) ? answer : (answer?.items ?? [])).filter((i) => i.isEnabled).sort((a, b) => a.displayOrder - b.displayOrder);
+  return <NativeSelectInput props={props} options={items.map((i) => ({ value: i.value ?? i.name, label: i.name }))} />;
+}
+
+/**
+ * A native checkbox in the brand colour: the label element wraps it, so its text is its accessible name, and no
+ * state machine is loaded for it (Chakra's Checkbox brings one; this keeps the borrower pages lighter).
+ */
+function NativeCheck(props: { id: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; required?: boolean; label: string; describedBy?: string; strong?: boolean }) {
+  return (
+    <chakra.label htmlFor={props.id} display="flex" alignItems="flex-start" gap="2.5" cursor={props.disabled ? 'not-allowed' : 'pointer'}>
+      <chakra.input
+        type="checkbox"
+        id={props.id}
+        name={props.id}
+        checked={props.checked}
+        disabled={props.disabled}
+        required={props.required}
+        aria-describedby={props.describedBy}
+        onChange={(e) => props.onChange(e.target.checked)}
+        w="4"
+        h="4"
+        mt="0.5"
+        flexShrink={0}
+        css={{ accentColor: 'var(--chakra-colors-brand-solid)' }}
+      />
+      <Text as="span" fontWeight={props.strong ? 'semibold' : 'normal'} fontSize="sm">
+        {props.label}
+      </Text>
+    </chakra.label>
+  );
+}
+
+export function CheckboxWidget(props: WidgetProps) {
+  const { id, value, onChange, disabled, readonly, label, required } = props;
+  return <NativeCheck id={id} checked={value === true} onChange={onChange} disabled={disabled || readonly} required={required} label={label} />;
+}
+
+/** The checkbox confirmation card: a bordered card with the checkbox and its explanation (e.g. Enable Remote Sign). */
+export function ConfirmWidget(props: WidgetProps) {
+  const { id, value, onChange, disabled, readonly, label, uiSchema } = props;
+  const help = typeof uiSchema?.['ui:help'] === 'string' ? uiSchema['ui:help'] : undefined;
+  const checked = value === true;
+  return (
+    <Box borderWidth="1px" borderColor={checked ? 'brand.solid' : 'border'} bg={checked ? 'brand.subtle' : 'bg'} borderRadius="md" p="3" data-confirm-card>
+      <NativeCheck id={id} checked={checked} onChange={onChange} disabled={disabled || readonly} label={label} describedBy={help ? `${id}__card` : undefined} strong />
+      {help ? (
+        <Text id={`${id}__card`} mt="1" ms="6.5" fontSize="sm" color="fg.muted">
+          {help}
+        </Text>
+      ) : null}
+    </Box>
+  );
+}
+
+export function TextareaWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options } = props;
+  return (
+    <Textarea
+      id={id}
+      name={id}
+      value={value ?? ''}
+      disabled={disabled}
+      readOnly={readonly}
+      bg="bg"
+      onChange={(e) => onChange(e.target.value === '' ? options.emptyValue : e.target.value)}
+      onBlur={(e) => onBlur(id, e.target.value)}
+      onFocus={(e) => onFocus(id, e.target.value)}
+    />
+  );
+}
+

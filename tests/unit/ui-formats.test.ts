@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { formatApr, formatCurrency, formatDate, formatPhone, formatValue } from '../../src/engine/formats.ts';
+import { applyMask, currencyText, isEmptyMasked, parseCurrency, placeholderOf } from '../../src/widgets/masks.ts';
+
+describe('formats of spec §9', () => {
+  it('shows currency as $ with 2 decimals and thousands separators, $0.00 when not positive', () => {
+    expect(formatCurrency(1234.5)).toBe('$1,234.50');
+    expect(formatCurrency(40000)).toBe('$40,000.00');
+    expect(formatCurrency('750')).toBe('$750.00');
+    expect(formatCurrency(0)).toBe('$0.00');
+    expect(formatCurrency(-5)).toBe('$0.00');
+    expect(formatCurrency(null)).toBe('$0.00');
+  });
+
+  it('shows APR with 3 decimals and %, or n/a', () => {
+    expect(formatApr(9.99)).toBe('9.990%');
+    expect(formatApr(0)).toBe('0.000%');
+    expect(formatApr(null)).toBe('n/a');
+    expect(formatApr('x')).toBe('n/a');
+  });
+
+  it('shows dates as MM/dd/yyyy', () => {
+    expect(formatDate('03/04/2025')).toBe('03/04/2025');
+    expect(formatDate('2025-03-04')).toBe('03/04/2025');
+    expect(formatDate(null)).toBe('');
+    expect(formatValue('yesno', true)).toBe('Yes');
+    expect(formatPhone('5125550142')).toBe('(512) 555-0142');
+  });
+});
+
+describe('input masks', () => {
+  it('formats digits into the phone mask as far as they go', () => {
+    expect(applyMask('(###) ###-####', '5125550142')).toBe('(512) 555-0142');
+    expect(applyMask('(###) ###-####', '51255')).toBe('(512) 55');
+    expect(applyMask('(###) ###-####', '(512) 555-01429999')).toBe('(512) 555-0142');
+    expect(applyMask('##/##/####', '12252030')).toBe('12/25/2030');
+  });
+
+  it("treats the placeholder '__/__/____' and digit-less text as empty", () => {
+    expect(placeholderOf('##/##/####')).toBe('__/__/____');
+    expect(isEmptyMasked('##/##/####', '__/__/____')).toBe(true);
+    expect(isEmptyMasked('##/##/####', '')).toBe(true);
+    expect(isEmptyMasked('##/##/####', '12/2')).toBe(false);
+  });
+
+  it('reads and shows currency input', () => {
+    expect(parseCurrency('1,234.5')).toBe(1234.5);
+    expect(parseCurrency('$750')).toBe(750);
+    expect(parseCurrency('')).toBeUndefined();
+    expect(currencyText(40000)).toBe('40,000');
+    expect(currencyText(12.5)).toBe('12.5');
+  });
+});

@@ -1,0 +1,167 @@
+import { describe, expect, it, vi } from 'vitest';
+import Fastify from 'fastify';
+import { createProgress, HIDE_DELAY_MS, THROTTLE_MS } from '../../src/app/ui/progress.ts';
+import { isChunkError, RELOAD_GUARD_MS, reloadOnce } from '../../src/app/chunk-reload.ts';
+import { brandContext, chooseBrand, hostMatches } from '../../src/app/brand.ts';
+import { parseWebConfig } from '../../src/app/config.ts';
+import { lazyAuthPort, needsAuthAtStart } from '../../src/app/lazy-auth.ts';
+import type { AuthPort } from '../../src/app/auth-port.ts';
+import { signedOutAuthPort } from '../../src/app/auth-port.ts';
+import { contentSecurityPolicy, registerSecurityHeaders, webConfigMeta } from '../../server/http/security-headers.ts';
+import { listDescriptorFiles } from '../../codegen/descriptors.ts';
+import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
+import type { Settings } from '../../server/config.ts';
+
+function fakeTimers() {
+  let now = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  let next = 1;
+  return {
+    setTimeout: (fn: () => void, ms: number) => {
+      timers.set(next, { at: now + ms, fn });
+      return next++;
+    },
+    clearTimeout: (h: unknown) => void timers.delete(h as number),
+    advance(ms: number) {
+      now += ms;
+      for (const [id, t] of [...timers.entries()].sort((a, b) => a[1].at - b[1].at)) {
+        if (t.at <= now) {
+          timers.delete(id);
+          t.fn();
+        }
+      }
+    },
+  };
+}
+
+describe('the progress overlay (spec §9)', () => {
+  it('appears only after 200 ms of work and hides 500 ms after the last call', () => {
+    const timers = fakeTimers();
+    const progress = createProgress(timers);
+    progress.start('read');
+    timers.advance(THROTTLE_MS - 1);
+    expect(progress.get().visible).toBe(false);
+    timers.advance(1);
+    expect(progress.get()).toEqual({ visible: true, overlay: false });
+    progress.start('write');
+    expect(progress.get().overlay).toBe(true);
+    progress.end('read');
+    progress.end('write');
+    timers.advance(HIDE_DELAY_MS - 1);
+    expect(progress.get().visible).toBe(true);
+    timers.advance(1);
+    expect(progress.get().visible).toBe(false);
+  });
+
+  it('never shows for quick calls, and a new call inside the hide delay keeps it up', () => {
+    const timers = fakeTimers();
+    const progress = createProgress(timers);
+    progress.start('read');
+    timers.advance(150);
+    progress.end('read');
+    timers.advance(1000);
+    expect(progress.get().visible).toBe(false);
+    progress.start('read');
+    timers.advance(THROTTLE_MS);
+    progress.end('read');
+    timers.advance(300);
+    progress.start('read');
+    timers.advance(HIDE_DELAY_MS);
+    expect(progress.get().visible).toBe(true);
+    progress.hide();
+    expect(progress.get().visible).toBe(false);
+  });
+});
+
+describe('the failed-chunk reload (spec §8)', () => {
+  it('reloads at most once per 60 s', () => {
+    const store = new Map<string, string>();
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) };
+    const reload = vi.fn();
+    expect(reloadOnce(storage, 1_000_000, reload)).toBe(true);
+    expect(reloadOnce(storage, 1_000_000 + RELOAD_GUARD_MS - 1, reload)).toBe(false);
+    expect(reloadOnce(storage, 1_000_000 + RELOAD_GUARD_MS, reload)).toBe(true);
+    expect(reload).toHaveBeenCalledTimes(2);
+    expect(isChunkError(new TypeError('Failed to fetch dynamically imported module: https://x/a.js'))).toBe(true);
+    expect(isChunkError(new Error('boom'))).toBe(false);
+  });
+});
+
+describe('brands (spec §1, §9)', () => {
+  const brands = listDescriptorFiles()
+    .filter((f) => f.kind === 'brand')
+    .map((f) => JSON.parse(f.text) as BrandDescriptor);
+
+  it('are two, one wording Service and one Treatment, on the spec palette', () => {
+    expect(brands.map((b) => b.wording.service).sort()).toEqual(['Service', 'Treatment']);
+    for (const b of brands) expect(b.palette).toEqual({ primary: '#286df6', success: '#1ace48', error: '#ea3a18', purple: '#643ec2' });
+  });
+
+  it('are chosen by host name, ?brand= for local use, else the default', () => {
+    const byHost = (host: string) => chooseBrand(brands, host, null).id;
+    const other = brands.find((b) => !b.default)!;
+    const host = other.hosts[0]!.replace('*', 'office1');
+    expect(byHost(host)).toBe(other.id);
+    expect(byHost('unknown.example')).toBe(brands.find((b) => b.default)!.id);
+    expect(chooseBrand(brands, 'unknown.example', other.id).id).toBe(other.id);
+    expect(hostMatches('*.a.example', 'x.a.example')).toBe(true);
+    expect(hostMatches('*.a.example', 'x.y.a.example')).toBe(false);
+  });
+
+  it('give the wording and the chosen name to texts', () => {
+    const b = brands[0]!;
+    const ctx = brandContext(b, {});
+    expect(ctx.name).toBe(b.names.primary);
+    expect((ctx.wording as { serviceLower: string }).serviceLower).toBe(b.wording.service.toLowerCase());
+    expect(brandContext(b, { altName: '1' }).name).toBe(b.names.alternate);
+  });
+});
+
+describe('sign-in is loaded when it matters (decision 0044)', () => {
+  it('at start only for a provider answer or a signed-in session', () => {
+    expect(needsAuthAtStart('', false)).toBe(false);
+    expect(needsAuthAtStart('?code=x&state=y', false)).toBe(true);
+    expect(needsAuthAtStart('?state=y', false)).toBe(true);
+    expect(needsAuthAtStart('', true)).toBe(true);
+  });
+
+  it('answers for signed-out visitors without loading, and delegates once loaded', async () => {
+    const real: AuthPort = { ...signedOutAuthPort, acquireToken: async () => 'token', handleRedirect: async () => '/home' };
+    const load = vi.fn(async () => real);
+    let signedIn = false;
+    const port = lazyAuthPort({ load, signedIn: () => signedIn });
+    expect(await port.acquireToken()).toBeNull();
+    expect(await port.handleRedirect()).toBeNull();
+    expect(load).not.toHaveBeenCalled();
+    signedIn = true;
+    expect(await port.acquireToken()).toBe('token');
+    expect(await port.handleRedirect()).toBe('/home');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('the web page headers and configuration', () => {
+  it('has a CSP without unsafe-eval, with the issuer for sign-in', () => {
+    const csp = contentSecurityPolicy('https://login.example/tenant/v2.0');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self' https://login.example");
+  });
+
+  it('puts the web API key into index.html and the CSP on it, not on the API', async () => {
+    const app = Fastify();
+    await registerSecurityHeaders(app, { webApiKey: "k'1<", oidcIssuer: undefined } as unknown as Settings);
+    app.get('/', async (_req, reply) => reply.type('text/html').send('<head><meta name="pos-config" content="" /></head>'));
+    app.get('/api/x', async () => ({ ok: true }));
+    const page = await app.inject({ url: '/' });
+    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.body).toContain(webConfigMeta({ webApiKey: "k'1<" }));
+    const meta = /content='([^']*)'/.exec(page.body)![1]!.replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    expect(parseWebConfig(meta)).toEqual({ apiKey: "k'1<" });
+    const api = await app.inject({ url: '/api/x' });
+    expect(api.headers['content-security-policy']).toBeUndefined();
+    expect(parseWebConfig('')).toEqual({ apiKey: null });
+    await app.close();
+  });
+});

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
@@ -16,6 +17,9 @@ import { createAccess, type TokenVerifiers } from './http/access.ts';
 import { HttpProblem, problemBody } from './http/problem.ts';
 import { registerReference } from './http/reference.ts';
 import { createHandlers } from './domain/handlers.ts';
+import { CALLBACK_PATH } from './domain/journey/lender-calls.ts';
+import { lenderCatalogue, syncLenderRows } from './lenders/registry.ts';
+import { registerDevOutboxPage } from './notify/dev-outbox.ts';
 import { dualProtocolServer } from './identity/listener.ts';
 import type { Services } from './services.ts';
 
@@ -107,7 +111,27 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     throwFileSizeLimit: true,
   });
 
+  // The lender callback's signature covers the exact bytes of its body: keep them for that route only.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== CALLBACK_PATH) return;
+    const own = route.preParsing === undefined ? [] : Array.isArray(route.preParsing) ? route.preParsing : [route.preParsing];
+    route.preParsing = [...own, async (request, _reply, payload) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of payload) {
+        const part = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+        size += part.length;
+        if (size > settings.bodyLimit) throw new HttpProblem(413, 'The request body is too large.');
+        chunks.push(part);
+      }
+      request.rawBody = Buffer.concat(chunks);
+      return Readable.from([request.rawBody]);
+    }];
+  });
+
   const services: Services = { settings, db: database.db, database, log: app.log };
+  // Every lender file is a lender: its row exists from the first start (docs/decisions/0101).
+  await syncLenderRows(database.db, lenderCatalogue(settings));
   const contract = bundleOpenApi();
   const operations = readOperations(contract);
   bindOperations(app, {
@@ -120,6 +144,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   await registerReference(app, contract);
   await options.identity?.register(app);
+  // The outbox page exists in demo mode only (its JSON, dev_outbox, answers 404 in production).
+  if (settings.mode === 'demo') await registerDevOutboxPage(app, database.db);
 
   await (await import('./http/security-headers.ts')).registerSecurityHeaders(app, settings);
   const webRoot = options.webRoot ?? join(ROOT, 'dist');

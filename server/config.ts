@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { createHmac, randomBytes } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Settings come only from the environment; every variable is documented in the README. */
 export interface Settings {
@@ -33,6 +34,23 @@ export interface Settings {
   identity: IdentitySettings;
   /** Where the session timeout sends someone who is neither staff nor a borrower (spec §4). */
   companyHomeUrl: string;
+  /** The lender files (screens/lenders/<code>.json): one file per lender (docs/decisions/0101). */
+  lendersDir: string;
+  /** How long the waterfall waits for each lender before it counts as TimedOut. */
+  lenderTimeoutMs: number;
+  /** Key each lender's callback HMAC key is derived from (server/lenders/registry.ts). */
+  lenderCallbackSecret: Buffer;
+  /** Lifetime of a single-use borrower link (SendApp, SendESignLink). */
+  linkTokenTtlHours: number;
+  /** Delivery of the outbox: SMTP and an HTTP SMS gateway when configured (docs/decisions/0104). */
+  notify: NotifySettings;
+}
+
+export interface NotifySettings {
+  smtp: { url: string; from: string } | undefined;
+  sms: { url: string; token: string | undefined; from: string | undefined } | undefined;
+  /** Shared secret of the inbound SMS webhook (Notify_ReceiveSms); the webhook refuses every call without it. */
+  smsWebhookSecret: string | undefined;
 }
 
 export type IdentitySettings =
@@ -134,6 +152,9 @@ function secret(env: Env, name: string, mode: Settings['mode'], dataDir: string,
 }
 
 const DEMO_WEB_API_KEY = 'demo-web-key';
+
+/** The repository root: default places of the files the server reads (screens/lenders). */
+const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function httpsOrigin(env: Env, name: string, fallback: string): string {
   const raw = env[name] || fallback;
@@ -241,7 +262,47 @@ export function loadSettings(env: Env = process.env): Settings {
     oidcIssuer: optionalUrl(env, 'OIDC_ISSUER'),
     oidcAudience: env.OIDC_AUDIENCE || 'api://pos-portal',
     ...endpoints(env, mode, port, dataDir),
+    ...journey(env, mode, dataDir),
   };
+}
+
+/** Lenders, borrower links and message delivery (the borrower journey, docs/decisions/0100-0119). */
+function journey(env: Env, mode: Settings['mode'], dataDir: string): Pick<Settings, 'lendersDir' | 'lenderTimeoutMs' | 'lenderCallbackSecret' | 'linkTokenTtlHours' | 'notify'> {
+  const lendersDir = resolve(env.LENDERS_DIR || join(REPO_ROOT, 'screens', 'lenders'));
+  if (!existsSync(lendersDir)) throw new SettingsError('LENDERS_DIR', `no such folder: ${lendersDir}`);
+  // Without its own secret, the callback key is derived from the borrower token secret (never the same bytes).
+  const lenderCallbackSecret = env.LENDER_CALLBACK_SECRET
+    ? secret(env, 'LENDER_CALLBACK_SECRET', mode, dataDir, 32)
+    : createHmac('sha256', secret(env, 'BORROWER_TOKEN_SECRET', mode, dataDir, 32)).update('lender-callback-secret/v1').digest();
+  return {
+    lendersDir,
+    lenderTimeoutMs: integer(env, 'LENDER_TIMEOUT_MS', 10_000, 50, 120_000),
+    lenderCallbackSecret,
+    linkTokenTtlHours: integer(env, 'LINK_TOKEN_TTL_HOURS', 72, 1, 720),
+    notify: notifySettings(env),
+  };
+}
+
+function notifySettings(env: Env): NotifySettings {
+  let smtp: NotifySettings['smtp'];
+  if (env.SMTP_URL) {
+    let url: URL;
+    try {
+      url = new URL(env.SMTP_URL);
+    } catch {
+      throw new SettingsError('SMTP_URL', 'must be a URL such as smtps://user:pass@smtp.example.com:465');
+    }
+    if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new SettingsError('SMTP_URL', `must use smtp:// or smtps:// (got '${url.protocol}')`);
+    smtp = { url: env.SMTP_URL, from: env.SMTP_FROM || `Patient Financing Portal <no-reply@${url.hostname}>` };
+  } else if (env.SMTP_FROM) {
+    throw new SettingsError('SMTP_FROM', 'only applies with SMTP_URL');
+  }
+  const gateway = httpsUrl(env, 'SMS_GATEWAY_URL');
+  if (!gateway && (env.SMS_GATEWAY_TOKEN || env.SMS_FROM)) throw new SettingsError(env.SMS_GATEWAY_TOKEN ? 'SMS_GATEWAY_TOKEN' : 'SMS_FROM', 'only applies with SMS_GATEWAY_URL');
+  const sms = gateway ? { url: gateway, token: env.SMS_GATEWAY_TOKEN || undefined, from: env.SMS_FROM || undefined } : undefined;
+  const smsWebhookSecret = env.SMS_WEBHOOK_SECRET || undefined;
+  if (smsWebhookSecret !== undefined && smsWebhookSecret.length < 16) throw new SettingsError('SMS_WEBHOOK_SECRET', 'must be at least 16 characters');
+  return { smtp, sms, smsWebhookSecret };
 }
 
 function endpoints(env: Env, mode: Settings['mode'], port: number, dataDir: string): Pick<Settings, 'publicUrl' | 'tls' | 'identity' | 'companyHomeUrl'> {

@@ -4,6 +4,7 @@ import { seedDemo, DEMO_ACCOUNTS } from './db/seed/demo.ts';
 import { buildServer } from './app.ts';
 import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';
 import { createIdentity } from './identity/index.ts';
+import { outboxDispatcher } from './notify/outbox.ts';
 
 function settingsOrExit(): Settings {
   try {
@@ -35,6 +36,8 @@ const database = await openDatabase(settings);
 if (settings.mode === 'demo') await seedDemo(database.db, settings);
 const identity = await createIdentity(settings, database);
 const app = await buildServer({ settings, database, verifiers: identity.verifiers, identity, https: tls });
+// Delivers queued e-mail and texts when SMTP_URL / SMS_GATEWAY_URL are set; a no-op otherwise.
+const dispatcher = outboxDispatcher(database.db, settings, app.log);
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
@@ -43,6 +46,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down');
   const force = setTimeout(() => process.exit(1), 10_000).unref();
   identity.close();
+  await dispatcher.stop();
   await app.close();
   await database.close();
   clearTimeout(force);
@@ -52,6 +56,7 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 await app.listen({ host: settings.host, port: settings.port });
+dispatcher.start();
 const url = settings.publicUrl;
 const signIn =
   identity.client.kind === 'builtin'
@@ -64,7 +69,9 @@ const transport =
 console.log(
   `\n  Portal:        ${url}/\n  API reference: ${url}/api/docs\n${transport}\n  Sign-in:       ${signIn}` +
     (tls ? `\n  Certificate:   ${tls.certFile}${settings.tls.mode === 'self-signed' ? ' (self-signed: trust it once, see README "Trusting the local certificate")' : ''}` : '') +
-    `\n  Database:      ${database.kind === 'pglite' ? `PGlite in ${settings.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}\n  Mode:          ${settings.mode}`,
+    `\n  Database:      ${database.kind === 'pglite' ? `PGlite in ${settings.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}\n  Mode:          ${settings.mode}` +
+    `\n  Messages:      ${[settings.notify.smtp ? 'e-mail by SMTP' : '', settings.notify.sms ? 'texts by the SMS gateway' : ''].filter(Boolean).join(', ') || 'kept in the outbox only'}` +
+    (settings.mode === 'demo' ? `\n  Outbox:        ${url}/dev/outbox` : ''),
 );
 if (settings.mode === 'demo') {
   console.log('\n  Demo accounts (password demo-pass-1234):');

@@ -219,7 +219,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Check the borrower's identity details against the application */
+        /**
+         * Check the pre-qualification form before submitting it
+         * @description The body is App_SubmitApp's (the borrower rules of spec §5: names, a home or mobile phone, address, age 18 or more, SSN, income, employment, residence, amount, service date, the soft-pull and ESIGN consents). A rule broken answers 400 with the field's message; the server rules that need stored data (the personal e-mail) answer the same way. isSSNMismatch is true when the application already holds another SSN (docs/decisions/0106).
+         */
         post: operations["App_ValidateBorrower"];
         delete?: never;
         options?: never;
@@ -664,6 +667,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/App/ESignConsent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record the borrower's ESIGN consent before the identity questions and the signature
+         * @description Designed path (docs/decisions/0107). Borrower only, like KBA: nobody consents or signs for the borrower. consentSha256 must be the SHA-256 of the consent text App_SubmitForESign answered; a stale text answers 409.
+         */
+        post: operations["App_ESignConsent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/App/SignAgreement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the loan agreement with a typed name and a drawn signature
+         * @description Designed path (docs/decisions/0107). Borrower only. Needs the ESIGN consent and passed identity questions; the signed PDF (agreement, signature and an audit certificate page) is stored with the application's files and the stage moves to ReadyToFinalize.
+         */
+        post: operations["App_SignAgreement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Config/GetConfigItems/{type}": {
         parameters: {
             query?: never;
@@ -1098,6 +1141,66 @@ export interface paths {
         put?: never;
         /** Verify a one-time passcode and get a borrower token */
         post: operations["Otp_VerifyOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Otp/ExchangeLinkToken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exchange the single-use token of a texted or e-mailed link for a borrower token
+         * @description Designed path (docs/decisions/0102). The link the office sent (/app/auth/{id}?t=token) works once and expires (LINK_TOKEN_TTL_HOURS); any failure answers the same 401, and the page then offers a passcode (Otp_SendOtp).
+         */
+        post: operations["Otp_ExchangeLinkToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Notify/ReceiveSms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a text message a borrower sent back (the SMS gateway's webhook)
+         * @description Designed path (docs/decisions/0105). Called by the SMS gateway, not by the web app: the X-Sms-Webhook-Secret header must equal the SMS_WEBHOOK_SECRET setting (401 otherwise, and always when it is not set). STOP, QUIT, END, REVOKE, OPT OUT, CANCEL or UNSUBSCRIBE opt the number out of texts; START or UNSTOP opt it back in.
+         */
+        post: operations["Notify_ReceiveSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dev/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Demo mode: the e-mails and texts the portal sent
+         * @description Designed path (docs/decisions/0104), the JSON of the /dev/outbox page: messages newest first and the opted-out numbers. Exists in demo mode only: in production mode it answers 404.
+         */
+        get: operations["dev_outbox"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1579,12 +1682,18 @@ export interface components {
         } & (unknown | unknown);
         /**
          * Send-application result
-         * @description Answer of App_SendApp: success is true when the link was sent (the client treats a truthy result as success).
+         * @description Answer of App_SendApp: success is true when the link was sent on at least one channel (the client treats a truthy result as success). A mobile phone that opted out of texts gets none: smsOptedOut is true and message says so; with no e-mail either, the call answers 409 and nothing is created (docs/decisions/0100).
          */
         SendAppResult: {
             success: boolean;
             /** @description The application created for the link. */
             appId: number | null;
+            /** @description The mobile phone replied STOP earlier: no text was sent to it. */
+            smsOptedOut: boolean;
+            /** @description What the popup tells the office, e.g. that the number opted out. */
+            message: string | null;
+            /** @description A PNG data URL of a QR code holding its own single-use link, for the borrower to scan at the desk. */
+            qrCode: string | null;
             /** @description Channels the link went out on. */
             channels: components["schemas"]["SendChannel"][];
         };
@@ -1610,7 +1719,7 @@ export interface components {
         };
         /**
          * Submit application
-         * @description Body of App_SubmitApp: the pre-qualification form. id 0 starts a new application for officeId; otherwise it (re)submits that application. Full SSN and date of birth are accepted here and never returned.
+         * @description Body of App_SubmitApp and App_ValidateBorrower: the pre-qualification form (spec §5 borrower rules). id 0 starts a new application for officeId; otherwise it (re)submits that application. Full SSN and date of birth are accepted here and never returned.
          */
         SubmitApp: {
             /** @description Application id; 0 for a new application (the prequal page with id 0). */
@@ -1629,7 +1738,7 @@ export interface components {
             ssn: string;
             annualIncome: number;
             additionalIncome?: number;
-            residenceStatus?: components["schemas"]["Residence"];
+            residenceStatus: components["schemas"]["Residence"];
             monthlyHousingPayment?: number;
             employmentStatus: components["schemas"]["Employment"];
             employerName?: string;
@@ -1646,8 +1755,17 @@ export interface components {
             enableRemoteSign?: boolean;
             /** @description Submit to these lenders only; all enabled lenders of the office when absent. */
             lenderCodes?: string[];
-            /** @constant */
+            /**
+             * @description Consent to the soft credit inquiry (checking offers does not affect the credit score).
+             * @constant
+             */
             agreeToTerms: true;
+            /**
+             * I agree to receive disclosures and documents electronically (ESIGN Act).
+             * @description ESIGN consent for the pre-qualification's electronic disclosures; the loan agreement has its own consent (App_ESignConsent).
+             * @constant
+             */
+            agreeToESign: true;
         } & (unknown | unknown);
         /**
          * Application result
@@ -1660,6 +1778,8 @@ export interface components {
             decisionStatus: components["schemas"]["LenderDecision"];
             /** @description At least one offer matches the requested amount (prequal match / nomatch pages). */
             isOfferMatch: boolean;
+            /** @description Where the borrower goes next: the match page when there are offers, the nomatch page otherwise (docs/decisions/0103). */
+            nextRoute: string | null;
             lenders: components["schemas"]["AppLenderResult"][];
         };
         /**
@@ -1768,6 +1888,8 @@ export interface components {
             createdAtUtc: string;
             /** Format: date-time */
             updatedAtUtc: string;
+            /** @description Borrower-journey answers only (App_GetApp, App_SelectOffer, App_SignAgreement, App_UpdateContractStatus): where the borrower goes next for the application's state — a hash route of the app (/app/prequal/..., /app/<lender>/<step>/<id>), the lender's own https page when the lender hosts the next step, or null when nothing is left to do (docs/decisions/0103). */
+            nextRoute?: string | null;
         };
         /**
          * Offer
@@ -1833,7 +1955,7 @@ export interface components {
         };
         /**
          * E-sign result
-         * @description Answer of App_SubmitForESign.
+         * @description Answer of App_SubmitForESign and App_ESignConsent: where the borrower signs and how far the signing ceremony got (docs/decisions/0107). consentText is the ESIGN consent with the 15 USC 7001(c) disclosures; App_ESignConsent records its SHA-256.
          */
         EsignResult: {
             appId: number;
@@ -1842,7 +1964,23 @@ export interface components {
              * @description Where the borrower signs; null when the lender e-mails the documents.
              */
             eSignUrl: string | null;
+            /**
+             * @description platform: consent, identity questions and signature on this portal; lender: on the lender's site (eSignUrl).
+             * @enum {string}
+             */
+            hostedBy: "platform" | "lender";
             contractSubStatus: components["schemas"]["ContractSubStatus"];
+            consentVersion: string;
+            consentText: string;
+            consentSha256: string;
+            /** Format: date-time */
+            consentedAtUtc: string | null;
+            kbaStatus: components["schemas"]["KbaStatus"] | null;
+            /** @description SHA-256 of the agreement presented for signing. */
+            documentSha256: string | null;
+            /** Format: date-time */
+            signedAtUtc: string | null;
+            nextRoute: string | null;
         };
         /**
          * Add reference code
@@ -1918,18 +2056,6 @@ export interface components {
             createdAtUtc: string;
             /** Format: date-time */
             updatedAtUtc: string;
-        };
-        /**
-         * Validate borrower
-         * @description Body of App_ValidateBorrower: the borrower confirms who they are before the application is shown.
-         */
-        ValidateBorrower: {
-            /** @description Application id. */
-            appId: number;
-            lastName: string;
-            /** @description Date of birth, MM/dd/yyyy. */
-            dob: string;
-            last4SSN: string;
         };
         /**
          * Validate borrower result
@@ -2319,6 +2445,32 @@ export interface components {
             appId: number;
             fileType?: string | null;
             description?: string | null;
+        };
+        /**
+         * ESIGN consent
+         * @description Body of App_ESignConsent: the borrower consents to electronic records and signatures after reading the 15 USC 7001(c) disclosures that App_SubmitForESign answered; consentSha256 is the SHA-256 of the text they were shown (docs/decisions/0107).
+         */
+        EsignConsent: {
+            /** @description Application id. */
+            appId: number;
+            /** @constant */
+            agreeToESign: true;
+            /** @description Hex SHA-256 of the consent text shown (esign-result.consentSha256). */
+            consentSha256: string;
+        };
+        /**
+         * Sign the loan agreement
+         * @description Body of App_SignAgreement: the borrower types their name and draws a signature (a PNG data URL, at most 200 KB and 1600 x 600 pixels) to sign the agreement App_GetLoanAgreement showed (docs/decisions/0107).
+         */
+        SignAgreement: {
+            /** @description Application id. */
+            appId: number;
+            /** @description The borrower's full name as on the application (first and last name). */
+            typedName: string;
+            /** @description data:image/png;base64,... of the drawn signature. */
+            signaturePng: string;
+            /** @constant */
+            agreeToTerms: true;
         };
         /**
          * Config item type
@@ -2755,6 +2907,70 @@ export interface components {
             appId: number;
         };
         /**
+         * Link token exchange
+         * @description Body of Otp_ExchangeLinkToken: the single-use token of a link the office texted or e-mailed (App_SendApp, App_SendESignLink), with the application it opens (docs/decisions/0102).
+         */
+        LinkTokenExchange: {
+            /** @description Application id (the link's path). */
+            appId: number;
+            /** @description The link's `t` query value. */
+            token: string;
+        };
+        /**
+         * Inbound text message
+         * @description Body of Notify_ReceiveSms: a text a borrower sent back, as the SMS gateway forwards it (docs/decisions/0105).
+         */
+        SmsReply: {
+            /** @description The sender's number: E.164 (+15125550100) or (###) ###-####. */
+            from: string;
+            /** @description Our number the text was sent to. */
+            to?: string;
+            text: string;
+            /** @description The gateway's id of the message. */
+            messageId?: string;
+        };
+        /**
+         * Inbound text message result
+         * @description Answer of Notify_ReceiveSms: what the reply did to the number.
+         */
+        SmsReplyResult: {
+            success: boolean;
+            /**
+             * @description opted-out: STOP, QUIT, END, REVOKE, OPT OUT, CANCEL or UNSUBSCRIBE; opted-in: START or UNSTOP; ignored: anything else.
+             * @enum {string}
+             */
+            outcome: "opted-out" | "opted-in" | "ignored";
+        };
+        /**
+         * Demo outbox
+         * @description Answer of dev_outbox (GET /api/dev/outbox, demo mode only): the messages the portal queued, newest first, and the numbers that opted out of texts (docs/decisions/0104).
+         */
+        DevOutbox: {
+            messages: {
+                id: number;
+                channel: components["schemas"]["SendChannel"];
+                recipient: string;
+                subject: string | null;
+                body: string;
+                links: {
+                    label: string;
+                    url: string;
+                }[];
+                /** @enum {string} */
+                status: "Pending" | "Sent" | "Failed";
+                /** Format: date-time */
+                createdAtUtc: string;
+                /** Format: date-time */
+                sentAtUtc: string | null;
+            }[];
+            optOuts: {
+                /** @description Ten digits. */
+                phone: string;
+                /** Format: date-time */
+                createdAtUtc: string;
+            }[];
+        };
+        /**
          * User info request
          * @description Body of Users_GetUserInfo; the utm fields come from the cookie holding source, medium and campaign.
          */
@@ -3105,17 +3321,17 @@ export interface components {
          */
         RefundStatus: "Submitted" | "Processing" | "Completed" | "Cancelled";
         /**
-         * Enrollment status
-         * @description Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
-         * @enum {string}
-         */
-        EnrollmentStatus: "New" | "ESignSent" | "ESignCompleted" | "Submitted" | "UnderReview" | "Declined" | "Approved" | "OnHold" | "WatchList" | "Terminated";
-        /**
          * KBA status
          * @description Status of a knowledge-based authentication quiz (matches the KBAPending / KBAPassed / KBAFailed contract sub-statuses).
          * @enum {string}
          */
         KbaStatus: "Pending" | "Passed" | "Failed";
+        /**
+         * Enrollment status
+         * @description Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
+         * @enum {string}
+         */
+        EnrollmentStatus: "New" | "ESignSent" | "ESignCompleted" | "Submitted" | "UnderReview" | "Declined" | "Approved" | "OnHold" | "WatchList" | "Terminated";
         /**
          * KBA question
          * @description A question of a knowledge-based authentication quiz.
@@ -3859,7 +4075,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ValidateBorrower"];
+                "application/json": components["schemas"]["SubmitApp"];
             };
         };
         responses: {
@@ -4686,6 +4902,71 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    App_ESignConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EsignConsent"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EsignResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    App_SignAgreement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignAgreement"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Application"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     Config_GetConfigItems: {
         parameters: {
             query?: never;
@@ -5489,6 +5770,100 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OtpVerifyResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Otp_ExchangeLinkToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkTokenExchange"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpVerifyResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Notify_ReceiveSms: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SmsReply"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SmsReplyResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    dev_outbox: {
+        parameters: {
+            query?: {
+                /** @description Only messages to this recipient (an e-mail, or a phone as (###) */
+                to?: string;
+                /** @description At most this many messages. Default 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DevOutbox"];
                 };
             };
             400: components["responses"]["BadRequest"];

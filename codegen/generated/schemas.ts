@@ -17,7 +17,7 @@ export type EnableRemoteSign = boolean;
  */
 export type SendChannel = 'Email' | 'Sms';
 /**
- * Body of App_SubmitApp: the pre-qualification form. id 0 starts a new application for officeId; otherwise it (re)submits that application. Full SSN and date of birth are accepted here and never returned.
+ * Body of App_SubmitApp and App_ValidateBorrower: the pre-qualification form (spec §5 borrower rules). id 0 starts a new application for officeId; otherwise it (re)submits that application. Full SSN and date of birth are accepted here and never returned.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "SubmitApp".
@@ -39,6 +39,10 @@ export type Residence = 'Rent' | 'Own' | 'Other';
  * via the `definition` "Employment".
  */
 export type Employment = 'EmployedFull' | 'EmployedPart' | 'SelfEmployed' | 'Retired' | 'Student' | 'UnEmployed';
+/**
+ * ESIGN consent for the pre-qualification's electronic disclosures; the loan agreement has its own consent (App_ESignConsent).
+ */
+export type IAgreeToReceiveDisclosuresAndDocumentsElectronicallyESIGNAct = true;
 /**
  * Stage of a loan application (spec §4 Application stage). Allowed transitions are decided by the server.
  *
@@ -112,6 +116,13 @@ export type FundingStatus = 'Initiated' | 'Processing' | 'Completed';
  */
 export type RefundStatus = 'Submitted' | 'Processing' | 'Completed' | 'Cancelled';
 /**
+ * Status of a knowledge-based authentication quiz (matches the KBAPending / KBAPassed / KBAFailed contract sub-statuses).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "KbaStatus".
+ */
+export type KbaStatus = 'Pending' | 'Passed' | 'Failed';
+/**
  * Channel used to send a link or a one-time passcode to a borrower.
  */
 export type SendChannel1 = 'Email' | 'Sms';
@@ -136,13 +147,6 @@ export type EnrollmentStatus =
  * Status of the funding (or refund ACH transfer) of an application.
  */
 export type FundingStatus1 = 'Initiated' | 'Processing' | 'Completed';
-/**
- * Status of a knowledge-based authentication quiz (matches the KBAPending / KBAPassed / KBAFailed contract sub-statuses).
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "KbaStatus".
- */
-export type KbaStatus = 'Pending' | 'Passed' | 'Failed';
 /**
  * Kind of a transaction an office submits to a lender for an application.
  *
@@ -274,7 +278,7 @@ export interface SendApp1 {
   enableRemoteSign?: EnableRemoteSign;
 }
 /**
- * Answer of App_SendApp: success is true when the link was sent (the client treats a truthy result as success).
+ * Answer of App_SendApp: success is true when the link was sent on at least one channel (the client treats a truthy result as success). A mobile phone that opted out of texts gets none: smsOptedOut is true and message says so; with no e-mail either, the call answers 409 and nothing is created (docs/decisions/0100).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "SendAppResult".
@@ -285,6 +289,18 @@ export interface SendAppResult {
    * The application created for the link.
    */
   appId: number | null;
+  /**
+   * The mobile phone replied STOP earlier: no text was sent to it.
+   */
+  smsOptedOut: boolean;
+  /**
+   * What the popup tells the office, e.g. that the number opted out.
+   */
+  message: string | null;
+  /**
+   * A PNG data URL of a QR code holding its own single-use link, for the borrower to scan at the desk.
+   */
+  qrCode: string | null;
   /**
    * Channels the link went out on.
    */
@@ -332,7 +348,7 @@ export interface SubmitApp1 {
   ssn: string;
   annualIncome: number;
   additionalIncome?: number;
-  residenceStatus?: Residence;
+  residenceStatus: Residence;
   monthlyHousingPayment?: number;
   employmentStatus: Employment;
   employerName?: string;
@@ -495,7 +511,11 @@ export interface SubmitApp1 {
         string,
         string
       ];
+  /**
+   * Consent to the soft credit inquiry (checking offers does not affect the credit score).
+   */
   agreeToTerms: true;
+  agreeToESign: IAgreeToReceiveDisclosuresAndDocumentsElectronicallyESIGNAct;
 }
 /**
  * A postal address (office, owner, borrower). Used in responses and, unchanged, in write requests.
@@ -536,6 +556,10 @@ export interface AppResult {
    * At least one offer matches the requested amount (prequal match / nomatch pages).
    */
   isOfferMatch: boolean;
+  /**
+   * Where the borrower goes next: the match page when there are offers, the nomatch page otherwise (docs/decisions/0103).
+   */
+  nextRoute: string | null;
   lenders: AppLenderResult[];
 }
 /**
@@ -684,6 +708,10 @@ export interface Application {
   showSubmitToLendersButton: boolean;
   createdAtUtc: string;
   updatedAtUtc: string;
+  /**
+   * Borrower-journey answers only (App_GetApp, App_SelectOffer, App_SignAgreement, App_UpdateContractStatus): where the borrower goes next for the application's state — a hash route of the app (/app/prequal/..., /app/<lender>/<step>/<id>), the lender's own https page when the lender hosts the next step, or null when nothing is left to do (docs/decisions/0103).
+   */
+  nextRoute?: string | null;
 }
 /**
  * A loan offer from a lender (spec §3 Offer). Rates are percents; terms are months.
@@ -764,7 +792,7 @@ export interface DownloadUrl {
   expiresAtUtc: string;
 }
 /**
- * Answer of App_SubmitForESign.
+ * Answer of App_SubmitForESign and App_ESignConsent: where the borrower signs and how far the signing ceremony got (docs/decisions/0107). consentText is the ESIGN consent with the 15 USC 7001(c) disclosures; App_ESignConsent records its SHA-256.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "EsignResult".
@@ -775,7 +803,22 @@ export interface EsignResult {
    * Where the borrower signs; null when the lender e-mails the documents.
    */
   eSignUrl: string | null;
+  /**
+   * platform: consent, identity questions and signature on this portal; lender: on the lender's site (eSignUrl).
+   */
+  hostedBy: 'platform' | 'lender';
   contractSubStatus: ContractSubStatus;
+  consentVersion: string;
+  consentText: string;
+  consentSha256: string;
+  consentedAtUtc: string | null;
+  kbaStatus: KbaStatus | null;
+  /**
+   * SHA-256 of the agreement presented for signing.
+   */
+  documentSha256: string | null;
+  signedAtUtc: string | null;
+  nextRoute: string | null;
 }
 /**
  * Body of App_AddReferenceCode.
@@ -878,24 +921,6 @@ export interface Refund {
   requestedBy: string | null;
   createdAtUtc: string;
   updatedAtUtc: string;
-}
-/**
- * Body of App_ValidateBorrower: the borrower confirms who they are before the application is shown.
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "ValidateBorrower".
- */
-export interface ValidateBorrower {
-  /**
-   * Application id.
-   */
-  appId: number;
-  lastName: string;
-  /**
-   * Date of birth, MM/dd/yyyy.
-   */
-  dob: string;
-  last4SSN: string;
 }
 /**
  * Answer of App_ValidateBorrower.
@@ -2515,6 +2540,44 @@ export interface UploadFileModel {
   appId: number;
   fileType?: string | null;
   description?: string | null;
+}
+/**
+ * Body of App_ESignConsent: the borrower consents to electronic records and signatures after reading the 15 USC 7001(c) disclosures that App_SubmitForESign answered; consentSha256 is the SHA-256 of the text they were shown (docs/decisions/0107).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "EsignConsent".
+ */
+export interface EsignConsent {
+  /**
+   * Application id.
+   */
+  appId: number;
+  agreeToESign: true;
+  /**
+   * Hex SHA-256 of the consent text shown (esign-result.consentSha256).
+   */
+  consentSha256: string;
+}
+/**
+ * Body of App_SignAgreement: the borrower types their name and draws a signature (a PNG data URL, at most 200 KB and 1600 x 600 pixels) to sign the agreement App_GetLoanAgreement showed (docs/decisions/0107).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "SignAgreement".
+ */
+export interface SignAgreement {
+  /**
+   * Application id.
+   */
+  appId: number;
+  /**
+   * The borrower's full name as on the application (first and last name).
+   */
+  typedName: string;
+  /**
+   * data:image/png;base64,... of the drawn signature.
+   */
+  signaturePng: string;
+  agreeToTerms: true;
 }
 /**
  * A configuration item: an entry of a named list, a feature flag or an office setting (spec §3 Config item).
@@ -5768,6 +5831,86 @@ export interface OtpVerifyResult {
    * The application the token is bound to (a new draft when the passcode was sent for an office).
    */
   appId: number;
+}
+/**
+ * Body of Otp_ExchangeLinkToken: the single-use token of a link the office texted or e-mailed (App_SendApp, App_SendESignLink), with the application it opens (docs/decisions/0102).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "LinkTokenExchange".
+ */
+export interface LinkTokenExchange {
+  /**
+   * Application id (the link's path).
+   */
+  appId: number;
+  /**
+   * The link's `t` query value.
+   */
+  token: string;
+}
+/**
+ * Body of Notify_ReceiveSms: a text a borrower sent back, as the SMS gateway forwards it (docs/decisions/0105).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "SmsReply".
+ */
+export interface SmsReply {
+  /**
+   * The sender's number: E.164 (+15125550100) or (###) ###-####.
+   */
+  from: string;
+  /**
+   * Our number the text was sent to.
+   */
+  to?: string;
+  text: string;
+  /**
+   * The gateway's id of the message.
+   */
+  messageId?: string;
+}
+/**
+ * Answer of Notify_ReceiveSms: what the reply did to the number.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "SmsReplyResult".
+ */
+export interface SmsReplyResult {
+  success: boolean;
+  /**
+   * opted-out: STOP, QUIT, END, REVOKE, OPT OUT, CANCEL or UNSUBSCRIBE; opted-in: START or UNSTOP; ignored: anything else.
+   */
+  outcome: 'opted-out' | 'opted-in' | 'ignored';
+}
+/**
+ * Answer of dev_outbox (GET /api/dev/outbox, demo mode only): the messages the portal queued, newest first, and the numbers that opted out of texts (docs/decisions/0104).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "DevOutbox".
+ */
+export interface DevOutbox {
+  messages: OutboxMessage[];
+  optOuts: {
+    /**
+     * Ten digits.
+     */
+    phone: string;
+    createdAtUtc: string;
+  }[];
+}
+export interface OutboxMessage {
+  id: number;
+  channel: SendChannel;
+  recipient: string;
+  subject: string | null;
+  body: string;
+  links: {
+    label: string;
+    url: string;
+  }[];
+  status: 'Pending' | 'Sent' | 'Failed';
+  createdAtUtc: string;
+  sentAtUtc: string | null;
 }
 /**
  * Body of Users_GetUserInfo; the utm fields come from the cookie holding source, medium and campaign.

@@ -11,6 +11,7 @@ import { adminOfficeHandlers } from './admin/handlers.ts';
 import { adminAppHandlers } from './admin/apps-handlers.ts';
 import { fundingHandlers } from './funding/handlers.ts';
 import { refundHandlers } from './refunds/handlers.ts';
+import { journeyHandlers } from './journey/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -27,5 +28,7 @@ export function createHandlers(): Handlers {
     ...adminAppHandlers,
     ...fundingHandlers,
     ...refundHandlers,
+    // The borrower journey; its App_GetApp adds the route of the next step to the plain read above.
+    ...journeyHandlers,
   };
 }

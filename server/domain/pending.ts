@@ -6,26 +6,7 @@ import type { Handler, OperationId } from '../http/handler-types.ts';
  * the same list by name, so it can only shrink.
  */
 export const PENDING = {
-  // Borrower journey: sending, pre-qualification, lenders, KBA, e-sign (issue 5).
-  App_SendApp: 'the borrower journey',
-  App_GetSendAppInfo: 'the borrower journey',
-  App_SubmitApp: 'the borrower journey',
-  App_GetOffers: 'the borrower journey',
-  App_SelectOffer: 'the borrower journey',
-  App_GetDownloadUrl: 'the borrower journey',
-  App_SubmitForESign: 'the borrower journey',
-  App_SendESignLink: 'the borrower journey',
-  App_ValidateBorrower: 'the borrower journey',
-  App_GetSendAppLogs: 'the borrower journey',
-  App_CheckBorrowerEmail: 'the borrower journey',
-  App_GetLoanAgreement: 'the borrower journey',
-  App_GetKBA: 'the borrower journey',
-  App_SubmitKBA: 'the borrower journey',
-  App_GetLenderApp: 'the borrower journey',
-  App_ProcessLenderCallback: 'the borrower journey',
-  App_UpdateContractStatus: 'the borrower journey',
-  // After the signature (issue 6): submitting to more lenders needs the lender adapters.
-  App_SubmitToLender: 'application follow-up',
+  // Nothing is pending: the borrower journey (issue 5) implemented the last ones.
 } as const satisfies Partial<Record<OperationId, string>>;
 
 export type PendingId = keyof typeof PENDING;

@@ -56,3 +56,50 @@ export function passcodeSms(input: { to: string; code: string; minutes: number }
     text: `Your passcode is ${input.code}. It expires in ${input.minutes} min. Do not share it. Reply STOP to opt out.`,
   };
 }
+
+// ---- the borrower journey (docs/decisions/0100) ------------------------------------------------
+
+const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+export function applicationLinkEmail(input: { to: string; firstName: string; officeName: string; amount: number; url: string; hours: number }): Email {
+  return {
+    to: input.to,
+    subject: `${input.officeName}: your financing application`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `${input.officeName} sent you a link to apply for financing of about ${dollars(input.amount)}. ` +
+      `Checking your offers takes a minute and does not affect your credit score.\n\n` +
+      `${input.url}\n\n` +
+      `The link works once and expires in ${input.hours} hours. If it no longer works, ask for a passcode on the same page.\n`,
+    links: [{ label: 'Start my application', url: input.url }],
+  };
+}
+
+export function applicationLinkSms(input: { to: string; officeName: string; url: string }): Sms {
+  return {
+    to: input.to,
+    text: `${input.officeName} sent you a financing application: ${input.url} Msg&data rates may apply. Reply STOP to opt out.`,
+    links: [{ label: 'Start my application', url: input.url }],
+  };
+}
+
+export function eSignLinkEmail(input: { to: string; firstName: string; officeName: string; lenderName: string; url: string; hours: number }): Email {
+  return {
+    to: input.to,
+    subject: `${input.officeName}: your ${input.lenderName} loan documents are ready to sign`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `Your loan documents with ${input.lenderName} are ready. Open the link below to review and sign them:\n\n` +
+      `${input.url}\n\n` +
+      `The link works once and expires in ${input.hours} hours.\n`,
+    links: [{ label: 'Review and sign', url: input.url }],
+  };
+}
+
+export function eSignLinkSms(input: { to: string; officeName: string; url: string }): Sms {
+  return {
+    to: input.to,
+    text: `${input.officeName}: your loan documents are ready to sign: ${input.url} Reply STOP to opt out.`,
+    links: [{ label: 'Review and sign', url: input.url }],
+  };
+}

@@ -1,6 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
+import type { Settings } from '../config.ts';
+import { createDispatcher, type Dispatcher } from './dispatcher.ts';
+import { configuredTransports } from './transports.ts';
 
 /**
  * Every e-mail and text message the product sends is first written to the `outbox` table, in the
@@ -60,4 +63,22 @@ export async function sendSms(db: Db, sms: Sms): Promise<Queued> {
     .values({ channel: 'Sms', recipient: sms.to, subject: null, body: sms.text, links: sms.links ?? [] })
     .returning({ id: outbox.id });
   return { queued: true, id: row!.id };
+}
+
+// ---- delivery (docs/decisions/0104) -------------------------------------------------------------
+
+
+const dispatchers = new WeakMap<object, Dispatcher>();
+
+/**
+ * The process's dispatcher for a database: `kick()` it after committing messages; server/main.ts
+ * starts its retry timer. Without SMTP_URL / SMS_GATEWAY_URL it does nothing.
+ */
+export function outboxDispatcher(db: Db, settings: Pick<Settings, 'notify'>, log: { error(obj: object, msg: string): void }): Dispatcher {
+  let dispatcher = dispatchers.get(db);
+  if (!dispatcher) {
+    dispatcher = createDispatcher(db, configuredTransports(settings.notify), log);
+    dispatchers.set(db, dispatcher);
+  }
+  return dispatcher;
 }

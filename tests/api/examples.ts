@@ -8,6 +8,7 @@ import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import type { Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertRefund, insertStipulation } from './apps-fixtures.ts';
+import { JOURNEY_PLACEHOLDER, journeyExampleFixtures, journeyExamples, type JourneyExampleFixtures } from './journey-examples.ts';
 
 /** Ids from the demo seed (server/db/seed/): offices from 100, applications from 1000. */
 export const DEMO = {
@@ -54,6 +55,8 @@ export interface ExampleFixtures {
   identity: IdentityFixtures;
   /** Application follow-up, funding and refund examples: see appExampleFixtures below. */
   apps: AppExampleFixtures;
+  /** Borrower-journey examples: see journey-examples.ts. */
+  journey: JourneyExampleFixtures;
 }
 
 /**
@@ -106,14 +109,20 @@ const PLACEHOLDER: ExampleFixtures = {
     otpCode: '000000',
   },
   apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1 },
+  journey: JOURNEY_PLACEHOLDER,
 };
 
 export async function exampleFixtures(h: Harness): Promise<ExampleFixtures> {
   const base = await officeExampleFixtures(h);
-  return { ...base, identity: await identityFixtures(h, base.publishedOfficeId), apps: await appExampleFixtures(h, base.publishedOfficeId) };
+  return {
+    ...base,
+    identity: await identityFixtures(h, base.publishedOfficeId),
+    apps: await appExampleFixtures(h, base.publishedOfficeId),
+    journey: await journeyExampleFixtures(h, base.publishedOfficeId, base.adminEmail),
+  };
 }
 
-async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps'>> {
+async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps' | 'journey'>> {
   const db = h.database.db;
   const tag = randomBytes(4).toString('hex');
   const adminEmail = `examples-${tag}@demo.test`;
@@ -267,6 +276,8 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     ...identityExamples(appOfBrightSmiles, fixtures),
     // Application follow-up, finalize, funding and refunds, on applications of the published fixture office.
     ...appExamples(fixtures),
+    // The borrower journey, on applications of the published fixture office in each state a call needs.
+    ...journeyExamples(fixtures.journey, owner),
   ];
 }
 

@@ -1,0 +1,129 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Db } from '../../db/index.ts';
+import { kbaQuizzes, type KbaQuestion } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import type { Services } from '../../services.ts';
+import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
+import {
+  adapterOf, appendESignEvent, applicantOf, catalogueOf, clientOf, conflict, esignEvents, KBA_ATTEMPTS, KBA_MINUTES, kbaAnswerHash, kbaSummary,
+  moveApplication,
+} from './records.ts';
+
+type Schemas = components['schemas'];
+type Quiz = typeof kbaQuizzes.$inferSelect;
+
+/**
+ * Identity questions (knowledge-based authentication, docs/decisions/0109). Borrower only (0020). The
+ * lender's adapter writes the questions — the sandbox from the application's own data, so the right
+ * answers are what the borrower entered — and the server keeps only an HMAC of each right choice.
+ * Two attempts: a failed first quiz is answered with a new one, a failed second ends in KBAFailed.
+ */
+
+const toQuiz = (quiz: Quiz): Schemas['KbaQuiz'] => ({
+  appId: quiz.appId,
+  transactionId: quiz.transactionId,
+  status: quiz.status,
+  quizId: quiz.quizId,
+  questions: quiz.questions,
+});
+
+async function newQuiz(services: Services, tx: Db, app: ApplicationRecord): Promise<Quiz> {
+  const adapter = adapterOf(catalogueOf(services), app.lenderCode);
+  const drafts = await adapter.kba(applicantOf(app, services.settings.piiKey));
+  const quizId = randomUUID();
+  const questions: KbaQuestion[] = drafts.map(({ id, text, choices }) => ({ id, text, choices }));
+  const answerHashes = Object.fromEntries(drafts.map((d) => [d.id, kbaAnswerHash(services.settings.borrowerTokenSecret, quizId, d.id, d.answerId)]));
+  const [quiz] = await tx
+    .insert(kbaQuizzes)
+    .values({
+      appId: app.id,
+      transactionId: `${adapter.code.toUpperCase()}-KBA-${randomBytes(4).toString('hex').toUpperCase()}`,
+      quizId,
+      questions,
+      answerHashes,
+      expiresAt: new Date(Date.now() + KBA_MINUTES * 60_000),
+    })
+    .returning();
+  return quiz!;
+}
+
+/** The ceremony must be open on this portal with the ESIGN consent given, and KBA neither passed nor failed. */
+async function readyForKba(services: Services, tx: Db, appId: number): Promise<ApplicationRecord> {
+  const app = await lockApplication(tx, appId);
+  if (app.stage !== 'SigningRequired' || !app.contractId || adapterOf(catalogueOf(services), app.lenderCode).descriptor.journey.esign !== 'platform') {
+    throw conflict('The identity questions come with the loan documents: they are not open for this application.');
+  }
+  const events = await esignEvents(tx, app.id, app.contractId);
+  if (!events.some((e) => e.type === 'consented')) throw conflict('The ESIGN consent comes first (App_ESignConsent).');
+  return app;
+}
+
+/** App_GetKBA: the open quiz, or a new one (sub-status KBAPending). */
+export async function getQuiz(services: Services, caller: Caller, appId: number): Promise<Schemas['KbaQuiz']> {
+  return services.db.transaction(async (tx) => {
+    const app = await readyForKba(services, tx, appId);
+    const summary = await kbaSummary(tx, appId);
+    if (summary.status === 'Passed') throw conflict('The borrower has already passed the identity questions.');
+    if (summary.status === 'Failed') throw conflict('The identity questions failed twice: the office must verify the borrower.');
+    const [open] = await tx
+      .select()
+      .from(kbaQuizzes)
+      .where(and(eq(kbaQuizzes.appId, appId), eq(kbaQuizzes.status, 'Pending'), sql`${kbaQuizzes.expiresAt} > now()`))
+      .orderBy(desc(kbaQuizzes.id))
+      .limit(1);
+    const quiz = open ?? (await newQuiz(services, tx, app));
+    if (app.contractSubStatus !== 'KBAPending') {
+      await moveApplication(tx, app, caller, { contractSubStatus: 'KBAPending', statusText: 'Borrower is answering the identity questions' }, 'Identity questions presented', { quizId: quiz.quizId });
+    }
+    return toQuiz(quiz);
+  });
+}
+
+/** App_SubmitKBA: every question must be answered with its right choice. */
+export async function submitQuiz(services: Services, caller: Caller, body: Schemas['KbaSubmit'], request: FastifyRequest): Promise<Schemas['KbaResult']> {
+  const secret = services.settings.borrowerTokenSecret;
+  return services.db.transaction(async (tx) => {
+    const app = await readyForKba(services, tx, body.appId);
+    const [quiz] = await tx.select().from(kbaQuizzes).where(and(eq(kbaQuizzes.appId, app.id), eq(kbaQuizzes.quizId, body.quizId))).for('update');
+    if (!quiz) throw new HttpProblem(404, 'The quiz could not be found.');
+    if (quiz.status !== 'Pending') throw conflict('This quiz was already answered.');
+    if (quiz.expiresAt <= new Date()) throw conflict('This quiz has expired: ask for the questions again.');
+    if (body.transactionId && body.transactionId !== quiz.transactionId) throw HttpProblem.validation({ transactionId: ['This field does not match the quiz.'] });
+    const given = new Map(body.answers.map((a) => [a.questionId, a.choiceId]));
+    const unknown = body.answers.find((a) => !(a.questionId in quiz.answerHashes));
+    if (unknown) throw HttpProblem.validation({ answers: [`Question ${unknown.questionId} is not part of this quiz.`] });
+    const missing = quiz.questions.filter((q) => !given.has(q.id));
+    if (missing.length) throw HttpProblem.validation({ answers: [`Answer every question (${missing.length} left).`] });
+    const passed = quiz.questions.every((q) => quiz.answerHashes[q.id] === kbaAnswerHash(secret, quiz.quizId, q.id, given.get(q.id)!));
+    await tx
+      .update(kbaQuizzes)
+      .set({ status: passed ? 'Passed' : 'Failed', attempts: quiz.attempts + 1, completedAt: new Date() })
+      .where(eq(kbaQuizzes.id, quiz.id));
+    const client = clientOf(request);
+    if (passed) {
+      await appendESignEvent(tx, app, caller, client, 'kba-passed', { transactionId: quiz.transactionId });
+      await moveApplication(tx, app, caller, { contractSubStatus: 'KBAPassed', statusText: 'Identity verified: ready to sign' }, 'Identity questions passed', { quizId: quiz.quizId });
+      return { appId: app.id, status: 'Passed', contractSubStatus: 'KBAPassed', attemptsRemaining: null, quiz: null };
+    }
+    const failed = (await kbaSummary(tx, app.id)).failed;
+    await appendESignEvent(tx, app, caller, client, 'kba-failed', { transactionId: quiz.transactionId, attempt: failed });
+    if (failed >= KBA_ATTEMPTS) {
+      await moveApplication(
+        tx,
+        app,
+        caller,
+        { stage: 'NeedsAttention', contractSubStatus: 'KBAFailed', statusText: 'Identity questions failed twice: the office must verify the borrower' },
+        'Identity questions failed',
+        { attempts: failed },
+      );
+      return { appId: app.id, status: 'Failed', contractSubStatus: 'KBAFailed', attemptsRemaining: 0, quiz: null };
+    }
+    const next = await newQuiz(services, tx, app);
+    await moveApplication(tx, app, caller, { contractSubStatus: 'KBAPending', statusText: 'Identity questions: second attempt' }, 'Identity questions failed: second attempt', { attempts: failed });
+    return { appId: app.id, status: 'Pending', contractSubStatus: 'KBAPending', attemptsRemaining: KBA_ATTEMPTS - failed, quiz: toQuiz(next) };
+  });
+}

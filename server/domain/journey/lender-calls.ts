@@ -1,0 +1,223 @@
+import { timingSafeEqual } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { components } from '../../../codegen/generated/api.ts';
+import { applicationLenders, applications, appLogs, lenders, offers } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { lenderCallbackKey, signLenderCallback } from '../../lenders/registry.ts';
+import type { LenderEvent } from '../../lenders/types.ts';
+import type { Services } from '../../services.ts';
+import { getApplication, type Application } from '../applications/detail.ts';
+import { appStipulations } from '../applications/followup.ts';
+import { lockApplication, writeLogs } from '../applications/records.ts';
+import { toDollars, toUtc } from '../values.ts';
+import { offerList } from './offers.ts';
+import { recordAnswers } from './prequal.ts';
+import { adapterOf, applicantOf, catalogueOf, conflict, discountRateOf, journeyStateOf, moveApplication } from './records.ts';
+import { nextRoute } from './routing.ts';
+import { sha256Hex } from '../../esign/consent.ts';
+
+type Schemas = components['schemas'];
+type SubStatus = Schemas['ContractSubStatus'];
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The exact bytes of the body, kept for App_ProcessLenderCallback's signature only (server/app.ts). */
+    rawBody?: Buffer;
+  }
+}
+
+export const CALLBACK_PATH = '/api/App/ProcessLenderCallback';
+/** A callback signed longer ago (or further ahead) than this is refused: a captured request cannot be replayed later. */
+export const CALLBACK_TOLERANCE_SECONDS = 300;
+
+// ---- App_GetApp with the route of the next step --------------------------------------------------
+
+export async function applicationWithRoute(services: Services, appId: number): Promise<Application> {
+  const application = await getApplication(services.db, services.settings.piiKey, appId);
+  const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
+  return { ...application, nextRoute: nextRoute(catalogueOf(services), await journeyStateOf(services.db, app!)) };
+}
+
+/** App_GetApp; refreshStatus asks the selected lender for news first (docs/decisions/0103). */
+export async function getAppWithRoute(services: Services, caller: Caller, appId: number, refresh: boolean): Promise<Application> {
+  if (refresh) {
+    const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
+    if (!app) throw new HttpProblem(404, 'The application could not be found.');
+    const adapter = app.lenderCode ? catalogueOf(services).get(app.lenderCode) : undefined;
+    const [answer] = app.lenderId ? await services.db.select().from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.lenderId, app.lenderId))) : [];
+    const effect = adapter ? await adapter.status({ appId, lenderAppId: answer?.lenderAppId ?? null }) : null;
+    if (effect && (effect.contractStatus !== undefined || effect.contractSubStatus !== undefined)) {
+      await services.db.transaction(async (tx) => {
+        const locked = await lockApplication(tx, appId);
+        await moveApplication(tx, locked, caller, contractChange(locked, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), 'Status refreshed from the lender');
+      });
+    }
+  }
+  return applicationWithRoute(services, appId);
+}
+
+// ---- App_ProcessLenderCallback --------------------------------------------------------------------
+
+const unauthorized = (detail: string) => new HttpProblem(401, detail);
+
+/** X-Lender-Signature over X-Lender-Timestamp + "." + the raw body, with the lender's own key (0020, 0110). */
+export function verifyCallback(services: Services, request: FastifyRequest, lenderCode: string): void {
+  const signature = request.headers['x-lender-signature'];
+  const timestamp = request.headers['x-lender-timestamp'];
+  if (typeof signature !== 'string' || typeof timestamp !== 'string' || !request.rawBody) throw unauthorized('The callback signature is missing.');
+  const age = Math.abs(Date.now() / 1000 - Number(timestamp));
+  if (!Number.isFinite(age) || age > CALLBACK_TOLERANCE_SECONDS) throw unauthorized('The callback timestamp is outside the 5-minute window.');
+  if (!catalogueOf(services).get(lenderCode)) throw unauthorized('The callback signature is not valid.');
+  const expected = Buffer.from(signLenderCallback(lenderCallbackKey(services.settings, lenderCode), timestamp, request.rawBody));
+  const given = Buffer.from(signature);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized('The callback signature is not valid.');
+}
+
+/** Contract status and sub-status a lender reports, and the stage they imply. */
+function contractChange(app: { stage: string; contractStatus: string | null }, contractStatus: string | null | undefined, subStatus: SubStatus | undefined) {
+  const change: Partial<typeof applications.$inferInsert> = {};
+  if (contractStatus !== undefined) change.contractStatus = contractStatus;
+  if (subStatus !== undefined) change.contractSubStatus = subStatus;
+  const status = (contractStatus ?? '').toLowerCase();
+  if (status === 'signed' && (app.stage === 'OfferSelected' || app.stage === 'SigningRequired')) {
+    change.stage = 'ReadyToFinalize';
+    change.statusText = 'Signed at the lender: ready to finalize';
+  } else if (status === 'cancelled' || status === 'canceled') {
+    change.stage = 'Cancelled';
+    change.statusText = 'Cancelled by the lender';
+  }
+  return change;
+}
+
+/**
+ * Applies a verified lender callback once: its id is the SHA-256 of the raw body, kept on the log
+ * line it writes, so a repeat (a lender retrying, or a replay inside the window) answers success
+ * without changing anything again.
+ */
+export async function processCallback(services: Services, body: Schemas['LenderCallback'], request: FastifyRequest): Promise<Schemas['SuccessResult']> {
+  verifyCallback(services, request, body.lenderCode);
+  const callbackId = sha256Hex(request.rawBody!);
+  const caller: Caller = { kind: 'anonymous' };
+  const adapter = catalogueOf(services).get(body.lenderCode)!;
+  return services.db.transaction(async (tx) => {
+    const [app] = await tx.select().from(applications).where(eq(applications.id, body.appId)).for('update');
+    if (!app) throw new HttpProblem(404, 'The application could not be found.');
+    const [seen] = await tx.select({ id: appLogs.id }).from(appLogs).where(and(eq(appLogs.appId, app.id), sql`${appLogs.data} ->> 'callbackId' = ${callbackId}`)).limit(1);
+    if (seen) return { success: true, message: 'This callback was already processed.' };
+    const [lender] = await tx.select({ id: lenders.id, name: lenders.name }).from(lenders).where(eq(lenders.code, body.lenderCode));
+    const [answer] = lender
+      ? await tx.select().from(applicationLenders).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, lender.id)))
+      : [];
+    if (!lender || !answer) throw new HttpProblem(404, 'The lender has no answer for this application.');
+    if (answer.lenderAppId !== body.lenderAppId) throw conflict("lenderAppId is not the lender's id of this application.");
+    const event: LenderEvent = {
+      eventType: body.eventType,
+      lenderAppId: body.lenderAppId,
+      ...(body.decisionStatus !== undefined ? { decisionStatus: body.decisionStatus } : {}),
+      ...(body.contractStatus !== undefined ? { contractStatus: body.contractStatus } : {}),
+      ...(body.contractSubStatus !== undefined ? { contractSubStatus: body.contractSubStatus } : {}),
+      ...(body.approvedAmount !== undefined ? { approvedAmount: body.approvedAmount } : {}),
+      ...(body.fundedAmount !== undefined ? { fundedAmount: body.fundedAmount } : {}),
+      ...(body.data !== undefined ? { data: body.data } : {}),
+    };
+    const applicant = app.ssnEnc ? applicantOf(app, services.settings.piiKey) : undefined;
+    const effect = applicant ? await adapter.callback(event, applicant, { discountRate: await discountRateOf(tx, app.officeId, lender.id) }) : {};
+    const logData = { callbackId, lender: body.lenderCode, eventType: body.eventType, occurredAtUtc: body.occurredAtUtc, requestId: body.lenderAppId, ...(body.data ? { details: body.data } : {}) };
+    if (effect.decision) {
+      // A decision changes the offers only while the borrower has not chosen yet.
+      if (app.stage !== 'NotApplicable' && app.stage !== 'Review' && app.stage !== 'Declined') {
+        throw conflict('A decision cannot change an application whose offer is already selected.');
+      }
+      await recordAnswers(tx, app, caller, [{ ...effect.decision, code: body.lenderCode, lenderId: lender.id, latencyMs: 0 }]);
+      await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: { ...logData, status: effect.decision.status } }]);
+      return { success: true, message: 'Processed.' };
+    }
+    if (effect.contractStatus !== undefined || effect.contractSubStatus !== undefined) {
+      if (app.lenderId !== lender.id) throw conflict("The lender is not the application's selected lender.");
+      await moveApplication(tx, app, caller, contractChange(app, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), `Lender callback: ${body.eventType}`, logData);
+      return { success: true, message: 'Processed.' };
+    }
+    await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: logData }]);
+    return { success: true, message: 'Recorded.' };
+  });
+}
+
+// ---- App_UpdateContractStatus ---------------------------------------------------------------------
+
+/**
+ * The sub-statuses the web app reports as the borrower reads a step (docs/decisions/0111); every other
+ * sub-status is moved by the server itself (e-sign, KBA, refunds, funding), and the contract status by
+ * the lender. A move the table does not list answers 409.
+ */
+const PRESENTED: Partial<Record<SubStatus, { stages: readonly string[]; from: readonly SubStatus[]; text: string }>> = {
+  TermsPresented: { stages: ['OfferSelected'], from: ['NotApplicable', 'TermsPresented'], text: 'Borrower is reading the terms' },
+  AgreementPresented: { stages: ['SigningRequired'], from: ['KBAPassed', 'AgreementPresented'], text: 'Borrower is reading the loan agreement' },
+  PaymentMethodPresented: { stages: ['ReadyToFinalize'], from: ['KBAPassed', 'AgreementPresented', 'PaymentMethodPresented', 'ESignLinkSent', 'NotApplicable'], text: 'Borrower is setting up payments' },
+};
+
+export async function updateContractStatus(services: Services, caller: Caller, body: Schemas['ContractStatusUpdate']): Promise<Application> {
+  await services.db.transaction(async (tx) => {
+    const app = await lockApplication(tx, body.appId);
+    if (body.contractStatus !== undefined && body.contractStatus !== app.contractStatus) {
+      throw conflict('The contract status is reported by the lender and cannot be set here.');
+    }
+    const rule = PRESENTED[body.contractSubStatus];
+    if (!rule || !rule.stages.includes(app.stage) || !rule.from.includes(app.contractSubStatus)) {
+      throw conflict(`The contract sub-status cannot move from ${app.contractSubStatus} to ${body.contractSubStatus} at stage ${app.stage}.`);
+    }
+    if (app.contractSubStatus === body.contractSubStatus) return;
+    await moveApplication(tx, app, caller, { contractSubStatus: body.contractSubStatus, statusText: rule.text }, rule.text);
+  });
+  return applicationWithRoute(services, body.appId);
+}
+
+// ---- App_GetLenderApp -----------------------------------------------------------------------------
+
+export async function lenderApplication(services: Services, appId: number): Promise<Schemas['LenderApp']> {
+  const { db } = services;
+  const [app] = await db.select().from(applications).where(eq(applications.id, appId));
+  if (!app) throw new HttpProblem(404, 'The application could not be found.');
+  const adapter = adapterOf(catalogueOf(services), app.lenderCode);
+  const [lender] = await db.select().from(lenders).where(eq(lenders.id, app.lenderId!));
+  const [answer] = await db.select().from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.lenderId, app.lenderId!)));
+  const all = await offerList(services, appId, undefined);
+  const decision = answer?.status ?? 'Pending';
+  const products = adapter.descriptor.sandbox.products;
+  const lines = await db.select({ maxLine: offers.maxLine }).from(offers).where(and(eq(offers.appId, appId), eq(offers.lenderId, app.lenderId!)));
+  const line = lines.length ? Math.max(...lines.map((l) => l.maxLine ?? 0)) : null;
+  return {
+    appId,
+    lenderCode: adapter.code,
+    lenderName: lender?.name ?? adapter.descriptor.name,
+    lenderAppId: answer?.lenderAppId ?? null,
+    lenderAppUrl: app.lenderAppUrl,
+    decisionStatus: decision,
+    disposition: answer
+      ? {
+          lenderCode: adapter.code,
+          lenderName: (lender?.name ?? adapter.descriptor.name).slice(0, 100),
+          decision,
+          adverseActionReason: answer.adverseActionReason,
+          reasonCodes: [],
+          decidedAtUtc: answer.respondedAt ? toUtc(answer.respondedAt) : null,
+        }
+      : null,
+    offers: all.filter((offer) => offer.lenderCode === adapter.code),
+    creditCardPlans: products
+      .filter((p) => p.promoTerm)
+      .map((p, index) => ({
+        planCode: p.code,
+        name: p.name,
+        description: (p.messages ?? []).join(' ') || null,
+        promoTerm: p.promoTerm ?? null,
+        promoAPR: p.promoApr ?? null,
+        apr: p.apr,
+        minAmount: p.minAmount,
+        maxAmount: line === null ? p.maxAmount : Math.min(p.maxAmount, toDollars(line)),
+        isDefault: index === 0,
+      })),
+    stipulations: await appStipulations(db, appId),
+  };
+}

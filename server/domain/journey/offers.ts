@@ -1,0 +1,138 @@
+import { and, asc, eq } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import { applicationLenders, applications, lenders, offers } from '../../db/schema.ts';
+import type { Db } from '../../db/index.ts';
+import type { Caller } from '../../http/caller.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import type { Services } from '../../services.ts';
+import { toOffer, type Offer } from '../applications/detail.ts';
+import { lockApplication } from '../applications/records.ts';
+import { message } from '../offices/records.ts';
+import { toCents } from '../values.ts';
+import { catalogueOf, conflict, fieldProblem, moveApplication } from './records.ts';
+
+type Schemas = components['schemas'];
+
+const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/**
+ * App_GetOffers: the application's offers; with `amount`, each priced again for that amount within
+ * its line by the lender's adapter (a read: nothing is stored until SelectOffer). An offer that does
+ * not cover the amount stays in the list with isVisible false and a message saying why.
+ */
+export async function offerList(services: Services, appId: number, amountDollars: number | undefined): Promise<Offer[]> {
+  const { db } = services;
+  const [app] = await db.select().from(applications).where(eq(applications.id, appId));
+  if (!app) throw new HttpProblem(404, 'The application could not be found.');
+  const rows = await db
+    .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
+    .from(offers)
+    .innerJoin(lenders, eq(lenders.id, offers.lenderId))
+    .where(eq(offers.appId, appId))
+    .orderBy(asc(offers.lenderId), asc(offers.id));
+  if (amountDollars === undefined) return rows.map(({ offer, lenderCode, lenderName }) => toOffer({ ...offer, lenderCode, lenderName }));
+  const amount = toCents(amountDollars);
+  if (amount <= 0) throw fieldProblem('amount', message('minValue', 0.01));
+  if (app.approvedAmount !== null && amount > app.approvedAmount) throw fieldProblem('amount', message('loanExceedsApproved'));
+  const catalogue = catalogueOf(services);
+  return rows.map(({ offer, lenderCode, lenderName }) => {
+    const adapter = catalogue.get(lenderCode);
+    const priced = adapter?.reprice({ productCode: offer.productCode, minLine: offer.minLine ?? 0, maxLine: offer.maxLine ?? 0 }, amount, offer.discountRate ?? 0);
+    if (!priced) {
+      const range = `${dollars(offer.minLine ?? 0)} to ${dollars(offer.maxLine ?? 0)}`;
+      return toOffer({ ...offer, lenderCode, lenderName, isVisible: false, messages: [...offer.messages, `Available for amounts from ${range}.`] });
+    }
+    return toOffer({ ...offer, ...priced, promoApr: priced.promoApr, lenderCode, lenderName });
+  });
+}
+
+/** Stages in which the borrower may (still) choose: offers shown, chosen, or documents not yet signed. */
+const SELECTABLE = new Set(['NotApplicable', 'OfferSelected', 'SigningRequired']);
+
+/**
+ * App_SelectOffer: the borrower picks an offer and ticks the confirmation (agreeToTerms, checked by
+ * the contract). The lender opens the contract; the application moves to OfferSelected with the
+ * offer's terms, sub-status TermsPresented. Choosing again before signing replaces the choice and
+ * starts a new signing ceremony (a new contract id).
+ */
+export async function selectOffer(services: Services, caller: Caller, body: Schemas['SelectOffer']): Promise<void> {
+  const { db } = services;
+  const catalogue = catalogueOf(services);
+  await db.transaction(async (tx) => {
+    const app = await lockApplication(tx, body.appId);
+    const signed = app.contractStatus === 'Signed';
+    if (!SELECTABLE.has(app.stage) || signed || (app.stage === 'NotApplicable' && !app.isOfferMatch)) {
+      throw conflict('An offer cannot be selected in the application\'s current state.');
+    }
+    const [found] = await tx
+      .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
+      .from(offers)
+      .innerJoin(lenders, eq(lenders.id, offers.lenderId))
+      .where(and(eq(offers.id, body.offerId), eq(offers.appId, app.id)));
+    if (!found) throw new HttpProblem(404, 'The offer could not be found.');
+    const { offer, lenderCode, lenderName } = found;
+    const adapter = catalogue.get(lenderCode);
+    if (!adapter) throw conflict(`${lenderName} is not available at the moment.`);
+    const amount = body.amount === undefined ? (offer.amount ?? app.amount) : toCents(body.amount);
+    if (offer.maxLine !== null && amount > offer.maxLine) throw fieldProblem('amount', message('loanExceedsApproved'));
+    if (offer.minLine !== null && amount < offer.minLine) throw fieldProblem('amount', message('minValue', (offer.minLine / 100).toFixed(2)));
+    const priced = amount === offer.amount ? null : adapter.reprice({ productCode: offer.productCode, minLine: offer.minLine ?? 0, maxLine: offer.maxLine ?? 0 }, amount, offer.discountRate ?? 0);
+    if (amount !== offer.amount && !priced) throw fieldProblem('amount', `This plan is not available for ${dollars(amount)}.`);
+    const terms = priced ?? offer;
+    const opened = await adapter.select({ appId: app.id, lenderAppId: (await lenderAppIdOf(tx, app.id, offer.lenderId)) ?? null, productCode: offer.productCode, amount });
+    await tx.update(offers).set({ isSelected: false }).where(eq(offers.appId, app.id));
+    await tx
+      .update(offers)
+      .set({
+        isSelected: true,
+        amount,
+        monthlyPayment: terms.monthlyPayment,
+        promoMonthlyPayment: terms.promoMonthlyPayment,
+        originationFee: terms.originationFee,
+        totalInterest: terms.totalInterest,
+        totalCost: terms.totalCost,
+        discountAmount: terms.discountAmount,
+      })
+      .where(eq(offers.id, offer.id));
+    await moveApplication(
+      tx,
+      app,
+      caller,
+      {
+        stage: 'OfferSelected',
+        contractSubStatus: 'TermsPresented',
+        contractStatus: 'Pending',
+        lenderId: offer.lenderId,
+        lenderCode,
+        lenderName,
+        contractId: opened.contractId,
+        lenderAppUrl: opened.lenderAppUrl,
+        productCode: offer.productCode,
+        productName: offer.productName,
+        productType: offer.productType,
+        promoTerm: offer.promoTerm,
+        promoApr: offer.promoApr,
+        apr: offer.apr,
+        term: offer.term,
+        monthlyPayment: terms.monthlyPayment,
+        approvedAmount: offer.maxLine,
+        amount,
+        statusText: `Offer selected: ${lenderName}, ${offer.productName ?? offer.productCode}`,
+      },
+      'Offer selected',
+      {
+        offerId: offer.id,
+        lender: lenderCode,
+        product: offer.productCode,
+        contractId: opened.contractId,
+        before: { stage: app.stage, amountCents: app.amount, lender: app.lenderCode, contractId: app.contractId },
+        after: { stage: 'OfferSelected', amountCents: amount, lender: lenderCode },
+      },
+    );
+  });
+}
+
+async function lenderAppIdOf(tx: Db, appId: number, lenderId: number): Promise<string | null> {
+  const [row] = await tx.select({ id: applicationLenders.lenderAppId }).from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.lenderId, lenderId)));
+  return row?.id ?? null;
+}

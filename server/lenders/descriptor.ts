@@ -1,0 +1,140 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { ROOT } from '../contract/documents.ts';
+import type { Expression } from './expressions.ts';
+import type { ProductDefinition } from './payments.ts';
+
+/**
+ * screens/lenders/<code>.json as the server reads it (meta-schema screens/_meta/lender.schema.json,
+ * docs/decisions/0101). The engine reads the routes; the server reads the journey, the disclosures
+ * and the sandbox rules. A file is the whole lender: adding one adds a lender.
+ */
+export interface LenderRoute {
+  name: string;
+  path: string;
+  step: string;
+  layout: string;
+  screen?: string;
+  title?: string;
+}
+
+export interface LenderJourney {
+  steps: string[];
+  esign: 'platform' | 'lender';
+  consent?: string;
+  kba?: string;
+  sign?: string;
+  done?: string;
+}
+
+export interface LenderDisclosure {
+  id: string;
+  title: string;
+  text: string;
+  showWith?: 'offers' | 'agreement' | 'both';
+}
+
+export interface SandboxRule {
+  when: Expression;
+  decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
+  reason?: string;
+  reasonCode?: string;
+}
+
+export interface SandboxSettings {
+  latencyMs: number | { min: number; max: number };
+  failureRate: number;
+  amount: { min: number; max: number };
+  lineToIncome?: number;
+  offerDays?: number;
+  rules: SandboxRule[];
+  products: ProductDefinition[];
+}
+
+export interface LenderDescriptor {
+  format: number;
+  code: string;
+  name: string;
+  phone?: string;
+  adapter?: 'sandbox';
+  routes: LenderRoute[];
+  journey: LenderJourney;
+  offerColumns: Array<{ id: string; header: unknown }>;
+  disclosures: LenderDisclosure[];
+  sandbox: SandboxSettings;
+}
+
+export class LenderFileError extends Error {}
+
+const META_DIR = join(ROOT, 'screens', '_meta');
+const META_ID = 'https://pos.local/screens/_meta/';
+const FORMAT = 1;
+
+let validator: ValidateFunction | undefined;
+
+/** The meta-schema of lender files, compiled once (with the common parts it refers to). */
+function lenderValidator(): ValidateFunction {
+  if (validator) return validator;
+  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+  for (const file of readdirSync(META_DIR).filter((name) => name.endsWith('.schema.json'))) {
+    const schema = JSON.parse(readFileSync(join(META_DIR, file), 'utf8')) as Record<string, unknown>;
+    delete schema.$schema;
+    ajv.addSchema(schema, META_ID + file);
+  }
+  validator = ajv.getSchema(META_ID + 'lender.schema.json')!;
+  return validator;
+}
+
+/** Checks what the meta-schema cannot: the file name, the journey's steps against the routes, amounts. */
+function crossCheck(file: string, doc: LenderDescriptor): string[] {
+  const problems: string[] = [];
+  if (basename(file) !== `${doc.code}.json`) problems.push(`the file must be named ${doc.code}.json`);
+  if (doc.format !== FORMAT) problems.push(`format ${doc.format} is not supported (expected ${FORMAT})`);
+  const routed = new Set(doc.routes.map((route) => route.step));
+  const { journey } = doc;
+  for (const step of journey.steps) if (!routed.has(step)) problems.push(`journey step '${step}' has no route`);
+  if (journey.esign === 'platform') {
+    for (const key of ['consent', 'kba', 'sign'] as const) {
+      const step = journey[key];
+      if (!step) problems.push(`journey.${key} is required when journey.esign is 'platform'`);
+      else if (!journey.steps.includes(step)) problems.push(`journey.${key} '${step}' is not one of journey.steps`);
+    }
+  }
+  if (journey.done && !journey.steps.includes(journey.done)) problems.push(`journey.done '${journey.done}' is not one of journey.steps`);
+  if (doc.sandbox.amount.min > doc.sandbox.amount.max) problems.push('sandbox.amount.min is above sandbox.amount.max');
+  for (const product of doc.sandbox.products) {
+    if (product.minAmount > product.maxAmount) problems.push(`product ${product.code}: minAmount is above maxAmount`);
+    if (product.type === 'DeferredInterest' && !product.promoTerm) problems.push(`product ${product.code}: a DeferredInterest product needs promoTerm`);
+  }
+  const latency = doc.sandbox.latencyMs;
+  if (typeof latency === 'object' && latency.min > latency.max) problems.push('sandbox.latencyMs.min is above sandbox.latencyMs.max');
+  return problems;
+}
+
+export function parseLenderFile(file: string, text: string): LenderDescriptor {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (error) {
+    throw new LenderFileError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+  const validate = lenderValidator();
+  if (!validate(doc)) {
+    const details = (validate.errors ?? []).slice(0, 5).map((e) => `#${e.instancePath} ${e.message ?? ''}`).join('; ');
+    throw new LenderFileError(`${file}: does not match screens/_meta/lender.schema.json: ${details}`);
+  }
+  const lender = doc as LenderDescriptor;
+  const problems = crossCheck(file, lender);
+  if (problems.length) throw new LenderFileError(`${file}: ${problems.join('; ')}`);
+  return lender;
+}
+
+/** Every lender file of a folder, sorted by code. */
+export function loadLenderFiles(dir: string): LenderDescriptor[] {
+  if (!existsSync(dir)) throw new LenderFileError(`the lender folder ${dir} does not exist (LENDERS_DIR)`);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => parseLenderFile(join(dir, name), readFileSync(join(dir, name), 'utf8')));
+}

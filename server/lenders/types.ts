@@ -1,0 +1,112 @@
+import type { LenderDescriptor } from './descriptor.ts';
+import type { PricedTerms } from './payments.ts';
+
+/**
+ * The lender adapter interface (docs/decisions/0101). One adapter per lender; the sandbox adapter
+ * (sandbox.ts) implements it from the lender's JSON alone. A real lender's adapter implements the
+ * same methods over that lender's API; nothing else in the server names a lender.
+ *
+ * Money is integer cents, rates percents, terms months, dates yyyy-mm-dd.
+ */
+
+export type LenderDecision = 'Approved' | 'Declined' | 'PendingReview' | 'Error' | 'TimedOut';
+
+/** What a lender is told about the borrower (the full personal data: adapters run server-side only). */
+export interface Applicant {
+  appId: number;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  mobilePhone: string | null;
+  homePhone: string | null;
+  address: { streetAddress: string; suiteNo: string | null; city: string; state: string; zipCode: string };
+  /** yyyy-mm-dd */
+  dob: string;
+  /** Nine digits. */
+  ssn: string;
+  annualIncome: number;
+  additionalIncome: number | null;
+  monthlyHousingPayment: number | null;
+  employmentStatus: string | null;
+  employerName: string | null;
+  monthsEmployed: number | null;
+  residenceStatus: string | null;
+  isActiveMilitary: boolean;
+  amount: number;
+  serviceDate: string | null;
+}
+
+export interface OfferTerms extends PricedTerms {
+  minLine: number;
+  maxLine: number;
+  url: string | null;
+  isDefault: boolean;
+}
+
+export interface PrequalAnswer {
+  status: Exclude<LenderDecision, 'TimedOut'>;
+  lenderAppId: string | null;
+  lenderAppUrl: string | null;
+  adverseActionReason: string | null;
+  reasonCodes: string[];
+  /** The approved line, cents. */
+  approvedAmount: number | null;
+  offers: OfferTerms[];
+  expiresAt: Date | null;
+}
+
+export interface KbaQuestionDraft {
+  id: string;
+  text: string;
+  choices: { id: string; text: string }[];
+  /** The id of the right choice; stored only as a hash. */
+  answerId: string;
+}
+
+export interface ESignSession {
+  /** platform: the borrower signs on our pages; lender: at `url`, and the outcome arrives by callback. */
+  hostedBy: 'platform' | 'lender';
+  url: string | null;
+  /** Lender-specific clauses printed in the agreement. */
+  clauses: { title: string; text: string }[];
+}
+
+/** A verified callback, as the contract's lender-callback body carries it. */
+export interface LenderEvent {
+  eventType: 'Decision' | 'OfferUpdate' | 'ContractStatus' | 'Funding' | 'Refund';
+  lenderAppId: string;
+  decisionStatus?: LenderDecision | 'Pending';
+  contractStatus?: string | null;
+  contractSubStatus?: string;
+  approvedAmount?: number;
+  fundedAmount?: number;
+  data?: Record<string, string | number | boolean | null>;
+}
+
+/** What a callback changes; the domain writes it. */
+export interface LenderEventEffect {
+  decision?: PrequalAnswer;
+  contractStatus?: string | null;
+  contractSubStatus?: string;
+}
+
+export interface LenderAdapter {
+  readonly code: string;
+  readonly descriptor: LenderDescriptor;
+  /** Pre-qualification: a decision and, when approved, offers priced for the requested amount. */
+  prequalify(applicant: Applicant, context: { signal: AbortSignal; discountRate: number | null }): Promise<PrequalAnswer>;
+  /** An offer's product priced again for another amount within the line (GetOffers?amount=); null when the product does not cover it. */
+  reprice(offer: { productCode: string; minLine: number; maxLine: number }, amount: number, discountRate: number): PricedTerms | null;
+  /** The borrower picked an offer: the lender opens the contract. */
+  select(input: { appId: number; lenderAppId: string | null; productCode: string; amount: number }): Promise<{ contractId: string; lenderAppUrl: string | null }>;
+  /** Identity questions (knowledge-based authentication) about the applicant. */
+  kba(applicant: Applicant): Promise<KbaQuestionDraft[]>;
+  /** Where and how the loan documents are signed. */
+  esignDocuments(input: { appId: number; contractId: string | null; lenderAppUrl: string | null }): Promise<ESignSession>;
+  /** Anything the lender changed since (GetApp with refreshStatus); null when nothing did. */
+  status(input: { appId: number; lenderAppId: string | null }): Promise<LenderEventEffect | null>;
+  /** Interprets a verified callback; `applicant` lets a review that turns into an approval come with offers. */
+  callback(event: LenderEvent, applicant: Applicant, context: { discountRate: number | null }): Promise<LenderEventEffect>;
+  /** Asks the lender to refund part of a funded loan. */
+  refund(input: { contractId: string; amount: number }): Promise<{ accepted: boolean; reference: string }>;
+}

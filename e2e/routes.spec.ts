@@ -2,19 +2,15 @@
  * The route table, opened in Chromium for every visitor kind (issue 3 "Done when"): generated from screens/ and the
  * role enumerations, each route × visitor expects the page, the 403, or the redirect spec §6 prescribes.
  *
- * Anonymous visitors and a borrower (a borrower session for application 5) run now. Staff roles need real sign-in
- * through src/app/auth/ and the built-in identity provider: they run with E2E_SIGN_IN=1 and are skipped otherwise.
- * Meanwhile each staff role also runs with a sealed session of that role (no token: the guard and the screens are
- * checked, the server answers 401), on the routes that are neither anonymous nor borrower-only.
+ * Staff roles sign in for real, with the demo accounts, through src/app/auth/ and the built-in identity provider.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { borrowerState, openApp, seedSession, staffState } from './support/session.ts';
+import { borrowerState, openApp, seedSession } from './support/session.ts';
 import { expectation, routeTable, routesFile, samplePath, visitors, type Visitor } from './support/routes.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
-const SIGN_IN = process.env.E2E_SIGN_IN === '1';
 const table = routeTable();
 
 /** Does this page sign out when it loads (its onLoad actions say so)? */
@@ -40,10 +36,6 @@ async function hashOf(page: Page): Promise<string> {
 for (const visitor of visitors()) {
   test.describe(`routes for ${visitor.name}`, () => {
     test.describe.configure({ mode: 'serial' });
-    test.skip(
-      visitor.kind === 'staff' && !SIGN_IN,
-      'needs real staff sign-in (src/app/auth/ with the built-in provider); run with E2E_SIGN_IN=1 once it works end to end',
-    );
     let page: Page;
 
     test.beforeAll(async ({ browser }) => {
@@ -61,10 +53,20 @@ for (const visitor of visitors()) {
       await page?.close();
     });
 
-    for (const route of table) {
+    // A screen that signs out on load (the logout route) goes last: it ends the session.
+    const ordered = [...table.filter((r) => !signsOut(r.screen)), ...table.filter((r) => signsOut(r.screen))];
+    for (const route of ordered) {
       const path = samplePath(route.path);
       const expected = expectation(route, visitor, path);
-      const label = expected.kind === 'redirect' ? `redirects to ${expected.to}` : expected.kind === 'forbidden' ? 'answers 403' : 'shows the page';
+      if (visitor.kind === 'staff' && signsOut(route.screen) && expected.kind === 'page') {
+        test(`${route.name} (${path}) signs out`, async () => {
+          await page.evaluate((p) => (window.location.hash = p), path).catch(() => undefined);
+          await expect.poll(() => hashOf(page), { timeout: 15_000 }).toMatch(/^\/auth\?p=/);
+        });
+        continue;
+      }
+      const label =
+        expected.kind === 'redirect' ? `redirects to ${expected.to}` : expected.kind === 'forbidden' ? 'answers 403' : expected.kind === 'leaves' ? 'sends the visitor on' : 'shows the page';
       test(`${route.name} (${path}) ${label}`, async () => {
         // A hash change: the running app navigates, as a link would.
         await page.evaluate((p) => (window.location.hash = p), path);
@@ -73,7 +75,7 @@ for (const visitor of visitors()) {
           await expect(page.locator('main')).toBeVisible();
           return;
         }
-        if (route.redirect) {
+        if (route.redirect || expected.kind === 'leaves') {
           // A route that is a redirect itself (the root): it leaves for another page.
           await expect.poll(() => hashOf(page), { timeout: 10_000 }).not.toBe(path);
           return;
@@ -86,56 +88,6 @@ for (const visitor of visitors()) {
           await expect(page.locator('main h1').first()).toBeVisible({ timeout: 10_000 });
           await expect(forbidden).toHaveCount(0);
         }
-      });
-    }
-  });
-}
-
-const staffVisitors = visitors().filter((v) => v.kind === 'staff');
-for (const visitor of staffVisitors) {
-  // The first staff visitor opens every staff screen; the others the routes whose role lists decide for them.
-  const everything = visitor === staffVisitors[0];
-  test.describe(`staff routes for a sealed session of ${visitor.name}`, () => {
-    test.describe.configure({ mode: 'serial' });
-    let page: Page;
-
-    test.beforeAll(async ({ browser }) => {
-      page = await browser.newPage({ ignoreHTTPSErrors: true });
-      await page.route(/\/oidc\//, (route) => route.abort());
-      const internal = !!visitor.userRole;
-      await seedSession(page, staffState({ role: visitor.role, userRole: visitor.userRole ?? null, officeId: internal ? null : 1, officeName: internal ? null : 'Bright Smiles Dental' }));
-      await openApp(page, '/locator');
-      await expect(page.locator('main')).toBeVisible();
-    });
-
-    test.afterAll(async () => {
-      await page?.close();
-    });
-
-    // A screen that signs out on load (the logout route) goes last: it ends the session.
-    const staffRoutes = table.filter(
-      (r) => !r.access.anonymous && !r.access.borrower && !r.redirect && (everything || (r.access.roles?.length ?? 0) + (r.access.userRoles?.length ?? 0) > 0),
-    );
-    const ordered = [...staffRoutes.filter((r) => !signsOut(r.screen)), ...staffRoutes.filter((r) => signsOut(r.screen))];
-    for (const route of ordered) {
-      const path = samplePath(route.path);
-      const expected = expectation(route, visitor, path);
-      if (signsOut(route.screen) && expected.kind === 'page') {
-        test(`${route.name} (${path}) signs out`, async () => {
-          // The page reloads while signing out.
-          await page.evaluate((p) => (window.location.hash = p), path).catch(() => undefined);
-          await expect.poll(() => hashOf(page), { timeout: 10_000 }).toMatch(/^\/auth\?p=/);
-        });
-        continue;
-      }
-      test(`${route.name} (${path}) ${expected.kind === 'forbidden' ? 'answers 403' : 'shows the page'}`, async () => {
-        await page.evaluate((p) => (window.location.hash = p), path);
-        await expect.poll(() => hashOf(page)).toBe(path);
-        await expect(page.locator('main h1').first()).toBeVisible({ timeout: 10_000 });
-        const forbidden = page.getByText(routesFile.forbidden.message);
-        if (expected.kind === 'forbidden') await expect(forbidden).toBeVisible();
-        else await expect(forbidden).toHaveCount(0);
-        await expect(page.locator('[data-page="error"]')).toHaveCount(0);
       });
     }
   });

@@ -26,6 +26,7 @@ export interface E2eRoute {
 
 interface RoutesFile {
   lenderFlows: { namePrefix: string; pathPrefix: string };
+  signIn: { route: string };
   routes: E2eRoute[];
   notFound: { message: string; link: string };
   forbidden: { message: string };
@@ -92,11 +93,14 @@ export function visitors(): Visitor[] {
 export type Expectation =
   | { kind: 'page' }
   | { kind: 'redirect'; to: string }
-  | { kind: 'forbidden' };
+  | { kind: 'forbidden' }
+  /** The page sends this visitor on elsewhere (the sign-in page, for someone already signed in). */
+  | { kind: 'leaves' };
 
 /** What spec §6 prescribes for this visitor on this route (the path with sample values). */
 export function expectation(route: E2eRoute, visitor: Visitor, path: string): Expectation {
   const a = route.access;
+  if (visitor.kind === 'staff' && route.name === routesFile.signIn.route) return { kind: 'leaves' };
   if (a.anonymous) return { kind: 'page' };
   const id = /\/(\d+)$/.exec(path)?.[1] ?? (route.path.includes(':id') ? undefined : undefined);
   if (a.borrower) {

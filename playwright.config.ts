@@ -12,6 +12,9 @@ export default defineConfig({
   outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
+  // Sign-out and sign-in cross the identity provider's redirects; on a loaded 2-core machine one of them
+  // can outlast its wait. A retry reruns the role's whole serial group, sign-in included.
+  retries: process.env.CI ? 2 : 0,
   timeout: 60_000,
   reporter: process.env.CI ? 'list' : [['list']],
   use: {

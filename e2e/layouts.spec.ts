@@ -39,7 +39,7 @@ const CASES: LayoutCase[] = [
     },
   },
   { layout: 'esign', path: '/lenders/esign/5', ready: async (page) => void (await expect(page.getByRole('heading', { level: 1 })).toBeVisible()) },
-  { layout: 'office', path: '/app/prequal/0', ready: async (page) => void (await expect(page.getByLabel('First Name')).toBeVisible()) },
+  { layout: 'office', path: '/app/prequal/0', ready: async (page) => void (await expect(page.getByLabel('First Name')).toBeVisible({ timeout: 20_000 })) },
   { layout: 'welcome', path: '/locator', ready: async (page) => void (await expect(page.getByRole('heading', { level: 1 })).toBeVisible()) },
 ];
 

@@ -1,33 +1,37 @@
 /**
  * The send-application popup, the first complete form (spec §2, §4, §5, §8, §9): titles, fields, hints, every
- * message, the server's answers surfaced as the §8 error toast, the success toast and the reset to 750.
+ * message, the server's answers surfaced as the §8 error toast, the success toast, the QR code of the link and the
+ * reset to 750.
  *
- * The user is an office admin by session (sign-in is not wired into e2e yet), so the real server answers these calls
- * 401. The 501 the server answers a signed-in caller today, an unacceptable e-mail and a success are given by
- * intercepting the two calls with the contract's shapes.
+ * The office admin signs in for real (the built-in provider, as e2e/auth.spec.ts) and the real server answers
+ * App_CheckBorrowerEmail and App_SendApp: an office mailbox is refused by the check, a staff member's address by the
+ * server's own rule (400), a number that replied STOP (simulated on the demo outbox page) by a 409. Only what the
+ * server cannot be made to do is intercepted: a failing e-mail check (it counts as valid, §5), and a text-and-e-mail
+ * send to an opted-out number, which this popup cannot ask for (it shows one channel).
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, seedSession, staffState } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
 const SMS_HINT = /text messages \(SMS\).*Message and data rates may apply\. Reply STOP to opt out\./;
 const SAVE_ERROR = 'Oops! An error has occurred while saving the information.';
+const SENT = 'An Email/SMS has been sent to the Borrower with a link to complete the application.';
+const hashOf = (page: Page) => new URL(page.url()).hash.replace(/^#/, '');
 
-/** The home list answers 401 without a real sign-in: its toast is closed before the popup's own calls. */
-async function closeToasts(page: Page) {
-  await page.waitForLoadState('networkidle');
-  const toasts = page.locator('[data-scope="toast"][data-part="root"]');
-  for (const close of await toasts.getByRole('button', { name: 'Close' }).all()) await close.click({ timeout: 2_000 }).catch(() => undefined);
-  await expect(toasts).toHaveCount(0);
+/** Real sign-in of the office admin through the built-in provider. */
+async function signIn(page: Page): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel('Email').fill('office.admin@demo.test');
+  await page.getByLabel('Password').fill('demo-pass-1234');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
 }
 
 async function openPopup(page: Page, choice: 'Email a link' | 'Text a link') {
-  await seedSession(page, staffState({}));
-  await openApp(page, '/home');
+  await signIn(page);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await closeToasts(page);
   await page.getByRole('button', { name: 'New Application' }).click();
   const how = page.getByRole('dialog', { name: 'How would you like to apply?' });
   await expect(how).toBeVisible();
@@ -40,12 +44,19 @@ async function openPopup(page: Page, choice: 'Email a link' | 'Text a link') {
   return dialog;
 }
 
-function problem(status: number, detail: string) {
-  return {
-    status,
-    contentType: 'application/problem+json',
-    body: JSON.stringify({ type: 'about:blank', title: status === 501 ? 'Not Implemented' : 'Error', status, detail, instance: '/api/App/SendApp', traceId: 'e2e0trace0id00000000000000000001' }),
-  };
+/** A mobile number no other test uses. */
+function freshPhone(): string {
+  const digits = String((Date.now() * 7) % 10_000_000).padStart(7, '0');
+  return `(726) ${digits.slice(0, 3)}-${digits.slice(3)}`;
+}
+
+/** The number replies STOP, as the demo outbox page simulates an inbound text (docs/decisions/0105). */
+async function optOut(page: Page, phone: string): Promise<void> {
+  const origin = new URL(page.url()).origin;
+  const response = await page.request.post(`${origin}/dev/outbox/sms`, { form: { from: phone, text: 'STOP' } });
+  expect(response.status()).toBe(200);
+  const outbox = (await (await page.request.get(`${origin}/api/dev/outbox?limit=1`)).json()) as { optOuts: Array<{ phone: string }> };
+  expect(outbox.optOuts.map((o) => o.phone)).toContain(phone.replace(/\D/g, ''));
 }
 
 test('Email a link: fields, hints, the Enable Remote Sign card and the defaults', async ({ page }) => {
@@ -108,78 +119,125 @@ test("the server's problem becomes the error toast; a failing e-mail check count
   page.on('request', (r) => {
     if (r.url().includes('/api/App/')) calls.push(new URL(r.url()).pathname);
   });
+  // The check fails (no answer at all): the e-mail counts as valid and SendApp is called; the server applies the same
+  // rule itself and refuses a staff member's address (400 on email), which the toast shows line by line.
+  await page.route('**/api/App/CheckBorrowerEmail', (route) => route.abort('connectionreset'));
   const dialog = await openPopup(page, 'Email a link');
   await dialog.getByLabel('First Name').fill('Mary');
   await dialog.getByLabel('Last Name').fill("O'Neil");
-  await dialog.getByLabel('Email').fill('mary@example.test');
+  await dialog.getByLabel('Email').fill('sales@demo.test');
   await dialog.getByRole('button', { name: 'Submit' }).click();
-  // Without a token the real server answers 401 to both: the check counts as passed, SendApp's problem is shown.
   const toast = page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: SAVE_ERROR });
   await expect(toast).toBeVisible();
   await expect(toast).toContainText(/OperationId: [0-9a-f]{32}/);
+  await expect(toast).toContainText("email: The email address must be the borrower's personal email address.");
   expect(calls).toEqual(expect.arrayContaining(['/api/App/CheckBorrowerEmail', '/api/App/SendApp']));
   await expect(dialog).toBeVisible();
   await toast.getByRole('button', { name: 'Close' }).click();
   await expect(toast).toBeHidden();
 });
 
-test('a 501 from SendApp shows as the §8 toast for 10 s at the top, with Close', async ({ page }) => {
-  await page.route('**/api/App/CheckBorrowerEmail', (route) => route.fulfill(problem(501, 'App_CheckBorrowerEmail is not available yet: it arrives with the borrower journey.')));
-  await page.route('**/api/App/SendApp', (route) => route.fulfill(problem(501, 'App_SendApp is not available yet: it arrives with the borrower journey.')));
-  const dialog = await openPopup(page, 'Email a link');
+test('a number that replied STOP: the 409 of SendApp shows as the §8 toast for 10 s at the top, with Close', async ({ page }) => {
+  const phone = freshPhone();
+  const dialog = await openPopup(page, 'Text a link');
+  await optOut(page, phone);
   await dialog.getByLabel('First Name').fill('Mary');
   await dialog.getByLabel('Last Name').fill('Smith');
-  await dialog.getByLabel('Email').fill('mary@example.test');
+  await dialog.getByLabel('Mobile Phone').pressSequentially(phone.replace(/\D/g, ''));
   await dialog.getByRole('button', { name: 'Submit' }).click();
   const toast = page.locator('[data-scope="toast"][data-part="root"]').filter({ hasText: SAVE_ERROR });
   await expect(toast).toBeVisible();
-  await expect(toast).toContainText('OperationId: e2e0trace0id00000000000000000001');
-  await expect(toast).toContainText('App_SendApp is not available yet: it arrives with the borrower journey.');
+  await expect(toast).toContainText(/OperationId: [0-9a-f]{32}/);
+  await expect(toast).toContainText('This mobile phone opted out of text messages (it replied STOP). Send the link by e-mail instead.');
   await expect(toast.getByRole('button', { name: 'Close' })).toBeVisible();
   const box = await toast.boundingBox();
   expect(box!.y).toBeLessThan(100);
   await page.waitForTimeout(8_000);
   await expect(toast).toBeVisible();
   await expect(toast).toBeHidden({ timeout: 5_000 });
+  await expect(dialog).toBeVisible();
 });
 
 test('an e-mail the server does not accept as personal is refused with its message', async ({ page }) => {
-  let sent = false;
-  await page.route('**/api/App/CheckBorrowerEmail', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ isAcceptable: false }) }));
-  await page.route('**/api/App/SendApp', (route) => {
-    sent = true;
-    return route.fulfill(problem(501, 'not expected'));
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/api/App/SendApp')) sent.push(r.url());
   });
   const dialog = await openPopup(page, 'Email a link');
   await dialog.getByLabel('First Name').fill('Mary');
   await dialog.getByLabel('Last Name').fill('Smith');
   await dialog.getByLabel('Email').fill('office@practice.test');
+  const check = page.waitForResponse((r) => r.url().includes('/api/App/CheckBorrowerEmail'));
   await dialog.getByRole('button', { name: 'Submit' }).click();
+  expect(await (await check).json()).toEqual({ isAcceptable: false });
   await expect(dialog.locator('[data-error-for="root_email"]')).toHaveText("The email address must be the borrower's personal email address.");
-  expect(sent).toBe(false);
+  expect(sent).toEqual([]);
 });
 
-test('success: the toast, the popup closes, and the form starts again at 750', async ({ page }) => {
-  let body: Record<string, unknown> | undefined;
-  await page.route('**/api/App/CheckBorrowerEmail', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ isAcceptable: true }) }));
-  await page.route('**/api/App/SendApp', async (route) => {
-    body = route.request().postDataJSON() as Record<string, unknown>;
-    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ success: true, appId: 77, channels: ['email'] }) });
-  });
+test('success: the toast, the QR code of the link, the popup closes, and the form starts again at 750', async ({ page }) => {
+  const email = `mary.smith.${Date.now()}@example.test`;
   const dialog = await openPopup(page, 'Email a link');
   await dialog.getByLabel('First Name').fill('Mary');
   await dialog.getByLabel('Last Name').fill('Smith');
-  await dialog.getByLabel('Email').fill('mary@example.test');
+  await dialog.getByLabel('Email').fill(email);
   await dialog.getByLabel('Estimated Treatment Amount').fill('1200');
   await dialog.getByRole('checkbox', { name: 'Enable Remote Sign' }).check();
+  // The real server answers; the request is only looked at on its way.
+  let body: unknown;
+  await page.route('**/api/App/SendApp', async (route) => {
+    body = route.request().postDataJSON();
+    await route.continue();
+  });
   await dialog.getByRole('button', { name: 'Submit' }).click();
-  await expect(page.getByText('An Email/SMS has been sent to the Borrower with a link to complete the application.')).toBeVisible();
+  await expect(page.getByText(SENT)).toBeVisible();
+  expect(body).toEqual({ officeId: expect.any(Number), firstName: 'Mary', lastName: 'Smith', email, amount: 1200, enableRemoteSign: true });
   await expect(dialog).toBeHidden();
-  expect(body).toEqual({ officeId: 1, firstName: 'Mary', lastName: 'Smith', email: 'mary@example.test', amount: 1200, enableRemoteSign: true });
+  // After sending, the link as a QR code for the borrower at the desk; the e-mail is in the demo outbox.
+  const sent = page.getByRole('dialog', { name: 'Application link sent' });
+  const qr = sent.getByRole('img', { name: 'QR code of the application link for Mary Smith' });
+  await expect(qr).toBeVisible();
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  await expect(sent.getByText(/opted out/)).toHaveCount(0);
+  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  const origin = new URL(page.url()).origin;
+  const outbox = (await (await page.request.get(`${origin}/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { messages: Array<{ links: Array<{ url: string }> }> };
+  expect(outbox.messages[0]!.links[0]!.url).toMatch(/#\/app\/auth\/\d+\?t=/);
+  await sent.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(sent).toBeHidden();
+
   await page.getByRole('button', { name: 'New Application' }).click();
   await page.getByRole('button', { name: 'Email a link' }).click();
   const again = page.getByRole('dialog', { name: 'Email an application link' });
   await expect(again.getByLabel('Estimated Treatment Amount')).toHaveValue('750');
   await expect(again.getByLabel('First Name')).toHaveValue('');
   await expect(again.getByRole('checkbox', { name: 'Enable Remote Sign' })).not.toBeChecked();
+});
+
+test('the popup says so when the link went by e-mail only because the number opted out', async ({ page }) => {
+  // The popup shows one channel, so it cannot ask for a text and an e-mail at once: this answer of the contract
+  // (docs/decisions/0100) is given by interception.
+  await page.route('**/api/App/SendApp', (route) =>
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        success: true,
+        appId: 4242,
+        channels: ['Email'],
+        smsOptedOut: true,
+        message: 'The mobile phone opted out of text messages (it replied STOP): the link was sent by e-mail only.',
+        qrCode: null,
+      }),
+    }),
+  );
+  const dialog = await openPopup(page, 'Email a link');
+  await dialog.getByLabel('First Name').fill('Mary');
+  await dialog.getByLabel('Last Name').fill('Smith');
+  await dialog.getByLabel('Email').fill(`mary.${Date.now()}@example.test`);
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  const sent = page.getByRole('dialog', { name: 'Application link sent' });
+  await expect(sent.getByText('The mobile phone opted out of text messages (it replied STOP): the link was sent by e-mail only.')).toBeVisible();
+  await sent.getByRole('button', { name: 'Follow this application' }).click();
+  await expect.poll(() => hashOf(page)).toBe('/app/4242');
 });

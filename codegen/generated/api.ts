@@ -1699,7 +1699,7 @@ export interface components {
         };
         /**
          * Send-application info
-         * @description What the office sent to the borrower, to prefill the borrower flow (App_GetSendAppInfo).
+         * @description What the office sent to the borrower, to prefill the borrower flow, and the office it came from (App_GetSendAppInfo).
          */
         SendAppInfo: {
             appId: number;
@@ -1716,6 +1716,8 @@ export interface components {
             channels: components["schemas"]["SendChannel"][];
             /** Format: date-time */
             sentAtUtc: string;
+            /** @description The office's public profile (name, phone, address, the logo of its published landing page) for the header of the borrower pages. */
+            office?: components["schemas"]["OfficeProfile"];
         };
         /**
          * Submit application
@@ -3259,6 +3261,29 @@ export interface components {
          */
         SendChannel: "Email" | "Sms";
         /**
+         * Office profile
+         * @description The public subset of an office shown on landing pages, the locator and the office layout header.
+         */
+        OfficeProfile: {
+            id: number;
+            name: string;
+            /** @description Phone as (###) ###-####. */
+            phone: string | null;
+            /** Format: uri */
+            website: string | null;
+            category: string | null;
+            /** @description Office code. */
+            code: string | null;
+            /** @description Null until the address is given. */
+            address: components["schemas"]["Address"] | null;
+            timeZone: components["schemas"]["TimeZone"] | null;
+            /**
+             * Format: uri-reference
+             * @description Logo, at most 200 by 60: path of its content (Files_GetPublicContent); a relative reference.
+             */
+            logoUrl: string | null;
+        };
+        /**
          * Address
          * @description A postal address (office, owner, borrower). Used in responses and, unchanged, in write requests.
          */
@@ -3440,29 +3465,6 @@ export interface components {
          * @enum {string}
          */
         OfficeRole: "admin" | "support" | "tpa" | "sales";
-        /**
-         * Office profile
-         * @description The public subset of an office shown on landing pages, the locator and the office layout header.
-         */
-        OfficeProfile: {
-            id: number;
-            name: string;
-            /** @description Phone as (###) ###-####. */
-            phone: string | null;
-            /** Format: uri */
-            website: string | null;
-            category: string | null;
-            /** @description Office code. */
-            code: string | null;
-            /** @description Null until the address is given. */
-            address: components["schemas"]["Address"] | null;
-            timeZone: components["schemas"]["TimeZone"] | null;
-            /**
-             * Format: uri-reference
-             * @description Logo, at most 200 by 60: path of its content (Files_GetPublicContent); a relative reference.
-             */
-            logoUrl: string | null;
-        };
         /**
          * Landing page lender
          * @description A lender shown on a landing page.

@@ -82,6 +82,38 @@ export type Expression2 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -263,6 +295,12 @@ export interface DownloadAction {
   onSuccess?: Actions;
   onError?: Actions;
   /**
+   * Operations whose cached reads are refreshed after the file arrived.
+   *
+   * @maxItems 20
+   */
+  invalidates?: OperationId[];
+  /**
    * Show the progress overlay while the call runs. Default true.
    */
   progress?: boolean;
@@ -353,7 +391,9 @@ export interface FormField {
     | 'radio'
     | 'file'
     | 'otp'
-    | 'hidden';
+    | 'hidden'
+    | 'kba'
+    | 'signature';
   hint?: Text;
   placeholder?: string;
   visible?: Expression;
@@ -366,6 +406,10 @@ export interface FormField {
     configType?: string;
     length?: number;
     accept?: string;
+    /**
+     * file: the largest file accepted, in bytes.
+     */
+    maxBytes?: number;
     multiple?: boolean;
     /**
      * @maxItems 100
@@ -374,11 +418,30 @@ export interface FormField {
       value: string | number | boolean;
       label: Text;
     }[];
-    source?: Binding;
+    source?: Binding1;
     optionValue?: Expression;
     optionLabel?: Text;
   };
   width?: 'full' | 'half';
+}
+/**
+ * Options from an operation (select), or the data a widget shows (kba: the quiz).
+ */
+export interface Binding1 {
+  operation: OperationId;
+  params?: Bindings;
+  query?: Bindings;
+  body?: Bindings;
+  when?: Expression;
+  /**
+   * A dotted path inside the answer to use instead of the whole answer.
+   */
+  select?: string;
+  /**
+   * Failures show no toast (spec §8: config items and user info).
+   */
+  quiet?: boolean;
+  errorTitle?: Text1;
 }
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -888,6 +951,19 @@ export interface DataSource {
    * A dotted path inside the answer to use instead of the whole answer.
    */
   select?: string;
+  /**
+   * Failures show no toast (the screen shows its own state instead).
+   */
+  quiet?: boolean;
+  filter?: Expression3;
+  /**
+   * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
+   */
+  refetchInterval?: number;
+  /**
+   * Reads the operation again when the window gets the focus back.
+   */
+  refetchOnFocus?: boolean;
 }
 /**
  * A rule checked by an operation after the schema rules pass (spec §5: the borrower e-mail check). A failing call counts as `onFailure`.
@@ -902,7 +978,7 @@ export interface ServerCheck {
   query?: Bindings;
   body?: Bindings;
   when?: Expression;
-  valid: Expression3;
+  valid: Expression4;
   /**
    * A key of schemas/messages.json.
    */
@@ -962,6 +1038,7 @@ export interface FormScreen {
   intro?: Text;
   dialog?: DialogFrame;
   onLoad?: Actions;
+  source?: DataSource1;
   /**
    * A schema of the contract by component name (schemas/forms/send-app.json is SendApp); its validator is precompiled by npm run codegen.
    */
@@ -985,6 +1062,12 @@ export interface FormScreen {
    */
   buttons?: Button[];
   columns?: 1 | 2;
+  /**
+   * Rules over the form data and the context (values the schema cannot know, such as the approved amount), checked in the browser after the schema rules; the server checks them too.
+   *
+   * @maxItems 20
+   */
+  rules?: FormRule[];
 }
 /**
  * How the screen looks when opened as a dialog (screens/dialogs/).
@@ -992,6 +1075,42 @@ export interface FormScreen {
 export interface DialogFrame {
   title: Text;
   width?: number;
+}
+/**
+ * An operation whose answer is `data` for `values`, `initial`, texts and conditions (prefilling the form); the form waits for it.
+ */
+export interface DataSource1 {
+  operation: OperationId;
+  params?: Bindings;
+  query?: Bindings;
+  body?: Bindings;
+  when?: Expression;
+  paged?: boolean;
+  /**
+   * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
+   */
+  rows?: string;
+  pageSize?: number;
+  sortBy?: string;
+  sortDesc?: boolean;
+  errorTitle?: Text;
+  /**
+   * A dotted path inside the answer to use instead of the whole answer.
+   */
+  select?: string;
+  /**
+   * Failures show no toast (the screen shows its own state instead).
+   */
+  quiet?: boolean;
+  filter?: Expression3;
+  /**
+   * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
+   */
+  refetchInterval?: number;
+  /**
+   * Reads the operation again when the window gets the focus back.
+   */
+  refetchOnFocus?: boolean;
 }
 /**
  * Name to expression: the values of path parameters, query parameters or body properties.
@@ -1004,6 +1123,14 @@ export interface Bindings4 {
  */
 export interface Bindings5 {
   [k: string]: Expression | undefined;
+}
+export interface FormRule {
+  field: string;
+  invalid: Expression5;
+  /**
+   * A key of schemas/messages.json.
+   */
+  message: string;
 }
 /**
  * Steps, each a page of screens/pages/.
@@ -1056,6 +1183,7 @@ export interface TableScreen {
    * @maxItems 40
    */
   columns: Column[];
+  columnsFrom?: Expression6;
   /**
    * @maxItems 20
    */
@@ -1066,6 +1194,7 @@ export interface TableScreen {
   toolbar?: Button[];
   empty?: Text;
   rowKey?: string;
+  select?: TableSelection;
 }
 /**
  * How the screen looks when opened as a dialog (screens/dialogs/).
@@ -1073,6 +1202,16 @@ export interface TableScreen {
 export interface DialogFrame2 {
   title: Text;
   width?: number;
+}
+/**
+ * Rows can be selected with a checkbox; the toolbar's context then holds `selection` (the selected rows' values) and `selectedRows`. A selection keeps only rows still listed.
+ */
+export interface TableSelection {
+  value?: Expression7;
+  label?: Text2;
+  allLabel?: Text3;
+  visible?: Expression;
+  enabled?: Expression8;
 }
 /**
  * Lanes by a key (the stage), one card per item.
@@ -1161,6 +1300,16 @@ export interface DetailSection {
    */
   fields?: DisplayField[];
   visible?: Expression;
+  each?: Expression9;
+  image?: DetailImage;
+}
+/**
+ * An image (a data: URL or a same-origin path), e.g. a QR code the server drew.
+ */
+export interface DetailImage {
+  src: Expression;
+  alt: Text;
+  width?: number;
 }
 /**
  * A message or a choice between buttons, shown as a dialog.
@@ -1205,6 +1354,7 @@ export interface CompositeScreen {
   intro?: Text;
   dialog?: DialogFrame6;
   onLoad?: Actions;
+  source?: DataSource2;
   arrangement?: 'stack' | 'tabs';
   /**
    * @minItems 1
@@ -1218,6 +1368,42 @@ export interface CompositeScreen {
 export interface DialogFrame6 {
   title: Text;
   width?: number;
+}
+/**
+ * The operation a screen reads, with bound parameters. `paged` lists send page, pageSize, sortBy and sortDesc in the body and read a paged result (spec §3).
+ */
+export interface DataSource2 {
+  operation: OperationId;
+  params?: Bindings;
+  query?: Bindings;
+  body?: Bindings;
+  when?: Expression;
+  paged?: boolean;
+  /**
+   * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
+   */
+  rows?: string;
+  pageSize?: number;
+  sortBy?: string;
+  sortDesc?: boolean;
+  errorTitle?: Text;
+  /**
+   * A dotted path inside the answer to use instead of the whole answer.
+   */
+  select?: string;
+  /**
+   * Failures show no toast (the screen shows its own state instead).
+   */
+  quiet?: boolean;
+  filter?: Expression3;
+  /**
+   * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
+   */
+  refetchInterval?: number;
+  /**
+   * Reads the operation again when the window gets the focus back.
+   */
+  refetchOnFocus?: boolean;
 }
 export interface CompositePart {
   screen: Name;

@@ -17,6 +17,13 @@ export type EnableRemoteSign = boolean;
  */
 export type SendChannel = 'Email' | 'Sms';
 /**
+ * Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "TimeZone".
+ */
+export type TimeZone = 'AT' | 'AZT' | 'CT' | 'ET' | 'HT' | 'MT' | 'PT';
+/**
  * Body of App_SubmitApp and App_ValidateBorrower: the pre-qualification form (spec §5 borrower rules). id 0 starts a new application for officeId; otherwise it (re)submits that application. Full SSN and date of birth are accepted here and never returned.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -189,13 +196,6 @@ export type ConfigItemType =
   | 'feature-flag'
   | 'RefundStatus';
 /**
- * Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific.
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "TimeZone".
- */
-export type TimeZone = 'AT' | 'AZT' | 'CT' | 'ET' | 'HT' | 'MT' | 'PT';
-/**
  * Type of a bank account (spec §4 Bank account type: Checking=0, Savings=1). Crosses the API as the integer.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -307,7 +307,7 @@ export interface SendAppResult {
   channels: SendChannel[];
 }
 /**
- * What the office sent to the borrower, to prefill the borrower flow (App_GetSendAppInfo).
+ * What the office sent to the borrower, to prefill the borrower flow, and the office it came from (App_GetSendAppInfo).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "SendAppInfo".
@@ -325,6 +325,55 @@ export interface SendAppInfo {
   enableRemoteSign: boolean;
   channels: SendChannel[];
   sentAtUtc: string;
+  office?: OfficeProfile;
+}
+/**
+ * The office's public profile (name, phone, address, the logo of its published landing page) for the header of the borrower pages.
+ */
+export interface OfficeProfile {
+  id: number;
+  name: string;
+  /**
+   * Phone as (###) ###-####.
+   */
+  phone: string | null;
+  website: string | null;
+  category: string | null;
+  /**
+   * Office code.
+   */
+  code: string | null;
+  /**
+   * Null until the address is given.
+   */
+  address: Address | null;
+  timeZone: TimeZone | null;
+  /**
+   * Logo, at most 200 by 60: path of its content (Files_GetPublicContent); a relative reference.
+   */
+  logoUrl: string | null;
+}
+/**
+ * A postal address (office, owner, borrower). Used in responses and, unchanged, in write requests.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "Address".
+ */
+export interface Address {
+  streetAddress: string;
+  /**
+   * Suite or unit number.
+   */
+  suiteNo?: string | null;
+  city: string;
+  /**
+   * Two-letter state code.
+   */
+  state: string;
+  /**
+   * 5 digits with optional -4 digits.
+   */
+  zipCode: string;
 }
 export interface SubmitApp1 {
   /**
@@ -516,28 +565,6 @@ export interface SubmitApp1 {
    */
   agreeToTerms: true;
   agreeToESign: IAgreeToReceiveDisclosuresAndDocumentsElectronicallyESIGNAct;
-}
-/**
- * A postal address (office, owner, borrower). Used in responses and, unchanged, in write requests.
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "Address".
- */
-export interface Address {
-  streetAddress: string;
-  /**
-   * Suite or unit number.
-   */
-  suiteNo?: string | null;
-  city: string;
-  /**
-   * Two-letter state code.
-   */
-  state: string;
-  /**
-   * 5 digits with optional -4 digits.
-   */
-  zipCode: string;
 }
 /**
  * Answer of App_SubmitApp and App_SubmitToLender.
@@ -2971,7 +2998,7 @@ export interface UserOffice {
  * via the `definition` "LandingPage".
  */
 export interface LandingPage {
-  office: OfficeProfile;
+  office: OfficeProfile1;
   /**
    * Landing page code (the /landing/{code} segment).
    */
@@ -2991,7 +3018,7 @@ export interface LandingPage {
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "OfficeProfile".
  */
-export interface OfficeProfile {
+export interface OfficeProfile1 {
   id: number;
   name: string;
   /**
@@ -3070,7 +3097,7 @@ export interface ConfigItemUpsert {
  * via the `definition` "MultiLandingPageItem".
  */
 export interface MultiLandingPageItem {
-  office: OfficeProfile;
+  office: OfficeProfile1;
   landingPageCode: string;
 }
 /**

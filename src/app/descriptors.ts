@@ -32,6 +32,7 @@ export function engineDescriptors(): EngineDescriptors {
     menus: migrate<MenusDescriptor>('menus', menusJson).doc,
     layouts: migrate<LayoutsDescriptor>('layouts', layoutsJson).doc,
     conditions: migrate<ConditionsDescriptor>('conditions', conditionsJson).doc,
+    flows: Object.fromEntries(lenders.map((lender) => [lender.code, lender as unknown as Record<string, unknown>])),
   };
 }
 

@@ -13,8 +13,8 @@ export interface ActionRuntime {
   /** The current in-app path with its query ('/auth?p=%2Fhome'). */
   currentPath: string;
   navigate(path: string, replace?: boolean): void;
-  /** A non-local address replaces the window location (spec §8). */
-  assign(href: string): void;
+  /** A non-local address replaces the window location (spec §8); `replace` leaves no history entry. */
+  assign(href: string, replace?: boolean): void;
   openDialog(name: string, props: Record<string, unknown>): void;
   closeDialog(): void;
   call(operationId: string, input: CallInput): Promise<unknown>;
@@ -49,7 +49,7 @@ export function callInput(action: { params?: unknown; query?: unknown; body?: un
 
 function go(target: Target, context: Context, runtime: ActionRuntime, replace = false): void {
   const resolved = resolveTarget(target, context, runtime.table);
-  if (resolved.kind === 'href') runtime.assign(resolved.href);
+  if (resolved.kind === 'href') runtime.assign(resolved.href, replace);
   else runtime.navigate(resolved.path, replace);
 }
 
@@ -115,7 +115,7 @@ export async function runActions(actions: readonly Action[] | undefined, context
           else runtime.toast.error(error, action.errorTitle === undefined ? undefined : text(action.errorTitle, context));
           return false;
         }
-        if (action.type === 'submit' && action.invalidates?.length) runtime.invalidate(action.invalidates);
+        if (action.invalidates?.length) runtime.invalidate(action.invalidates);
         if (!(await runActions(action.onSuccess, { ...context, result }, runtime))) return false;
         break;
       }

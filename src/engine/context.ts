@@ -1,5 +1,5 @@
 /**
- * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, year, … plus what a screen adds:
+ * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, flow, year, … plus what a screen adds:
  * form, row, item, dialog, result, data, filter, value }. Named conditions of screens/conditions.json are evaluated in
  * order into `cond`, each seeing the ones before it. Pure.
  */
@@ -10,6 +10,8 @@ export interface RouteInfo {
   path: string;
   params: Record<string, string | undefined>;
   query: Record<string, string>;
+  /** Set on a route of a flow (screens/lenders/): the flow's code and this route's step. */
+  flow?: { code: string; step: string };
 }
 
 export interface BaseContextInput {
@@ -18,6 +20,8 @@ export interface BaseContextInput {
   brand: Record<string, unknown>;
   conditions: Record<string, unknown>;
   flags: Record<string, boolean>;
+  /** The descriptor of the route's flow (its journey, columns, texts), as `flow`. */
+  flow?: Record<string, unknown>;
   now?: Date;
 }
 
@@ -33,6 +37,7 @@ export function buildContext(input: BaseContextInput): Context {
     route: input.route,
     brand: input.brand,
     flags: input.flags,
+    ...(input.flow ? { flow: input.flow } : {}),
     year: (input.now ?? new Date()).getFullYear(),
   };
   return { ...base, cond: evaluateConditions(input.conditions, base) };

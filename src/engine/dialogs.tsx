@@ -20,13 +20,13 @@ export function DialogProvider({ children }: { children: ReactNode }) {
   return (
     <DialogsContext value={controls}>
       {children}
-      {stack.length > 0 ? (
-        <Suspense fallback={null}>
-          {stack.map((dialog) => (
-            <DialogFrame key={dialog.id} dialog={dialog} controls={controls} />
-          ))}
+      {/* One boundary per dialog: a dialog opened over another, while its code or descriptor loads, must not hide
+          (and so re-open) the one below, which would hide the new one from assistive technology. */}
+      {stack.map((dialog) => (
+        <Suspense key={dialog.id} fallback={null}>
+          <DialogFrame dialog={dialog} controls={controls} />
         </Suspense>
-      ) : null}
+      ))}
     </DialogsContext>
   );
 }

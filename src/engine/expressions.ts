@@ -6,6 +6,8 @@
  * Anything else is a literal (arrays are evaluated item by item). Texts fill {path} placeholders from the same
  * context: "Hi {session.identity.givenName}".
  */
+import { formatValue } from './formats.ts';
+
 export type Context = Record<string, unknown>;
 
 export const OPERATORS = ['var', '==', '!=', '!', '!!', 'and', 'or', 'in', '<', '<=', '>', '>=', 'if', 'cat', '+', '-', '*', '/', 'missing'] as const;
@@ -144,10 +146,14 @@ export function condition(expression: unknown, context: Context, fallback: boole
   return truthy(evaluate(expression, context));
 }
 
-/** Fills {path} placeholders of a string from the context; missing values read as ''. */
+/**
+ * Fills {path} placeholders of a string from the context; missing values read as ''. `{path|format}` shows the value
+ * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, number, yesno, bytes).
+ */
 export function fillTemplate(template: string, context: Context): string {
-  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)\}/g, (_whole, path: string) => {
+  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+))?\}/g, (_whole, path: string, format: string | undefined) => {
     const v = getPath(context, path);
+    if (format) return formatValue(format, v);
     return v === undefined || v === null ? '' : String(v);
   });
 }

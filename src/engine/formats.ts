@@ -1,4 +1,4 @@
-/** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no. Pure. */
+/** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes. Pure. */
 
 const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -47,6 +47,22 @@ export function formatPhone(value: unknown): string {
   return ten.length === 10 ? `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}` : String(value);
 }
 
+/** A file size: '512 B', '12.3 KB', '4.5 MB' (1 KB = 1,024 bytes); '' when absent. */
+export function formatBytes(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) return String(value);
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let size = n / 1024;
+  let unit = 0;
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024;
+    unit++;
+  }
+  return `${size.toFixed(1)} ${units[unit]}`;
+}
+
 export function formatValue(format: string | undefined, value: unknown): string {
   switch (format) {
     case 'currency':
@@ -59,6 +75,8 @@ export function formatValue(format: string | undefined, value: unknown): string 
       return formatDateTime(value);
     case 'phone':
       return formatPhone(value);
+    case 'bytes':
+      return formatBytes(value);
     case 'yesno':
       return value === true ? 'Yes' : value === false ? 'No' : '';
     case 'number':

@@ -1,6 +1,6 @@
 /** React glue of the engine: session, route, expression context, action runtime, operation queries. */
 import { createContext, use, useContext, useEffect, useMemo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { UNSAFE_NavigationContext } from 'react-router-dom';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from './expressions.ts';
@@ -36,25 +36,35 @@ export function useExprContext(extra?: Context): Context {
   const route = useRouteInfo();
   const scope = useContext(ScopeContext);
   const flags = services.useFlags();
+  const flow = route.flow ? services.descriptors.flows?.[route.flow.code] : undefined;
   const base = useMemo(
-    () => buildContext({ session, route, brand: services.brand.context, conditions: services.descriptors.conditions.conditions, flags }),
-    [session, route, services, flags],
+    () => buildContext({ session, route, brand: services.brand.context, conditions: services.descriptors.conditions.conditions, flags, flow }),
+    [session, route, services, flags, flow],
   );
   return useMemo(() => ({ ...base, ...scope, ...extra }), [base, scope, extra]);
 }
 
+/** The in-app path with its query, as the hash router holds it ('/auth?p=%2Fhome'). */
+const currentHashPath = () => window.location.hash.replace(/^#/, '') || '/';
+
+/**
+ * What actions act on. It does not follow the location (the router's navigator, and the current path read when an
+ * action runs): screens that hold buttons do not render again on every navigation, which would also delay the next
+ * screen (a navigation renders in a transition together with every subscriber of the location).
+ */
 export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRuntime {
   const services = useEngine();
-  const navigate = useNavigate();
-  const location = useLocation();
+  const { navigator } = useContext(UNSAFE_NavigationContext);
   const dialogs = useContext(DialogsContext);
   const queryClient = useQueryClient();
   return useMemo<ActionRuntime>(
     () => ({
       table: services.descriptors.table,
-      currentPath: location.pathname + location.search,
-      navigate: (path, replace) => navigate(path, { replace: replace ?? false }),
-      assign: (href) => window.location.assign(href),
+      get currentPath() {
+        return currentHashPath();
+      },
+      navigate: (path, replace) => (replace ? navigator.replace(path) : navigator.push(path)),
+      assign: (href, replace) => (replace ? window.location.replace(href) : window.location.assign(href)),
       openDialog: dialogs.open,
       closeDialog: () => dialogs.close(),
       call: (id, input) => services.api.call(id, input),
@@ -79,7 +89,7 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
       progress: (work) => services.progress(work),
       ...overrides,
     }),
-    [services, navigate, location.pathname, location.search, dialogs, queryClient, overrides],
+    [services, navigator, dialogs, queryClient, overrides],
   );
 }
 
@@ -95,10 +105,13 @@ export function useOperationQuery(binding: Binding | DataSource | undefined, con
     const base = callInput(binding, context);
     return extraBody ? { ...base, body: { ...((base.body as Record<string, unknown>) ?? {}), ...extraBody } } : base;
   }, [binding, enabled, context, extraBody]);
+  const refresh = binding && 'refetchInterval' in binding ? binding : undefined;
   const query = useQuery({
     queryKey: [binding?.operation ?? 'none', input],
     queryFn: () => services.api.call(binding!.operation, input!),
     enabled,
+    ...(refresh?.refetchInterval ? { refetchInterval: refresh.refetchInterval } : {}),
+    ...(binding && 'refetchOnFocus' in binding && binding.refetchOnFocus ? { refetchOnWindowFocus: 'always' as const } : {}),
   });
   const quiet = binding && 'quiet' in binding ? binding.quiet : false;
   const errorTitle = binding?.errorTitle;

@@ -2,7 +2,7 @@
  * The route table → hash router with guards (spec §2, §6). Every route renders its layout (code-split by layout
  * component) around its screen (code-split by screen kind, descriptors loaded on demand).
  */
-import { lazy, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { HashRouter, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import type { Layout, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
@@ -13,8 +13,9 @@ import { runActions } from './actions.ts';
 import { RouteInfoContext, useActionRuntime, useExprContext, useSessionState } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
 import { ForbiddenContent, NotFoundContent } from './pages.tsx';
-import { Lazy } from './ui.tsx';
+import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
+import { loadOnce, loadWidgets } from './preload.ts';
 import { use } from 'react';
 
 export interface LayoutProps {
@@ -22,34 +23,40 @@ export interface LayoutProps {
   children: ReactNode;
 }
 
-/** Layout components by the `component` of screens/layouts.json. */
-const LAYOUTS: Record<Layout['component'], ComponentType<LayoutProps>> = {
-  default: lazy(() => import('./layouts/DefaultLayout.tsx')),
-  esign: lazy(() => import('./layouts/EsignLayout.tsx')),
-  office: lazy(() => import('./layouts/OfficeLayout.tsx')),
-  welcome: lazy(() => import('./layouts/WelcomeLayout.tsx')),
+type Code<P> = Promise<{ default: ComponentType<P> }>;
+
+/** Layout components by the `component` of screens/layouts.json (code-split, loaded once: preload.ts). */
+const LAYOUTS: Record<Layout['component'], () => Code<LayoutProps>> = {
+  default: () => import('./layouts/DefaultLayout.tsx'),
+  esign: () => import('./layouts/EsignLayout.tsx'),
+  office: () => import('./layouts/OfficeLayout.tsx'),
+  welcome: () => import('./layouts/WelcomeLayout.tsx'),
 };
+const layoutCode = new Map<string, Code<LayoutProps>>();
+const loadLayout = (component: Layout['component']) => loadOnce(layoutCode, component, LAYOUTS[component]);
 
 export interface ScreenProps<S = ScreenDescriptor> {
   screen: S;
 }
 
-/** Screen components by `kind`. */
-const KINDS: Record<ScreenDescriptor['kind'], ComponentType<ScreenProps<never>>> = {
-  form: lazy(() => import('./screens/FormScreen.tsx')),
-  wizard: lazy(() => import('./screens/WizardScreen.tsx')),
-  table: lazy(() => import('./screens/TableScreen.tsx')),
-  kanban: lazy(() => import('./screens/KanbanScreen.tsx')),
-  detail: lazy(() => import('./screens/DetailScreen.tsx')),
-  dialog: lazy(() => import('./screens/ChoiceScreen.tsx')),
-  composite: lazy(() => import('./screens/CompositeScreen.tsx')),
+/** Screen components by `kind` (code-split, loaded once: preload.ts). */
+const KINDS: Record<ScreenDescriptor['kind'], () => Code<ScreenProps<never>>> = {
+  form: () => import('./screens/FormScreen.tsx'),
+  wizard: () => import('./screens/WizardScreen.tsx'),
+  table: () => import('./screens/TableScreen.tsx'),
+  kanban: () => import('./screens/KanbanScreen.tsx'),
+  detail: () => import('./screens/DetailScreen.tsx'),
+  dialog: () => import('./screens/ChoiceScreen.tsx'),
+  composite: () => import('./screens/CompositeScreen.tsx'),
 };
+const kindCode = new Map<string, Code<ScreenProps<never>>>();
+const loadKind = (kind: ScreenDescriptor['kind']) => loadOnce(kindCode, kind, KINDS[kind]);
 
 export function LayoutFrame({ name, children }: { name: string; children: ReactNode }) {
   const { descriptors } = useEngine();
   const layout = descriptors.layouts.layouts[name];
   if (!layout) throw new Error(`no layout ${name}`);
-  const Component = LAYOUTS[layout.component];
+  const Component = use(loadLayout(layout.component)).default;
   return (
     <Lazy>
       <Component layout={layout}>{children}</Component>
@@ -62,14 +69,63 @@ const screenCache = new WeakMap<EngineServices, Map<string, Promise<ScreenDescri
 export function loadScreen(services: EngineServices, name: string, place: 'pages' | 'dialogs'): Promise<ScreenDescriptor> {
   let cache = screenCache.get(services);
   if (!cache) screenCache.set(services, (cache = new Map()));
-  const key = `${place}/${name}`;
-  let promise = cache.get(key);
-  if (!promise) {
-    promise = services.loadScreen(name, place);
-    promise.catch(() => cache!.delete(key));
-    cache.set(key, promise);
+  return loadOnce(cache, `${place}/${name}`, () => services.loadScreen(name, place));
+}
+
+/**
+ * Everything a page's first render needs, loaded together: its descriptor, the code of its kind and the widget
+ * registry. The page waits for all of it in one Suspense boundary, so it appears in one commit instead of through
+ * nested fallbacks, each of which React holds back for up to 300 ms.
+ */
+const pageCache = new WeakMap<EngineServices, Map<string, Promise<unknown>>>();
+function preloadPage(services: EngineServices, name: string): Promise<unknown> {
+  let cache = pageCache.get(services);
+  if (!cache) pageCache.set(services, (cache = new Map()));
+  return loadOnce(cache, name, () => Promise.all([loadScreen(services, name, 'pages').then((d) => loadKind(d.kind)), loadWidgets(services)]));
+}
+
+/** Route names a descriptor navigates to by a literal name (its buttons, toolbar, row actions). */
+function navigateTargets(node: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(node)) node.forEach((n) => navigateTargets(n, out));
+  else if (node && typeof node === 'object') {
+    const o = node as { type?: unknown; to?: { route?: unknown } };
+    if (o.type === 'navigate' && typeof o.to?.route === 'string') out.add(o.to.route);
+    Object.values(node).forEach((n) => navigateTargets(n, out));
   }
-  return promise;
+  return out;
+}
+
+/**
+ * Once a page of a layout with the side menu is up and the browser is idle, the pages it leads to are loaded ahead
+ * (the visible menu's and the page's own navigation targets), so that following a link renders at once. Pages of
+ * other layouts (a borrower's, whose JavaScript is kept small: 0046) load nothing ahead.
+ */
+function usePrefetch(screen: ScreenDescriptor, context: Context, enabled: boolean): void {
+  const services = useEngine();
+  const menu = enabled ? services.descriptors.menus.menus.find((m) => condition(m.when, context, true)) : undefined;
+  const names = enabled ? [...(menu?.items ?? []).filter((i) => condition(i.visible, context, true)).map((i) => i.to?.route), ...navigateTargets(screen)] : [];
+  const key = names.filter((n) => typeof n === 'string').join();
+  useEffect(() => {
+    if (!key) return;
+    const run = () => {
+      for (const name of key.split(',')) {
+        const entry = services.descriptors.table.find((e) => e.name === name);
+        if (entry?.screen) preloadPage(services, entry.screen).catch(() => undefined);
+      }
+    };
+    const idle = typeof window.requestIdleCallback === 'function';
+    const handle = idle ? window.requestIdleCallback(run, { timeout: 2_000 }) : window.setTimeout(run, 200);
+    return () => (idle ? window.cancelIdleCallback(handle) : window.clearTimeout(handle));
+  }, [services, key]);
+}
+
+/** A route's page: waits (in the layout's Suspense boundary) until it can render at once, then loads ahead. */
+function RoutePage({ name, prefetch }: { name: string; prefetch: boolean }) {
+  const services = useEngine();
+  use(preloadPage(services, name));
+  const screen = use(loadScreen(services, name, 'pages'));
+  usePrefetch(screen, useExprContext(), prefetch);
+  return <ScreenView screen={screen} />;
 }
 
 /** Renders a screen descriptor: runs its onLoad actions once, shows 404 in place when an action says so. */
@@ -84,8 +140,8 @@ export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
     started.current = true;
     void runActions(screen.onLoad, context, runtime);
   }, [screen, context, runtime]);
+  const Kind = use(loadKind(screen.kind)).default as ComponentType<ScreenProps>;
   if (missing) return <NotFoundContent />;
-  const Kind = KINDS[screen.kind] as ComponentType<ScreenProps>;
   return (
     <Lazy>
       <Kind screen={screen} />
@@ -125,8 +181,8 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
   const location = useLocation();
   const session = useSessionState();
   const info = useMemo<RouteInfo>(
-    () => ({ name: entry.name, path: location.pathname, params: { ...params }, query: queryOf(location.search) }),
-    [entry.name, location.pathname, location.search, params],
+    () => ({ name: entry.name, path: location.pathname, params: { ...params }, query: queryOf(location.search), ...(entry.flow ? { flow: entry.flow } : {}) }),
+    [entry.name, entry.flow, location.pathname, location.search, params],
   );
   useTitle(entry.title);
   const decision = decideAccess(entry.access, visitorOf(session), info.params);
@@ -148,7 +204,7 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
         ) : (
           <LayoutFrame name={entry.layout}>
             <Lazy>
-              <ScreenHost key={location.pathname} name={entry.screen!} />
+              <RoutePage key={location.pathname} name={entry.screen!} prefetch={!!services.descriptors.layouts.layouts[entry.layout]?.menu} />
             </Lazy>
           </LayoutFrame>
         )}
@@ -188,7 +244,8 @@ function Routes() {
     () => [...descriptors.table.map((entry) => ({ path: entry.path, element: <RouteHost entry={entry} /> })), { path: '*', element: <NotFoundRoute /> }],
     [descriptors],
   );
-  return useRoutes(objects);
+  // A layout's code loads on first use: until then the page shows that it is loading.
+  return <Suspense fallback={<Loading />}>{useRoutes(objects)}</Suspense>;
 }
 
 export function EngineRouter({ children }: { children?: ReactNode }) {

@@ -15,6 +15,8 @@ export interface EngineDescriptors {
   menus: MenusDescriptor;
   layouts: LayoutsDescriptor;
   conditions: ConditionsDescriptor;
+  /** The flow descriptors (screens/lenders/) by code: a flow route's screens see theirs as `flow`. */
+  flows?: Record<string, Record<string, unknown>>;
 }
 
 export interface SessionPort {

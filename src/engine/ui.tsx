@@ -1,5 +1,5 @@
 /** Small shared pieces of the renderer: buttons from descriptors, screen headings, loading and empty states. */
-import { createContext, Suspense, useContext, useState, type ReactNode } from 'react';
+import { createContext, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
 import { Box, Button, Flex, Heading, Spinner, Text } from '@chakra-ui/react';
 import type { Button as ButtonDescriptor } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from './expressions.ts';
@@ -112,4 +112,14 @@ export function Panel({ children }: { children: ReactNode }) {
       {children}
     </Box>
   );
+}
+
+/**
+ * A screen of this kind shows its data: a performance mark `screen-ready:<kind>` (what bench measurements read) each
+ * time it becomes ready. Screens also put `data-ready` on their root for tests.
+ */
+export function useReadyMark(kind: string, ready: boolean): void {
+  useEffect(() => {
+    if (ready && typeof performance !== 'undefined' && typeof performance.mark === 'function') performance.mark(`screen-ready:${kind}`);
+  }, [kind, ready]);
 }

@@ -1,4 +1,4 @@
-import { Badge } from '@chakra-ui/react';
+import { chakra } from '@chakra-ui/react';
 
 /**
  * The status chip of spec §4 (the server sends `statusChip`, decision 0006): OffersAvailable green, Expired the expired
@@ -16,14 +16,30 @@ export const CHIPS: Record<string, { label: string; bg: string; color: string; s
 };
 const NO_OFFERS = { label: 'No Offers', bg: 'gray.200', color: 'gray.800', style: 'no-offers' };
 
+/**
+ * One styled span for every chip, its colours chosen by `data-chip`: lists and the kanban show hundreds of chips, and a
+ * recipe component per chip costs several times a plain element (bench/kanban.ts).
+ */
+const Chip = chakra('span', {
+  base: {
+    display: 'inline-flex',
+    alignItems: 'center',
+    borderRadius: 'full',
+    px: '2.5',
+    py: '0.5',
+    fontSize: 'xs',
+    lineHeight: '1rem',
+    fontWeight: 'semibold',
+    whiteSpace: 'nowrap',
+    ...Object.fromEntries([...Object.values(CHIPS), NO_OFFERS].map((c) => [`&[data-chip=${c.style}]`, { bg: c.bg, color: c.color }])),
+    '&[data-chip=expired]': { bg: 'gray.600', color: 'white', textDecoration: 'line-through' },
+  },
+});
+
 /** `value` is the chip name, or [chip, text] to show the row's own status text. */
 export function StatusChip({ value }: { value: unknown }) {
   const [chip, own] = Array.isArray(value) ? value : [value, undefined];
   const spec = CHIPS[String(chip)] ?? NO_OFFERS;
   const label = typeof own === 'string' && own ? own : spec.label;
-  return (
-    <Badge bg={spec.bg} color={spec.color} borderRadius="full" px="2.5" py="0.5" fontSize="xs" fontWeight="semibold" data-chip={spec.style} textDecoration={spec.style === 'expired' ? 'line-through' : undefined}>
-      {label}
-    </Badge>
-  );
+  return <Chip data-chip={spec.style}>{label}</Chip>;
 }

@@ -1,12 +1,18 @@
 import { useState } from 'react';
 import { Box, Input, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
+import { fileProblem } from './file-check.ts';
 
-/** File upload: the file travels as a data URL with its name (what a multipart call turns back into a file). */
+/**
+ * File upload: the file travels as a data URL with its name (what a multipart call turns back into a file). With
+ * `accept` and `maxBytes` options a file of another type or too large is refused at once, with the reason shown
+ * (the server checks both again, by the file's bytes).
+ */
 export default function FileWidget(props: WidgetProps) {
   const { id, onChange, disabled, readonly, options } = props;
-  const accept = (options as { accept?: string }).accept;
+  const { accept, maxBytes } = options as { accept?: string; maxBytes?: number };
   const [name, setName] = useState<string>();
+  const [problem, setProblem] = useState<string>();
   return (
     <Box>
       <Input
@@ -16,9 +22,13 @@ export default function FileWidget(props: WidgetProps) {
         accept={accept}
         disabled={disabled || readonly}
         p="1"
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}__problem` : undefined}
         onChange={(e) => {
           const file = e.target.files?.[0];
-          if (!file) {
+          const refused = file ? fileProblem(file, { accept, maxBytes }) : undefined;
+          setProblem(refused);
+          if (!file || refused) {
             setName(undefined);
             onChange(undefined);
             return;
@@ -29,7 +39,11 @@ export default function FileWidget(props: WidgetProps) {
           reader.readAsDataURL(file);
         }}
       />
-      {name ? (
+      {problem ? (
+        <Text id={`${id}__problem`} role="alert" fontSize="sm" color="fg.error" mt="1">
+          {problem}
+        </Text>
+      ) : name ? (
         <Text fontSize="sm" color="fg.muted" mt="1">
           {name}
         </Text>
@@ -37,4 +51,3 @@ export default function FileWidget(props: WidgetProps) {
     </Box>
   );
 }
-

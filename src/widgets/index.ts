@@ -28,6 +28,8 @@ export const registry: WidgetRegistry = {
     textarea: field('TextareaWidget'),
     file: wrap(lazy(() => import('./file.tsx'))),
     otp: wrap(lazy(() => import('./otp.tsx'))),
+    kba: wrap(lazy(() => import('./kba.tsx'))),
+    signature: wrap(lazy(() => import('./signature.tsx'))),
     // @rjsf's own names, for schema-driven defaults (enums, booleans).
     SelectWidget,
     CheckboxWidget,

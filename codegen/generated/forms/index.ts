@@ -4,8 +4,20 @@ import type { FormModule } from '../../../src/engine/forms/form-module.ts';
 
 /** One lazily loaded module per form schema: the display schema and its precompiled validator. */
 export const formModules: Record<string, () => Promise<FormModule>> = {
+  AppFileUpload: () => import('./AppFileUpload.ts') as Promise<FormModule>,
+  AppNoteUpsert: () => import('./AppNoteUpsert.ts') as Promise<FormModule>,
+  EsignConsent: () => import('./EsignConsent.ts') as Promise<FormModule>,
+  FinalizeApp: () => import('./FinalizeApp.ts') as Promise<FormModule>,
+  KbaSubmit: () => import('./KbaSubmit.ts') as Promise<FormModule>,
+  LenderTransactionSubmit: () => import('./LenderTransactionSubmit.ts') as Promise<FormModule>,
+  OtpSend: () => import('./OtpSend.ts') as Promise<FormModule>,
   OtpVerify: () => import('./OtpVerify.ts') as Promise<FormModule>,
+  ReferenceCode: () => import('./ReferenceCode.ts') as Promise<FormModule>,
+  RefundRequest: () => import('./RefundRequest.ts') as Promise<FormModule>,
+  RefundUpdate: () => import('./RefundUpdate.ts') as Promise<FormModule>,
+  SelectOffer: () => import('./SelectOffer.ts') as Promise<FormModule>,
   SendApp: () => import('./SendApp.ts') as Promise<FormModule>,
+  SignAgreement: () => import('./SignAgreement.ts') as Promise<FormModule>,
   SubmitApp: () => import('./SubmitApp.ts') as Promise<FormModule>,
   SwitchOffice: () => import('./SwitchOffice.ts') as Promise<FormModule>,
 };

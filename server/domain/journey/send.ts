@@ -11,6 +11,7 @@ import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import { isOptedOut } from '../../notify/optouts.ts';
 import type { Services } from '../../services.ts';
 import { message } from '../offices/records.ts';
+import { toOfficeProfile } from '../offices/mapping.ts';
 import { OTP } from '../otp/handlers.ts';
 import { paged, type Page } from '../paging.ts';
 import { escapeLike, withinDates } from '../search.ts';
@@ -192,7 +193,7 @@ const channelsOf = (row: { email: string | null; mobilePhone: string | null }): 
 /** What the office sent (the latest link), or for an application started at the desk what it holds. */
 export async function sendAppInfo(db: Db, appId: number): Promise<Schemas['SendAppInfo']> {
   const [found] = await db
-    .select({ app: applications, officeName: offices.name })
+    .select({ app: applications, office: offices })
     .from(applications)
     .innerJoin(offices, eq(offices.id, applications.officeId))
     .where(eq(applications.id, appId));
@@ -202,7 +203,7 @@ export async function sendAppInfo(db: Db, appId: number): Promise<Schemas['SendA
   return {
     appId,
     officeId: app.officeId,
-    officeName: found.officeName.slice(0, 100),
+    officeName: found.office.name.slice(0, 100),
     firstName: app.firstName,
     lastName: app.lastName,
     email: app.email,
@@ -212,6 +213,7 @@ export async function sendAppInfo(db: Db, appId: number): Promise<Schemas['SendA
     enableRemoteSign: app.enableRemoteSign,
     channels: log ? channelsOf(log) : [],
     sentAtUtc: toUtc(log?.createdAt ?? app.createdAt),
+    office: toOfficeProfile(found.office),
   };
 }
 

@@ -57,7 +57,14 @@ async function send(id: string, input: CallInput, parseAs: 'json' | 'blob') {
   if (!op) throw new Error(`unknown operation ${id}`);
   checkParams(id, op.path, input.params);
   const init: Record<string, unknown> = { params: { path: input.params ?? {}, query: input.query ?? {} }, parseAs };
-  if (op.body && input.body !== undefined) init.body = input.body;
+  if (op.body && input.body !== undefined) {
+    // A multipart call's plain body becomes its file parts and JSON 'model' part (./multipart.ts).
+    // (loaded on first use: the borrower's pages upload nothing and keep their JavaScript small, 0046).
+    init.body =
+      op.multipart && input.body && typeof input.body === 'object' && !(input.body instanceof FormData)
+        ? (await import('./multipart.ts')).toMultipart(input.body as Record<string, unknown>)
+        : input.body;
+  }
   const request = apiClient.request as unknown as (method: string, url: string, init: unknown) => Promise<{ data?: unknown; error?: unknown; response: Response }>;
   const result = await request(op.method, op.path, init);
   if (result.error !== undefined || !result.response.ok) {

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { LayoutProps } from '../router.tsx';
 import { condition, evaluate } from '../expressions.ts';
@@ -22,12 +23,19 @@ export default function OfficeLayout({ layout, children }: LayoutProps) {
   const phone = show(office?.phone);
   const address = show(office?.address);
   const logo = show(office?.logo);
+  // A logo this visitor may not read (not published yet) is left out rather than shown broken.
+  const [brokenLogo, setBrokenLogo] = useState<string>();
   return (
     <Flex direction="column" minH="100vh" bg="bg.subtle" data-layout="office">
       <Box as="header" bg="bg" borderBottomWidth="1px" borderColor="border">
         <Flex maxW="1200px" mx="auto" px={{ base: '4', md: '8' }} py="4" gap={{ base: '3', md: '6' }} align={{ base: 'flex-start', md: 'center' }} direction={{ base: 'column', md: 'row' }}>
-          {logo ? (
-            <img src={logo} alt={name ? `${name} logo` : 'Office logo'} style={{ maxWidth: office?.logoMaxWidth ?? 200, maxHeight: office?.logoMaxHeight ?? 60, objectFit: 'contain' }} />
+          {logo && logo !== brokenLogo ? (
+            <img
+              src={logo}
+              alt={name ? `${name} logo` : 'Office logo'}
+              style={{ maxWidth: office?.logoMaxWidth ?? 200, maxHeight: office?.logoMaxHeight ?? 60, objectFit: 'contain' }}
+              onError={() => setBrokenLogo(logo)}
+            />
           ) : null}
           <Box minW="0">
             <Text fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold" color="brand.fg" data-office-name>

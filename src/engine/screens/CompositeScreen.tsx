@@ -2,13 +2,16 @@ import { Box, Stack, Tabs } from '@chakra-ui/react';
 import type { CompositeScreen as Composite } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost, type ScreenProps } from '../router.tsx';
 import { condition, text } from '../expressions.ts';
-import { useExprContext } from '../hooks.tsx';
-import { HeadingLevel, Lazy, ScreenTitle } from '../ui.tsx';
+import { useExprContext, useOperationQuery } from '../hooks.tsx';
+import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';
 
-/** composite: pages of screens/pages/ stacked or as tabs. */
+/** composite: pages of screens/pages/ stacked or as tabs; an optional source's answer (`data`) decides which parts show. */
 export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
-  const context = useExprContext();
-  const parts = screen.parts.filter((p) => condition(p.visible, context, true));
+  const base = useExprContext();
+  const query = useOperationQuery(screen.source, base);
+  const context = screen.source ? { ...base, data: query.data } : base;
+  const waiting = !!screen.source && query.isLoading;
+  const parts = waiting ? [] : screen.parts.filter((p) => condition(p.visible, context, true));
   const body =
     screen.arrangement === 'tabs' ? (
       <Tabs.Root defaultValue={parts[0]?.screen} lazyMount variant="line">
@@ -39,6 +42,7 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
   return (
     <Box data-screen="composite">
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
+      {waiting ? <Loading /> : null}
       <HeadingLevel value={2}>{body}</HeadingLevel>
     </Box>
   );

@@ -1,49 +1,93 @@
+import { use, useMemo } from 'react';
 import { Box, DataList, Heading, Stack, Text } from '@chakra-ui/react';
-import type { DetailScreen as Detail } from '../../../codegen/generated/descriptors.ts';
+import type { DetailScreen as Detail, DetailSection } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { condition, evaluate, getPath, text } from '../expressions.ts';
+import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
+import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
 import { ButtonRow, Loading, Panel, ScreenTitle } from '../ui.tsx';
+
+const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
+
+/** The status chip, from the widget registry (loaded only by screens that show one). */
+function Chip({ value }: { value: unknown }) {
+  const services = useEngine();
+  let widgets = widgetCache.get(services);
+  if (!widgets) widgetCache.set(services, (widgets = services.widgets()));
+  const { StatusChip } = use(widgets);
+  return <StatusChip value={value} />;
+}
+
+/** One section: a title, a text (line breaks kept), an image and fields; `item` is set for a repeated one. */
+function Section({ section, ctx, hasData }: { section: DetailSection; ctx: Context; hasData: boolean }) {
+  const fields = (section.fields ?? []).filter((f) => condition(f.visible, ctx, true));
+  const src = section.image ? evaluate(section.image.src, ctx) : undefined;
+  return (
+    <Panel>
+      {section.title ? (
+        <Heading as="h2" size="md" mb="3">
+          {text(section.title, ctx)}
+        </Heading>
+      ) : null}
+      {section.text ? (
+        <Text mb={fields.length || src ? '4' : '0'} whiteSpace="pre-line">
+          {text(section.text, ctx)}
+        </Text>
+      ) : null}
+      {typeof src === 'string' && src ? (
+        <Box mb={fields.length ? '4' : '0'}>
+          <img src={src} alt={text(section.image!.alt, ctx)} width={section.image!.width} style={{ maxWidth: '100%', height: 'auto' }} />
+        </Box>
+      ) : null}
+      {fields.length ? (
+        <DataList.Root orientation="horizontal" size="md">
+          {fields.map((field, j) => {
+            const value = hasData ? evaluate(field.value, ctx) : undefined;
+            return (
+              <DataList.Item key={j}>
+                <DataList.ItemLabel minW="160px">{text(field.label, ctx)}</DataList.ItemLabel>
+                <DataList.ItemValue>{!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatValue(field.format, value)}</DataList.ItemValue>
+              </DataList.Item>
+            );
+          })}
+        </DataList.Root>
+      ) : null}
+    </Panel>
+  );
+}
 
 /** detail: read-only sections of fields and texts over an optional operation's answer (`data`). */
 export default function DetailScreen({ screen }: ScreenProps<Detail>) {
   const context = useExprContext();
   const query = useOperationQuery(screen.source, context);
-  const runtime = useActionRuntime();
+  const refetch = query.refetch;
+  const reload = useMemo(() => ({ reload: () => void refetch() }), [refetch]);
+  const runtime = useActionRuntime(reload);
   const data = screen.source?.select ? getPath(query.data, screen.source.select) : query.data;
   const ctx = { ...context, data };
+  // Without a source every field reads the context; with one, fields wait for the answer.
+  const hasData = !screen.source || data !== undefined;
+  const sections = (screen.sections ?? []).flatMap((section, i) => {
+    if (section.each === undefined) return condition(section.visible, ctx, true) ? [{ key: `${i}`, section, ctx }] : [];
+    const items = evaluate(section.each, ctx);
+    return (Array.isArray(items) ? items : [])
+      .map((item, j) => ({ key: `${i}.${j}`, section, ctx: { ...ctx, item } }))
+      .filter((entry) => condition(section.visible, entry.ctx, true));
+  });
   return (
     <Box data-screen="detail">
       <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>
-      {screen.intro ? <Text mb="4">{text(screen.intro, ctx)}</Text> : null}
+      {screen.intro ? (
+        <Text mb="4" whiteSpace="pre-line">
+          {text(screen.intro, ctx)}
+        </Text>
+      ) : null}
       {query.isLoading ? <Loading /> : null}
       <Stack gap="4">
-        {(screen.sections ?? [])
-          .filter((section) => condition(section.visible, ctx, true))
-          .map((section, i) => {
-            const fields = (section.fields ?? []).filter((f) => condition(f.visible, ctx, true));
-            return (
-              <Panel key={i}>
-                {section.title ? (
-                  <Heading as="h2" size="md" mb="3">
-                    {text(section.title, ctx)}
-                  </Heading>
-                ) : null}
-                {section.text ? <Text mb={fields.length ? '4' : '0'}>{text(section.text, ctx)}</Text> : null}
-                {fields.length ? (
-                  <DataList.Root orientation="horizontal" size="md">
-                    {fields.map((field, j) => (
-                      <DataList.Item key={j}>
-                        <DataList.ItemLabel minW="160px">{text(field.label, ctx)}</DataList.ItemLabel>
-                        <DataList.ItemValue>{data === undefined ? '' : formatValue(field.format, evaluate(field.value, ctx))}</DataList.ItemValue>
-                      </DataList.Item>
-                    ))}
-                  </DataList.Root>
-                ) : null}
-              </Panel>
-            );
-          })}
+        {sections.map((entry) => (
+          <Section key={entry.key} section={entry.section} ctx={entry.ctx} hasData={hasData} />
+        ))}
       </Stack>
       <ButtonRow buttons={screen.buttons} context={ctx} runtime={runtime} />
     </Box>

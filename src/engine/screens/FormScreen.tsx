@@ -6,13 +6,13 @@ import type { Button, FormField, FormScreen as FormDescriptor, SubmitAction } fr
 import type { ScreenProps } from '../router.tsx';
 import { bind, condition, text, type Context } from '../expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
-import { useActionRuntime, useExprContext } from '../hooks.tsx';
+import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
 import type { FormModule } from '../forms/form-module.ts';
 import { defaultsOf, displaySchemaFor, propertyPaths, toErrorSchema, type ErrorSchemaNode } from '../forms/model.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { templates } from '../forms/templates.tsx';
-import { ButtonRow, ScreenTitle } from '../ui.tsx';
+import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
 
 type Data = Record<string, unknown>;
 
@@ -35,6 +35,18 @@ function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
   return p;
 }
 
+/** The field errors of a 400 answer (problem details' `errors`) that name fields of the form, if any. */
+export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record<string, string[]> | undefined {
+  const { status, problem } = (error ?? {}) as { status?: unknown; problem?: { errors?: unknown } };
+  const errors = problem?.errors;
+  if (status !== 400 || !errors || typeof errors !== 'object') return undefined;
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
+    if (fields.includes(field) && Array.isArray(messages)) out[field] = messages.map(String);
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 /** Descriptor widget names → @rjsf widget names (built-in text inputs, or the registry's). */
 const WIDGETS: Record<NonNullable<FormField['widget']>, string> = {
   text: 'text',
@@ -53,6 +65,8 @@ const WIDGETS: Record<NonNullable<FormField['widget']>, string> = {
   file: 'file',
   otp: 'otp',
   hidden: 'hidden',
+  kba: 'kba',
+  signature: 'signature',
 };
 
 function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): UiSchema {
@@ -79,12 +93,25 @@ function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): U
   return ui as UiSchema;
 }
 
-/** form: @rjsf with the engine's Chakra templates and widgets, a precompiled validator, server checks and a submit. */
+/**
+ * form: @rjsf with the engine's Chakra templates and widgets, a precompiled validator, server checks and a submit.
+ * An optional `source` is read first: its answer is `data` for the bindings and texts (a prefilled form).
+ */
 export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
+  const base = useExprContext();
+  const query = useOperationQuery(screen.source, base);
+  const refetch = query.refetch;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  if (screen.source && query.isLoading) return <Loading />;
+  return <FormBody screen={screen} data={screen.source ? (query.data ?? null) : undefined} reload={reload} />;
+}
+
+function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor; data: unknown; reload(): void }) {
   const services = useEngine();
   const module = use(loadForm(services, screen.schema));
   const registry = use(loadWidgets(services));
-  const context = useExprContext();
+  const exprContext = useExprContext();
+  const context = useMemo(() => (sourceData === undefined ? exprContext : { ...exprContext, data: sourceData }), [exprContext, sourceData]);
   const bound = useMemo(() => compact(bind(screen.values, context)), [screen.values, context]);
   const initialData = useCallback(() => ({ ...defaultsOf(module.schema), ...compact(bind(screen.initial, context)) }), [module, screen.initial, context]);
   // @rjsf keeps the typed data itself (a controlled form would recompute its whole state twice per keystroke); the
@@ -125,7 +152,7 @@ export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
     setExtraErrors(undefined);
     setFormKey((k) => k + 1);
   }, [initialData, bound]);
-  const overrides = useMemo(() => ({ form: { data: data.current, reset } }), [reset]);
+  const overrides = useMemo(() => ({ form: { data: data.current, reset }, reload }), [reset, reload]);
   const runtime = useActionRuntime(overrides);
 
   const submit = async () => {
@@ -133,6 +160,16 @@ export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
     const { data: sentData, fieldErrors } = validateForm(rules.current, data.current);
     if (Object.keys(fieldErrors).length) return;
     const submitCtx = { ...ctx, form: sentData };
+    // Rules over the data and the context (an amount against the approved one): catalogue words on the field.
+    const broken: Record<string, string[]> = {};
+    for (const rule of screen.rules ?? []) {
+      if (!condition(rule.invalid, submitCtx, false)) continue;
+      (broken[rule.field] ??= []).push(services.messages.messages[rule.message] ?? rule.message);
+    }
+    if (Object.keys(broken).length) {
+      setExtraErrors(toErrorSchema(broken));
+      return;
+    }
     for (const check of screen.checks ?? []) {
       if (!condition(check.when, submitCtx, true)) continue;
       let valid: boolean;
@@ -154,14 +191,28 @@ export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
     const { label: _label, body, ...call } = screen.submit;
     const action: SubmitAction = { type: 'submit', ...call };
     const sent = { ...sentData, ...compact(bind(body as Data | undefined, submitCtx)) };
-    await runActions([action], submitCtx, { ...runtime, form: { data: sent, reset } });
+    // A 400 naming fields of this form shows its messages on them too (besides the error toast of spec §8).
+    const callWithFieldErrors: typeof runtime.call = async (id, input) => {
+      try {
+        return await runtime.call(id, input);
+      } catch (error) {
+        const onFields = fieldErrorsOf(error, paths);
+        if (onFields) setExtraErrors(toErrorSchema(onFields));
+        throw error;
+      }
+    };
+    await runActions([action], submitCtx, { ...runtime, call: callWithFieldErrors, form: { data: sent, reset } });
   };
 
   const buttons: Button[] = screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? 'Submit', variant: 'primary', submit: true }];
   return (
     <Box data-screen="form" data-form={screen.schema}>
       {screen.dialog ? null : <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>}
-      {screen.intro ? <Text mb="4">{text(screen.intro, ctx)}</Text> : null}
+      {screen.intro ? (
+        <Text mb="4" whiteSpace="pre-line">
+          {text(screen.intro, ctx)}
+        </Text>
+      ) : null}
       <Form
         key={formKey}
         schema={display}

@@ -1,26 +1,80 @@
-import { use } from 'react';
-import { Box, Flex, Heading, Link, Text } from '@chakra-ui/react';
-import type { KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
+import { memo, use, type ComponentType } from 'react';
+import { Box, Text } from '@chakra-ui/react';
+import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { condition, evaluate, getPath, text } from '../expressions.ts';
+import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
-import { resolveTarget } from '../routing.ts';
-import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
-import { Loading, ScreenTitle } from '../ui.tsx';
+import { resolveTarget, type RouteEntry } from '../routing.ts';
+import { useEngine } from '../services.ts';
+import { loadWidgets } from '../preload.ts';
+import { Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
-const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
 
 /** 'ReadyToFinalize' → 'Ready To Finalize' */
 export const humanize = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2');
 
+const BOARD = {
+  display: 'flex',
+  gap: '4',
+  overflowX: 'auto',
+  pb: '4',
+  alignItems: 'flex-start',
+  '& .kb-lane': { minWidth: '260px', width: '260px', bg: 'bg.muted', borderRadius: 'lg', p: '3', flexShrink: 0 },
+  '& .kb-lane-head': { display: 'flex', justifyContent: 'space-between', alignItems: 'center', mb: '3' },
+  '& .kb-lane-head h2': { fontSize: 'sm', fontWeight: 'semibold', lineHeight: '1.25rem' },
+  '& .kb-lane-head p, & .kb-card p': { fontSize: 'sm', color: 'fg.muted' },
+  '& .kb-cards': { display: 'flex', flexDirection: 'column', gap: '2' },
+  '& .kb-card': { bg: 'bg', borderRadius: 'md', borderWidth: '1px', borderColor: 'border', p: '3' },
+  '& .kb-card-title': { fontWeight: 'semibold', display: 'block' },
+  '& a.kb-card-title': { color: 'brand.fg', _hover: { textDecoration: 'underline' } },
+  '& .kb-chip': { mt: '1' },
+} as const;
+
+/** One card: its title (a link when it has a target), the status chip and the lines of the descriptor. */
+const Card = memo(function Card(props: { card: KanbanCard; context: Context; row: Row; StatusChip: ComponentType<{ value: unknown }>; table: readonly RouteEntry[] }) {
+  const { card, row, StatusChip } = props;
+  const ctx = { ...props.context, row };
+  let href: string | undefined;
+  if (card.to) {
+    try {
+      const t = resolveTarget(card.to, ctx, props.table);
+      href = t.kind === 'route' ? `#${t.path}` : t.href;
+    } catch {
+      href = undefined;
+    }
+  }
+  const title = text(card.title, ctx);
+  return (
+    <div className="kb-card">
+      {href ? (
+        <a className="kb-card-title" href={href}>
+          {title}
+        </a>
+      ) : (
+        <span className="kb-card-title">{title}</span>
+      )}
+      {card.chip ? (
+        <div className="kb-chip">
+          <StatusChip value={evaluate(card.chip, ctx)} />
+        </div>
+      ) : null}
+      {(card.lines ?? [])
+        .filter((l) => condition(l.visible, ctx, true))
+        .map((l, j) => (
+          <p key={j}>
+            {text(l.label, ctx)}: {formatValue(l.format, evaluate(l.value, ctx))}
+          </p>
+        ))}
+    </div>
+  );
+});
+
 /** kanban: lanes by a key (the stage), one card per application (the kanban block layout). */
 export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
   const services = useEngine();
-  let widgets = widgetCache.get(services);
-  if (!widgets) widgetCache.set(services, (widgets = services.widgets()));
-  const { StatusChip } = use(widgets);
+  const { StatusChip } = use(loadWidgets(services));
   const context = useExprContext();
   const query = useOperationQuery(screen.source, context);
   const { lanes: spec, card } = screen;
@@ -43,62 +97,29 @@ export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
       return { key: String(lane[spec.key] ?? ''), items, count };
     });
   }
+  useReadyMark('kanban', !query.isLoading && !query.isFetching);
   return (
-    <Box data-screen="kanban">
+    <Box data-screen="kanban" data-ready={!query.isLoading || undefined}>
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
       {query.isLoading ? <Loading /> : null}
       {!query.isLoading && lanes.length === 0 ? <Text color="fg.muted">{query.isError ? 'The board could not be loaded.' : 'No applications yet.'}</Text> : null}
-      <Flex gap="4" overflowX="auto" pb="4" align="flex-start">
+      {/* One stylesheet for the board, plain elements inside: a board holds hundreds of cards, and a styled component
+          per element costs more than the cards themselves (bench/kanban.ts). */}
+      <Box css={BOARD}>
         {lanes.map((lane) => (
-          <Box as="section" key={lane.key} aria-label={humanize(lane.key)} minW="260px" w="260px" bg="bg.muted" borderRadius="lg" p="3" flexShrink={0}>
-            <Flex justify="space-between" align="center" mb="3">
-              <Heading as="h2" size="sm">
-                {spec.title ? text(spec.title, { ...context, lane }) : humanize(lane.key)}
-              </Heading>
-              <Text fontSize="sm" color="fg.muted">
-                {lane.count}
-              </Text>
-            </Flex>
-            <Flex direction="column" gap="2">
-              {lane.items.map((row, i) => {
-                const ctx = { ...context, row };
-                let href: string | undefined;
-                if (card.to) {
-                  try {
-                    const t = resolveTarget(card.to, ctx, services.descriptors.table);
-                    href = t.kind === 'route' ? `#${t.path}` : t.href;
-                  } catch {
-                    href = undefined;
-                  }
-                }
-                return (
-                  <Box key={String(row.id ?? i)} bg="bg" borderRadius="md" borderWidth="1px" borderColor="border" p="3">
-                    {href ? (
-                      <Link href={href} fontWeight="semibold" color="brand.fg">
-                        {text(card.title, ctx)}
-                      </Link>
-                    ) : (
-                      <Text fontWeight="semibold">{text(card.title, ctx)}</Text>
-                    )}
-                    {card.chip ? (
-                      <Box mt="1">
-                        <StatusChip value={evaluate(card.chip, ctx)} />
-                      </Box>
-                    ) : null}
-                    {(card.lines ?? [])
-                      .filter((l) => condition(l.visible, ctx, true))
-                      .map((l, j) => (
-                        <Text key={j} fontSize="sm" color="fg.muted">
-                          {text(l.label, ctx)}: {formatValue(l.format, evaluate(l.value, ctx))}
-                        </Text>
-                      ))}
-                  </Box>
-                );
-              })}
-            </Flex>
-          </Box>
+          <section key={lane.key} aria-label={humanize(lane.key)} className="kb-lane">
+            <div className="kb-lane-head">
+              <h2>{spec.title ? text(spec.title, { ...context, lane }) : humanize(lane.key)}</h2>
+              <p>{lane.count}</p>
+            </div>
+            <div className="kb-cards">
+              {lane.items.map((row, i) => (
+                <Card key={String(row.id ?? i)} card={card} context={context} row={row} StatusChip={StatusChip} table={services.descriptors.table} />
+              ))}
+            </div>
+          </section>
         ))}
-      </Flex>
+      </Box>
     </Box>
   );
 }

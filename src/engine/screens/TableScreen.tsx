@@ -1,5 +1,5 @@
 import { use, useMemo, useState } from 'react';
-import { Box, Button, Flex, Input, Link, NativeSelect, SimpleGrid, Table, Text } from '@chakra-ui/react';
+import { Box, Button, chakra, Flex, Input, Link, NativeSelect, SimpleGrid, Table, Text } from '@chakra-ui/react';
 import { rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type PaginationState, type SortingState } from '@tanstack/react-table';
 import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
@@ -7,20 +7,15 @@ import { condition, evaluate, getPath, text, type Context } from '../expressions
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
 import { resolveTarget } from '../routing.ts';
-import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
-import { ActionButton, Loading, ScreenTitle } from '../ui.tsx';
+import { useEngine, type WidgetRegistry } from '../services.ts';
+import { loadWidgets } from '../preload.ts';
+import { ActionButton, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 import type { ActionRuntime } from '../actions.ts';
 
 const features = tableFeatures({ rowPaginationFeature, rowSortingFeature });
 type Row = Record<string, unknown>;
 const NO_ROWS: Row[] = [];
 
-const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
-function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
-  let p = widgetCache.get(services);
-  if (!p) widgetCache.set(services, (p = services.widgets()));
-  return p;
-}
 
 function Cell({ column, row, context, runtime, widgets }: { column: Column; row: Row; context: Context; runtime: ActionRuntime; widgets: WidgetRegistry }) {
   const services = useEngine();
@@ -51,6 +46,27 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
     }
   }
   return <>{shown}</>;
+}
+
+/** A native checkbox (no state machine) in the brand colour, for row selection. */
+function SelectBox({ label, checked, onChange, disabled, indeterminate }: { label: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; indeterminate?: boolean }) {
+  return (
+    <chakra.input
+      type="checkbox"
+      aria-label={label}
+      checked={checked}
+      disabled={disabled}
+      ref={(el: HTMLInputElement | null) => {
+        if (el) el.indeterminate = !!indeterminate;
+      }}
+      onChange={(e) => onChange(e.target.checked)}
+      w="4"
+      h="4"
+      verticalAlign="middle"
+      cursor={disabled ? 'not-allowed' : 'pointer'}
+      css={{ accentColor: 'var(--chakra-colors-brand-solid)' }}
+    />
+  );
 }
 
 function Filters({ filters, values, onApply, context }: { filters: TableFilter[]; values: Row; onApply: (v: Row) => void; context: Context }) {
@@ -151,13 +167,43 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
     [source, pagination, sorting, sortColumn],
   );
   const query = useOperationQuery(source, ctx, paging);
-  const runtime = useActionRuntime();
+  const refetch = query.refetch;
+  const reload = useMemo(() => ({ reload: () => void refetch() }), [refetch]);
+  const runtime = useActionRuntime(reload);
   const answer = query.data as Row | Row[] | undefined;
   const rowsPath = source.rows ?? (source.paged ? 'results' : '');
   const found = rowsPath ? getPath(answer, rowsPath) : answer;
-  const rows = Array.isArray(found) ? (found as Row[]) : NO_ROWS;
+  const rows = useMemo(() => {
+    const all = Array.isArray(found) ? (found as Row[]) : NO_ROWS;
+    return source.filter === undefined ? all : all.filter((row) => condition(source.filter, { ...ctx, row }, true));
+  }, [found, source.filter, ctx]);
+  useReadyMark('table', !query.isLoading && !query.isFetching);
+
+  // Row selection: picked keys, of which only rows still listed count (a refetch drops rows that left the list).
+  const select = screen.select && condition(screen.select.visible, ctx, true) ? screen.select : undefined;
+  const keyPath = screen.rowKey ?? 'id';
+  const keyOf = (row: Row) => String(getPath(row, keyPath) ?? '');
+  const [picked, setPicked] = useState<ReadonlySet<string>>(() => new Set());
+  const selectable = (row: Row) => !select || condition(select.enabled, { ...ctx, row }, true);
+  const selectedRows = select ? rows.filter((row) => picked.has(keyOf(row)) && selectable(row)) : NO_ROWS;
+  const selection = selectedRows.map((row) => evaluate(select?.value ?? { var: `row.${keyPath}` }, { ...ctx, row }));
+  const toolbarCtx = select ? { ...ctx, selection, selectedRows } : ctx;
+  const pageSelectable = select ? rows.filter(selectable) : NO_ROWS;
+  const allPicked = pageSelectable.length > 0 && pageSelectable.every((row) => picked.has(keyOf(row)));
+  const pickRows = (list: readonly Row[], on: boolean) =>
+    setPicked((p) => {
+      const next = new Set(p);
+      for (const row of list) {
+        if (on) next.add(keyOf(row));
+        else next.delete(keyOf(row));
+      }
+      return next;
+    });
   const rowCount = source.paged && answer && !Array.isArray(answer) && typeof answer.rowCount === 'number' ? answer.rowCount : rows.length;
-  const visibleColumns = screen.columns.filter((c) => condition(c.visible, ctx, true));
+  // Columns from the context (a flow's own columns) come before the screen's own.
+  const extra = screen.columnsFrom === undefined ? undefined : evaluate(screen.columnsFrom, ctx);
+  const allColumns = Array.isArray(extra) ? [...(extra as Column[]), ...screen.columns] : screen.columns;
+  const visibleColumns = allColumns.filter((c) => condition(c.visible, ctx, true));
   const columns = useMemo<ColumnDef<typeof features, Row>[]>(
     () =>
       visibleColumns.map((column) => ({
@@ -190,7 +236,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
   const pageCount = source.paged ? Math.max(1, Math.ceil(rowCount / pagination.pageSize)) : 1;
   const filterCount = Object.values(filter).filter((v) => v !== undefined && v !== '').length;
   return (
-    <Box data-screen="table">
+    <Box data-screen="table" data-ready={!query.isLoading || undefined}>
       <Flex justify="space-between" align="flex-start" gap="3" wrap="wrap">
         <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>
         <Flex gap="2" wrap="wrap">
@@ -200,7 +246,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
             </Button>
           ) : null}
           {(screen.toolbar ?? []).map((b, i) => (
-            <ActionButton key={b.id ?? i} button={b} context={ctx} runtime={runtime} size="sm" />
+            <ActionButton key={b.id ?? i} button={b} context={toolbarCtx} runtime={runtime} size="sm" />
           ))}
         </Flex>
       </Flex>
@@ -221,6 +267,17 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
           <Table.Header>
             {table.getHeaderGroups().map((group) => (
               <Table.Row key={group.id}>
+                {select ? (
+                  <Table.ColumnHeader w="1">
+                    <SelectBox
+                      label={text(select.allLabel ?? 'Select all rows on this page', ctx)}
+                      checked={allPicked}
+                      indeterminate={!allPicked && selectedRows.length > 0}
+                      disabled={pageSelectable.length === 0}
+                      onChange={(on) => pickRows(pageSelectable, on)}
+                    />
+                  </Table.ColumnHeader>
+                ) : null}
                 {group.headers.map((header) => {
                   const column = visibleColumns.find((c) => c.id === header.column.id);
                   const sorted = header.column.getIsSorted();
@@ -247,7 +304,17 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
           </Table.Header>
           <Table.Body>
             {table.getRowModel().rows.map((row) => (
-              <Table.Row key={row.id}>
+              <Table.Row key={row.id} aria-selected={select ? picked.has(keyOf(row.original)) && selectable(row.original) : undefined}>
+                {select ? (
+                  <Table.Cell>
+                    <SelectBox
+                      label={text(select.label ?? `Select {row.${keyPath}}`, { ...ctx, row: row.original })}
+                      checked={picked.has(keyOf(row.original)) && selectable(row.original)}
+                      disabled={!selectable(row.original)}
+                      onChange={(on) => pickRows([row.original], on)}
+                    />
+                  </Table.Cell>
+                ) : null}
                 {row.getAllCells().map((cell) => (
                   <Table.Cell key={cell.id} textAlign={visibleColumns.find((c) => c.id === cell.column.id)?.align === 'end' ? 'end' : undefined}>
                     <table.FlexRender cell={cell} />

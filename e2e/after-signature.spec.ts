@@ -1,0 +1,184 @@
+/**
+ * After the signature (issue 6 "Done when"), in Chromium with real sign-in through the built-in provider:
+ * an application of the demo data that is ready to finalize → the office finalizes it → the platform admin marks it
+ * funded on Office Funding and the funding file downloads → the office sees it under Funded Apps and in their CSV →
+ * the office requests a partial refund, then a second one that would exceed the rest is refused with spec §5's
+ * message (in the browser, and by the server) → the platform admin moves the refund to Processing, then Completed.
+ *
+ * The office and the platform admin each have their own browser context (their own session), side by side.
+ */
+import { readFile } from 'node:fs/promises';
+import { expect as baseExpect, test, type Browser, type Download, type Page } from '@playwright/test';
+
+test.use({ ignoreHTTPSErrors: true });
+/** Calls go to a real server on a small machine: allow them more than the default 5 s. */
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+const PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-1234';
+const OFFICE = 'office.admin@demo.test';
+const ADMIN = 'admin@demo.test';
+const REFUND_EXCEEDS = 'Refund amount cannot exceed the original loan amount.';
+const LOAN_EXCEEDS = 'Loan amount cannot exceed the approved amount.';
+
+/** A context of its own, signed in at the built-in provider; answers the page and the bearer token it uses. */
+async function signedIn(browser: Browser, email: string): Promise<{ page: Page; token: () => string }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  let token = '';
+  page.on('request', (request) => {
+    const auth = request.headers().authorization;
+    if (auth && new URL(request.url()).pathname.startsWith('/api/')) token = auth;
+  });
+  await page.goto('/#/auth?p=%2F');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/#\/(?!auth|signed-in)/, { timeout: 30_000 });
+  return { page, token: () => token };
+}
+
+/** In-app navigation, as a menu link does; waits for the page titled `title` to show its data. */
+async function open(page: Page, path: string, title: string): Promise<void> {
+  await page.evaluate((p) => (window.location.hash = p), path);
+  await expect(page.locator('main h1')).toHaveText(title, { timeout: 15_000 });
+  await expect(page.locator('main [data-screen][data-ready]').first()).toBeVisible({ timeout: 15_000 });
+}
+
+/** Applies the table's filters (the filter button) and waits for the list to answer. */
+async function filter(page: Page, operation: string, values: Record<string, string>, selects: Record<string, string> = {}): Promise<void> {
+  const toggle = page.getByRole('button', { name: /^Filter/ });
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  const form = page.locator('#table-filters');
+  for (const [label, value] of Object.entries(values)) await form.getByLabel(label, { exact: true }).fill(value);
+  for (const [label, value] of Object.entries(selects)) await form.getByLabel(label, { exact: true }).selectOption({ label: value });
+  const answered = page.waitForResponse((r) => r.url().endsWith(`/${operation}`) && r.ok());
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await answered;
+}
+
+async function text(download: Download): Promise<string> {
+  return readFile(await download.path(), 'utf8');
+}
+
+/** '$1,600.00' or '1,600' → 1600 */
+const money = (shown: string) => Number(shown.replace(/[$,\s]/g, ''));
+
+test('finalize → fund and download the file → funded list and CSV → partial refund, refused excess → refund completed', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const office = await signedIn(browser, OFFICE);
+  const admin = await signedIn(browser, ADMIN);
+  const { page } = office;
+
+  // 1. The office finds an application ready to finalize (Home, filtered by stage) and finalizes it.
+  await open(page, '/home', 'Active Applications');
+  await filter(page, 'GetOfficeApps', {}, { Stage: 'Ready To Finalize' });
+  const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Finalize' }) }).first();
+  await expect(row).toBeVisible();
+  const appId = (await row.getByRole('link').first().innerText()).trim();
+  expect(appId).toMatch(/^\d+$/);
+  await row.getByRole('button', { name: 'Finalize' }).click();
+  const finalize = page.getByRole('dialog', { name: `Finalize application #${appId}` });
+  await expect(finalize).toContainText(/approved for \$[\d,]+\.\d\d/);
+  const approved = money(/approved for (\$[\d,]+\.\d\d)/.exec(await finalize.innerText())![1]!);
+  const loanField = finalize.getByLabel('Loan Amount');
+  await loanField.fill(String(approved + 1));
+  await finalize.getByRole('button', { name: 'Finalize' }).click();
+  await expect(finalize.getByText(LOAN_EXCEEDS)).toBeVisible();
+  const loan = Math.min(approved, 1234.56);
+  await loanField.fill(loan.toFixed(2));
+  const finalized = page.waitForResponse((r) => r.url().endsWith('/api/App/FinalizeApp'));
+  await finalize.getByRole('button', { name: 'Finalize' }).click();
+  expect((await finalized).status()).toBe(200);
+  await expect(page.getByText(`Application #${appId} is finalized and submitted for funding.`)).toBeVisible();
+  await expect(finalize).toBeHidden();
+
+  // The funding status is shown to the office: Initiated, on the detail view.
+  await filter(page, 'GetOfficeApps', { 'Applicant Name or ID': appId }, { Stage: 'All' });
+  await page.getByRole('row').filter({ hasText: appId }).getByRole('button', { name: 'View' }).click();
+  const detail = page.getByRole('dialog', { name: `Application #${appId}` });
+  await expect(detail.getByText('Submitted For Funding', { exact: true })).toBeVisible();
+  await expect(detail.getByText('Initiated')).toBeVisible();
+  await detail.getByRole('button', { name: 'Close the dialog' }).click();
+
+  // 2. The platform admin marks it funded on Office Funding; the funding file downloads.
+  const ap = admin.page;
+  await open(ap, '/admin/apps/funding', 'Office Funding');
+  await filter(ap, 'GetFundedApps', { 'Applicant Name or ID': appId });
+  await ap.getByRole('checkbox', { name: `Select application ${appId}` }).check();
+  await ap.getByRole('button', { name: 'Mark Funded' }).click();
+  const confirm = ap.getByRole('dialog', { name: 'Mark applications funded' });
+  await expect(confirm).toContainText('Mark 1 application(s) funded today?');
+  const fundingFile = ap.waitForEvent('download');
+  await confirm.getByRole('button', { name: 'Mark Funded' }).click();
+  const funding = await fundingFile;
+  expect(funding.suggestedFilename()).toMatch(/^funding-\d{8}T\d{6}\.csv$/);
+  const fundingCsv = await text(funding);
+  expect(fundingCsv.split(/\r\n/).some((line) => line.startsWith(`${appId},`))).toBe(true);
+  expect(fundingCsv).toContain(loan.toFixed(2));
+  await expect(ap.getByText('1 application(s) marked funded; the funding file was downloaded.')).toBeVisible();
+  await expect(ap.getByRole('row').filter({ hasText: appId })).toHaveCount(0);
+
+  // 3. The office sees it under Funded Apps, Completed, and in the CSV download.
+  await open(page, '/logs/funded', 'Funded Apps');
+  await filter(page, 'GetOfficeFundedApps', { 'Applicant Name or ID': appId });
+  const funded = page.getByRole('row').filter({ has: page.getByRole('link', { name: appId, exact: true }) });
+  await expect(funded).toContainText('Completed');
+  await expect(funded).toContainText(`$${loan.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+  const officeFile = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const officeCsv = await text(await officeFile);
+  expect(officeCsv.split(/\r\n/).some((line) => line.startsWith(`${appId},`))).toBe(true);
+
+  // 4. A partial refund, then one more than what is left: refused with the spec's message.
+  const partial = 100.25;
+  await funded.getByRole('button', { name: 'Refund' }).click();
+  let refund = page.getByRole('dialog', { name: `Request a refund for application #${appId}` });
+  await refund.getByLabel('Refund Amount').fill(partial.toFixed(2));
+  await refund.getByLabel('Reason').fill('Treatment plan reduced');
+  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/App/SubmitRefund'));
+  await refund.getByRole('button', { name: 'Request Refund' }).click();
+  expect((await submitted).status()).toBe(200);
+  await expect(page.getByText(/The refund request #\d+ of \$100\.25 was submitted\./)).toBeVisible();
+  await expect(refund).toBeHidden();
+  await expect(funded).toContainText('$100.25');
+
+  await funded.getByRole('button', { name: 'Refund' }).click();
+  refund = page.getByRole('dialog', { name: `Request a refund for application #${appId}` });
+  await expect(refund).toContainText('refunds requested so far $100.25');
+  const rest = Math.round((loan - partial) * 100) / 100;
+  await refund.getByLabel('Refund Amount').fill((rest + 0.01).toFixed(2));
+  await refund.getByLabel('Reason').fill('Refund the rest and a cent more');
+  await refund.getByRole('button', { name: 'Request Refund' }).click();
+  await expect(refund.getByText(REFUND_EXCEEDS)).toBeVisible();
+  await refund.getByRole('button', { name: 'Cancel' }).click();
+  // The server refuses it too (the browser's rule is a convenience), with the same words.
+  const origin = new URL(page.url()).origin;
+  const refused = await page.request.post(`${origin}/api/App/SubmitRefund`, {
+    headers: { authorization: office.token(), 'idempotency-key': crypto.randomUUID() },
+    data: { appId: Number(appId), amount: rest + 0.01, reason: 'Refund the rest and a cent more' },
+  });
+  expect(refused.status()).toBe(400);
+  expect((await refused.json()).errors.amount).toEqual([REFUND_EXCEEDS]);
+
+  // 5. The platform admin completes the refund: Submitted → Processing → Completed.
+  await open(ap, '/admin/apps/refunds', 'Refunds');
+  await filter(ap, 'GetRefunds', { 'Applicant Name or ID': appId });
+  const refundRow = ap.getByRole('row').filter({ has: ap.getByRole('link', { name: appId, exact: true }) });
+  await expect(refundRow).toContainText('Submitted');
+  for (const next of ['Processing', 'Completed']) {
+    await refundRow.getByRole('button', { name: 'Update Status' }).click();
+    const update = ap.getByRole('dialog', { name: /^Refund #\d+ of application/ });
+    await expect(update.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue(next);
+    await update.getByRole('button', { name: 'Save' }).click();
+    await expect(ap.getByText(new RegExp(`Refund #\\d+ is now ${next}\\.`))).toBeVisible();
+    await expect(update).toBeHidden();
+    await expect(refundRow.getByRole('cell', { name: next, exact: true }).first()).toBeVisible();
+  }
+  await expect(refundRow.getByRole('button', { name: 'Update Status' })).toHaveCount(0);
+
+  // The office's Refunds list shows it completed.
+  await open(page, '/logs/refunds', 'Refunds');
+  await filter(page, 'GetOfficeRefunds', { 'Applicant Name or ID': appId });
+  await expect(page.getByRole('row').filter({ hasText: 'Treatment plan reduced' })).toContainText('Completed');
+  await page.screenshot({ path: 'test-results/screenshots/after-signature-refunds.png', fullPage: true });
+});

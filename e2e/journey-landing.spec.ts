@@ -1,0 +1,47 @@
+/**
+ * A borrower comes back through the office's public landing page (#/landing/{code}): the passcode goes to the
+ * contact the office has for them (Otp_SendOtp with the office and a mobile phone, docs/decisions/0067), and the
+ * borrower continues where the application is.
+ */
+import { expect, test } from '@playwright/test';
+import { enterPasscode, hashOf } from './support/borrower.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+
+
+test('the landing page: a visitor asks the office for a link, or continues an application with a passcode', async ({ page, browser }) => {
+  const digits = String((Date.now() * 13) % 10_000_000).padStart(7, '0');
+  const phone = `(737) ${digits.slice(0, 3)}-${digits.slice(3)}`;
+
+  // The office sends a link (real sign-in, real SendApp).
+  await page.goto('/');
+  await page.getByLabel('Email').fill('office.admin@demo.test');
+  await page.getByLabel('Password').fill('demo-pass-1234');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
+  await page.getByRole('button', { name: 'New Application' }).click();
+  await page.getByRole('button', { name: 'Text a link' }).click();
+  const popup = page.getByRole('dialog', { name: 'Text an application link' });
+  await popup.getByLabel('First Name').fill('Robin');
+  await popup.getByLabel('Last Name').fill('Lee');
+  await popup.getByLabel('Mobile Phone').pressSequentially(phone.replace(/\D/g, ''));
+  await popup.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('dialog', { name: 'Application link sent' })).toBeVisible();
+  const origin = new URL(page.url()).origin;
+
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const visitor = await context.newPage();
+  await visitor.goto(`${origin}/#/landing/brightsmiles`);
+  await expect(visitor.getByRole('heading', { level: 1, name: 'Bright Smiles Dental' })).toBeVisible({ timeout: 20_000 });
+  await expect(visitor.getByText(/To apply, ask Bright Smiles Dental for a link/)).toBeVisible();
+  await expect(visitor.getByRole('button', { name: 'Apply on this device' })).toHaveCount(0);
+
+  await expect(visitor.getByRole('heading', { name: 'Continue your application' })).toBeVisible();
+  await visitor.getByLabel('Mobile Phone').pressSequentially(phone.replace(/\D/g, ''));
+  await visitor.getByRole('button', { name: 'Send me a passcode' }).click();
+  await enterPasscode(visitor, phone);
+  // Signed in for that application, the borrower goes where it is: the pre-qualification form, prefilled.
+  await expect.poll(() => hashOf(visitor), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);
+  await expect(visitor.getByLabel('First Name')).toHaveValue('Robin');
+  await context.close();
+});

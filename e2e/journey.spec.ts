@@ -1,0 +1,413 @@
+/**
+ * The borrower journey end to end (issue 5 "Done when"), in Chromium against the real server: the office admin signs
+ * in through the built-in provider, sends a link by text ('New Application' → 'Text a link'), the borrower opens the
+ * link from the demo outbox (/api/dev/outbox), pre-qualifies, compares offers, selects one, consents, answers the
+ * identity questions from the data they entered and signs; the office watches the application move on its own page
+ * (no reload) and downloads the signed PDF (Files_GetContent). Three lenders whose flows differ — gsky (start, agmt
+ * with consent + KBA + signature on one page, then cta), ally (esign for consent + KBA, then a separate sign page) and
+ * powerpay (consent + KBA + signature on its sign page) — plus the sandbox's decline and pending-review paths.
+ *
+ * Each test is independent: its own sign-in, its own application and a mobile phone of its own (the outbox is read by
+ * recipient). The sandbox rules steer the lenders: income 60,000 and amount 4,500 get offers from every lender of the
+ * demo office; last name 'Decline' gets none; 'Pending' goes to review.
+ */
+import { readFileSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+test.describe.configure({ timeout: 120_000 });
+
+const PASSWORD = 'demo-pass-1234';
+const OFFICE_ADMIN = 'office.admin@demo.test';
+
+interface Borrower {
+  first: string;
+  last: string;
+  phone: string;
+  street: string;
+  streetName: string;
+  city: string;
+  state: string;
+  zip: string;
+  dob: string;
+  ssn: string;
+  income: string;
+  amount: string;
+}
+
+/** A borrower with a mobile phone no other test uses (the outbox is read by recipient). */
+function borrower(last: string): Borrower {
+  const digits = String(Date.now() % 10_000_000).padStart(7, '0');
+  const n = (i: number) => String((Number(digits) + i * 7919) % 10_000_000).padStart(7, '0');
+  const phone = `(737) ${n(1).slice(0, 3)}-${n(1).slice(3)}`;
+  return {
+    first: 'Jamie',
+    last,
+    phone,
+    street: '4100 Juniper Hollow Trl',
+    streetName: 'Juniper Hollow Trl',
+    city: 'Round Rock',
+    state: 'Texas',
+    zip: '78664',
+    dob: '04/12/1984',
+    ssn: '123-45-6789',
+    income: '60000',
+    amount: '4500',
+  };
+}
+
+/** The steps whose pages axe-core checks in the gsky test: the forms and the journey's own widgets. */
+const AXE_STEPS = new Set(['sent', 'prequal', 'offers', 'select', 'consent', 'kba', 'sign']);
+
+/**
+ * Looks at a journey step: a full-page screenshot in the test's output folder (nothing compares them), and in the
+ * gsky test an axe-core check of the page (no serious or critical violation).
+ */
+async function shot(page: Page, name: string): Promise<void> {
+  // Away from the button just clicked: a hovered button is not what the page looks like.
+  await page.mouse.move(1, 1);
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+  if (!test.info().title.startsWith('gsky:') || !AXE_STEPS.has(name)) return;
+  const results = await new AxeBuilder({ page }).analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(serious.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`)).toEqual([]);
+}
+
+
+/** Real sign-in through the built-in provider (as e2e/auth.spec.ts). */
+async function signIn(page: Page, email = OFFICE_ADMIN): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
+}
+
+/** 'New Application' → 'Text a link' → the popup → the QR code dialog; answers the application id and the texted link. */
+async function sendTextLink(page: Page, b: Borrower): Promise<{ appId: number; link: string }> {
+  await page.getByRole('button', { name: 'New Application' }).click();
+  await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'Text a link' }).click();
+  const popup = page.getByRole('dialog', { name: 'Text an application link' });
+  await popup.getByLabel('First Name').fill(b.first);
+  await popup.getByLabel('Last Name').fill(b.last);
+  await popup.getByLabel('Mobile Phone').pressSequentially(b.phone.replace(/\D/g, ''));
+  await popup.getByLabel('Estimated Treatment Amount').fill(b.amount);
+  await popup.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('An Email/SMS has been sent to the Borrower with a link to complete the application.')).toBeVisible();
+  // The link as a QR code for the desk (the server drew it).
+  const sent = page.getByRole('dialog', { name: 'Application link sent' });
+  const qr = sent.getByRole('img', { name: `QR code of the application link for ${b.first} ${b.last}` });
+  await expect(qr).toBeVisible();
+  await shot(page, 'sent');
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  const [text] = (await outbox(page, b.phone)).filter((m) => m.channel === 'Sms');
+  expect(text, 'the link was texted').toBeDefined();
+  const link = text!.links[0]!.url;
+  expect(link).toMatch(/#\/app\/auth\/\d+\?t=/);
+  // The office follows the application on its own page.
+  await sent.getByRole('button', { name: 'Follow this application' }).click();
+  await expect.poll(() => hashOf(page)).toMatch(/^\/app\/\d+$/);
+  const appId = Number(hashOf(page).split('/').at(-1));
+  expect(link).toContain(`/app/auth/${appId}?t=`);
+  await expect(page.getByRole('heading', { name: 'Where the borrower is' })).toBeVisible();
+  await expect(page.getByText('Application link sent: waiting for the borrower')).toBeVisible();
+  return { appId, link };
+}
+
+/** The borrower's own browser: a context of its own (no staff session in it). */
+async function borrowerPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true });
+  return { context, page: await context.newPage() };
+}
+
+/** The pre-qualification form; names, phone and amount come prefilled from what the office sent. */
+async function prequalify(page: Page, b: Borrower): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible({ timeout: 20_000 });
+  // Prefilled from what the office sent (or typed by the office on its own device).
+  await expect(page.getByLabel('First Name')).toHaveValue(b.first);
+  await expect(page.getByLabel('Last Name')).toHaveValue(b.last);
+  await expect(page.getByLabel('Mobile Phone')).toHaveValue(b.phone);
+  await expect(page.getByLabel('Estimated Treatment Amount')).toHaveValue(/^4,?500$/);
+  await page.getByLabel('Street Address').fill(b.street);
+  await page.getByLabel('City').fill(b.city);
+  await page.getByLabel('State').selectOption({ label: b.state });
+  await page.getByLabel('Zip Code').fill(b.zip);
+  await page.getByLabel('Date of Birth').pressSequentially(b.dob.replace(/\D/g, ''));
+  await page.getByLabel('Social Security Number').fill(b.ssn);
+  await page.getByLabel('Employment Status').selectOption('EmployedFull');
+  await page.getByLabel('Employer').fill('Hill Country Builders');
+  await page.getByLabel('Annual Income').fill(b.income);
+  await page.getByLabel('Residence').selectOption('Rent');
+  await page.getByLabel('Monthly Housing Payment').fill('1200');
+  await page.getByRole('checkbox', { name: 'I agree to the terms and consent to a soft credit inquiry.' }).check();
+  await page.getByRole('checkbox', { name: 'I agree to receive disclosures and documents electronically (ESIGN Act).' }).check();
+  await shot(page, 'prequal');
+  await page.getByRole('button', { name: 'See my offers' }).click();
+}
+
+/** The match page lists every lender's offers; go to one lender's own offers page. */
+async function chooseLender(page: Page, lenderName: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('[data-screen="table"][data-ready]').first()).toBeVisible();
+  const lenders = await page.locator('[data-screen="table"] tbody tr td:first-child').allTextContents();
+  expect(new Set(lenders).size, 'offers from at least three lenders').toBeGreaterThanOrEqual(3);
+  await shot(page, 'match');
+  await page.getByRole('button', { name: `See ${lenderName} offers` }).first().click();
+  await expect(page.getByRole('heading', { name: `Your offers from ${lenderName}` })).toBeVisible();
+}
+
+/** One lender's offers (its own columns, APR with 3 decimals, currency with 2), the first plan chosen and confirmed. */
+async function selectFirstOffer(page: Page): Promise<void> {
+  const table = page.locator('[data-screen="table"]').first();
+  await expect(table.getByRole('columnheader', { name: 'APR' })).toBeVisible();
+  const firstRow = table.locator('tbody tr').first();
+  await expect(firstRow).toContainText(/\d+\.\d{3}%/);
+  await expect(firstRow).toContainText(/\$\d{1,3}(,\d{3})*\.\d{2}/);
+  await expect(page.getByRole('heading', { name: 'Disclosures' })).toBeVisible();
+  await shot(page, 'offers');
+  await firstRow.getByRole('button', { name: 'Choose' }).click();
+  await expect(page.getByRole('heading', { name: 'Confirm your offer' })).toBeVisible();
+  const card = page.locator('[data-confirm-card]');
+  await expect(card).toBeVisible();
+  await page.getByRole('button', { name: 'Confirm my choice' }).click();
+  // The checkbox confirmation card must be ticked.
+  await expect(page.locator('[data-error-for="root_agreeToTerms"]')).toHaveText('This field is required.');
+  await card.getByRole('checkbox').check();
+  await shot(page, 'select');
+  await page.getByRole('button', { name: 'Confirm my choice' }).click();
+}
+
+async function congratsToDocuments(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: /^Congratulations/ })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Monthly payment')).toBeVisible();
+  await shot(page, 'congrats');
+  await page.getByRole('button', { name: 'Continue to my loan documents' }).click();
+}
+
+async function consent(page: Page): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Consent to electronic records and signatures' })).toBeVisible({ timeout: 15_000 });
+  // The 15 USC 7001(c) disclosures are shown before the consent.
+  await expect(page.getByText(/paper/i).first()).toBeVisible();
+  await shot(page, 'consent');
+  await page.getByRole('checkbox', { name: 'I have read this notice and I consent to electronic records and signatures.' }).check();
+  await page.getByRole('button', { name: 'I consent' }).click();
+}
+
+/** The identity questions: the right answers are what the borrower entered. */
+async function answerKba(page: Page, b: Borrower): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Confirm your identity' })).toBeVisible({ timeout: 15_000 });
+  const quiz = page.locator('[data-kba]');
+  await expect(quiz.locator('fieldset')).toHaveCount(4);
+  for (const answer of [b.streetName, b.city, b.dob.slice(-4), b.zip]) await quiz.getByRole('radio', { name: answer, exact: true }).check();
+  await shot(page, 'kba');
+  await page.getByRole('button', { name: 'Submit my answers' }).click();
+}
+
+/** Types the name, draws a signature on the pad, ticks the agreement and signs. */
+async function sign(page: Page, b: Borrower): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Your loan' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('button', { name: 'Read the loan agreement (PDF)' })).toBeVisible();
+  await page.getByLabel('Type your full name').fill(`${b.first} ${b.last}`);
+  const pad = page.getByRole('img', { name: 'Signature pad' });
+  await pad.scrollIntoViewIfNeeded();
+  const box = (await pad.boundingBox())!;
+  await page.mouse.move(box.x + 30, box.y + box.height * 0.6);
+  await page.mouse.down();
+  for (const [dx, dy] of [[60, -30], [110, 10], [160, -25], [220, 15], [280, -10]] as const) await page.mouse.move(box.x + dx, box.y + box.height * 0.5 + dy, { steps: 4 });
+  await page.mouse.up();
+  await expect(page.getByText('Signature ready.')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'I have read the loan agreement and I agree to its terms.' }).check();
+  await shot(page, 'sign');
+  await page.getByRole('button', { name: 'Sign the agreement' }).click();
+  await expect(page.getByText('Your loan agreement is signed.').first()).toBeVisible({ timeout: 15_000 });
+}
+
+/** The office's page followed the borrower without a reload; the signed PDF is downloaded from it (Files_GetContent). */
+async function officeDownloadsSignedPdf(page: Page, appId: number): Promise<void> {
+  expect(hashOf(page)).toBe(`/app/${appId}`);
+  await expect(page.getByText('ReadyToFinalize')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Signed: ready to finalize')).toBeVisible();
+  const status = page.locator('[data-chip]').first();
+  await expect(status).toHaveText('Action Required');
+  const row = page.locator('[data-screen="table"] tbody tr').filter({ hasText: 'SignedLoanAgreement' });
+  await expect(row).toHaveCount(1, { timeout: 15_000 });
+  await shot(page, 'office');
+  const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
+  expect(download.suggestedFilename()).toBe(`loan-agreement-${appId}-signed.pdf`);
+  const bytes = readFileSync((await download.path())!);
+  expect(bytes.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+  expect(bytes.length).toBeGreaterThan(2_000);
+}
+
+test('gsky: link → prequal → offers for another amount → select → congrats → agmt (consent, KBA, signature) → cta; the office downloads the signed PDF', async ({ page, browser }) => {
+  const b = borrower('Rivera');
+  await signIn(page);
+  const { appId, link } = await sendTextLink(page, b);
+  const office = page;
+  await expect(office.locator('[data-chip]').first()).toHaveText('No Offers');
+
+  const { context, page: phone } = await borrowerPage(browser);
+  await phone.goto(link);
+  // The link is exchanged for a borrower session and lands on the form of this application, in the office layout.
+  await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/${appId}`);
+  await expect(phone.locator('[data-office-name]')).toContainText('Bright Smiles Dental');
+  await expect(phone.locator('[data-office-name]')).toContainText('#');
+  await expect(phone.locator('[data-layout="office"] header')).toContainText('(512) 555-0142');
+  await expect(phone.locator('[data-layout="office"] header')).toContainText('Austin');
+  await prequalify(phone, b);
+  await chooseLender(phone, 'GreenSky');
+  // The office sees the offers without reloading its page.
+  await expect(office.locator('[data-chip]').first()).toHaveText('Offers Available', { timeout: 15_000 });
+
+  // GetOffers with another amount: the plans are priced again.
+  await phone.getByRole('button', { name: /^Filter/ }).click();
+  await phone.getByLabel('Amount to finance').fill('3000');
+  const repriced = phone.waitForResponse((r) => r.url().includes(`/api/App/GetOffers/${appId}?amount=3000`));
+  await phone.getByRole('button', { name: 'Apply' }).click();
+  expect((await repriced).status()).toBe(200);
+  await expect(phone.locator('[data-screen="table"] tbody tr').first()).toContainText('$3,000.00');
+  await selectFirstOffer(phone);
+  await congratsToDocuments(phone);
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/agmt/${appId}`);
+  await consent(phone);
+  await answerKba(phone, b);
+  await expect(office.getByText('KBAPassed')).toBeVisible({ timeout: 15_000 });
+  await sign(phone, b);
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/cta/${appId}`);
+  await expect(phone.getByRole('heading', { name: "You're all set" })).toBeVisible();
+  await shot(phone, 'cta');
+  const [mine] = await Promise.all([phone.waitForEvent('download'), phone.getByRole('button', { name: 'Download my signed agreement' }).click()]);
+  expect(mine.suggestedFilename()).toBe(`loan-agreement-${appId}-signed.pdf`);
+  await context.close();
+
+  await officeDownloadsSignedPdf(office, appId);
+});
+
+test('ally: a used link leads to the passcode; esign (consent, KBA with a second try) then a separate sign page', async ({ page, browser }) => {
+  const b = borrower('Nguyen');
+  await signIn(page);
+  const { appId, link } = await sendTextLink(page, b);
+
+  // First visit: the link opens the form; the borrower leaves without submitting.
+  const first = await borrowerPage(browser);
+  await first.page.goto(link);
+  await expect.poll(() => hashOf(first.page), { timeout: 20_000 }).toBe(`/app/prequal/${appId}`);
+  await first.context.close();
+
+  // Back later on another device: the link is spent, so a passcode from the outbox signs the borrower in.
+  const { context, page: phone } = await borrowerPage(browser);
+  await phone.goto(link);
+  await expect(phone.getByText('This link has already been used or has expired.')).toBeVisible({ timeout: 20_000 });
+  await phone.getByRole('button', { name: 'Text me a passcode' }).click();
+  await enterPasscode(phone, b.phone);
+  await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/${appId}`);
+
+  await prequalify(phone, b);
+  await chooseLender(phone, 'Ally Lending');
+  await selectFirstOffer(phone);
+  await congratsToDocuments(phone);
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/ally/esign/${appId}`);
+  await consent(phone);
+
+  // A wrong first try gets new questions (two attempts).
+  await expect(phone.getByRole('heading', { name: 'Confirm your identity' })).toBeVisible({ timeout: 15_000 });
+  const quiz = phone.locator('[data-kba]');
+  const right = [b.streetName, b.city, b.dob.slice(-4), b.zip];
+  for (const fieldset of await quiz.locator('fieldset').all()) {
+    const labels = (await fieldset.locator('label').allTextContents()).map((l) => l.trim());
+    expect(labels).toHaveLength(4);
+    await fieldset.getByRole('radio', { name: labels.find((l) => !right.includes(l))!, exact: true }).check();
+  }
+  await phone.getByRole('button', { name: 'Submit my answers' }).click();
+  await expect(phone.getByText(/Some answers did not match our records/)).toBeVisible();
+  await answerKba(phone, b);
+
+  // Ally signs on a page of its own.
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/ally/sign/${appId}`);
+  await sign(phone, b);
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
+  await expect(phone.getByText('Your loan documents are signed.')).toBeVisible();
+  await context.close();
+
+  await officeDownloadsSignedPdf(page, appId);
+});
+
+test('powerpay: consent, KBA and signature on its sign page; the borrower ends on the summary', async ({ page, browser }) => {
+  const b = borrower('Okafor');
+  await signIn(page);
+  const { appId, link } = await sendTextLink(page, b);
+
+  const { context, page: phone } = await borrowerPage(browser);
+  await phone.goto(link);
+  await prequalify(phone, b);
+  await chooseLender(phone, 'PowerPay');
+  await selectFirstOffer(phone);
+  await congratsToDocuments(phone);
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/powerpay/sign/${appId}`);
+  await consent(phone);
+  await answerKba(phone, b);
+  await sign(phone, b);
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
+  await context.close();
+
+  await officeDownloadsSignedPdf(page, appId);
+});
+
+test("decline: last name 'Decline' gets no offer from any lender (the nomatch page)", async ({ page, browser }) => {
+  const b = borrower('Decline');
+  await signIn(page);
+  const { appId, link } = await sendTextLink(page, b);
+  const { context, page: phone } = await borrowerPage(browser);
+  await phone.goto(link);
+  await prequalify(phone, b);
+  await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/nomatch?id=${appId}`);
+  await expect(phone.getByRole('heading', { name: 'No offers right now' })).toBeVisible();
+  await expect(phone.getByText('We could not find an offer for this application at this time.')).toBeVisible();
+  await context.close();
+  await expect(page.getByText('Declined', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('[data-chip]').first()).toHaveText('Inactive');
+});
+
+test("pending: last name 'Pending' goes to manual review", async ({ page, browser }) => {
+  const b = borrower('Pending');
+  await signIn(page);
+  const { appId, link } = await sendTextLink(page, b);
+  const { context, page: phone } = await borrowerPage(browser);
+  await phone.goto(link);
+  await prequalify(phone, b);
+  await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/nomatch?id=${appId}`);
+  await expect(phone.getByRole('heading', { name: 'Your application is under review' })).toBeVisible();
+  await context.close();
+  await expect(page.getByText('Review', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('[data-chip]').first()).toHaveText('Action Required');
+});
+
+test('on this device: the office fills the form (id 0), the borrower takes over with a passcode at the desk', async ({ page }) => {
+  const b = borrower('Castillo');
+  await signIn(page);
+  await page.getByRole('button', { name: 'New Application' }).click();
+  await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'On this device' }).click();
+  await expect.poll(() => hashOf(page)).toBe('/app/prequal/0');
+  // The office layout's header shows the signed-in office.
+  await expect(page.locator('[data-office-name]')).toContainText('Bright Smiles Dental');
+  await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
+  await page.getByLabel('First Name').fill(b.first);
+  await page.getByLabel('Last Name').fill(b.last);
+  await page.getByLabel('Mobile Phone').pressSequentially(b.phone.replace(/\D/g, ''));
+  await page.getByLabel('Estimated Treatment Amount').fill(b.amount);
+  await prequalify(page, b);
+  await expect.poll(() => hashOf(page), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/match\?id=\d+$/);
+  const appId = Number(hashOf(page).split('=')[1]);
+  await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible();
+  // The offers are the borrower's: the borrower signs in with a passcode sent to their phone.
+  await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
+  await expect.poll(() => hashOf(page)).toBe(`/app/auth/${appId}`);
+  await page.getByRole('button', { name: 'Text me a passcode' }).click();
+  await enterPasscode(page, b.phone);
+  await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Your offers from PowerPay' })).toBeVisible();
+});

@@ -1,0 +1,268 @@
+/**
+ * The office and platform-admin screens after the signature (issue 6): the descriptors say what spec §2–§5 and
+ * decision 0006 ask (status chips, the row actions of the display flags, all stages in the search, the finalize and
+ * refund rules with the spec's words, the funding selection), and the small pieces of code they rely on work:
+ * multipart bodies, the file check, `{value|format}` texts, 400 answers on form fields, settled preloads.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT } from '../../server/contract/documents.ts';
+import { condition, evaluate, fillTemplate, text, type Context } from '../../src/engine/expressions.ts';
+import { formatBytes } from '../../src/engine/formats.ts';
+import { fieldErrorsOf } from '../../src/engine/screens/FormScreen.tsx';
+import { loadOnce, tracked } from '../../src/engine/preload.ts';
+import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
+import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';
+
+type Json = Record<string, unknown>;
+const read = <T = Json>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
+const page = (name: string) => read(`screens/pages/${name}.json`);
+const dialog = (name: string) => read(`screens/dialogs/${name}.json`);
+const messages = read<{ messages: Record<string, string> }>('schemas/messages.json').messages;
+const STAGES = read<{ enum: string[] }>('schemas/enums/stage.json').enum;
+const FLAGS = Object.keys(read<{ properties: Json }>('schemas/entities/app-row.json').properties).filter((k) => /^show\w+Button$/.test(k));
+
+interface Button {
+  id?: string;
+  label: unknown;
+  visible?: unknown;
+  disabled?: unknown;
+  actions?: Array<Json & { type: string }>;
+}
+interface Column {
+  id: string;
+  format?: string;
+  value?: unknown;
+  buttons?: Button[];
+}
+
+const columns = (doc: Json) => doc.columns as Column[];
+const rowButtons = (doc: Json) => columns(doc).flatMap((c) => c.buttons ?? []);
+const cond = (extra: Json = {}): Context => ({ cond: { internalAdmin: false, dfiAdmin: false, tpa: false, ...extra } });
+
+describe('application lists (spec §2, §4; decision 0006)', () => {
+  const lists = ['home', 'search-id', 'logs-inactive', 'admin-apps', 'admin-apps-inactive', 'admin-apps-office'];
+
+  it.each(lists)('%s shows the status chip of the row and a button for every display flag', (name) => {
+    const doc = page(name);
+    const chip = columns(doc).find((c) => c.format === 'chip');
+    expect(chip, 'a chip column').toBeDefined();
+    expect(evaluate(chip!.value ?? { var: `row.${chip!.id}` }, { row: { statusChip: 'Funded', statusText: 'x' } })).toBe('Funded');
+    const buttons = rowButtons(doc);
+    for (const flag of FLAGS) {
+      // Each flag shows its button, and hides it when false (whoever the user is).
+      const shown = buttons.filter((b) => JSON.stringify(b.visible ?? null).includes(`row.${flag}`));
+      expect(shown.length, `${name}: a button for ${flag}`).toBeGreaterThan(0);
+      for (const b of shown) expect(condition(b.visible, { ...cond(), session: { role: 'admin' }, row: { [flag]: false } }, true), `${name}: ${b.id}`).toBe(false);
+    }
+    // The detail opens from every row.
+    expect(buttons.find((b) => b.id === 'view')?.actions?.[0]).toMatchObject({ type: 'dialog', dialog: 'app-detail' });
+  });
+
+  it('has the filter button on every list, with dates and the applicant name or id', () => {
+    for (const name of ['home', 'logs-inactive', 'logs-funded', 'logs-refunds', 'logs-sendapp', 'admin-apps', 'admin-apps-inactive', 'admin-apps-funded', 'admin-apps-funding', 'admin-apps-refunds']) {
+      const ids = ((page(name).filters ?? []) as Array<{ id: string }>).map((f) => f.id);
+      expect(ids, name).toEqual(expect.arrayContaining(['fromDate', 'toDate', 'search']));
+    }
+  });
+
+  it('finalize is hidden from TPA users, refunds from sales and TPA users (x-access of the contract)', () => {
+    const buttons = rowButtons(page('home'));
+    const finalize = buttons.find((b) => b.id === 'finalize')!;
+    const row = { showFinalizeButton: true, showRefundButton: true };
+    expect(condition(finalize.visible, { ...cond({ tpa: true }), row }, true)).toBe(false);
+    expect(condition(finalize.visible, { ...cond(), row }, true)).toBe(true);
+    const refund = rowButtons(page('logs-funded')).find((b) => b.id === 'refund')!;
+    const funded = { stage: 'Funded', fundedAmount: 100, totalRefundedAmount: 40 };
+    expect(condition(refund.visible, { ...cond(), session: { role: 'support' }, row: funded }, true)).toBe(true);
+    expect(condition(refund.visible, { ...cond(), session: { role: 'sales' }, row: funded }, true)).toBe(false);
+    expect(condition(refund.visible, { ...cond({ internalAdmin: true }), session: { role: 'sales' }, row: funded }, true)).toBe(true);
+    // Nothing left to refund: no button.
+    expect(condition(refund.visible, { ...cond(), session: { role: 'admin' }, row: { ...funded, totalRefundedAmount: 100 } }, true)).toBe(false);
+  });
+
+  it('/search/{id} asks for every stage (decision 0080), and so does the admin list when it searches', () => {
+    const search = page('search-id') as { source: { body: Json } };
+    expect(search.source.body.stages).toEqual(STAGES);
+    const admin = page('admin-apps') as { source: { body: { stages: unknown } } };
+    expect(evaluate(admin.source.body.stages, { filter: {}, route: { query: { search: 'smith' } } })).toEqual(STAGES);
+    expect(evaluate(admin.source.body.stages, { filter: {}, route: { query: {} } })).toBeNull();
+    expect(evaluate(admin.source.body.stages, { filter: { stage: 'Review' }, route: { query: {} } })).toEqual(['Review']);
+  });
+
+  it('shows stages in words', () => {
+    const summary = page('app-detail-summary');
+    const stage = ((summary.sections as Array<{ fields: Array<{ label: string; value: unknown }> }>)[0]!.fields.find((f) => f.label === 'Stage'))!;
+    expect(evaluate(stage.value, { data: { stage: 'SubmittedForFunding' } })).toBe('Submitted For Funding');
+    expect(evaluate(stage.value, { data: { stage: 'NotApplicable' } })).toBe('Not Applicable');
+  });
+});
+
+describe('finalize and refunds (spec §5)', () => {
+  interface Rule {
+    field: string;
+    invalid: unknown;
+    message: string;
+  }
+  const rule = (name: string) => (dialog(name).rules as Rule[])[0]!;
+
+  it('refuses a loan amount over the approved amount, in the spec words', () => {
+    const r = rule('app-finalize');
+    expect(r.field).toBe('loanAmount');
+    expect(messages[r.message]).toBe('Loan amount cannot exceed the approved amount.');
+    const check = (loanAmount: number, approvedAmount: number) => condition(r.invalid, { form: { loanAmount }, dialog: { approvedAmount } }, false);
+    expect(check(3000, 3000)).toBe(false);
+    expect(check(2999.99, 3000)).toBe(false);
+    expect(check(3000.01, 3000)).toBe(true);
+  });
+
+  it('refuses a refund over the original amount minus what was refunded, in the spec words, to the cent', () => {
+    const r = rule('app-refund');
+    expect(r.field).toBe('amount');
+    expect(messages[r.message]).toBe('Refund amount cannot exceed the original loan amount.');
+    const check = (amount: number, fundedAmount: number, totalRefundedAmount: number) =>
+      condition(r.invalid, { form: { amount }, dialog: { fundedAmount, totalRefundedAmount } }, false);
+    expect(check(1134.31, 1234.56, 100.25)).toBe(false);
+    expect(check(1134.32, 1234.56, 100.25)).toBe(true);
+    // Binary floating point: 0.3 − 0.1 is 0.19999999999999998, yet a refund of 0.20 is the whole rest.
+    expect(check(0.2, 0.3, 0.1)).toBe(false);
+    expect(check(0.21, 0.3, 0.1)).toBe(true);
+    expect(check(1234.56, 1234.56, 0)).toBe(false);
+  });
+
+  it('pre-fills the loan amount with the requested amount, or the approved one when that is lower', () => {
+    const initial = (dialog('app-finalize').initial as { loanAmount: unknown }).loanAmount;
+    expect(evaluate(initial, { dialog: { amount: 1600, approvedAmount: 3000 } })).toBe(1600);
+    expect(evaluate(initial, { dialog: { amount: 5000, approvedAmount: 3000 } })).toBe(3000);
+  });
+
+  it('moves a refund on: Submitted → Processing → Completed, for df.admin only', () => {
+    const update = rowButtons(page('admin-apps-refunds')).find((b) => b.id === 'update-refund')!;
+    for (const [status, shown] of [['Submitted', true], ['Processing', true], ['Completed', false], ['Cancelled', false]] as const) {
+      expect(condition(update.visible, { ...cond({ internalAdmin: true }), row: { status } }, true), status).toBe(shown);
+    }
+    expect(condition(update.visible, { ...cond({ internalAdmin: true, dfiAdmin: true }), row: { status: 'Submitted' } }, true)).toBe(false);
+    const next = (dialog('admin-refund-update').initial as { status: unknown }).status;
+    expect(evaluate(next, { dialog: { status: 'Submitted' } })).toBe('Processing');
+    expect(evaluate(next, { dialog: { status: 'Processing' } })).toBe('Completed');
+  });
+});
+
+describe('funding (spec §6: df.admin only)', () => {
+  it('selects applications on Office Funding and marks them funded with the file as the answer', () => {
+    const funding = page('admin-apps-funding') as { select: Json; toolbar: Button[] };
+    expect(funding.select).toBeDefined();
+    const mark = funding.toolbar.find((b) => b.id === 'mark-funded')!;
+    expect(condition(mark.disabled, { selection: [] }, false)).toBe(true);
+    expect(condition(mark.disabled, { selection: [7] }, false)).toBe(false);
+    expect(mark.actions![0]).toMatchObject({ type: 'dialog', dialog: 'admin-mark-funded' });
+    const confirm = (dialog('admin-mark-funded').buttons as Button[]).find((b) => b.id === 'mark-funded')!;
+    expect(confirm.actions![0]).toMatchObject({ type: 'download', operation: 'AdminApps_MarkAppsFunded', body: { appIds: { var: 'dialog.appIds' } } });
+  });
+
+  it('is in the platform admin menu except for the DFI admin; the office menu lists the four lists', () => {
+    const menus = read<{ menus: Array<{ id: string; items: Array<{ id: string; to: { route: string }; visible?: unknown }> }> }>('screens/menus.json').menus;
+    const admin = menus.find((m) => m.id === 'platform-admin')!;
+    const funding = admin.items.find((i) => i.to.route === 'admin-apps-funding')!;
+    expect(condition(funding.visible, cond({ dfiAdmin: false }), true)).toBe(true);
+    expect(condition(funding.visible, cond({ dfiAdmin: true }), true)).toBe(false);
+    const office = menus.find((m) => m.id === 'office')!;
+    expect(office.items.map((i) => i.to.route)).toEqual(expect.arrayContaining(['home', 'logs-inactive', 'logs-funded', 'logs-refunds', 'logs-sendapp']));
+  });
+
+  it('shows the audit logs on the detail to platform admins only (the contract has no log call for offices)', () => {
+    const parts = dialog('app-detail').parts as Array<{ screen: string; visible?: unknown }>;
+    const logs = parts.find((p) => p.screen === 'app-detail-logs')!;
+    expect(condition(logs.visible, cond({ internalAdmin: true }), true)).toBe(true);
+    expect(condition(logs.visible, cond({ internalAdmin: false }), true)).toBe(false);
+  });
+});
+
+describe('texts with formats', () => {
+  it('fill {path|format} with the formats of spec §9', () => {
+    const ctx = { dialog: { approved: 3000, refunded: 0, apr: 9.99, day: '2031-03-04', size: 12_600 } };
+    expect(fillTemplate('approved for {dialog.approved|currency}, so far {dialog.refunded|currency}', ctx)).toBe('approved for $3,000.00, so far $0.00');
+    expect(fillTemplate('{dialog.apr|apr} on {dialog.day|date}, {dialog.size|bytes}', ctx)).toBe('9.990% on 03/04/2031, 12.3 KB');
+    expect(text('{dialog.missing|currency} and {dialog.missing}', ctx)).toBe('$0.00 and ');
+  });
+
+  it('show file sizes', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(10 * 1024 * 1024)).toBe('10.0 MB');
+    expect(formatBytes(null)).toBe('');
+  });
+});
+
+describe('forms', () => {
+  it('put a 400 answer’s field errors on the fields of the form, and nothing else', () => {
+    const error = { status: 400, problem: { errors: { amount: ['Refund amount cannot exceed the original loan amount.'], other: ['x'] } } };
+    expect(fieldErrorsOf(error, ['appId', 'amount', 'reason'])).toEqual({ amount: ['Refund amount cannot exceed the original loan amount.'] });
+    expect(fieldErrorsOf({ ...error, status: 409 }, ['amount'])).toBeUndefined();
+    expect(fieldErrorsOf(new Error('network'), ['amount'])).toBeUndefined();
+  });
+});
+
+describe('file uploads (App_UploadFile: multipart with file and model)', () => {
+  const pdf = `data:application/pdf;name=${encodeURIComponent('plan è.pdf')};base64,${Buffer.from('%PDF-1.4 hello').toString('base64')}`;
+
+  it('turns the file widget’s data URL back into a named file', async () => {
+    expect(isFileValue(pdf)).toBe(true);
+    expect(isFileValue('plain text')).toBe(false);
+    const file = fileFromDataUrl(pdf)!;
+    expect(file.name).toBe('plan è.pdf');
+    expect(file.blob.type).toBe('application/pdf');
+    expect(await file.blob.text()).toBe('%PDF-1.4 hello');
+  });
+
+  it('sends files as file parts and every other value in the JSON model part', async () => {
+    const form = toMultipart({ appId: 7, file: pdf, fileType: 'TreatmentPlan', description: '', note: null });
+    const file = form.get('file') as File;
+    expect(file.name).toBe('plan è.pdf');
+    expect(await file.text()).toBe('%PDF-1.4 hello');
+    expect(JSON.parse(String(form.get('model')))).toEqual({ appId: 7, fileType: 'TreatmentPlan' });
+    expect([...form.keys()].sort()).toEqual(['file', 'model']);
+  });
+
+  it('repeats a part for a list of files and keeps a given model as the base', () => {
+    const form = toMultipart({ files: [pdf, pdf], model: { officeId: 3 }, kind: 'W9' });
+    expect(form.getAll('files')).toHaveLength(2);
+    expect(JSON.parse(String(form.get('model')))).toEqual({ officeId: 3, kind: 'W9' });
+  });
+
+  it('refuses in the browser what the server would refuse, in its words', () => {
+    const accept = '.pdf,.png,.jpg,.jpeg,.heic';
+    expect(acceptLabel(accept)).toBe('PDF, PNG, JPEG or HEIC');
+    expect(accepts(accept, 'scan.JPG', 'image/jpeg')).toBe(true);
+    expect(accepts('image/*', 'x.heic', 'image/heic')).toBe(true);
+    expect(fileProblem({ name: 'notes.txt', type: 'text/plain', size: 5 }, { accept })).toBe('Only PDF, PNG, JPEG or HEIC files are accepted.');
+    expect(fileProblem({ name: 'big.pdf', type: 'application/pdf', size: 11 * 1_048_576 }, { accept, maxBytes: 10 * 1_048_576 })).toBe('The file is larger than 10 MB.');
+    expect(fileProblem({ name: 'empty.pdf', type: 'application/pdf', size: 0 }, { accept })).toBe('The file is empty.');
+    expect(fileProblem({ name: 'plan.pdf', type: 'application/pdf', size: 10 }, { accept, maxBytes: 100 })).toBeUndefined();
+    const upload = dialog('app-file-upload') as { fields: { file: { options: { accept: string; maxBytes: number } } } };
+    expect(acceptLabel(upload.fields.file.options.accept)).toBe('PDF, PNG, JPEG or HEIC');
+  });
+});
+
+describe('preloading (a page appears in one commit)', () => {
+  it('marks a settled promise the way React’s use() reads it at once', async () => {
+    const ok = tracked(Promise.resolve(5)) as Promise<number> & { status?: string; value?: number };
+    expect(ok.status).toBe('pending');
+    await ok;
+    expect(ok).toMatchObject({ status: 'fulfilled', value: 5 });
+    const failed = tracked(Promise.reject(new Error('x'))) as Promise<never> & { status?: string };
+    await failed.catch(() => undefined);
+    expect(failed.status).toBe('rejected');
+  });
+
+  it('loads once per key and tries again after a failure', async () => {
+    const cache = new Map<string, Promise<number>>();
+    let calls = 0;
+    const load = () => (++calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve(calls));
+    await expect(loadOnce(cache, 'k', load)).rejects.toThrow('offline');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(await loadOnce(cache, 'k', load)).toBe(2);
+    expect(await loadOnce(cache, 'k', load)).toBe(2);
+    expect(calls).toBe(2);
+  });
+});

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { PreparingClient } from './statements.ts';
 import type { Settings } from '../config.ts';
 import * as schema from './schema.ts';
 
@@ -62,7 +63,7 @@ export async function openPglite(client: PGlite): Promise<Database> {
 }
 
 export async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, Client: PreparingClient });
   try {
     await migrateLocked(pool);
     const db = drizzlePostgres({ client: pool, schema });

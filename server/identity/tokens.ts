@@ -75,13 +75,43 @@ function hasScope(payload: JWTPayload, scope: string): boolean {
   return granted.some((value) => typeof value === 'string' && (value === scope || value.endsWith(`/${scope}`)));
 }
 
+/**
+ * Staff tokens already verified, with the user each names: a client sends the same token on every
+ * call until it renews it, and checking its signature (and mapping an external subject to a user)
+ * once is enough (docs/decisions/0140). An entry lasts until the token expires, at most
+ * VERIFIED_TTL_MS; whether the user is still enabled, and their roles, are read on every call.
+ */
+const VERIFIED_LIMIT = 10_000;
+const VERIFIED_TTL_MS = 5 * 60_000;
+
+class VerifiedTokens {
+  private readonly entries = new Map<string, { userId: string; until: number }>();
+
+  get(token: string): string | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    if (Date.now() < entry.until) return entry.userId;
+    this.entries.delete(token);
+    return undefined;
+  }
+
+  set(token: string, userId: string, exp: number | undefined): void {
+    if (this.entries.size >= VERIFIED_LIMIT) this.entries.delete(this.entries.keys().next().value!);
+    const until = Math.min(Date.now() + VERIFIED_TTL_MS, exp === undefined ? Infinity : exp * 1000);
+    this.entries.set(token, { userId, until });
+  }
+}
+
 type StaffSourceInput = StaffTokenSource | { issuer: string; audience: string; keys: JWTVerifyGetKey };
 
 /** Staff tokens come from the OpenID issuer (built-in or external) and are checked against its keys. */
 export function createTokenVerifiers(settings: Pick<Settings, 'borrowerTokenSecret'>, staff: StaffSourceInput | undefined): TokenVerifiers {
   const source = staff && typeof staff.issuer === 'string' ? fixedStaffTokens(staff as { issuer: string; audience: string; keys: JWTVerifyGetKey }) : (staff as StaffTokenSource | undefined);
+  const verified = new VerifiedTokens();
   return {
     async staff(token) {
+      const known = verified.get(token);
+      if (known) return { userId: known };
       if (!source) throw new Error('no issuer is configured');
       const { issuer, keys } = await source.issuer();
       const { payload } = await jwtVerify(token, keys, { issuer, audience: source.audience, algorithms: ['RS256', 'ES256', 'PS256'] });
@@ -89,6 +119,7 @@ export function createTokenVerifiers(settings: Pick<Settings, 'borrowerTokenSecr
       if (!hasScope(payload, REQUIRED_SCOPE)) throw new Error(`token lacks the ${REQUIRED_SCOPE} scope`);
       const userId = source.userId ? await source.userId(payload) : payload.sub;
       if (!userId) throw new Error('token subject is not a user');
+      verified.set(token, userId, payload.exp);
       return { userId };
     },
     async borrower(token) {

@@ -110,6 +110,9 @@ describe('application lists and search', () => {
     expect(ids(await call(DFI, 'PUT', '/api/admin/Apps/GetInactiveApps', { search: tag }))).toEqual([declined]);
     const paged = await call(DFI, 'PUT', '/api/admin/Apps/GetApps', { search: tag, pageSize: 1, sortBy: 'id' });
     expect(paged.json()).toMatchObject({ rowCount: 2, nextPage: 2, results: [expect.objectContaining({ id: Math.min(active, other) })] });
+    // A page past the end has no row to carry the count; it is still the whole count.
+    const beyond = await call(DFI, 'PUT', '/api/admin/Apps/GetApps', { search: tag, pageSize: 1, page: 3, sortBy: 'id' });
+    expect(beyond.json()).toMatchObject({ rowCount: 2, currentPage: 3, nextPage: null, results: [] });
     for (const as of [OFFICE_ADMIN, SUPPORT]) expect((await call(as, 'PUT', '/api/admin/Apps/GetApps', {})).statusCode, as).toBe(403);
   });
 });

@@ -3,7 +3,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { lenders, officeLenders, offices } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { DEFAULT_PAGE_SIZE, paged, type Page } from '../paging.ts';
+import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { escapeLike, withinDates } from '../search.ts';
 import { officeLenderList } from '../offices/reads.ts';
 import { assertWebUrl, lockOffice, message } from '../offices/records.ts';
@@ -52,6 +52,7 @@ export async function listOffices(db: Db, query: Schemas['ListQuery']): Promise<
           office: offices,
           primaryUserName: primaryUser(sql`u.first_name || ' ' || u.last_name`),
           primaryUserEmail: primaryUser(sql`u.email`),
+          total: totalRows(),
         })
         .from(offices)
         .where(where)

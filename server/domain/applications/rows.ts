@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offices } from '../../db/schema.ts';
 import { toDollars, toUsDate, toUtc } from '../values.ts';
-import { DEFAULT_PAGE_SIZE, paged, type Page } from '../paging.ts';
+import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { escapeLike, withinDates } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
 
@@ -131,7 +131,7 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
     query,
     (limit, offset) =>
       db
-        .select(rowColumns)
+        .select({ ...rowColumns, total: totalRows() })
         .from(applications)
         .innerJoin(offices, eq(offices.id, applications.officeId))
         .where(where)
@@ -143,12 +143,24 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   );
 }
 
-/** The kanban: every active stage with its applications (newest first, at most `perStage` each). */
+/**
+ * The kanban: every active stage with its applications (newest first, at most `perStage` each) and
+ * its full count, in one query: each row is ranked and counted within its stage.
+ */
 export async function applicationsByStage(db: Db, officeId: number, stages: readonly Stage[], search: string | undefined, perStage: number) {
-  return Promise.all(
-    stages.map(async (stage) => {
-      const page = await listApplications(db, { officeId, stages: [stage] }, { officeId, page: 1, pageSize: perStage, search });
-      return { stage, count: page.rowCount, results: page.results };
-    }),
-  );
+  const ranked = db
+    .select({
+      ...rowColumns,
+      laneCount: sql<number>`count(*) over (partition by ${applications.stage})`.mapWith(Number).as('lane_count'),
+      laneRank: sql<number>`row_number() over (partition by ${applications.stage} order by ${applications.createdAt} desc, ${applications.id} desc)`.as('lane_rank'),
+    })
+    .from(applications)
+    .innerJoin(offices, eq(offices.id, applications.officeId))
+    .where(conditions({ officeId, stages }, { search }))
+    .as('ranked');
+  const rows = await db.select().from(ranked).where(lte(ranked.laneRank, perStage)).orderBy(asc(ranked.laneRank));
+  return stages.map((stage) => {
+    const lane = rows.filter((row) => row.stage === stage);
+    return { stage, count: lane[0]?.laneCount ?? 0, results: lane.map(toAppRow) };
+  });
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { applications, offers, offices } from '../../db/schema.ts';
 import { applicantSearch } from '../applications/rows.ts';
 import { FUNDED_STAGES } from '../applications/status.ts';
-import { DEFAULT_PAGE_SIZE, paged, type Page } from '../paging.ts';
+import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
 import { toDollars, toUsDate, toUtc } from '../values.ts';
 
@@ -151,7 +151,7 @@ function ordering(scope: FundedScope, query: ListQuery) {
 
 function selectRows(db: Db, scope: FundedScope, query: ListQuery) {
   return db
-    .select(fundedColumns)
+    .select({ ...fundedColumns, total: totalRows() })
     .from(applications)
     .innerJoin(offices, eq(offices.id, applications.officeId))
     .where(conditions(scope, query))

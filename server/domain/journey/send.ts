@@ -13,7 +13,7 @@ import type { Services } from '../../services.ts';
 import { message } from '../offices/records.ts';
 import { toOfficeProfile } from '../offices/mapping.ts';
 import { OTP } from '../otp/handlers.ts';
-import { paged, type Page } from '../paging.ts';
+import { paged, totalRows, type Page } from '../paging.ts';
 import { escapeLike, withinDates } from '../search.ts';
 import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
@@ -245,7 +245,7 @@ export async function sendAppLogList(db: Db, query: Schemas['ListQuery'] & { off
     query,
     (limit, offset) => {
       const rows = db
-        .select({ log: sendAppLogs, firstName: users.firstName, lastName: users.lastName })
+        .select({ log: sendAppLogs, firstName: users.firstName, lastName: users.lastName, total: totalRows() })
         .from(sendAppLogs)
         .leftJoin(users, eq(users.id, sendAppLogs.sentBy))
         .where(where)

@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { toUtc } from '../values.ts';
-import { paged } from '../paging.ts';
+import { paged, totalRows } from '../paging.ts';
 import { activeLink } from '../users/reads.ts';
 import { escapeLike } from '../search.ts';
 import { addressOf, fileUrl, LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
@@ -70,7 +70,7 @@ export async function userOfficePage(db: Db, userId: string, pageSize: number, p
   // An invitation that is not accepted yet grants nothing, so its office is not offered either.
   const where = and(eq(userOffices.userId, userId), activeLink);
   const query = db
-    .select({ link: userOffices, office: offices })
+    .select({ link: userOffices, office: offices, total: totalRows() })
     .from(userOffices)
     .innerJoin(offices, eq(offices.id, userOffices.officeId))
     .where(where)

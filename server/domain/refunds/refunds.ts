@@ -7,7 +7,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { applicantSearch } from '../applications/rows.ts';
 import { calendarDate, fieldError, lockApplication, notAllowedNow, staffUserId, writeLogs, type ApplicationRecord } from '../applications/records.ts';
 import { FUNDED_STAGES } from '../applications/status.ts';
-import { DEFAULT_PAGE_SIZE, paged, type Page } from '../paging.ts';
+import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 
@@ -95,9 +95,10 @@ function toRefund(row: RefundRecord): Refund {
   };
 }
 
-function select(db: Db) {
+/** The refund rows with their application, office and author; `extra` adds columns (a page's count). */
+function select<E extends Record<string, SQL.Aliased>>(db: Db, extra = {} as E) {
   return db
-    .select(columns)
+    .select({ ...columns, ...extra })
     .from(refunds)
     .innerJoin(applications, eq(applications.id, refunds.appId))
     .innerJoin(offices, eq(offices.id, refunds.officeId))
@@ -278,7 +279,7 @@ export async function listRefunds(db: Db, query: ListQuery): Promise<Page<Refund
   const where = conditions(query.officeId, query);
   return paged(
     query,
-    (limit, offset) => select(db).where(where).orderBy(...ordering(query)).limit(limit ?? DEFAULT_PAGE_SIZE).offset(offset),
+    (limit, offset) => select(db, { total: totalRows() }).where(where).orderBy(...ordering(query)).limit(limit ?? DEFAULT_PAGE_SIZE).offset(offset),
     async () => {
       const [row] = await db.select({ value: count() }).from(refunds).innerJoin(applications, eq(applications.id, refunds.appId)).where(where);
       return row?.value ?? 0;

@@ -3,7 +3,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { paged, type Page } from '../paging.ts';
+import { paged, totalRows, type Page } from '../paging.ts';
 import { escapeLike } from '../search.ts';
 import { toUtc } from '../values.ts';
 
@@ -167,11 +167,11 @@ export async function adminUserPage(db: Db, query: Schemas['ListQuery']): Promis
   const page = await paged(
     query,
     (limit, offset) => {
-      const base = db.select().from(users).where(where).orderBy(...order);
+      const base = db.select({ user: users, total: totalRows() }).from(users).where(where).orderBy(...order);
       return limit === undefined ? base : base.limit(limit).offset(offset);
     },
     async () => (await db.select({ value: count() }).from(users).where(where))[0]?.value ?? 0,
-    (row) => row,
+    ({ user }) => user,
   );
   const links = await linksOf(db, page.results.map((user) => user.id));
   return { ...page, results: page.results.map((user) => toUser(user, links.get(user.id) ?? [])) };

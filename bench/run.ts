@@ -1,0 +1,304 @@
+/**
+ * npm run bench               100,000 applications over 200 offices (one of them with 5,000), 10 s per scenario
+ * npm run bench -- --quick    10,000 applications over 20 offices (one with 1,000), 3 s per scenario (smoke run)
+ *
+ * Measures the real server (node --import tsx server/main.ts, a child process) on PGlite, and on
+ * PostgreSQL too when DATABASE_URL is set, against a bare Fastify hello-world on the same machine:
+ * - the API under load (autocannon): the Home list, the kanban's lanes and the detail (issues 2, 6);
+ * - the kanban's render in Chromium over the busy office (issue 6);
+ * - SubmitApp's lender waterfall with every sandbox lender at 1 s, then at 0 s (issue 5);
+ * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3).
+ * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
+ * time, and nothing is seeded while a server is measured.
+ */
+import { cpus, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { cpuMeter, machineBusyOver } from './cpu.ts';
+import { startIssuer, type Issuer } from './issuer.ts';
+import { runLoad, stopLoad, type Scenario } from './load.ts';
+import { childEnv, freePort, logTail, startChild, stopAllChildren, stopChild, waitUntilReady, type Child } from './processes.ts';
+import { dataDir, FIXTURE_MARK, PROFILES, type DatabaseKind, type Fixture, type Profile } from './profiles.ts';
+import { failures, formatTable, HELLO, type Row } from './report.ts';
+import {
+  API_KEY, AUDIENCE, appScenario, checkScenario, expectApp, expectHello, expectLanes, expectPage, helloScenario, officeAppsByStageScenario, officeAppsScenario,
+} from './scenarios.ts';
+import { benchKanban } from './kanban.ts';
+import { benchUi } from './ui.ts';
+import { lendersWithLatency, percentile, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
+
+const SERVER_START_TIMEOUT_MS = 180_000;
+/** Seeding 100,000 applications into PGlite takes a few minutes on a small machine. */
+const PREPARE_TIMEOUT_MS = 30 * 60_000;
+/** Quiet time between runs, for the previous one's garbage collection and sockets to settle. */
+const PAUSE_MS = 1_000;
+/**
+ * CPU of other processes (in % of all cores) above which a run is not trusted: before a run the
+ * bench waits for the machine to calm down, during one it measures again (up to MAX_ATTEMPTS).
+ */
+const NOISE_LIMIT_PERCENT = 15;
+/** How long the bench waits for a quiet machine before it measures anyway. */
+const QUIET_WAIT_MS = 120_000;
+const MAX_ATTEMPTS = 3;
+
+const say = (message: string) => console.log(message);
+const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
+const profile: Profile = values.quick ? PROFILES.quick : PROFILES.full;
+const postgresUrl = process.env.DATABASE_URL || undefined;
+const kinds: DatabaseKind[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
+
+/** The environment of every child for `kind`: its own DATA_DIR, and DATABASE_URL only for PostgreSQL. */
+function envFor(kind: DatabaseKind, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return childEnv({
+    DATA_DIR: dataDir(profile, kind),
+    DATABASE_URL: kind === 'postgres' ? postgresUrl : undefined,
+    APP_MODE: 'demo',
+    LOG_LEVEL: 'warn',
+    API_KEYS: API_KEY,
+    OIDC_AUDIENCE: AUDIENCE,
+    ...extra,
+  });
+}
+
+/**
+ * The stand-in issuer as the server's external OpenID issuer. OIDC_ISSUER is what the verifier
+ * checks; the others describe the issuer to the web app's sign-in (unused here) and are required
+ * with it. http is accepted for an issuer on loopback.
+ */
+function issuerEnv(url: string): Record<string, string> {
+  return {
+    OIDC_ISSUER: url,
+    OIDC_AUTHORITY: url,
+    OIDC_PROTOCOL_MODE: 'OIDC',
+    OIDC_CLIENT_ID: 'pos-portal-bench',
+    OIDC_SCOPES: `${AUDIENCE}/api.read ${AUDIENCE}/api.write`,
+  };
+}
+
+/** Seeds the set once (bench/prepare.ts in a child, which closes the database when it exits). */
+async function prepare(kind: DatabaseKind, issuer: Issuer): Promise<Fixture> {
+  say(`\n▸ ${kind}: preparing the data set in ${kind === 'pglite' ? dataDir(profile, kind) : 'DATABASE_URL'} …`);
+  const logFile = join(dataDir(profile, kind), 'prepare.log');
+  const child = startChild(`prepare (${kind})`, 'bench/prepare.ts', ['--profile', profile.name, '--provider', new URL(issuer.url).host], envFor(kind), logFile, true);
+  let stdout = '';
+  child.process.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  const timer = setTimeout(() => void stopChild(child), PREPARE_TIMEOUT_MS);
+  const code = await child.exited;
+  clearTimeout(timer);
+  const line = stdout.split('\n').find((l) => l.startsWith(FIXTURE_MARK));
+  if (code !== 0 || !line) throw new Error(`preparing the ${kind} data set failed (exit ${code}); its log (${logFile}):\n${logTail(logFile)}`);
+  say(logTail(logFile, 5));
+  const fixture = JSON.parse(line.slice(FIXTURE_MARK.length)) as Fixture;
+  say(
+    `  ${fixture.totalApps.toLocaleString('en-US')} applications in the database; office ${fixture.officeId}: ` +
+      `${fixture.officeApps} applications, ${fixture.activeApps} active, ${fixture.searchMatches} of them named '${fixture.search}…' (the name filter); ` +
+      `GetApp reads application ${fixture.appId}`,
+  );
+  return fixture;
+}
+
+/**
+ * Starts a server on a free loopback port and waits until `readyPath` answers. It speaks plain
+ * HTTP (TLS_MODE=proxy: TLS ends in front of it, as behind a load balancer), so the figures are
+ * the application's, not the TLS handshake's.
+ */
+async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string, readyPath: string): Promise<{ child: Child; base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const listen = { PORT: String(port), HOST: '127.0.0.1', TLS_MODE: 'proxy', PUBLIC_URL: `https://localhost:${port}` };
+  const child = startChild(name, script, [], { ...env, ...listen }, logFile);
+  const started = performance.now();
+  await waitUntilReady(child, `${base}${readyPath}`, SERVER_START_TIMEOUT_MS);
+  say(`  ${name} ready at ${base} in ${((performance.now() - started) / 1000).toFixed(1)} s (pid ${child.process.pid}, log ${logFile})`);
+  return { child, base };
+}
+
+/** Waits (up to QUIET_WAIT_MS) until the machine is idle while our server and we are idle too. */
+async function quietMachine(): Promise<void> {
+  const deadline = Date.now() + QUIET_WAIT_MS;
+  let busy = await machineBusyOver(PAUSE_MS);
+  if (busy === undefined || busy <= NOISE_LIMIT_PERCENT) return;
+  say(`  … the machine is ${Math.round(busy)} % busy with something else; waiting up to ${QUIET_WAIT_MS / 1000} s for it to calm down`);
+  while (busy !== undefined && busy > NOISE_LIMIT_PERCENT && Date.now() < deadline) busy = await machineBusyOver(PAUSE_MS);
+}
+
+/**
+ * Warm-up (not recorded), then the measured run with the CPU used meanwhile. A run during which
+ * other processes took more than NOISE_LIMIT_PERCENT of the machine is repeated; the quietest counts.
+ */
+async function measure(scenario: Scenario, database: Row['database'], server: Child): Promise<Row> {
+  await runLoad(scenario, { connections: profile.connections, amount: profile.warmupRequests });
+  let best: Row | undefined;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    await quietMachine();
+    const meter = cpuMeter(server.process.pid, database === 'postgres');
+    const measurement = await runLoad(scenario, { connections: profile.connections, seconds: profile.seconds });
+    const row: Row = { scenario: scenario.name, database, measurement, cpu: meter() };
+    const others = row.cpu.others ?? 0;
+    const noisy = others > NOISE_LIMIT_PERCENT;
+    say(
+      `  ${scenario.name.padEnd(14)} ${Math.round(measurement.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s, ` +
+        `p50 ${measurement.p50.toFixed(1)} ms, p99 ${measurement.p99.toFixed(1)} ms, ${measurement.non2xx} non-2xx` +
+        (noisy ? ` — other processes took ${Math.round(others)} % of the machine meanwhile${attempt < MAX_ATTEMPTS ? ', measuring again' : ''}` : ''),
+    );
+    if (!best || others < (best.cpu.others ?? 0)) best = row;
+    if (!noisy || failures([row]).length > 0) break;
+  }
+  await pause();
+  return best!;
+}
+
+async function measureHello(): Promise<Row> {
+  say('\n▸ hello-world: bare Fastify, GET / → {hello: world}');
+  const { child, base } = await startServer('hello-world', 'bench/hello.ts', childEnv({}), join(dataDir(profile, 'pglite'), 'hello.log'), '/');
+  try {
+    const scenario = helloScenario(base);
+    say(`  ${await checkScenario(scenario, expectHello)}`);
+    return await measure(scenario, '—', child);
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** Lines for the summary at the end: the browser and waterfall figures beside the load table. */
+const summary: string[] = [];
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+
+async function measurePortal(kind: DatabaseKind, fixture: Fixture, issuer: Issuer, withUi: boolean): Promise<Row[]> {
+  say(`\n▸ ${kind}: the portal (node --import tsx server/main.ts)`);
+  const env = envFor(kind, issuerEnv(issuer.url));
+  const { child, base } = await startServer(`server (${kind})`, 'server/main.ts', env, join(dataDir(profile, kind), 'server.log'), '/api/health');
+  try {
+    const token = await issuer.token(fixture.userId, fixture.email, AUDIENCE);
+    const list = officeAppsScenario(base, token, fixture);
+    const lanes = officeAppsByStageScenario(base, token, fixture);
+    const detail = appScenario(base, token, fixture);
+    say(`  ${await checkScenario(list, expectPage(fixture))}`);
+    say(`  ${await checkScenario(lanes, expectLanes(fixture))}`);
+    say(`  ${await checkScenario(detail, expectApp(fixture))}`);
+    const rows = [await measure(list, kind, child), await measure(lanes, kind, child), await measure(detail, kind, child)];
+    say(`  the server fetched the issuer's keys ${issuer.jwksRequests()} time(s) so far`);
+
+    await quietMachine();
+    const kanban = await benchKanban({ baseUrl: base, officeId: fixture.officeId, token, log: say });
+    summary.push(
+      `Kanban render (${kind}, ${kanban.applications.toLocaleString('en-US')} applications, ${kanban.cards} cards): median ${kanban.readyMedianMs.toFixed(1)} ms, ` +
+        `p95 ${kanban.readyP95Ms.toFixed(1)} ms (GetOfficeAppsByStage ${kanban.apiMedianMs.toFixed(1)} ms of it) — ${verdict(kanban.pass)} (≤ 150 ms)`,
+    );
+    if (withUi) {
+      await quietMachine();
+      const ui = await benchUi({ baseUrl: base, log: say });
+      summary.push(
+        `Borrower entry route JS: ${(ui.jsGzipBytes / 1024).toFixed(1)} KB gzip — ${verdict(ui.jsGzipBytes <= 200 * 1024)} (≤ 200 KB); ` +
+          `send-app keystroke: median ${ui.keystrokeMedianMs.toFixed(1)} ms, p95 ${ui.keystrokeP95Ms.toFixed(1)} ms — ${verdict(ui.keystrokeP95Ms < 16)} (< 16 ms)`,
+      );
+    }
+    return rows;
+  } finally {
+    await stopChild(child);
+  }
+}
+
+/** SubmitApp with every sandbox lender at 1 s (the waterfall's wall time), then at 0 s (the portal's own time). */
+async function measureWaterfall(kind: DatabaseKind, fixture: Fixture, issuer: Issuer): Promise<void> {
+  const runs = [
+    { latencyMs: 1_000, warmup: 1, count: values.quick ? 3 : 8 },
+    { latencyMs: 0, warmup: 5, count: values.quick ? 20 : 60 },
+  ];
+  for (const { latencyMs, warmup, count } of runs) {
+    say(`\n▸ ${kind}: SubmitApp with every sandbox lender answering after ${latencyMs} ms`);
+    const lendersDir = lendersWithLatency(join(dataDir(profile, kind), `lenders-${latencyMs}ms`), latencyMs);
+    const env = envFor(kind, { ...issuerEnv(issuer.url), LENDERS_DIR: lendersDir });
+    const { child, base } = await startServer(`server (${kind}, lenders at ${latencyMs} ms)`, 'server/main.ts', env, join(dataDir(profile, kind), `server-${latencyMs}ms.log`), '/api/health');
+    try {
+      const call = { base, token: await issuer.token(fixture.userId, fixture.email, AUDIENCE), apiKey: API_KEY, officeId: fixture.officeId };
+      await submitAppTimes(call, warmup);
+      await quietMachine();
+      const { times, lenders } = await submitAppTimes(call, count);
+      const [p50, p95, max] = [percentile(times, 50), percentile(times, 95), Math.max(...times)];
+      say(`  ${count} calls, ${lenders} lenders asked each: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+      summary.push(
+        latencyMs > 0
+          ? `SubmitApp, ${lenders} lenders at ${latencyMs} ms each (${kind}): p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${count} calls — ${verdict(max <= TARGET_WATERFALL_MS)} (≤ ${TARGET_WATERFALL_MS} ms)`
+          : `SubmitApp, ${lenders} lenders at 0 ms (${kind}): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${count} calls — ${verdict(p95 <= TARGET_SUBMIT_P95_MS)} (p95 ≤ ${TARGET_SUBMIT_P95_MS} ms)`,
+      );
+    } finally {
+      await stopChild(child);
+    }
+  }
+}
+
+function machine(): string {
+  const cores = cpus();
+  return `${cores.length} cores (${cores[0]?.model.trim() ?? 'unknown CPU'}), ${Math.round(totalmem() / 2 ** 30)} GiB, ${platform()} ${release()}, Node ${process.version}`;
+}
+
+let issuer: Issuer | undefined;
+let stopping = false;
+
+async function cleanUp(): Promise<void> {
+  stopLoad();
+  await stopAllChildren();
+  await issuer?.close();
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`\n${signal}: stopping the bench and its child processes …`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function main(): Promise<number> {
+  say(`Benchmark (${profile.name}): ${profile.apps.toLocaleString('en-US')} applications over ${profile.offices} offices, ` +
+    `${profile.connections} connections, ${profile.seconds} s per scenario after ${profile.warmupRequests} warm-up requests`);
+  say(`${new Date().toISOString()} — ${machine()}`);
+  say(`Databases: ${kinds.join(', ')}${postgresUrl ? '' : ' (set DATABASE_URL to measure PostgreSQL too)'}`);
+
+  issuer = await startIssuer();
+  say(`Issuer (JWKS) at ${issuer.url}/jwks`);
+
+  const fixtures = new Map<DatabaseKind, Fixture>();
+  for (const kind of kinds) fixtures.set(kind, await prepare(kind, issuer));
+
+  const rows: Row[] = [await measureHello()];
+  for (const [i, kind] of kinds.entries()) {
+    rows.push(...(await measurePortal(kind, fixtures.get(kind)!, issuer, i === 0)));
+    await measureWaterfall(kind, fixtures.get(kind)!, issuer);
+  }
+
+  say(`\nResults (${profile.name}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores; CPU of the server, the database and the load generator in % of one core, of other processes in % of the machine):\n`);
+  say(formatTable(rows, profile.connections));
+  say(`\n${HELLO}: bare Fastify on this machine; "vs hello" is the scenario's req/s as a share of it. Latency from every response's own time.\n`);
+  for (const line of summary) say(line);
+
+  const noisy = rows.filter((row) => (row.cpu.others ?? 0) > NOISE_LIMIT_PERCENT);
+  if (noisy.length > 0) {
+    console.error(
+      `\n⚠ Other processes took more than ${NOISE_LIMIT_PERCENT} % of the machine during ${noisy.map((row) => `${row.scenario} (${row.database})`).join(', ')} ` +
+        'in every attempt: those figures are low. Run again on an idle machine.',
+    );
+  }
+
+  const failed = failures(rows);
+  if (failed.length > 0) {
+    console.error(`\n✖ FAILED — some responses were not 2xx, the figures above do not measure the portal:\n${failed.map((f) => `  ✖ ${f}`).join('\n')}`);
+    return 1;
+  }
+  return 0;
+}
+
+let code = 1;
+try {
+  code = await main();
+} catch (error) {
+  console.error(`\n✖ bench failed: ${error instanceof Error ? error.message : String(error)}`);
+  code = 1;
+} finally {
+  if (!stopping) await cleanUp();
+}
+process.exit(code);

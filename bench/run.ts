@@ -128,18 +128,18 @@ async function quietMachine(): Promise<void> {
  * Warm-up (not recorded), then the measured run with the CPU used meanwhile. A run during which
  * other processes took more than NOISE_LIMIT_PERCENT of the machine is repeated; the quietest counts.
  */
-async function measure(scenario: Scenario, database: Row['database'], server: Child): Promise<Row> {
-  await runLoad(scenario, { connections: profile.connections, amount: profile.warmupRequests });
+async function measure(scenario: Scenario, database: Row['database'], server: Child, connections = profile.connections): Promise<Row> {
+  await runLoad(scenario, { connections, amount: profile.warmupRequests });
   let best: Row | undefined;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     await quietMachine();
     const meter = cpuMeter(server.process.pid, database === 'postgres');
-    const measurement = await runLoad(scenario, { connections: profile.connections, seconds: profile.seconds });
-    const row: Row = { scenario: scenario.name, database, measurement, cpu: meter() };
+    const measurement = await runLoad(scenario, { connections, seconds: profile.seconds });
+    const row: Row = { scenario: scenario.name, database, connections, measurement, cpu: meter() };
     const others = row.cpu.others ?? 0;
     const noisy = others > NOISE_LIMIT_PERCENT;
     say(
-      `  ${scenario.name.padEnd(14)} ${Math.round(measurement.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s, ` +
+      `  ${`${scenario.name} ×${connections}`.padEnd(24)} ${Math.round(measurement.requestsPerSecond).toLocaleString('en-US').padStart(7)} req/s, ` +
         `p50 ${measurement.p50.toFixed(1)} ms, p99 ${measurement.p99.toFixed(1)} ms, ${measurement.non2xx} non-2xx` +
         (noisy ? ` — other processes took ${Math.round(others)} % of the machine meanwhile${attempt < MAX_ATTEMPTS ? ', measuring again' : ''}` : ''),
     );
@@ -179,6 +179,8 @@ async function measurePortal(kind: DatabaseKind, fixture: Fixture, issuer: Issue
     say(`  ${await checkScenario(lanes, expectLanes(fixture))}`);
     say(`  ${await checkScenario(detail, expectApp(fixture))}`);
     const rows = [await measure(list, kind, child), await measure(lanes, kind, child), await measure(detail, kind, child)];
+    // One user at a time: the latency of a call on a server that is not saturated.
+    rows.push(await measure(list, kind, child, 1), await measure(lanes, kind, child, 1));
     say(`  the server fetched the issuer's keys ${issuer.jwksRequests()} time(s) so far`);
 
     await quietMachine();
@@ -272,7 +274,7 @@ async function main(): Promise<number> {
   }
 
   say(`\nResults (${profile.name}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores; CPU of the server, the database and the load generator in % of one core, of other processes in % of the machine):\n`);
-  say(formatTable(rows, profile.connections));
+  say(formatTable(rows));
   say(`\n${HELLO}: bare Fastify on this machine; "vs hello" is the scenario's req/s as a share of it. Latency from every response's own time.\n`);
   for (const line of summary) say(line);
 

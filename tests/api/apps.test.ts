@@ -91,6 +91,7 @@ describe('application lists and search', () => {
     const lanes = (await call(SALES, 'PUT', '/api/App/GetOfficeAppsByStage', { officeId: DEMO.brightSmiles, search: tag })).json() as { stage: string; count: number; results: { id: number }[] }[];
     expect(lanes.find((l) => l.stage === 'OfferSelected')).toMatchObject({ count: 1, results: [expect.objectContaining({ id: active })] });
     expect(lanes.every((l) => l.stage === 'OfferSelected' || l.count === 0)).toBe(true);
+    expect(lanes.every((l) => l.results.length === Math.min(l.count, 25))).toBe(true);
     expect(lanes.some((l) => l.stage === 'Funded')).toBe(false);
   });
 

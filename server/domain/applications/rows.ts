@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, like, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offices } from '../../db/schema.ts';
@@ -145,22 +145,28 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
 
 /**
  * The kanban: every active stage with its applications (newest first, at most `perStage` each) and
- * its full count, in one query: each row is ranked and counted within its stage.
+ * its full count, in one query: for each stage (unnest), a count and the newest cards (lateral joins),
+ * each answered from the (office, stage, created) index.
  */
 export async function applicationsByStage(db: Db, officeId: number, stages: readonly Stage[], search: string | undefined, perStage: number) {
-  const ranked = db
-    .select({
-      ...rowColumns,
-      laneCount: sql<number>`count(*) over (partition by ${applications.stage})`.mapWith(Number).as('lane_count'),
-      laneRank: sql<number>`row_number() over (partition by ${applications.stage} order by ${applications.createdAt} desc, ${applications.id} desc)`.as('lane_rank'),
-    })
+  const laneStage = sql`lane.stage`;
+  const inLane = and(eq(applications.officeId, officeId), eq(applications.stage, laneStage), applicantSearch(search));
+  const counts = db.select({ laneCount: sql<number>`count(*)`.mapWith(Number).as('lane_count') }).from(applications).where(inLane).as('counts');
+  const cards = db
+    .select(rowColumns)
     .from(applications)
     .innerJoin(offices, eq(offices.id, applications.officeId))
-    .where(conditions({ officeId, stages }, { search }))
-    .as('ranked');
-  const rows = await db.select().from(ranked).where(lte(ranked.laneRank, perStage)).orderBy(asc(ranked.laneRank));
+    .where(inLane)
+    .orderBy(desc(applications.createdAt), desc(applications.id))
+    .limit(perStage)
+    .as('cards');
+  const rows = await db
+    .select({ stage: sql<Stage>`lane.stage`.as('lane_stage'), laneCount: counts.laneCount, card: cards._.selectedFields })
+    .from(sql`unnest(${`{${stages.join(',')}}`}::app_stage[]) as lane(stage)`)
+    .crossJoinLateral(counts)
+    .leftJoinLateral(cards, sql`true`);
   return stages.map((stage) => {
     const lane = rows.filter((row) => row.stage === stage);
-    return { stage, count: lane[0]?.laneCount ?? 0, results: lane.map(toAppRow) };
+    return { stage, count: lane[0]?.laneCount ?? 0, results: lane.flatMap((row) => (row.card ? [toAppRow(row.card)] : [])) };
   });
 }

@@ -16,7 +16,7 @@ export default defineConfig({
   // can outlast its wait. A retry reruns the role's whole serial group, sign-in included.
   retries: process.env.CI ? 2 : 0,
   timeout: 60_000,
-  reporter: process.env.CI ? 'list' : [['list']],
+  reporter: 'list',
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: {

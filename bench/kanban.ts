@@ -30,6 +30,7 @@ import { cpus, loadavg } from 'node:os';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { CHROMIUM } from '../e2e/chromium.ts';
 import { seedSession, staffState } from '../e2e/support/session.ts';
+import { percentile } from './stats.ts';
 
 export const TARGET_KANBAN_MS = 150;
 /** The engine's mark when the kanban shows its data (src/engine/ui.tsx `useReadyMark`). */
@@ -71,11 +72,6 @@ export interface KanbanBenchResult {
   /** The machine's 1-minute load average per core while measuring (above ~0.5 the figures are inflated). */
   loadPerCore: number;
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-};
 
 /** A bearer token from a real sign-in at the server's built-in provider (the CLI without a token). */
 async function signInToken(browser: Browser, baseUrl: string, email: string, password: string): Promise<string> {

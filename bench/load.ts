@@ -1,4 +1,5 @@
 import autocannon from 'autocannon';
+import { percentile } from './stats.ts';
 
 /** One HTTP call repeated under load. */
 export interface Scenario {
@@ -41,12 +42,6 @@ export function stopLoad(): void {
   current?.stop();
 }
 
-function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
-  return sorted[index]!;
-}
-
 /**
  * Drives `scenario` with autocannon in this process (no worker threads: the server under test is
  * another process, and the machine has few cores), one request in flight per connection.
@@ -71,13 +66,12 @@ export function runLoad(scenario: Scenario, options: LoadOptions): Promise<Measu
         clearTimeout(guard);
         current = undefined;
         if (error) return reject(error instanceof Error ? error : new Error(String(error)));
-        const sorted = Float64Array.from(latencies).sort();
         const statusCodes: Record<string, number> = {};
         for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = count ?? 0;
         resolve({
           requestsPerSecond: result.requests.average,
-          p50: percentile(sorted, 0.5),
-          p99: percentile(sorted, 0.99),
+          p50: percentile(latencies, 50),
+          p99: percentile(latencies, 99),
           requests: result.requests.total,
           seconds: result.duration,
           non2xx: result.non2xx,

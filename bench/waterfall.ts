@@ -80,8 +80,3 @@ export async function submitAppTimes(call: SubmitCall, count: number): Promise<{
   }
   return { times, lenders };
 }
-
-export const percentile = (values: number[], p: number): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-};

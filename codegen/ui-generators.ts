@@ -185,17 +185,22 @@ const descriptorTypes: UiGenerator = {
   },
 };
 
+/** A contract `$ref` node merged with the schema it names (and that name added to `seen`); undefined for other nodes. */
+function referenced(node: JsonObject, components: JsonObject, seen: string[]): { node: JsonObject; seen: string[] } | undefined {
+  const ref = node.$ref;
+  if (typeof ref !== 'string') return undefined;
+  const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
+  if (!name || seen.includes(name)) throw new Error(`cannot inline ${ref} in a form schema`);
+  const { $ref: _ref, ...rest } = node;
+  return { node: { ...(components[name] as JsonObject), ...rest }, seen: [...seen, name] };
+}
+
 /** The schema with every contract $ref inlined (combinators kept): validators compiled from it report absolute paths. */
 export function inlineRefs(node: Json, components: JsonObject, seen: string[] = []): Json {
   if (Array.isArray(node)) return node.map((n) => inlineRefs(n, components, seen));
   if (!node || typeof node !== 'object') return node;
-  const ref = node.$ref;
-  if (typeof ref === 'string') {
-    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
-    if (!name || seen.includes(name)) throw new Error(`cannot inline ${ref} in a form schema`);
-    const { $ref: _ref, ...rest } = node;
-    return inlineRefs({ ...(components[name] as JsonObject), ...rest }, components, [...seen, name]);
-  }
+  const target = referenced(node, components, seen);
+  if (target) return inlineRefs(target.node, components, target.seen);
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(node)) if (k !== '$schema' && k !== '$id') out[k] = inlineRefs(v, components, seen);
   return out;
@@ -220,13 +225,8 @@ const COMBINATOR_KEYS = ['allOf', 'anyOf', 'oneOf', 'if', 'then', 'else', 'not',
 export function displaySchema(node: Json, components: JsonObject, seen: string[] = []): Json {
   if (Array.isArray(node)) return node.map((n) => displaySchema(n, components, seen));
   if (!node || typeof node !== 'object') return node;
-  const ref = node.$ref;
-  if (typeof ref === 'string') {
-    const name = /^#\/components\/schemas\/([^/]+)$/.exec(ref)?.[1];
-    if (!name || seen.includes(name)) throw new Error(`cannot inline ${ref} in a form schema`);
-    const { $ref: _ref, ...rest } = node;
-    return displaySchema({ ...(components[name] as JsonObject), ...rest }, components, [...seen, name]);
-  }
+  const target = referenced(node, components, seen);
+  if (target) return displaySchema(target.node, components, target.seen);
   const anyOf = node.anyOf;
   if (Array.isArray(anyOf) && anyOf.length === 2 && anyOf.some((b) => (b as JsonObject).type === 'null')) {
     const other = anyOf.find((b) => (b as JsonObject).type !== 'null')!;

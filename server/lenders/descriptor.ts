@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT } from '../contract/documents.ts';
-import type { Expression } from './expressions.ts';
+import type { Expression } from '../../codegen/generated/descriptors.ts';
 import type { ProductDefinition } from './payments.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { LenderDescriptor, SandboxSettings } from './descriptor.ts';
-import { holds } from './expressions.ts';
+// The descriptors' one expression language, the same interpreter the web app runs (docs/decisions/0040).
+import { condition } from '../../src/engine/expressions.ts';
 import { priceProduct, type ProductDefinition } from './payments.ts';
 import type { Applicant, KbaQuestionDraft, LenderAdapter, LenderEventEffect, OfferTerms, PrequalAnswer } from './types.ts';
 
@@ -186,7 +187,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor): LenderAdapter {
       if (settings.failureRate > 0 && Math.random() < settings.failureRate) throw new SandboxFailure(`${code}: simulated failure`);
       const lenderAppId = `${code.toUpperCase()}-${randomBytes(5).toString('hex').toUpperCase()}`;
       const facts = applicantFacts(applicant);
-      const rule = settings.rules.find((candidate) => holds(candidate.when, facts));
+      const rule = settings.rules.find((candidate) => condition(candidate.when, facts, false));
       if (rule && rule.decision !== 'Approved') {
         if (rule.decision === 'Declined') return declined(lenderAppId, rule.reason ?? 'Declined by the lender', rule.reasonCode);
         return {

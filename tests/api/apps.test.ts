@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { applications, appLogs, appNotes, files, lenderTransactions, securityEvents } from '../../server/db/schema.ts';
+import { OFFICE_ADMIN, SUPPORT, TPA, SALES, PLATFORM, DFI } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertStipulation } from './apps-fixtures.ts';
@@ -14,12 +15,6 @@ import { DEMO } from './examples.ts';
  */
 
 let h: Harness;
-const OFFICE_ADMIN = 'office.admin@demo.test'; // admin of 100 and 101
-const SUPPORT = 'office.support@demo.test'; // support in 100
-const TPA = 'tpa@demo.test'; // tpa in 101
-const SALES = 'sales@demo.test'; // sales in 100
-const PLATFORM = 'admin@demo.test'; // df.admin
-const DFI = 'dfi@demo.test'; // dfi.admin
 
 const MESSAGES = {
   loanExceedsApproved: 'Loan amount cannot exceed the approved amount.',
@@ -28,9 +23,7 @@ const MESSAGES = {
   required: 'This field is required.',
 };
 
-async function call(as: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) {
-  return h.call({ method, url, as, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
+const call: Harness['request'] = (...args) => h.request(...args);
 
 const db = () => h.database.db;
 const app = async (id: number) => (await db().select().from(applications).where(eq(applications.id, id)))[0]!;

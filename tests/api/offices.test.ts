@@ -59,9 +59,7 @@ const owner = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function call(as: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) {
-  return h.call({ method, url, as, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
+const call: Harness['request'] = (...args) => h.request(...args);
 
 async function upload(as: string | undefined, url: string, body: ReturnType<typeof uploadBody>, headers: Record<string, string> = {}) {
   return h.call({ method: 'POST', url, as, payload: body.payload, headers: { ...body.headers, ...headers } });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { applications, appLogs, refunds } from '../../server/db/schema.ts';
+import { OFFICE_ADMIN, SUPPORT, TPA, SALES, PLATFORM, DFI } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { insertApplication, insertRefund } from './apps-fixtures.ts';
 import { DEMO } from './examples.ts';
@@ -13,17 +14,9 @@ import { DEMO } from './examples.ts';
  */
 
 let h: Harness;
-const OFFICE_ADMIN = 'office.admin@demo.test';
-const SUPPORT = 'office.support@demo.test';
-const TPA = 'tpa@demo.test';
-const SALES = 'sales@demo.test';
-const PLATFORM = 'admin@demo.test';
-const DFI = 'dfi@demo.test';
 const EXCEEDS = 'Refund amount cannot exceed the original loan amount.';
 
-async function call(as: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers: Record<string, string> = {}) {
-  return h.call({ method, url, as, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-}
+const call: Harness['request'] = (...args) => h.request(...args);
 
 const db = () => h.database.db;
 const app = async (id: number) => (await db().select().from(applications).where(eq(applications.id, id)))[0]!;

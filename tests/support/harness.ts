@@ -23,6 +23,8 @@ export interface Harness {
   staffToken(email: string): Promise<string>;
   borrowerToken(appId: number): Promise<string>;
   call(options: InjectOptions & { as?: string; borrowerOf?: number; key?: boolean }): Promise<LightMyRequestResponse>;
+  /** `call` as staff `as` (or anonymous), with the API key, a JSON payload and extra headers. */
+  request(as: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   userId(email: string): Promise<string>;
 }
 
@@ -80,10 +82,13 @@ async function start(): Promise<Harness> {
       },
     });
 
+  const request: Harness['request'] = (as, method, url, payload, headers = {}) =>
+    call({ method, url, as, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+
   process.once('beforeExit', () => {
     void app.close().then(() => database.close()).finally(() => rmSync(dataDir, { recursive: true, force: true }));
   });
-  return { app, database, settings, staffToken, borrowerToken, call, userId };
+  return { app, database, settings, staffToken, borrowerToken, call, request, userId };
 }
 
 export function harness(): Promise<Harness> {

@@ -11,8 +11,8 @@ type Schemas = components['schemas'];
 export type AppRow = Schemas['AppRow'];
 export type ListQuery = Schemas['ListQuery'];
 
-
-const SORTABLE = {
+/** The columns an application list may be sorted by (`sortBy`), funded lists included. */
+export const SORTABLE_COLUMNS = {
   id: applications.id,
   firstName: applications.firstName,
   lastName: applications.lastName,
@@ -125,7 +125,7 @@ export function toAppRow(row: RowRecord): AppRow {
 /** One page of application rows and the count of all pages, for the list screens. */
 export async function listApplications(db: Db, scope: ListScope, query: ListQuery): Promise<Page<AppRow>> {
   const where = conditions(scope, query);
-  const column = SORTABLE[query.sortBy as keyof typeof SORTABLE] ?? applications.createdAt;
+  const column = SORTABLE_COLUMNS[query.sortBy as keyof typeof SORTABLE_COLUMNS] ?? applications.createdAt;
   const direction = query.sortBy ? (query.sortDesc ? desc : asc) : desc;
   return paged(
     query,

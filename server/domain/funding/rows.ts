@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'd
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offers, offices } from '../../db/schema.ts';
-import { applicantSearch } from '../applications/rows.ts';
+import { applicantSearch, SORTABLE_COLUMNS } from '../applications/rows.ts';
 import { FUNDED_STAGES } from '../applications/status.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
@@ -105,22 +105,6 @@ export function toFundedRow(row: FundedRecord): FundedAppRow {
   };
 }
 
-const SORTABLE = {
-  id: applications.id,
-  firstName: applications.firstName,
-  lastName: applications.lastName,
-  name: applications.searchName,
-  officeName: offices.name,
-  amount: applications.amount,
-  fundedAmount: applications.fundedAmount,
-  lenderName: applications.lenderName,
-  fundedDate: applications.fundedAt,
-  stage: applications.stage,
-  status: applications.stage,
-  createdAtUtc: applications.createdAt,
-  updatedAtUtc: applications.updatedAt,
-} as const;
-
 function conditions(scope: FundedScope, query: ListQuery): SQL | undefined {
   const stages = query.stages?.length ? FUNDED_STAGES.filter((s) => query.stages!.includes(s)) : undefined;
   return and(
@@ -141,7 +125,7 @@ function conditions(scope: FundedScope, query: ListQuery): SQL | undefined {
  * Funding queue, the oldest application first (first in, first funded).
  */
 function ordering(scope: FundedScope, query: ListQuery) {
-  const column = SORTABLE[query.sortBy as keyof typeof SORTABLE];
+  const column = SORTABLE_COLUMNS[query.sortBy as keyof typeof SORTABLE_COLUMNS];
   if (column) {
     const direction = query.sortDesc ? desc : asc;
     return [direction(column), direction(applications.id)];
@@ -149,9 +133,10 @@ function ordering(scope: FundedScope, query: ListQuery) {
   return scope.forFunding ? [asc(applications.createdAt), asc(applications.id)] : [desc(applications.fundedAt), desc(applications.id)];
 }
 
-function selectRows(db: Db, scope: FundedScope, query: ListQuery) {
+/** The funded rows in the list's order; `extra` adds columns (a page's count). */
+function selectRows<E extends Record<string, SQL.Aliased>>(db: Db, scope: FundedScope, query: ListQuery, extra = {} as E) {
   return db
-    .select({ ...fundedColumns, total: totalRows() })
+    .select({ ...fundedColumns, ...extra })
     .from(applications)
     .innerJoin(offices, eq(offices.id, applications.officeId))
     .where(conditions(scope, query))
@@ -163,7 +148,7 @@ export async function listFunded(db: Db, scope: FundedScope, query: ListQuery): 
   const where = conditions(scope, query);
   return paged(
     query,
-    (limit, offset) => selectRows(db, scope, query).limit(limit ?? DEFAULT_PAGE_SIZE).offset(offset),
+    (limit, offset) => selectRows(db, scope, query, { total: totalRows() }).limit(limit ?? DEFAULT_PAGE_SIZE).offset(offset),
     () => db.$count(applications, where),
     (row) => toFundedRow(row as FundedRecord),
   );

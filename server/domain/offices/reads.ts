@@ -3,9 +3,8 @@ import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { toUtc } from '../values.ts';
 import { paged, totalRows } from '../paging.ts';
-import { activeLink } from '../users/reads.ts';
+import { activeLink, primaryOfficeUser } from '../users/reads.ts';
 import { escapeLike } from '../search.ts';
 import { addressOf, fileUrl, LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
 
@@ -19,7 +18,7 @@ async function officeRecord(db: Db, id: number) {
 
 export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Schemas['Office']> {
   const office = await officeRecord(db, id);
-  const [owners, officeFiles, [primary]] = await Promise.all([
+  const [owners, officeFiles, primary] = await Promise.all([
     db.select().from(officeOwners).where(eq(officeOwners.officeId, id)).orderBy(asc(officeOwners.id)),
     db
       .select(officeFileColumns)
@@ -27,42 +26,15 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
       .leftJoin(users, eq(users.id, files.createdBy))
       .where(and(eq(files.officeId, id), sql`${files.appId} is null`, notInArray(files.kind, [...LANDING_KINDS])))
       .orderBy(asc(files.createdAt)),
-    officeUsers(db, id, true),
+    primaryOfficeUser(db, id),
   ]);
   const photoIds = new Set(officeFiles.filter((f) => f.ownerId !== null && f.kind === PHOTO_ID_KIND).map((f) => f.ownerId));
   return {
     ...toOfficeCore(office),
     owners: owners.map((owner) => toOwner(piiKey, owner, photoIds.has(owner.id))),
     files: officeFiles.map(toOfficeFile),
-    primaryUser: primary ?? null,
+    primaryUser: primary,
   };
-}
-
-/** The staff linked to an office (or only its primary user). */
-export async function officeUsers(db: Db, officeId: number, primaryOnly = false): Promise<Schemas['OfficeUser'][]> {
-  const rows = await db
-    .select({ link: userOffices, user: users, officeName: offices.name })
-    .from(userOffices)
-    .innerJoin(users, eq(users.id, userOffices.userId))
-    .innerJoin(offices, eq(offices.id, userOffices.officeId))
-    .where(and(eq(userOffices.officeId, officeId), primaryOnly ? eq(userOffices.isPrimary, true) : undefined))
-    .orderBy(asc(users.lastName), asc(users.firstName));
-  return rows.map(({ link, user, officeName }) => ({
-    userId: user.id,
-    officeId: link.officeId,
-    officeName,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    email: user.email,
-    title: link.title,
-    role: link.role,
-    userRole: user.userRole,
-    isPrimary: link.isPrimary,
-    isInvited: link.isInvited,
-    isInviteProcessed: link.isInviteProcessed,
-    isDisabled: link.isDisabled,
-    lastLoginDateTimeUtc: toUtc(link.lastLoginAt),
-  }));
 }
 
 /** The signed-in user's offices; pageSize -1 means all of them (the header's Switch Offices list). */

@@ -45,18 +45,28 @@ export async function officeUser(db: Db, userId: string, officeId: number): Prom
   return toOfficeUser(row.user, row.link, row.officeName);
 }
 
-/** Users_GetUsers / AdminOffices_GetUsers: everyone linked to an office, invited ones included. */
-export async function officeUserList(db: Db, officeId: number): Promise<Schemas['OfficeUser'][]> {
-  const [office] = await db.select({ id: offices.id }).from(offices).where(eq(offices.id, officeId));
-  if (!office) throw new HttpProblem(404, 'The office could not be found.');
-  const rows = await db
+/** Office links with their user and office name. */
+function officeLinks(db: Db, where: SQL | undefined) {
+  return db
     .select({ user: users, link: userOffices, officeName: offices.name })
     .from(userOffices)
     .innerJoin(users, eq(users.id, userOffices.userId))
     .innerJoin(offices, eq(offices.id, userOffices.officeId))
-    .where(eq(userOffices.officeId, officeId))
-    .orderBy(asc(users.lastName), asc(users.firstName), asc(users.email));
+    .where(where);
+}
+
+/** Users_GetUsers / AdminOffices_GetUsers: everyone linked to an office, invited ones included. */
+export async function officeUserList(db: Db, officeId: number): Promise<Schemas['OfficeUser'][]> {
+  const [office] = await db.select({ id: offices.id }).from(offices).where(eq(offices.id, officeId));
+  if (!office) throw new HttpProblem(404, 'The office could not be found.');
+  const rows = await officeLinks(db, eq(userOffices.officeId, officeId)).orderBy(asc(users.lastName), asc(users.firstName), asc(users.email));
   return rows.map(({ user, link, officeName }) => toOfficeUser(user, link, officeName));
+}
+
+/** The office's primary user, if it has one (the office entity's primaryUser). */
+export async function primaryOfficeUser(db: Db, officeId: number): Promise<Schemas['OfficeUser'] | null> {
+  const [row] = await officeLinks(db, and(eq(userOffices.officeId, officeId), eq(userOffices.isPrimary, true))).orderBy(asc(users.lastName), asc(users.firstName)).limit(1);
+  return row ? toOfficeUser(row.user, row.link, row.officeName) : null;
 }
 
 /**
@@ -97,13 +107,7 @@ export async function sessionUser(db: Db, userId: string): Promise<Schemas['Sess
 async function linksOf(db: Db, userIds: string[]): Promise<Map<string, Schemas['OfficeUser'][]>> {
   const byUser = new Map<string, Schemas['OfficeUser'][]>();
   if (userIds.length === 0) return byUser;
-  const rows = await db
-    .select({ user: users, link: userOffices, officeName: offices.name })
-    .from(userOffices)
-    .innerJoin(users, eq(users.id, userOffices.userId))
-    .innerJoin(offices, eq(offices.id, userOffices.officeId))
-    .where(inArray(userOffices.userId, userIds))
-    .orderBy(asc(offices.name), asc(offices.id));
+  const rows = await officeLinks(db, inArray(userOffices.userId, userIds)).orderBy(asc(offices.name), asc(offices.id));
   for (const { user, link, officeName } of rows) {
     const list = byUser.get(user.id) ?? [];
     list.push(toOfficeUser(user, link, officeName));

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { borrowerState, openApp, seedSession } from './support/session.ts';
 
 /**
  * Staff sign-in through the built-in OpenID provider with MSAL, in Chromium (issue 4 "Done when").
@@ -113,5 +114,40 @@ test.describe('staff sign-in through the built-in provider', () => {
     await expect(dialog).toBeVisible();
     await page.clock.fastForward(31_000);
     await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  });
+});
+
+test.describe('session timeout for visitors who are not staff (spec §4)', () => {
+  async function httpsOrigin(page: Page): Promise<string> {
+    await page.goto('/api/openapi.json');
+    return new URL(page.url()).origin;
+  }
+
+  test('a signed-in borrower goes back to borrower sign-in for the same application', async ({ page }) => {
+    await page.clock.install();
+    const origin = await httpsOrigin(page);
+    await seedSession(page, borrowerState(4242), origin);
+    // A page that makes no call with the (seeded, not real) borrower token.
+    await openApp(page, '/no-such-page', origin);
+    await expect(page.getByText('This page could not be found')).toBeVisible({ timeout: 20_000 });
+
+    await page.clock.fastForward('15:00');
+    await expect(page.getByRole('dialog', { name: 'Session Timeout' })).toBeVisible();
+    await page.clock.fastForward(31_000);
+    await expect.poll(() => hashRoute(page), { timeout: 20_000 }).toBe('/app/auth/4242');
+  });
+
+  test('an anonymous visitor goes to the company home page', async ({ page }) => {
+    await page.clock.install();
+    const origin = await httpsOrigin(page);
+    const home = (await (await page.request.get(`${origin}/auth-config.json`)).json()) as { companyHomeUrl: string };
+    await openApp(page, '/landing/brightsmiles', origin);
+    await expect(page.getByRole('heading', { level: 1, name: 'Bright Smiles Dental' })).toBeVisible({ timeout: 20_000 });
+
+    await page.clock.fastForward('15:00');
+    await expect(page.getByRole('dialog', { name: 'Session Timeout' })).toBeVisible();
+    const left = page.waitForRequest((request) => request.isNavigationRequest() && request.url() === home.companyHomeUrl);
+    await page.clock.fastForward(31_000);
+    await left;
   });
 });

@@ -4,12 +4,12 @@
  * Sign-in lives in src/app/auth/port.ts (`createAuthPort()`); it is installed behind a lazy port
  * (src/app/lazy-auth.ts) so that borrower pages do not load it: it loads at start when the address carries the
  * identity provider's answer or a staff user is signed in, and otherwise on first use. Without that file the
- * signed-out stub of src/app/auth-port.ts stays.
+ * signed-out stub of src/app/auth-port.ts stays. The session timeout starts for every visitor, without MSAL.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
-import { setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
+import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
 import { handleChunkError } from './app/chunk-reload.ts';
@@ -38,6 +38,8 @@ async function start(): Promise<void> {
     setAuthPort(port);
     if (needsAuthAtStart(window.location.search, session.get().authenticated)) await port.ready();
   }
+  // Spec §4 times out borrowers and anonymous visitors too, so the idle monitor starts for everyone, without MSAL.
+  void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout({ signOut: () => authPort().signOut() }));
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

@@ -3,8 +3,8 @@
  * minutes show the 'Session Timeout' dialog with a 30-second countdown; at zero staff are signed out, a
  * borrower goes back to borrower sign-in for the same application, anyone else to the company home page
  * (COMPANY_HOME_URL, from /auth-config.json). One instance per page: the first `startSessionTimeout`
- * wins, later calls return it. The MSAL port starts it for staff; the shell may start it at load for
- * everyone (`startSessionTimeout({ signOut: () => authPort().signOut() })`), it is small.
+ * wins, later calls return it. src/main.tsx starts it at load for everyone; the MSAL port's call then
+ * returns that instance.
  */
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';

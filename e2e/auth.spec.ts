@@ -57,6 +57,18 @@ test.describe('staff sign-in through the built-in provider', () => {
     });
   }
 
+  test('the provider page wears the brand of the web app it came from', async ({ page }) => {
+    await page.goto('/?brand=care');
+    await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+    await expect(page).toHaveTitle('Sign in · CarePay Financing');
+    await expect(page.getByText('CarePay Financing, Inc.')).toBeVisible();
+    await page.getByLabel('Email').fill('office.support@demo.test');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
+    await expect(page.getByText('CarePay Financing, Inc.')).toBeVisible();
+  });
+
   test('a wrong password is refused on the provider page', async ({ page }) => {
     await page.goto('/');
     await page.getByLabel('Email').fill('sales@demo.test');

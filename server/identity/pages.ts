@@ -1,18 +1,11 @@
+import type { ServerBrand as Brand } from '../descriptors/brands.ts';
 import { MIN_PASSWORD_LENGTH } from './password.ts';
 
 /**
- * The built-in provider's pages: server-rendered HTML in the portal's brand (spec §9 colours), no
- * script except the one-line auto-submit of the sign-out form, a strict Content-Security-Policy, and
- * every value escaped. Labels are real <label for> pairs so screen readers and Playwright find them.
+ * The built-in provider's pages: server-rendered HTML in the brand of screens/brands/ (name, logo, palette,
+ * footer), no script except the one-line auto-submit of the sign-out form, a strict Content-Security-Policy,
+ * and every value escaped. Labels are real <label for> pairs so screen readers and Playwright find them.
  */
-export interface Brand {
-  name: string;
-  primary: string;
-  error: string;
-  success: string;
-}
-
-export const DEFAULT_BRAND: Brand = { name: 'Patient Financing Portal', primary: '#286df6', error: '#ea3a18', success: '#1ace48' };
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -36,12 +29,13 @@ function layout(brand: Brand, title: string, body: string, options: { nonce?: st
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)} · ${escapeHtml(brand.name)}</title>
 <style>
-  :root { --primary: ${brand.primary}; --error: ${brand.error}; --success: ${brand.success}; }
+  :root { --primary: ${brand.palette.primary}; --error: ${brand.palette.error}; --success: ${brand.palette.success}; }
   * { box-sizing: border-box; }
   body { margin: 0; min-height: 100vh; display: flex; flex-direction: column; align-items: center; justify-content: center;
          font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; background: #f4f6fb; color: #1d2433; }
   header { display: flex; align-items: center; gap: .6rem; margin-bottom: 1.5rem; font-weight: 700; font-size: 1.25rem; color: var(--primary); }
   header .mark { width: 2rem; height: 2rem; border-radius: .5rem; background: var(--primary); color: #fff; display: grid; place-items: center; font-size: 1.1rem; }
+  header img { max-width: 200px; max-height: 60px; }
   main { width: min(420px, calc(100vw - 2rem)); background: #fff; border-radius: 12px; box-shadow: 0 4px 24px rgba(29, 36, 51, .08); padding: 2rem; }
   h1 { font-size: 1.4rem; margin: 0 0 1.25rem; }
   label { display: block; font-weight: 600; font-size: .9rem; margin: 1rem 0 .35rem; }
@@ -58,18 +52,27 @@ function layout(brand: Brand, title: string, body: string, options: { nonce?: st
   .alert.notice { background: #e8f9ed; color: #0f6b2a; }
   .links { display: flex; justify-content: space-between; gap: 1rem; margin-top: 1.25rem; font-size: .9rem; flex-wrap: wrap; }
   a { color: var(--primary); }
-  footer { margin-top: 1.5rem; font-size: .8rem; color: #5b6577; }
+  footer { margin-top: 1.5rem; font-size: .8rem; color: #5b6577; display: flex; gap: 1rem; flex-wrap: wrap; justify-content: center; }
+  footer a { color: inherit; }
 </style>
 </head>
 <body>
-<header><span class="mark" aria-hidden="true">$</span><span>${escapeHtml(brand.name)}</span></header>
+<header>${logo(brand)}<span>${escapeHtml(brand.name)}</span></header>
 <main>
 ${body}
 </main>
-<footer>© ${new Date().getFullYear()} ${escapeHtml(brand.name)}</footer>
+<footer><span>© ${new Date().getFullYear()} ${escapeHtml(brand.footer.company)}</span><a href="${escapeHtml(brand.footer.termsUrl)}">Terms of Use</a><a href="${escapeHtml(brand.footer.privacyUrl)}">Privacy/Cookie Policy</a></footer>
 </body>
 </html>`;
   return { html, csp, status: options.status ?? 200 };
+}
+
+/** The brand's image (a data: URL, or a file of the web app's public/ folder), else a mark in its colour. */
+function logo(brand: Brand): string {
+  const src = brand.logo.src;
+  if (!src) return '<span class="mark" aria-hidden="true">$</span>';
+  const url = /^(data:|\/)/.test(src) ? src : `/${src}`;
+  return `<img src="${escapeHtml(url)}" alt="${escapeHtml(brand.logo.text)}">`;
 }
 
 function alert(kind: 'error' | 'notice', text: string | undefined): string {
@@ -167,6 +170,7 @@ export function resetPage(brand: Brand, input: { action: string; token: string; 
 ${alert('error', input.error)}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
 <input type="hidden" name="token" value="${escapeHtml(input.token)}">
+<input type="hidden" name="brand" value="${escapeHtml(brand.id)}">
 ${field('password', 'New password', { type: 'password', autocomplete: 'new-password', error: input.errors.password, hint: `At least ${MIN_PASSWORD_LENGTH} characters.`, autofocus: true })}
 ${field('confirm', 'Confirm password', { type: 'password', autocomplete: 'new-password', error: input.errors.confirm })}
 <button type="submit">Save the password</button>

@@ -6,7 +6,8 @@ import { postgresAdapter } from './adapter.ts';
 import { MOUNT } from './paths.ts';
 import { userById } from './accounts.ts';
 import type { ProviderKeys } from './keys.ts';
-import { DEFAULT_BRAND, logoutPage, messagePage, type Page } from './pages.ts';
+import { serverBrand } from '../descriptors/brands.ts';
+import { logoutPage, messagePage, type Page } from './pages.ts';
 
 export { MOUNT };
 /** The scopes of the API resource; access tokens carry them in `scope` and, like Entra's, in `scp`. */
@@ -62,7 +63,7 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
     clients: [
       {
         client_id: settings.identity.clientId,
-        client_name: DEFAULT_BRAND.name,
+        client_name: serverBrand(new URL(settings.publicUrl).host).name,
         application_type: 'web',
         token_endpoint_auth_method: 'none',
         grant_types: ['authorization_code', 'refresh_token'],
@@ -110,10 +111,10 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx, form) {
-          send(ctx, logoutPage(DEFAULT_BRAND, form, randomBytes(16).toString('base64')));
+          send(ctx, logoutPage(serverBrand(ctx.host), form, randomBytes(16).toString('base64')));
         },
         async postLogoutSuccessSource(ctx) {
-          send(ctx, messagePage(DEFAULT_BRAND, { title: 'Signed out', text: 'You are signed out.', link: { label: 'Back to the portal', url: home } }));
+          send(ctx, messagePage(serverBrand(ctx.host), { title: 'Signed out', text: 'You are signed out.', link: { label: 'Back to the portal', url: home } }));
         },
       },
       resourceIndicators: {
@@ -143,8 +144,9 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
     interactions: {
       url: (_ctx, interaction) => `${MOUNT}/interaction/${interaction.uid}`,
     },
-    // The invite token rides along to the sign-up page (an invited person chooses a password there).
-    extraParams: ['invite'],
+    // The invite token rides along to the sign-up page (an invited person chooses a password there); the brand
+    // the web app wears rides along so that the provider's pages wear it (docs/decisions/0060).
+    extraParams: ['invite', 'brand'],
     // MSAL never sends prompt=consent, without which offline_access would be dropped: the web client
     // always gets a refresh token, bound to the provider session (expiresWithSession) so sign-out ends it.
     async issueRefreshToken(_ctx, client) {
@@ -179,7 +181,7 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
     },
     async renderError(ctx, out) {
       const text = out.error === 'access_denied' ? 'Sign-in was cancelled.' : (out.error_description ?? 'Something went wrong with the sign-in request.');
-      send(ctx, messagePage(DEFAULT_BRAND, { title: 'Sign-in problem', text, kind: 'error', status: ctx.status >= 400 ? ctx.status : 400, link: { label: 'Back to the portal', url: home } }));
+      send(ctx, messagePage(serverBrand(ctx.host), { title: 'Sign-in problem', text, kind: 'error', status: ctx.status >= 400 ? ctx.status : 400, link: { label: 'Back to the portal', url: home } }));
     },
   };
 

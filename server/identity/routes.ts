@@ -25,10 +25,11 @@ import {
   SIGN_IN_LIMITS,
 } from './accounts.ts';
 import { MIN_PASSWORD_LENGTH, PasswordPolicyError, hashPassword } from './password.ts';
-import { DEFAULT_BRAND, forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
+import { forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
 import { MOUNT, passwordLink } from './paths.ts';
 import { firstPartyGrant } from './provider.ts';
 import { users } from '../db/schema.ts';
+import { serverBrand, type ServerBrand } from '../descriptors/brands.ts';
 import { eq } from 'drizzle-orm';
 
 type Form = Record<string, string>;
@@ -75,7 +76,6 @@ export interface IdentityRoutesOptions {
  */
 export async function identityRoutes(app: FastifyInstance, options: IdentityRoutesOptions): Promise<void> {
   const { provider, settings, db } = options;
-  const brand = DEFAULT_BRAND;
   const portalSignIn = `${settings.publicUrl}/#/auth`;
   const interactionPath = (uid: string, step = '') => `${MOUNT}/interaction/${encodeURIComponent(uid)}${step ? `/${step}` : ''}`;
 
@@ -108,11 +108,14 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     // Reset tokens travel in the URL: keep them out of the request log.
     const quiet = { logLevel: 'warn' as const };
 
+    /** The brand the web app asked for (MSAL's extraQueryParameters), else the one of the host. */
+    const brandOf = (request: FastifyRequest, asked?: unknown) => serverBrand(request.headers.host, asked);
+
     async function details(request: FastifyRequest, reply: FastifyReply) {
       try {
         return await provider.interactionDetails(request.raw, reply.raw);
       } catch {
-        sendPage(reply, messagePage(brand, { title: 'Sign-in expired', text: 'This sign-in page has expired. Start again from the portal.', kind: 'error', status: 400, link: { label: 'Back to the portal', url: portalSignIn } }));
+        sendPage(reply, messagePage(brandOf(request), { title: 'Sign-in expired', text: 'This sign-in page has expired. Start again from the portal.', kind: 'error', status: 400, link: { label: 'Back to the portal', url: portalSignIn } }));
         return undefined;
       }
     }
@@ -134,6 +137,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       const { uid, params, prompt } = interaction;
       if (prompt.name !== 'login') {
         // The consent step of the first-party web client is granted at once (provider.ts).
@@ -161,6 +165,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/login`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       const form = request.body ?? {};
       const email = text(form, 'email');
       const result = await signIn(db, { email, password: typeof form.password === 'string' ? form.password : '', ip: request.ip });
@@ -177,6 +182,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/signup`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       const invite = await invitation(interaction.params);
       return sendPage(reply, signUpPage(brand, {
         action: interactionPath(interaction.uid, 'signup'),
@@ -191,6 +197,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/signup`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       const form = request.body ?? {};
       const invite = await invitation(interaction.params);
       const values: SignUpValues = { firstName: text(form, 'firstName'), lastName: text(form, 'lastName'), email: invite?.invite.email ?? normalizeEmail(text(form, 'email')) };
@@ -237,12 +244,14 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/forgot`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       return sendPage(reply, forgotPage(brand, { action: interactionPath(interaction.uid, 'forgot'), signInUrl: interactionPath(interaction.uid) }));
     });
 
     scope.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/forgot`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       const email = normalizeEmail(text(request.body ?? {}, 'email'));
       const page = { action: interactionPath(interaction.uid, 'forgot'), signInUrl: interactionPath(interaction.uid), email };
       if (!EMAIL.test(email)) return sendPage(reply, forgotPage(brand, { ...page, error: 'This field must be a valid e-mail address.' }));
@@ -252,8 +261,8 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
         const user = await userByEmail(db, email);
         if (user && !user.isDisabled && user.provider === 'local') {
           const token = await createPasswordToken(db, user.id, RESET_MINUTES * 60);
-          const url = passwordLink(settings.publicUrl, token);
-          await sendEmail(db, passwordResetEmail({ to: user.email, firstName: user.firstName, url, minutes: RESET_MINUTES }));
+          const url = passwordLink(settings.publicUrl, token, brand.id);
+          await sendEmail(db, passwordResetEmail({ to: user.email, firstName: user.firstName, url, minutes: RESET_MINUTES, brandName: brand.name }));
         }
       } else {
         request.log.warn({ security: 'password-reset-throttled' }, 'password reset requests throttled');
@@ -264,17 +273,19 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/abort`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
+      const brand = brandOf(request, interaction.params.brand);
       const returnTo = await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'The user cancelled the sign-in.' }, { mergeWithLastSubmission: false });
       return reply.redirect(returnTo, 303);
     });
 
-    const expired = () =>
+    const expired = (brand: ServerBrand) =>
       messagePage(brand, { title: 'Link expired', text: 'This link has expired or was already used. Ask for a new one from the sign-in page.', kind: 'error', status: 400, link: { label: 'Go to sign in', url: portalSignIn } });
 
-    scope.get<{ Querystring: { token?: string } }>(`${MOUNT}/account/reset`, quiet, async (request, reply) => {
+    scope.get<{ Querystring: { token?: string; brand?: string } }>(`${MOUNT}/account/reset`, quiet, async (request, reply) => {
       const token = request.query.token ?? '';
+      const brand = brandOf(request, request.query.brand);
       const userId = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await peekPasswordToken(db, token) : undefined;
-      if (!userId) return sendPage(reply, expired());
+      if (!userId) return sendPage(reply, expired(brand));
       const user = await userById(db, userId);
       return sendPage(reply, resetPage(brand, { action: `${MOUNT}/account/reset`, token, errors: {}, heading: user?.passwordHash ? 'Choose a new password' : 'Choose your password' }));
     });
@@ -282,12 +293,13 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.post<{ Body: Form }>(`${MOUNT}/account/reset`, quiet, async (request, reply) => {
       const form = request.body ?? {};
       const token = text(form, 'token');
+      const brand = brandOf(request, form.brand);
       const password = typeof form.password === 'string' ? form.password : '';
       const errors = passwordErrors(password, typeof form.confirm === 'string' ? form.confirm : '');
-      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token) || !(await peekPasswordToken(db, token))) return sendPage(reply, expired());
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token) || !(await peekPasswordToken(db, token))) return sendPage(reply, expired(brand));
       if (Object.keys(errors).length) return sendPage(reply, resetPage(brand, { action: `${MOUNT}/account/reset`, token, errors }));
       const userId = await consumePasswordToken(db, token);
-      if (!userId) return sendPage(reply, expired());
+      if (!userId) return sendPage(reply, expired(brand));
       await setPassword(db, userId, password);
       return sendPage(reply, messagePage(brand, { title: 'Password saved', text: 'Your password was saved. Sign in with it now.', link: { label: 'Sign in', url: portalSignIn } }));
     });

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { ROOT } from '../contract/documents.ts';
+import { metaErrors, metaValidator } from '../descriptors/meta.ts';
 import type { Expression } from '../../codegen/generated/descriptors.ts';
 import type { ProductDefinition } from './payments.ts';
 
@@ -67,24 +66,7 @@ export interface LenderDescriptor {
 
 export class LenderFileError extends Error {}
 
-const META_DIR = join(ROOT, 'screens', '_meta');
-const META_ID = 'https://pos.local/screens/_meta/';
 const FORMAT = 1;
-
-let validator: ValidateFunction | undefined;
-
-/** The meta-schema of lender files, compiled once (with the common parts it refers to). */
-function lenderValidator(): ValidateFunction {
-  if (validator) return validator;
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  for (const file of readdirSync(META_DIR).filter((name) => name.endsWith('.schema.json'))) {
-    const schema = JSON.parse(readFileSync(join(META_DIR, file), 'utf8')) as Record<string, unknown>;
-    delete schema.$schema;
-    ajv.addSchema(schema, META_ID + file);
-  }
-  validator = ajv.getSchema(META_ID + 'lender.schema.json')!;
-  return validator;
-}
 
 /** Checks what the meta-schema cannot: the file name, the journey's steps against the routes, amounts. */
 function crossCheck(file: string, doc: LenderDescriptor): string[] {
@@ -119,11 +101,8 @@ export function parseLenderFile(file: string, text: string): LenderDescriptor {
   } catch (error) {
     throw new LenderFileError(`${file}: not valid JSON (${(error as Error).message})`);
   }
-  const validate = lenderValidator();
-  if (!validate(doc)) {
-    const details = (validate.errors ?? []).slice(0, 5).map((e) => `#${e.instancePath} ${e.message ?? ''}`).join('; ');
-    throw new LenderFileError(`${file}: does not match screens/_meta/lender.schema.json: ${details}`);
-  }
+  const validate = metaValidator('lender.schema.json');
+  if (!validate(doc)) throw new LenderFileError(`${file}: does not match screens/_meta/lender.schema.json: ${metaErrors(validate)}`);
   const lender = doc as LenderDescriptor;
   const problems = crossCheck(file, lender);
   if (problems.length) throw new LenderFileError(`${file}: ${problems.join('; ')}`);

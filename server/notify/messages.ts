@@ -2,10 +2,10 @@ import type { Email, Sms } from './outbox.ts';
 
 /** The texts of the messages identity, users and passcodes send; one place, so wording stays consistent. */
 
-export function officeInviteEmail(input: { to: string; firstName: string; officeName: string; role: string; url: string; expiresAt: Date }): Email {
+export function officeInviteEmail(input: { to: string; firstName: string; officeName: string; role: string; url: string; expiresAt: Date; brandName: string }): Email {
   return {
     to: input.to,
-    subject: `You're invited to ${input.officeName} on the Patient Financing Portal`,
+    subject: `You're invited to ${input.officeName} on ${input.brandName}`,
     text:
       `Hi ${input.firstName},\n\n` +
       `You have been invited to join ${input.officeName} as ${input.role}.\n` +
@@ -16,10 +16,10 @@ export function officeInviteEmail(input: { to: string; firstName: string; office
   };
 }
 
-export function passwordResetEmail(input: { to: string; firstName: string; url: string; minutes: number }): Email {
+export function passwordResetEmail(input: { to: string; firstName: string; url: string; minutes: number; brandName: string }): Email {
   return {
     to: input.to,
-    subject: 'Reset your Patient Financing Portal password',
+    subject: `Reset your ${input.brandName} password`,
     text:
       `Hi ${input.firstName},\n\n` +
       `Someone (hopefully you) asked to reset the password of this account. Open the link below to choose a new one:\n\n` +
@@ -29,10 +29,10 @@ export function passwordResetEmail(input: { to: string; firstName: string; url: 
   };
 }
 
-export function accountCreatedEmail(input: { to: string; firstName: string; url: string; days: number }): Email {
+export function accountCreatedEmail(input: { to: string; firstName: string; url: string; days: number; brandName: string }): Email {
   return {
     to: input.to,
-    subject: 'Your Patient Financing Portal administrator account',
+    subject: `Your ${input.brandName} administrator account`,
     text:
       `Hi ${input.firstName},\n\n` +
       `An administrator account was created for you. Open the link below to choose your password:\n\n` +

@@ -26,13 +26,15 @@ export class Browser {
     private readonly app: FastifyInstance,
     /** The client address the server sees (sign-in limits count per address). */
     readonly ip = '203.0.113.10',
+    /** The Host the browser sends (brands are chosen by host name). */
+    readonly host = 'localhost:3000',
   ) {}
 
   async request(options: InjectOptions & { url: string }): Promise<LightMyRequestResponse> {
     const response = await this.app.inject({
       ...options,
       remoteAddress: this.ip,
-      headers: { host: 'localhost:3000', ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}), ...options.headers },
+      headers: { host: this.host, ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}), ...options.headers },
     });
     const setCookie = response.headers['set-cookie'];
     for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) {

@@ -20,7 +20,7 @@ describe('the built-in OpenID provider', () => {
   const api = (token: string, url: string, method: 'GET' | 'POST' = 'GET', payload?: object) =>
     app.inject({ method, url, payload, headers: { authorization: `Bearer ${token}`, 'x-api-key': 'test-api-key-1' } });
   const lastEmailTo = async (to: string) =>
-    (await h.database.db.execute<{ body: string; links: { url: string }[] }>(sql`select body, links from outbox where recipient = ${to} order by id desc limit 1`)).rows[0];
+    (await h.database.db.execute<{ subject: string | null; body: string; links: { url: string }[] }>(sql`select subject, body, links from outbox where recipient = ${to} order by id desc limit 1`)).rows[0];
 
   beforeAll(async () => {
     h = await harness();
@@ -54,7 +54,18 @@ describe('the built-in OpenID provider', () => {
     expect(page.body).toContain('<button type="submit">Sign in</button>');
     expect(page.body).toContain('>Sign up</a>');
     expect(page.body).toContain('>Forgot your password?</a>');
-    expect(page.body).toContain('Patient Financing Portal');
+    // localhost is the default brand's host (screens/brands/smile.json).
+    expect(page.body).toContain('<title>Sign in · SmilePay Financing</title>');
+    expect(page.body).toContain('© ' + new Date().getFullYear() + ' SmilePay Financing, Inc.');
+    expect(page.body).toContain('href="https://smilefinancing.example/terms">Terms of Use</a>');
+  });
+
+  it('wears the brand the web app asks for (brand=…), else the brand of the host, and ignores an unknown brand', async () => {
+    const titleOf = async (browser: Browser, extra: Record<string, string> = {}) => /<title>([^<]*)<\/title>/.exec((await browser.follow((await authorize(browser, extra)).response)).body)?.[1];
+    expect(await titleOf(new Browser(app, freshIp()), { brand: 'care' })).toBe('Sign in · CarePay Financing');
+    expect(await titleOf(new Browser(app, freshIp()), { brand: 'no-such-brand' })).toBe('Sign in · SmilePay Financing');
+    const careHost = new Browser(app, freshIp(), 'portal.carefinancing.example');
+    expect(await titleOf(careHost)).toBe('Sign in · CarePay Financing');
   });
 
   it('signs a demo account in with the authorization code flow and PKCE, and the API accepts its JWT access token', async () => {
@@ -162,22 +173,26 @@ describe('the built-in OpenID provider', () => {
     const email = 'sales@demo.test';
     const before = await signInWithPassword(new Browser(app, freshIp()), email, PASSWORD);
     const browser = new Browser(app, freshIp());
-    const login = await browser.follow((await authorize(browser)).response);
+    const login = await browser.follow((await authorize(browser, { brand: 'care' })).response);
     const forgot = await browser.get(/href="([^"]+\/forgot)"/.exec(login.body)![1]!);
     const sent = await browser.post(formAction(forgot.body), { email });
     expect(sent.body).toContain('If an account exists');
     const message = await lastEmailTo(email);
+    // Asked for on a page in the care brand: the e-mail and the page it opens wear that brand.
+    expect(message!.subject).toBe('Reset your CarePay Financing password');
     const link = message!.links[0]!.url;
-    expect(link).toMatch(/^https:\/\/localhost:3000\/oidc\/account\/reset\?token=/);
+    expect(link).toMatch(/^https:\/\/localhost:3000\/oidc\/account\/reset\?token=[\w-]+&brand=care$/);
     const token = new URL(link).searchParams.get('token')!;
     const stored = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from oidc_store where model = 'PasswordToken' and id = ${token}`);
     expect(Number(stored.rows[0]!.n), 'only the hash of the token is stored').toBe(0);
 
     const resetPage = await browser.get(pathOf(link));
     expect(resetPage.statusCode).toBe(200);
+    expect(resetPage.body).toContain('<title>Choose a new password · CarePay Financing</title>');
     const newPassword = 'brand-new-password-7';
-    const saved = await browser.post(formAction(resetPage.body), { token, password: newPassword, confirm: newPassword });
+    const saved = await browser.post(formAction(resetPage.body), { token, brand: 'care', password: newPassword, confirm: newPassword });
     expect(saved.body).toContain('Your password was saved');
+    expect(saved.body).toContain('CarePay Financing');
     expect((await browser.post(formAction(resetPage.body), { token, password: newPassword, confirm: newPassword })).body).toContain('This link has expired or was already used');
 
     // The refresh token of the earlier sign-in is dead; the new password works, the old one no longer.

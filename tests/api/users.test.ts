@@ -106,7 +106,8 @@ describe('users and invites', () => {
       expect(invited.statusCode, invited.body).toBe(200);
       expect(body(invited)).toMatchObject({ email, officeId, role: 'support', isInvited: true, isInviteProcessed: false, isDisabled: false });
       const message = await lastMessageTo(email);
-      expect(message!.subject).toContain(`Users Test Dental ${tag}`);
+      // PUBLIC_URL is on localhost, a host of the default brand (screens/brands/smile.json).
+      expect(message!.subject).toBe(`You're invited to Users Test Dental ${tag} on SmilePay Financing`);
       const token = await tokenFrom(email);
       expect(message!.links[0]!.url).toBe(`${h.settings.publicUrl}/#/users/invite/${token}`);
       const stored = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from invites where token_hash = ${token}`);
@@ -215,7 +216,9 @@ describe('users and invites', () => {
       const saved = await as('admin@demo.test', 'PUT', '/api/admin/Users/UpsertUsers', { users: [{ firstName: 'Pat', lastName: 'Platform', email, userRole: 'dfi.admin' }] });
       expect(saved.statusCode, saved.body).toBe(200);
       expect(body(saved)[0]).toMatchObject({ email, userRole: 'dfi.admin', isDisabled: false, offices: [] });
-      expect((await lastMessageTo(email))!.links[0]!.url).toContain('/oidc/account/reset?token=');
+      const created = await lastMessageTo(email);
+      expect(created!.subject).toBe('Your SmilePay Financing administrator account');
+      expect(created!.links[0]!.url).toMatch(/\/oidc\/account\/reset\?token=[\w-]+&brand=smile$/);
       expect(body(await as(email, 'PUT', '/api/admin/Offices/GetOffices', { page: 1, pageSize: 1 })).rowCount).toBeGreaterThan(0);
 
       // All or nothing: the second entry fails, so the first is not saved either.

@@ -8,6 +8,7 @@ import { revokeAccount } from '../../identity/adapter.ts';
 import { createPasswordToken, FIRST_PASSWORD_DAYS, normalizeEmail } from '../../identity/accounts.ts';
 import { inviteLink, passwordLink } from '../../identity/paths.ts';
 import { accountCreatedEmail, officeInviteEmail } from '../../notify/messages.ts';
+import { serverBrand } from '../../descriptors/brands.ts';
 import { sendEmail } from '../../notify/outbox.ts';
 import { issueInvite, inviteByToken, useInvite } from './invites.ts';
 import { officeUser } from './reads.ts';
@@ -22,6 +23,9 @@ export interface WriteContext {
 }
 
 const ROLE_WORDS: Record<OfficeRole, string> = { admin: 'an office admin', support: 'support staff', tpa: 'a third-party administrator', sales: 'sales staff' };
+
+/** E-mails sent by API calls carry links to PUBLIC_URL: they wear the brand of that host. */
+const linkBrand = (context: WriteContext) => serverBrand(new URL(context.settings.publicUrl).host);
 
 /** Accounts made for someone who has not signed in yet belong to the issuer that will sign them in. */
 const providerOf = (settings: WriteContext['settings']) => (settings.identity.kind === 'external' ? settings.identity.providerName : 'local');
@@ -44,7 +48,8 @@ async function activeAdmins(db: Db, officeId: number): Promise<number> {
 async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId: number; officeName: string; email: string; firstName: string; role: OfficeRole }): Promise<void> {
   const { token, expiresAt } = await issueInvite(db, { officeId: input.officeId, email: input.email, role: input.role, createdBy: context.actorId });
   const url = inviteLink(context.settings.publicUrl, token);
-  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.officeName, role: ROLE_WORDS[input.role], url, expiresAt }));
+  const brandName = linkBrand(context).name;
+  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.officeName, role: ROLE_WORDS[input.role], url, expiresAt, brandName }));
 }
 
 /**
@@ -186,8 +191,9 @@ export async function upsertAdminUser(db: Db, context: WriteContext, input: Sche
     .returning({ id: users.id });
   if (context.settings.identity.kind === 'builtin' && !values.isDisabled) {
     const token = await createPasswordToken(db, created!.id, FIRST_PASSWORD_DAYS * 86_400);
-    const url = passwordLink(context.settings.publicUrl, token);
-    await sendEmail(db, accountCreatedEmail({ to: email, firstName: input.firstName, url, days: FIRST_PASSWORD_DAYS }));
+    const brand = linkBrand(context);
+    const url = passwordLink(context.settings.publicUrl, token, brand.id);
+    await sendEmail(db, accountCreatedEmail({ to: email, firstName: input.firstName, url, days: FIRST_PASSWORD_DAYS, brandName: brand.name }));
   }
   return created!.id;
 }

@@ -24,6 +24,7 @@ import {
   type AuthenticationResult,
 } from '@azure/msal-browser';
 import type { AuthPort } from '../auth-port.ts';
+import { requestedBrand } from '../brand.ts';
 import { session } from '../session/store.ts';
 import { msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
 import type { IdleMonitor } from './idle.ts';
@@ -112,12 +113,19 @@ class MsalAuthPort implements AuthPort {
     return this.msal.getActiveAccount() ?? this.msal.getAllAccounts()[0] ?? null;
   }
 
+  /** What the built-in provider reads from the sign-in request: an invitation, and the brand the page wears. */
+  private builtInParameters(returnPath: string): Record<string, string> {
+    if (this.config.kind !== 'builtin') return {};
+    const invite = inviteToken(returnPath);
+    const brand = requestedBrand(window.location, sessionStorage);
+    return { ...(invite ? { invite } : {}), ...(brand ? { brand } : {}) };
+  }
+
   async signIn(returnPath: string): Promise<void> {
     session.update({ loginRoute: returnPath });
     // The redirect leaves the page: the encrypted session must be written first.
     await session.flush();
-    const invite = this.config.kind === 'builtin' ? inviteToken(returnPath) : null;
-    await this.msal.loginRedirect({ scopes: this.config.scopes, ...(invite ? { extraQueryParameters: { invite } } : {}) });
+    await this.msal.loginRedirect({ scopes: this.config.scopes, extraQueryParameters: this.builtInParameters(returnPath) });
   }
 
   async signOut(): Promise<void> {

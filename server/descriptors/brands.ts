@@ -1,0 +1,68 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
+import { brandContext, chooseBrand } from '../../src/app/brand.ts';
+import { migrate } from '../../src/engine/descriptors/migrations.ts';
+import { ROOT } from '../contract/documents.ts';
+import { metaErrors, metaValidator } from './meta.ts';
+
+/**
+ * The brands of screens/brands/ for what the server renders or sends itself (the identity provider's pages,
+ * its e-mails), chosen the way the web app chooses (src/app/brand.ts): a brand id the page asked for, else
+ * the host name, else the default brand.
+ */
+export interface ServerBrand {
+  id: string;
+  /** The brand's name as the web app shows it on a page without query flags. */
+  name: string;
+  palette: BrandDescriptor['palette'];
+  logo: BrandDescriptor['logo'];
+  footer: BrandDescriptor['footer'];
+}
+
+export type BrandChooser = (host: string | undefined, requested?: unknown) => ServerBrand;
+
+export class BrandFileError extends Error {}
+
+export function loadBrands(dir = join(ROOT, 'screens', 'brands')): BrandDescriptor[] {
+  const validate = metaValidator('brand.schema.json');
+  const brands = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => {
+      const file = join(dir, name);
+      const { doc } = migrate<BrandDescriptor>('brand', JSON.parse(readFileSync(file, 'utf8')));
+      if (!validate(doc)) throw new BrandFileError(`${file}: does not match screens/_meta/brand.schema.json: ${metaErrors(validate)}`);
+      return doc;
+    });
+  if (brands.filter((brand) => brand.default).length !== 1) throw new BrandFileError(`${dir}: exactly one brand must be "default": true`);
+  return brands;
+}
+
+/** `localhost:3000`, `[::1]:3000` → the host name without the port. */
+function hostName(host: string | undefined): string {
+  if (!host) return '';
+  try {
+    return new URL(`https://${host}`).hostname;
+  } catch {
+    return '';
+  }
+}
+
+export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
+  const known = new Set(brands.map((brand) => brand.id));
+  return (host, requested) => {
+    const asked = typeof requested === 'string' && known.has(requested) ? requested : null;
+    const brand = chooseBrand(brands, hostName(host), asked);
+    const context = brandContext(brand, {});
+    return { id: brand.id, name: String(context.name), palette: brand.palette, logo: brand.logo, footer: brand.footer };
+  };
+}
+
+let standard: BrandChooser | undefined;
+
+/** The brand for a host and an asked-for id, from screens/brands/ (read once). */
+export function serverBrand(host: string | undefined, requested?: unknown): ServerBrand {
+  standard ??= brandChooser(loadBrands());
+  return standard(host, requested);
+}

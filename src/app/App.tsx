@@ -10,7 +10,6 @@ import type { MessageCatalogue } from '../../server/contract/messages.ts';
 import { formModules } from '../../codegen/generated/forms/index.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
 import { EngineRouter } from '../engine/router.tsx';
-import { ErrorBoundary } from '../engine/pages.tsx';
 import { flagsOf } from '../engine/context.ts';
 import { brandContext, chooseBrand, requestedBrand } from './brand.ts';
 import { createTheme } from './theme.ts';
@@ -81,19 +80,11 @@ export function App() {
     };
   }, []);
   const system = useMemo(() => createTheme(services.brand.palette), [services]);
-  const [hash, setHash] = useState(window.location.hash);
-  useEffect(() => {
-    const onHash = () => setHash(window.location.hash);
-    window.addEventListener('hashchange', onHash);
-    return () => window.removeEventListener('hashchange', onHash);
-  }, []);
   return (
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>
         <EngineContext value={services}>
-          <ErrorBoundary onChunkError={handleChunkError} resetKey={hash.split('?')[0]}>
-            <EngineRouter />
-          </ErrorBoundary>
+          <EngineRouter onChunkError={handleChunkError} />
           <ProgressOverlay />
           <LazyToaster />
         </EngineContext>

@@ -10,6 +10,7 @@ import {
   listSlotRecipe, nativeSelectSlotRecipe, pinInputSlotRecipe, semanticTokens, separatorRecipe, spinnerRecipe, tableSlotRecipe, tabsSlotRecipe,
   textareaRecipe, textStyles, toastSlotRecipe, tokens,
 } from '@chakra-ui/react/theme';
+import { CHIP_CSS } from '../widgets/chip-styles.ts';
 
 export interface Palette {
   primary: string;
@@ -47,7 +48,7 @@ export function createTheme(colors: Palette): SystemContext {
       preflight: true,
       cssVarsPrefix,
       cssVarsRoot,
-      globalCss: { ...globalCss, body: { ...(globalCss.body as object), fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' } },
+      globalCss: { ...globalCss, ...CHIP_CSS, body: { ...(globalCss.body as object), fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif' } },
       theme: {
         breakpoints: BREAKPOINTS,
         keyframes,

@@ -106,9 +106,15 @@ export function useOperationQuery(binding: Binding | DataSource | undefined, con
     return extraBody ? { ...base, body: { ...((base.body as Record<string, unknown>) ?? {}), ...extraBody } } : base;
   }, [binding, enabled, context, extraBody]);
   const refresh = binding && 'refetchInterval' in binding ? binding : undefined;
+  const queryKey = [binding?.operation ?? 'none', input];
+  const queryFn = () => services.api.call(binding!.operation, input!);
+  // The call starts while the page renders, not after the commit and the paint that follow (useQuery's subscription
+  // runs in an effect): a page's data then arrives while React is still taking the previous page down.
+  const queryClient = useQueryClient();
+  if (enabled && !queryClient.getQueryState(queryKey)) void queryClient.prefetchQuery({ queryKey, queryFn });
   const query = useQuery({
-    queryKey: [binding?.operation ?? 'none', input],
-    queryFn: () => services.api.call(binding!.operation, input!),
+    queryKey,
+    queryFn,
     enabled,
     ...(refresh?.refetchInterval ? { refetchInterval: refresh.refetchInterval } : {}),
     ...(binding && 'refetchOnFocus' in binding && binding.refetchOnFocus ? { refetchOnWindowFocus: 'always' as const } : {}),

@@ -12,7 +12,7 @@ import { queryOf, type RouteInfo } from './context.ts';
 import { runActions } from './actions.ts';
 import { RouteInfoContext, useActionRuntime, useExprContext, useSessionState } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
-import { ForbiddenContent, NotFoundContent } from './pages.tsx';
+import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
 import { loadOnce, loadWidgets } from './preload.ts';
@@ -248,10 +248,23 @@ function Routes() {
   return <Suspense fallback={<Loading />}>{useRoutes(objects)}</Suspense>;
 }
 
-export function EngineRouter({ children }: { children?: ReactNode }) {
+/**
+ * Render errors become the error page, which a navigation leaves. The reset key is the router's own location: a
+ * listener of its own would re-render the page being left before the router renders the next one.
+ */
+function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'>) {
+  const { pathname } = useLocation();
+  return (
+    <ErrorBoundary onChunkError={onChunkError} resetKey={pathname}>
+      <Routes />
+    </ErrorBoundary>
+  );
+}
+
+export function EngineRouter({ children, onChunkError }: { children?: ReactNode } & Pick<ErrorBoundaryProps, 'onChunkError'>) {
   return (
     <HashRouter>
-      <Routes />
+      <GuardedRoutes onChunkError={onChunkError} />
       {children}
     </HashRouter>
   );

@@ -41,6 +41,23 @@ function descriptors(): Plugin[] {
   return [whole, changed];
 }
 
+/**
+ * A lender file's `sandbox` part (its simulated decisions) is the server's: the web app is built without it
+ * (docs/decisions/0046). It runs after the descriptor check, which reads the whole file.
+ */
+function lenderFilesForTheBrowser(): Plugin {
+  return {
+    name: 'pos-lender-files',
+    enforce: 'pre',
+    transform(code, id) {
+      const rel = relative(root, id.split('?')[0]!).split('\\').join('/');
+      if (!/^screens\/lenders\/[^/]+\.json$/.test(rel)) return null;
+      const { sandbox: _serverOnly, ...rest } = JSON.parse(code) as Record<string, unknown>;
+      return { code: JSON.stringify(rest), map: null };
+    },
+  };
+}
+
 /** @rjsf/core parts the engine never renders (its own widgets replace the rest). */
 const RJSF_UNUSED = new Set([
   './LayoutGridField.js', './LayoutHeaderField.js', './LayoutMultiSchemaField.js', './AltDateTimeWidget.js', './AltDateWidget.js',
@@ -50,7 +67,7 @@ const RJSF_UNUSED = new Set([
 
 /**
  * Size shims for @rjsf, whose modules import each other by relative path (decision 0046): the allOf merger of
- * @rjsf/utils becomes a shallow one, and unused @rjsf/core fields and widgets become a stub.
+ * @rjsf/utils becomes a shallow one, its deep equality a small one, and unused @rjsf/core fields and widgets a stub.
  */
 function rjsfShims(): Plugin {
   return {
@@ -59,6 +76,7 @@ function rjsfShims(): Plugin {
     resolveId(source, importer) {
       if (!importer) return null;
       if (source === './shallowAllOfMerge.js' && importer.includes('@rjsf/utils')) return shim('shallow-all-of-merge.ts');
+      if (/^\.\.?\/deepEquals\.js$/.test(source) && importer.includes('@rjsf/utils')) return shim('deep-equals.ts');
       if (RJSF_UNUSED.has(source) && /@rjsf[\\/]core[\\/]lib[\\/]components[\\/](fields|widgets)[\\/]index\.js$/.test(importer)) return shim('rjsf-unused.tsx');
       return null;
     },
@@ -66,7 +84,7 @@ function rjsfShims(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), rjsfShims(), ...descriptors()],
+  plugins: [react(), rjsfShims(), ...descriptors(), lenderFilesForTheBrowser()],
   resolve: {
     alias: [
       { find: /^markdown-to-jsx(\/react)?$/, replacement: shim('markdown-to-jsx.tsx') },

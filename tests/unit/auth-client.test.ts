@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { msalConfiguration, parseAuthConfig } from '../../src/app/auth/config.ts';
-import { createIdleMonitor, type Clock } from '../../src/app/auth/idle.ts';
+import { createIdleMonitor, timeoutAction, type Clock } from '../../src/app/auth/idle.ts';
 import {
-  afterLoginRoute, b2cError, identityFromClaims, inviteToken, landingUrl, safeRoute, sessionFromUser, timeoutAction, utmFromCookies, withoutResponseQuery,
+  afterLoginRoute, b2cError, identityFromClaims, inviteToken, landingUrl, safeRoute, sessionFromUser, utmFromCookies, withoutResponseQuery,
 } from '../../src/app/auth/routing.ts';
 
 const builtin = {

@@ -1,8 +1,11 @@
 /**
  * The idle timer of spec §4 as a small state machine with an injectable clock (unit-tested): 15 minutes
  * without activity shows the 'Session Timeout' dialog with a 30-second countdown; activity while the
- * dialog is open does not dismiss it, only 'Stay Logged In' does; at zero `onExpire` runs once.
+ * dialog is open does not dismiss it, only 'Stay Logged In' does; at zero `onExpire` runs once, and
+ * `timeoutAction` says what it does for this visitor.
  */
+import type { SessionState } from '../session/state.ts';
+
 export const IDLE_MS = 900_000;
 export const COUNTDOWN_SECONDS = 30;
 
@@ -103,4 +106,13 @@ export function createIdleMonitor(options: { onExpire(): void; clock?: Clock; id
       if (current.phase !== 'active') set({ phase: 'active' });
     },
   };
+}
+
+export type TimeoutAction = { kind: 'signOut' } | { kind: 'borrowerSignIn'; path: string } | { kind: 'companyHome'; url: string };
+
+/** Spec §4 session timeout at zero: staff are signed out; a borrower goes to sign in again for the same application; anyone else to the company home page. */
+export function timeoutAction(state: Pick<SessionState, 'authenticated' | 'borrowerAuthenticated' | 'borrowerAppId'>, companyHomeUrl: string): TimeoutAction {
+  if (state.authenticated) return { kind: 'signOut' };
+  if (state.borrowerAuthenticated && state.borrowerAppId) return { kind: 'borrowerSignIn', path: `/app/auth/${state.borrowerAppId}` };
+  return { kind: 'companyHome', url: companyHomeUrl };
 }

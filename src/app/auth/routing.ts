@@ -73,15 +73,6 @@ export function b2cError(error: unknown): 'passwordReset' | 'cancelled' | null {
   return null;
 }
 
-export type TimeoutAction = { kind: 'signOut' } | { kind: 'borrowerSignIn'; path: string } | { kind: 'companyHome'; url: string };
-
-/** Spec §4 session timeout at zero: staff are signed out; a borrower goes to sign in again for the same application; anyone else to the company home page. */
-export function timeoutAction(state: Pick<SessionState, 'authenticated' | 'borrowerAuthenticated' | 'borrowerAppId'>, companyHomeUrl: string): TimeoutAction {
-  if (state.authenticated) return { kind: 'signOut' };
-  if (state.borrowerAuthenticated && state.borrowerAppId) return { kind: 'borrowerSignIn', path: `/app/auth/${state.borrowerAppId}` };
-  return { kind: 'companyHome', url: companyHomeUrl };
-}
-
 /**
  * The utm fields of Users_GetUserInfo from the cookie that holds source, medium and campaign: a `utm`
  * cookie (JSON {source, medium, campaign} or source=…&medium=…&campaign=…), or utm_source / utm_medium /

@@ -9,8 +9,7 @@
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { session } from '../session/store.ts';
-import { createIdleMonitor, type IdleMonitor } from './idle.ts';
-import { timeoutAction } from './routing.ts';
+import { createIdleMonitor, timeoutAction, type IdleMonitor } from './idle.ts';
 import { SessionTimeout } from './SessionTimeout.tsx';
 
 const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scroll', 'touchstart'] as const;

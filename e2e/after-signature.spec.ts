@@ -38,6 +38,9 @@ async function signedIn(browser: Browser, email: string): Promise<{ page: Page; 
 }
 
 /** In-app navigation, as a menu link does; waits for the page titled `title` to show its data. */
+/** MM/dd/yyyy in the browser's (and this machine's) time zone. */
+const usDate = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
+
 async function open(page: Page, path: string, title: string): Promise<void> {
   await page.evaluate((p) => (window.location.hash = p), path);
   await expect(page.locator('main h1')).toHaveText(title, { timeout: 15_000 });
@@ -107,7 +110,13 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await ap.getByRole('checkbox', { name: `Select application ${appId}` }).check();
   await ap.getByRole('button', { name: 'Mark Funded' }).click();
   const confirm = ap.getByRole('dialog', { name: 'Mark applications funded' });
-  await expect(confirm).toContainText('Mark 1 application(s) funded today?');
+  await expect(confirm).toContainText('Mark 1 application(s) funded?');
+  // The funding date starts at today; the admin records the day the funds actually went out.
+  const day = confirm.getByLabel('Funding Date');
+  await expect(day).toHaveValue(usDate(new Date()));
+  const fundedOn = usDate(new Date(Date.now() - 86_400_000));
+  await day.clear();
+  await day.pressSequentially(fundedOn.replace(/\D/g, ''));
   const fundingFile = ap.waitForEvent('download');
   await confirm.getByRole('button', { name: 'Mark Funded' }).click();
   const funding = await fundingFile;
@@ -115,7 +124,8 @@ test('finalize → fund and download the file → funded list and CSV → partia
   const fundingCsv = await text(funding);
   expect(fundingCsv.split(/\r\n/).some((line) => line.startsWith(`${appId},`))).toBe(true);
   expect(fundingCsv).toContain(loan.toFixed(2));
-  await expect(ap.getByText('1 application(s) marked funded; the funding file was downloaded.')).toBeVisible();
+  expect(fundingCsv).toContain(fundedOn);
+  await expect(ap.getByText(`1 application(s) marked funded on ${fundedOn}; the funding file was downloaded.`)).toBeVisible();
   await expect(ap.getByRole('row').filter({ hasText: appId })).toHaveCount(0);
 
   // 3. The office sees it under Funded Apps, Completed, and in the CSV download.
@@ -123,6 +133,7 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await filter(page, 'GetOfficeFundedApps', { 'Applicant Name or ID': appId });
   const funded = page.getByRole('row').filter({ has: page.getByRole('link', { name: appId, exact: true }) });
   await expect(funded).toContainText('Completed');
+  await expect(funded).toContainText(fundedOn);
   await expect(funded).toContainText(`$${loan.toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
   const officeFile = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Download CSV' }).click();

@@ -76,6 +76,23 @@ test('the kanban shows a lane per stage with its cards', async ({ page }) => {
   await expect(page.getByRole('link', { name: 'First3 Last3 #3' })).toHaveAttribute('href', '#/app/3');
 });
 
+test('the platform admin kanban asks each lane on its own across offices, with the full count of the lane', async ({ page }) => {
+  const asked: string[] = [];
+  await page.route('**/api/admin/Apps/GetApps', async (route) => {
+    const body = route.request().postDataJSON() as { stages?: string[]; pageSize?: number };
+    const stage = body.stages?.[0] ?? '';
+    asked.push(stage);
+    const results = stage === 'ReadyToFinalize' ? [{ ...row(7, 'ActionRequired'), stage }] : [];
+    await route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ currentPage: 1, nextPage: null, pageSize: body.pageSize, rowCount: stage === 'ReadyToFinalize' ? 137 : 0, results }) });
+  });
+  await seedSession(page, staffState({ role: 'admin', userRole: 'df.admin', officeId: null, officeName: null }));
+  await openApp(page, '/admin/apps/kanban');
+  const lane = page.getByRole('region', { name: 'Ready To Finalize' });
+  await expect(lane).toContainText('First7 Last7 #7');
+  await expect(lane).toContainText('137');
+  expect([...asked].sort()).toEqual(['Finalized', 'NeedsAttention', 'NotApplicable', 'OfferSelected', 'ReadyToFinalize', 'Review', 'SigningRequired', 'SubmittedForFunding']);
+});
+
 test('borrower sign-in: a passcode by text, the passcode entry, then the borrower page', async ({ page }) => {
   await page.route('**/api/Otp/SendOtp', (route) =>
     route.fulfill({

@@ -995,6 +995,10 @@ export interface FormSubmit {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings3;
+  /**
+   * The answer is a file, which downloads (the operation answers a file, like a download action).
+   */
+  download?: boolean;
   onSuccess?: Actions;
   onError?: Actions;
   /**
@@ -1246,6 +1250,10 @@ export interface KanbanLanes {
    * The rows are flat: group them into lanes by key.
    */
   group?: boolean;
+  /**
+   * One call of the source per lane of `order` (its bindings see `lane.key`); each answer is that lane: its cards at `items`, its full count at `count`.
+   */
+  perLane?: boolean;
   /**
    * Lane keys in display order.
    *

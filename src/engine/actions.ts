@@ -103,7 +103,8 @@ export async function runActions(actions: readonly Action[] | undefined, context
       }
       case 'submit':
       case 'download': {
-        const input = callInput(action, context, action.type === 'submit' && !action.body ? runtime.form?.data : undefined);
+        // Inside a form, the form's data is the body unless the action names one.
+        const input = callInput(action, context, action.body ? undefined : runtime.form?.data);
         let result: unknown;
         try {
           result =

@@ -1,5 +1,6 @@
 /**
- * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, flow, year, … plus what a screen adds:
+ * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, flow, year, today (MM/dd/yyyy, the
+ * browser's day), … plus what a screen adds:
  * form, row, item, dialog, result, data, filter, value }. Named conditions of screens/conditions.json are evaluated in
  * order into `cond`, each seeing the ones before it. Pure.
  */
@@ -31,14 +32,18 @@ export function evaluateConditions(conditions: Record<string, unknown>, base: Co
   return cond;
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
 export function buildContext(input: BaseContextInput): Context {
+  const now = input.now ?? new Date();
   const base: Context = {
     session: input.session,
     route: input.route,
     brand: input.brand,
     flags: input.flags,
     ...(input.flow ? { flow: input.flow } : {}),
-    year: (input.now ?? new Date()).getFullYear(),
+    year: now.getFullYear(),
+    today: `${pad(now.getMonth() + 1)}/${pad(now.getDate())}/${now.getFullYear()}`,
   };
   return { ...base, cond: evaluateConditions(input.conditions, base) };
 }

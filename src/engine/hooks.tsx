@@ -1,12 +1,12 @@
 /** React glue of the engine: session, route, expression context, action runtime, operation queries. */
 import { createContext, use, useContext, useEffect, useMemo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import { UNSAFE_NavigationContext } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from './expressions.ts';
 import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
-import { useEngine, type IconProps } from './services.ts';
+import { useEngine, type CallInput, type EngineServices, type IconProps } from './services.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 
@@ -93,40 +93,66 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
   );
 }
 
-/**
- * Reads an operation through TanStack Query, keyed by operationId and the bound input. A failure shows the error
- * toast of spec §8 (unless the binding is quiet); the screen still renders.
- */
-export function useOperationQuery(binding: Binding | DataSource | undefined, context: Context, extraBody?: Record<string, unknown>) {
-  const services = useEngine();
+type QueryBinding = Binding | DataSource | undefined;
+
+/** The query of a binding in a context: keyed by operationId and the bound input. */
+function operationQuery(services: EngineServices, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
   const enabled = !!binding && condition(binding.when, context, true);
-  const input = useMemo(() => {
-    if (!binding || !enabled) return undefined;
+  let input: CallInput | undefined;
+  if (binding && enabled) {
     const base = callInput(binding, context);
-    return extraBody ? { ...base, body: { ...((base.body as Record<string, unknown>) ?? {}), ...extraBody } } : base;
-  }, [binding, enabled, context, extraBody]);
+    input = extraBody ? { ...base, body: { ...((base.body as Record<string, unknown>) ?? {}), ...extraBody } } : base;
+  }
   const refresh = binding && 'refetchInterval' in binding ? binding : undefined;
-  const queryKey = [binding?.operation ?? 'none', input];
-  const queryFn = () => services.api.call(binding!.operation, input!);
-  // The call starts while the page renders, not after the commit and the paint that follow (useQuery's subscription
-  // runs in an effect): a page's data then arrives while React is still taking the previous page down.
-  const queryClient = useQueryClient();
-  if (enabled && !queryClient.getQueryState(queryKey)) void queryClient.prefetchQuery({ queryKey, queryFn });
-  const query = useQuery({
-    queryKey,
-    queryFn,
+  return {
+    queryKey: [binding?.operation ?? 'none', input],
+    queryFn: () => services.api.call(binding!.operation, input!),
     enabled,
     ...(refresh?.refetchInterval ? { refetchInterval: refresh.refetchInterval } : {}),
     ...(binding && 'refetchOnFocus' in binding && binding.refetchOnFocus ? { refetchOnWindowFocus: 'always' as const } : {}),
-  });
+  };
+}
+
+/**
+ * The call starts while the page renders, not after the commit and the paint that follow (useQuery's subscription
+ * runs in an effect): a page's data then arrives while React is still taking the previous page down.
+ */
+function startWhileRendering(client: QueryClient, query: ReturnType<typeof operationQuery>): void {
+  if (query.enabled && !client.getQueryState(query.queryKey)) void client.prefetchQuery({ queryKey: query.queryKey, queryFn: query.queryFn });
+}
+
+/** A failed read shows the error toast of spec §8 (unless the binding is quiet), once per new error. */
+function useErrorToast(error: unknown, binding: QueryBinding, context: Context): void {
+  const services = useEngine();
   const quiet = binding && 'quiet' in binding ? binding.quiet : false;
   const errorTitle = binding?.errorTitle;
   useEffect(() => {
-    if (query.error && !quiet) services.toast.error(query.error, errorTitle === undefined ? undefined : text(errorTitle, context));
+    if (error && !quiet) services.toast.error(error, errorTitle === undefined ? undefined : text(errorTitle, context));
     // Only a new error shows a new toast.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [query.error]);
+  }, [error]);
+}
+
+/** Reads an operation through TanStack Query; the screen renders whether it answers or fails. */
+export function useOperationQuery(binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
+  const services = useEngine();
+  const client = useQueryClient();
+  const options = operationQuery(services, binding, context, extraBody);
+  startWhileRendering(client, options);
+  const query = useQuery(options);
+  useErrorToast(query.error, binding, context);
   return query;
+}
+
+/** One read of the same binding per context (a kanban's lanes, each seeing its own `lane`), in parallel. */
+export function useOperationQueries(binding: QueryBinding, contexts: readonly Context[]) {
+  const services = useEngine();
+  const client = useQueryClient();
+  const all = contexts.map((context) => operationQuery(services, binding, context));
+  for (const options of all) startWhileRendering(client, options);
+  const queries = useQueries({ queries: all });
+  useErrorToast(queries.find((q) => q.error)?.error ?? null, binding, contexts[0] ?? {});
+  return queries;
 }
 
 const iconCache = new WeakMap<object, Promise<Record<string, ComponentType<IconProps>>>>();

@@ -161,6 +161,12 @@ describe('Office Funding and marking applications funded', () => {
     const bad = await call(PLATFORM, 'POST', '/api/admin/Apps/MarkAppsFunded', { appIds: [older], fundedDate: '02/31/2025' });
     expect(bad.statusCode).toBe(400);
     expect(Object.keys(bad.json().errors)).toEqual(['fundedDate']);
+    // Funds are released on a day that has come: two days ahead is a day to come in every time zone.
+    const ahead = new Date(Date.now() + 2 * 86_400_000);
+    const future = `${String(ahead.getUTCMonth() + 1).padStart(2, '0')}/${String(ahead.getUTCDate()).padStart(2, '0')}/${ahead.getUTCFullYear()}`;
+    const early = await call(PLATFORM, 'POST', '/api/admin/Apps/MarkAppsFunded', { appIds: [older], fundedDate: future });
+    expect(early.statusCode).toBe(400);
+    expect(early.json().errors).toEqual({ fundedDate: ['Date cannot be in the future.'] });
     expect((await app(older)).stage).toBe('SubmittedForFunding');
     expect(await logCount(older)).toBe(0);
   });

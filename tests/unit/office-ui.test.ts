@@ -157,8 +157,10 @@ describe('funding (spec §6: df.admin only)', () => {
     expect(condition(mark.disabled, { selection: [] }, false)).toBe(true);
     expect(condition(mark.disabled, { selection: [7] }, false)).toBe(false);
     expect(mark.actions![0]).toMatchObject({ type: 'dialog', dialog: 'admin-mark-funded' });
-    const confirm = (dialog('admin-mark-funded').buttons as Button[]).find((b) => b.id === 'mark-funded')!;
-    expect(confirm.actions![0]).toMatchObject({ type: 'download', operation: 'AdminApps_MarkAppsFunded', body: { appIds: { var: 'dialog.appIds' } } });
+    // The dialog is a form: the selected ids and the Funding Date (today unless changed); its answer downloads.
+    const confirm = dialog('admin-mark-funded');
+    expect(confirm).toMatchObject({ kind: 'form', schema: 'MarkFunded', values: { appIds: { var: 'dialog.appIds' } }, initial: { fundedDate: { var: 'today' } } });
+    expect(confirm.submit).toMatchObject({ operation: 'AdminApps_MarkAppsFunded', download: true });
   });
 
   it('is in the platform admin menu except for the DFI admin; the office menu lists the four lists', () => {

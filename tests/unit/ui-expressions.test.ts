@@ -69,6 +69,8 @@ describe('the expression language', () => {
     expect(cond).toEqual({ a: true, b: true });
     const built = buildContext({ session: ctx.session, route: { name: 'r', path: '/', params: {}, query: {} }, brand: {}, conditions: {}, flags: {}, now: new Date('2030-05-01T12:00:00Z') });
     expect(built.year).toBe(2030);
+    // The browser's day (noon UTC is 05/01 in every time zone the tests run in, UTC-11 to UTC+11).
+    expect(built.today).toBe('05/01/2030');
     expect(flagsOf([{ type: 'feature-flag', name: 'a', value: 'true', isEnabled: true }, { type: 'feature-flag', name: 'b', value: 'false', isEnabled: true }, { type: 'States', name: 'TX' }])).toEqual({ a: true, b: false });
   });
 

@@ -10,6 +10,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   FinalizeApp: () => import('./FinalizeApp.ts') as Promise<FormModule>,
   KbaSubmit: () => import('./KbaSubmit.ts') as Promise<FormModule>,
   LenderTransactionSubmit: () => import('./LenderTransactionSubmit.ts') as Promise<FormModule>,
+  MarkFunded: () => import('./MarkFunded.ts') as Promise<FormModule>,
   OtpSend: () => import('./OtpSend.ts') as Promise<FormModule>,
   OtpVerify: () => import('./OtpVerify.ts') as Promise<FormModule>,
   ReferenceCode: () => import('./ReferenceCode.ts') as Promise<FormModule>,

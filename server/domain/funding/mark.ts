@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { applications, offices } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { calendarDate, writeLogs } from '../applications/records.ts';
+import { calendarDate, fieldError, writeLogs } from '../applications/records.ts';
 import { toUsDate } from '../values.ts';
 import { csvFile, dollars, text, value } from './csv.ts';
 import { fundedColumns, fundedDate, netCents, type FundedRecord } from './rows.ts';
@@ -17,6 +17,17 @@ const HEADER = [
 ] as const;
 
 /**
+ * A funding date names the day the funds were released: not a day to come. "Today" is the latest calendar day
+ * anywhere (UTC+14), so an admin west of UTC is never refused their own today (docs/decisions/0081).
+ */
+function fundingDay(us: string): Date {
+  const iso = calendarDate(us, 'fundedDate');
+  const latestToday = new Date(Date.now() + 14 * 3_600_000).toISOString().slice(0, 10);
+  if (iso > latestToday) throw fieldError('fundedDate', 'dateInFuture');
+  return new Date(`${iso}T00:00:00Z`);
+}
+
+/**
  * AdminApps_MarkAppsFunded: the platform admin records that the listed applications were funded.
  * All or nothing, in one transaction: every application is locked (in id order, so that two admins
  * marking overlapping lists cannot deadlock) and must be awaiting funding (SubmittedForFunding); it
@@ -26,7 +37,7 @@ const HEADER = [
  */
 export async function markFunded(db: Db, caller: Caller, body: Schemas['MarkFunded']): Promise<{ file: Buffer; count: number }> {
   const ids = [...new Set(body.appIds)].sort((a, b) => a - b);
-  const fundedAt = body.fundedDate ? new Date(`${calendarDate(body.fundedDate, 'fundedDate')}T00:00:00Z`) : new Date();
+  const fundedAt = body.fundedDate ? fundingDay(body.fundedDate) : new Date();
   const records = await db.transaction(async (tx) => {
     const locked = await tx.select().from(applications).where(inArray(applications.id, ids)).orderBy(asc(applications.id)).for('update');
     const found = new Map(locked.map((app) => [app.id, app]));

@@ -2,7 +2,7 @@ import { use, useCallback, useMemo, useRef, useState } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import Form from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
-import type { Button, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
+import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
 import { bind, condition, text, type Context } from '../expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
@@ -188,20 +188,20 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
     }
     setExtraErrors(undefined);
     if (!screen.submit) return;
-    const { label: _label, body, ...call } = screen.submit;
-    const action: SubmitAction = { type: 'submit', ...call };
+    const { label: _label, body, download, ...call } = screen.submit;
+    const action: SubmitAction | DownloadAction = { type: download ? 'download' : 'submit', ...call };
     const sent = { ...sentData, ...compact(bind(body as Data | undefined, submitCtx)) };
     // A 400 naming fields of this form shows its messages on them too (besides the error toast of spec §8).
-    const callWithFieldErrors: typeof runtime.call = async (id, input) => {
+    const showingFieldErrors = <A extends unknown[], R>(send: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
       try {
-        return await runtime.call(id, input);
+        return await send(...args);
       } catch (error) {
         const onFields = fieldErrorsOf(error, paths);
         if (onFields) setExtraErrors(toErrorSchema(onFields));
         throw error;
       }
     };
-    await runActions([action], submitCtx, { ...runtime, call: callWithFieldErrors, form: { data: sent, reset } });
+    await runActions([action], submitCtx, { ...runtime, call: showingFieldErrors(runtime.call), download: showingFieldErrors(runtime.download), form: { data: sent, reset } });
   };
 
   const buttons: Button[] = screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? 'Submit', variant: 'primary', submit: true }];

@@ -1,9 +1,9 @@
-import { memo, use, type ComponentType } from 'react';
+import { memo, use, useMemo, type ComponentType } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
 import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
-import { useExprContext, useOperationQuery } from '../hooks.tsx';
+import { useExprContext, useOperationQueries, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
 import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';
@@ -71,38 +71,56 @@ const Card = memo(function Card(props: { card: KanbanCard; context: Context; row
   );
 });
 
-/** kanban: lanes by a key (the stage), one card per application (the kanban block layout). */
-export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
-  const services = useEngine();
-  const { StatusChip } = use(loadWidgets(services));
-  const context = useExprContext();
-  const query = useOperationQuery(screen.source, context);
-  const { lanes: spec, card } = screen;
-  const answer = screen.source.rows ? getPath(query.data, screen.source.rows) : query.data;
+type Lane = { key: string; items: Row[]; count: number };
+
+/** One answer holding every lane (grouped here when its rows are flat). */
+function lanesOfOne(spec: Kanban['lanes'], answer: unknown): Lane[] {
   const list = Array.isArray(answer) ? (answer as Row[]) : [];
-  let lanes: Array<{ key: string; items: Row[]; count: number }>;
-  if (spec.group) {
-    const byKey = new Map<string, Row[]>();
-    for (const key of spec.order ?? []) byKey.set(key, []);
-    for (const row of list) {
-      const key = String(row[spec.key] ?? '');
-      if (!byKey.has(key)) byKey.set(key, []);
-      byKey.get(key)!.push(row);
-    }
-    lanes = [...byKey.entries()].map(([key, items]) => ({ key, items, count: items.length }));
-  } else {
-    lanes = list.map((lane) => {
+  if (!spec.group) {
+    return list.map((lane) => {
       const items = (getPath(lane, spec.items) as Row[] | undefined) ?? [];
       const count = spec.count ? Number(getPath(lane, spec.count) ?? items.length) : items.length;
       return { key: String(lane[spec.key] ?? ''), items, count };
     });
   }
-  useReadyMark('kanban', !query.isLoading && !query.isFetching);
+  const byKey = new Map<string, Row[]>();
+  for (const key of spec.order ?? []) byKey.set(key, []);
+  for (const row of list) {
+    const key = String(row[spec.key] ?? '');
+    if (!byKey.has(key)) byKey.set(key, []);
+    byKey.get(key)!.push(row);
+  }
+  return [...byKey.entries()].map(([key, items]) => ({ key, items, count: items.length }));
+}
+
+/** kanban: lanes by a key (the stage), one card per application (the kanban block layout). */
+export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
+  const services = useEngine();
+  const { StatusChip } = use(loadWidgets(services));
+  const context = useExprContext();
+  const { lanes: spec, card } = screen;
+  const laneKeys = spec.perLane ? (spec.order ?? []) : [];
+  const laneContexts = useMemo(() => laneKeys.map((key) => ({ ...context, lane: { key } })), [context, laneKeys]);
+  const whole = useOperationQuery(spec.perLane ? undefined : screen.source, context);
+  const each = useOperationQueries(spec.perLane ? screen.source : undefined, laneContexts);
+  const queries = spec.perLane ? each : [whole];
+  const isLoading = queries.some((q) => q.isLoading);
+  const isFetching = queries.some((q) => q.isFetching);
+  const isError = queries.some((q) => q.isError);
+  const rowsOf = (data: unknown) => (screen.source.rows ? getPath(data, screen.source.rows) : data);
+  const lanes: Lane[] = spec.perLane
+    ? laneKeys.map((key, i) => {
+        const answer = rowsOf(each[i]?.data);
+        const items = (getPath(answer, spec.items) as Row[] | undefined) ?? [];
+        return { key, items, count: spec.count ? Number(getPath(answer, spec.count) ?? items.length) : items.length };
+      })
+    : lanesOfOne(spec, rowsOf(whole.data));
+  useReadyMark('kanban', !isLoading && !isFetching);
   return (
-    <Box data-screen="kanban" data-ready={!query.isLoading || undefined}>
+    <Box data-screen="kanban" data-ready={!isLoading || undefined}>
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
-      {query.isLoading ? <Loading /> : null}
-      {!query.isLoading && lanes.length === 0 ? <Text color="fg.muted">{query.isError ? 'The board could not be loaded.' : 'No applications yet.'}</Text> : null}
+      {isLoading ? <Loading /> : null}
+      {!isLoading && lanes.length === 0 ? <Text color="fg.muted">{isError ? 'The board could not be loaded.' : 'No applications yet.'}</Text> : null}
       {/* One stylesheet for the board, plain elements inside: a board holds hundreds of cards, and a styled component
           per element costs more than the cards themselves (bench/kanban.ts). */}
       <Box css={BOARD}>

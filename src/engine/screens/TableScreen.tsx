@@ -16,17 +16,32 @@ const features = tableFeatures({ rowPaginationFeature, rowSortingFeature });
 type Row = Record<string, unknown>;
 const NO_ROWS: Row[] = [];
 
+/**
+ * A long free text (a status detail) wraps, but never narrower than a readable width: left to the browser, a narrow
+ * screen squeezed it into a column a word wide and every row grew many lines tall. Amounts and dates keep to one
+ * line. On a phone the table scrolls sideways anyway, so short texts and the row's buttons keep to one line too.
+ * One rule for the table, not a style per cell (decision 0132).
+ */
+const CELLS = {
+  '& td': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
+  '& .cell-prose': { display: 'block', minWidth: '12rem', whiteSpace: 'normal' },
+  '& .cell-line': { whiteSpace: 'nowrap' },
+  '& .cell-buttons': { display: 'flex', gap: '2', flexWrap: { base: 'nowrap', sm: 'wrap' } },
+} as const;
+/** A plain text longer than this is prose (it may wrap). */
+const PROSE_CHARS = 30;
+
 
 function Cell({ column, row, context, runtime, widgets }: { column: Column; row: Row; context: Context; runtime: ActionRuntime; widgets: WidgetRegistry }) {
   const services = useEngine();
   const ctx = { ...context, row };
   if (column.buttons) {
     return (
-      <Flex gap="2" wrap="wrap">
+      <div className="cell-buttons">
         {column.buttons.map((b, i) => (
           <ActionButton key={b.id ?? i} button={b} context={ctx} runtime={runtime} size="xs" />
         ))}
-      </Flex>
+      </div>
     );
   }
   const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
@@ -45,7 +60,8 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
       return <>{shown}</>;
     }
   }
-  return <>{shown}</>;
+  if (column.format) return <span className="cell-line">{shown}</span>;
+  return shown.length > PROSE_CHARS ? <span className="cell-prose">{shown}</span> : <>{shown}</>;
 }
 
 /** A native checkbox (no state machine) in the brand colour, for row selection. */
@@ -263,7 +279,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
         />
       ) : null}
       <Box bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg" overflowX="auto">
-        <Table.Root size="sm" interactive>
+        <Table.Root size="sm" interactive css={CELLS}>
           <Table.Header>
             {table.getHeaderGroups().map((group) => (
               <Table.Row key={group.id}>

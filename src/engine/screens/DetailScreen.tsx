@@ -46,7 +46,7 @@ function Section({ section, ctx, hasData }: { section: DetailSection; ctx: Conte
             const value = hasData ? evaluate(field.value, ctx) : undefined;
             return (
               <DataList.Item key={j}>
-                <DataList.ItemLabel minW="160px">{text(field.label, ctx)}</DataList.ItemLabel>
+                <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0}>{text(field.label, ctx)}</DataList.ItemLabel>
                 <DataList.ItemValue>{!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatValue(field.format, value)}</DataList.ItemValue>
               </DataList.Item>
             );

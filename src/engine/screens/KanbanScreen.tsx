@@ -73,16 +73,16 @@ const Card = memo(function Card(props: { card: KanbanCard; context: Context; row
 
 type Lane = { key: string; items: Row[]; count: number };
 
+/** A lane from an answer that holds its cards (at `items`) and, maybe, its full count (at `count`). */
+function laneOf(spec: Kanban['lanes'], key: string, lane: unknown): Lane {
+  const items = (getPath(lane, spec.items) as Row[] | undefined) ?? [];
+  return { key, items, count: spec.count ? Number(getPath(lane, spec.count) ?? items.length) : items.length };
+}
+
 /** One answer holding every lane (grouped here when its rows are flat). */
 function lanesOfOne(spec: Kanban['lanes'], answer: unknown): Lane[] {
   const list = Array.isArray(answer) ? (answer as Row[]) : [];
-  if (!spec.group) {
-    return list.map((lane) => {
-      const items = (getPath(lane, spec.items) as Row[] | undefined) ?? [];
-      const count = spec.count ? Number(getPath(lane, spec.count) ?? items.length) : items.length;
-      return { key: String(lane[spec.key] ?? ''), items, count };
-    });
-  }
+  if (!spec.group) return list.map((lane) => laneOf(spec, String(lane[spec.key] ?? ''), lane));
   const byKey = new Map<string, Row[]>();
   for (const key of spec.order ?? []) byKey.set(key, []);
   for (const row of list) {
@@ -108,13 +108,7 @@ export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
   const isFetching = queries.some((q) => q.isFetching);
   const isError = queries.some((q) => q.isError);
   const rowsOf = (data: unknown) => (screen.source.rows ? getPath(data, screen.source.rows) : data);
-  const lanes: Lane[] = spec.perLane
-    ? laneKeys.map((key, i) => {
-        const answer = rowsOf(each[i]?.data);
-        const items = (getPath(answer, spec.items) as Row[] | undefined) ?? [];
-        return { key, items, count: spec.count ? Number(getPath(answer, spec.count) ?? items.length) : items.length };
-      })
-    : lanesOfOne(spec, rowsOf(whole.data));
+  const lanes: Lane[] = spec.perLane ? laneKeys.map((key, i) => laneOf(spec, key, rowsOf(each[i]?.data))) : lanesOfOne(spec, rowsOf(whole.data));
   useReadyMark('kanban', !isLoading && !isFetching);
   return (
     <Box data-screen="kanban" data-ready={!isLoading || undefined}>

@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const shim = (file: string) => fileURLToPath(new URL(`./src/shims/${file}`, import.meta.url));
+/** A module id as a path from the package root, with forward slashes ('screens/lenders/ally.json'). */
+const fromRoot = (id: string) => relative(root, id.split('?')[0]!).split('\\').join('/');
 
 /**
  * Every descriptor of screens/ is migrated and validated against its meta-schema (validators precompiled by
@@ -27,8 +29,7 @@ function descriptors(): Plugin[] {
     apply: 'serve',
     enforce: 'pre',
     async transform(code, id) {
-      const path = id.split('?')[0]!;
-      const rel = relative(root, path).split('\\').join('/');
+      const rel = fromRoot(id);
       if (!rel.startsWith('screens/') || !rel.endsWith('.json') || rel.startsWith('screens/_meta/')) return null;
       const { checkDescriptors, listDescriptorFiles } = await import('./codegen/descriptors.ts');
       const files = listDescriptorFiles().map((f) => (f.file === rel ? { ...f, text: code } : f));
@@ -50,8 +51,7 @@ function lenderFilesForTheBrowser(): Plugin {
     name: 'pos-lender-files',
     enforce: 'pre',
     transform(code, id) {
-      const rel = relative(root, id.split('?')[0]!).split('\\').join('/');
-      if (!/^screens\/lenders\/[^/]+\.json$/.test(rel)) return null;
+      if (!/^screens\/lenders\/[^/]+\.json$/.test(fromRoot(id))) return null;
       const { sandbox: _serverOnly, ...rest } = JSON.parse(code) as Record<string, unknown>;
       return { code: JSON.stringify(rest), map: null };
     },

@@ -6,26 +6,21 @@ export const API_KEY = 'bench-api-key-1';
 export const AUDIENCE = 'api://pos-portal';
 export const PAGE_SIZE = 25;
 
+/** A JSON PUT to the API as the staff user of `token` (the list calls are PUTs with a query body). */
+function putScenario(name: string, url: string, token: string, body: unknown): Scenario {
+  return { name, url, method: 'PUT', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+}
+
 /** The home screen's list: a page of 25 active applications, newest first, filtered by name. */
 export function officeAppsScenario(base: string, token: string, fixture: Fixture): Scenario {
-  return {
-    name: 'GetOfficeApps',
-    url: `${base}/api/App/GetOfficeApps`,
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ officeId: fixture.officeId, page: 1, pageSize: PAGE_SIZE, sortBy: 'createdAtUtc', sortDesc: true, search: fixture.search }),
-  };
+  return putScenario('GetOfficeApps', `${base}/api/App/GetOfficeApps`, token, {
+    officeId: fixture.officeId, page: 1, pageSize: PAGE_SIZE, sortBy: 'createdAtUtc', sortDesc: true, search: fixture.search,
+  });
 }
 
 /** The kanban's lanes: every active stage of the office with its newest cards and its count. */
 export function officeAppsByStageScenario(base: string, token: string, fixture: Fixture): Scenario {
-  return {
-    name: 'GetOfficeAppsByStage',
-    url: `${base}/api/App/GetOfficeAppsByStage`,
-    method: 'PUT',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ officeId: fixture.officeId }),
-  };
+  return putScenario('GetOfficeAppsByStage', `${base}/api/App/GetOfficeAppsByStage`, token, { officeId: fixture.officeId });
 }
 
 /** The detail screen of one application of the office. */

@@ -37,10 +37,10 @@ async function signedIn(browser: Browser, email: string): Promise<{ page: Page; 
   return { page, token: () => token };
 }
 
-/** In-app navigation, as a menu link does; waits for the page titled `title` to show its data. */
 /** MM/dd/yyyy in the browser's (and this machine's) time zone. */
 const usDate = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
 
+/** In-app navigation, as a menu link does; waits for the page titled `title` to show its data. */
 async function open(page: Page, path: string, title: string): Promise<void> {
   await page.evaluate((p) => (window.location.hash = p), path);
   await expect(page.locator('main h1')).toHaveText(title, { timeout: 15_000 });

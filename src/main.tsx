@@ -39,7 +39,7 @@ async function start(): Promise<void> {
     if (needsAuthAtStart(window.location.search, session.get().authenticated)) await port.ready();
   }
   // Spec §4 times out borrowers and anonymous visitors too, so the idle monitor starts for everyone, without MSAL.
-  void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout({ signOut: () => authPort().signOut() }));
+  void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout(() => authPort().signOut()));
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

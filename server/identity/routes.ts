@@ -273,7 +273,6 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/abort`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
       const returnTo = await provider.interactionResult(request.raw, reply.raw, { error: 'access_denied', error_description: 'The user cancelled the sign-in.' }, { mergeWithLastSubmission: false });
       return reply.redirect(returnTo, 303);
     });

@@ -7,9 +7,9 @@
  * with `data-chip`: lists and the kanban show hundreds of chips, and a styled component per chip hashes its whole style
  * object on every render, which cost more than the rest of a kanban card (bench/kanban.ts, docs/decisions/0132).
  */
-export const CHIPS: Record<string, { label: string; bg: string; color: string; style: string }> = {
+export const CHIPS: Record<string, { label: string; bg: string; color: string; style: string; textDecoration?: string }> = {
   OffersAvailable: { label: 'Offers Available', bg: 'success.solid', color: 'success.contrast', style: 'offers-available' },
-  Expired: { label: 'Expired', bg: 'gray.600', color: 'white', style: 'expired' },
+  Expired: { label: 'Expired', bg: 'gray.600', color: 'white', style: 'expired', textDecoration: 'line-through' },
   ActionRequired: { label: 'Action Required', bg: 'error.solid', color: 'error.contrast', style: 'action-required' },
   Completed: { label: 'Completed', bg: 'brand.solid', color: 'brand.contrast', style: 'completed' },
   Refund: { label: 'Refund', bg: 'orange.400', color: 'gray.950', style: 'refund' },
@@ -31,7 +31,8 @@ export const CHIP_CSS = {
     lineHeight: '1rem',
     fontWeight: 'semibold',
     whiteSpace: 'nowrap',
-    ...Object.fromEntries([...Object.values(CHIPS), NO_OFFERS].map((c) => [`&[data-chip=${c.style}]`, { bg: c.bg, color: c.color }])),
-    '&[data-chip=expired]': { bg: 'gray.600', color: 'white', textDecoration: 'line-through' },
+    ...Object.fromEntries(
+      [...Object.values(CHIPS), NO_OFFERS].map(({ style, label: _label, ...look }) => [`&[data-chip=${style}]`, look]),
+    ),
   },
 };

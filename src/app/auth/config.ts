@@ -14,7 +14,6 @@ export interface AuthConfig {
   /** API scopes to ask access tokens for. */
   scopes: string[];
   passwordResetAuthority: string | null;
-  companyHomeUrl: string;
 }
 
 /** OpenID scopes MSAL adds to every sign-in; offline_access brings the refresh token renewal uses. */
@@ -31,8 +30,7 @@ export function parseAuthConfig(value: unknown): AuthConfig {
     !v.authority.startsWith('https://') ||
     !strings(v.knownAuthorities) ||
     (v.protocolMode !== 'AAD' && v.protocolMode !== 'OIDC') ||
-    !strings(v.scopes) ||
-    typeof v.companyHomeUrl !== 'string'
+    !strings(v.scopes)
   ) {
     throw new Error('The sign-in configuration from /auth-config.json is not valid.');
   }
@@ -44,7 +42,6 @@ export function parseAuthConfig(value: unknown): AuthConfig {
     protocolMode: v.protocolMode,
     scopes: v.scopes!,
     passwordResetAuthority: typeof v.passwordResetAuthority === 'string' ? v.passwordResetAuthority : null,
-    companyHomeUrl: v.companyHomeUrl,
   };
 }
 

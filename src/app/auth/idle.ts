@@ -108,11 +108,11 @@ export function createIdleMonitor(options: { onExpire(): void; clock?: Clock; id
   };
 }
 
-export type TimeoutAction = { kind: 'signOut' } | { kind: 'borrowerSignIn'; path: string } | { kind: 'companyHome'; url: string };
+export type TimeoutAction = 'signOut' | 'borrowerSignIn' | 'companyHome';
 
 /** Spec §4 session timeout at zero: staff are signed out; a borrower goes to sign in again for the same application; anyone else to the company home page. */
-export function timeoutAction(state: Pick<SessionState, 'authenticated' | 'borrowerAuthenticated' | 'borrowerAppId'>, companyHomeUrl: string): TimeoutAction {
-  if (state.authenticated) return { kind: 'signOut' };
-  if (state.borrowerAuthenticated && state.borrowerAppId) return { kind: 'borrowerSignIn', path: `/app/auth/${state.borrowerAppId}` };
-  return { kind: 'companyHome', url: companyHomeUrl };
+export function timeoutAction(state: Pick<SessionState, 'authenticated' | 'borrowerAuthenticated' | 'borrowerAppId'>): TimeoutAction {
+  if (state.authenticated) return 'signOut';
+  if (state.borrowerAuthenticated && state.borrowerAppId) return 'borrowerSignIn';
+  return 'companyHome';
 }

@@ -13,8 +13,8 @@
  * - signOut: all session data goes (spec §4), MSAL's cache too, then the provider's end-session with the
  *   ID token hint; the ?state= it comes back with is removed.
  * - B2C: AADB2C90118 starts the password-reset user flow, AADB2C90091 (cancelled) goes back to sign-in.
- * - The session timeout of spec §4 (./session-timeout.ts) starts with the port, so a signed-in staff user
- *   always has it; the shell may start it earlier for borrowers and anonymous visitors.
+ * The session timeout of spec §4 (./session-timeout.ts) is not the port's: src/main.tsx starts it for every
+ * visitor and it signs staff out through the port.
  */
 import {
   CacheLookupPolicy,
@@ -27,8 +27,6 @@ import type { AuthPort } from '../auth-port.ts';
 import { requestedBrand } from '../brand.ts';
 import { session } from '../session/store.ts';
 import { msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
-import type { IdleMonitor } from './idle.ts';
-import { startSessionTimeout } from './session-timeout.ts';
 import {
   afterLoginRoute,
   b2cError,
@@ -91,7 +89,6 @@ async function redeemAnswer(msal: PublicClientApplication, config: AuthConfig): 
 }
 
 class MsalAuthPort implements AuthPort {
-  private readonly idle: IdleMonitor;
   private outcome: Outcome;
 
   constructor(
@@ -101,7 +98,6 @@ class MsalAuthPort implements AuthPort {
     outcome: Outcome,
   ) {
     this.outcome = outcome;
-    this.idle = startSessionTimeout({ signOut: () => this.signOut(), companyHomeUrl: config.companyHomeUrl });
     // Spec §4: user info is loaded when a signed-in session holds no office yet (after sign-in, or when a
     // screen clears officeId and userInfoLoaded, e.g. after accepting an invitation); one fetch at a time.
     session.subscribe((state) => {
@@ -130,7 +126,6 @@ class MsalAuthPort implements AuthPort {
 
   async signOut(): Promise<void> {
     const account = this.account();
-    this.idle.stop();
     session.clear();
     await session.flush();
     if (!account) {

@@ -3,7 +3,7 @@ import { Box, Text } from '@chakra-ui/react';
 import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
 import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
-import { useExprContext, useOperationQueries, useOperationQuery } from '../hooks.tsx';
+import { useExprContext, useOperationQueries } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
 import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';
@@ -99,16 +99,16 @@ export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
   const { StatusChip } = use(loadWidgets(services));
   const context = useExprContext();
   const { lanes: spec, card } = screen;
-  const laneKeys = spec.perLane ? (spec.order ?? []) : [];
-  const laneContexts = useMemo(() => laneKeys.map((key) => ({ ...context, lane: { key } })), [context, laneKeys]);
-  const whole = useOperationQuery(spec.perLane ? undefined : screen.source, context);
-  const each = useOperationQueries(spec.perLane ? screen.source : undefined, laneContexts);
-  const queries = spec.perLane ? each : [whole];
+  // One call for the board, or one per lane of `order` (each seeing its `lane.key`).
+  const calls = useMemo(() => (spec.perLane ? (spec.order ?? []).map((key) => ({ ...context, lane: { key } })) : [context]), [context, spec]);
+  const queries = useOperationQueries(screen.source, calls);
   const isLoading = queries.some((q) => q.isLoading);
   const isFetching = queries.some((q) => q.isFetching);
   const isError = queries.some((q) => q.isError);
   const rowsOf = (data: unknown) => (screen.source.rows ? getPath(data, screen.source.rows) : data);
-  const lanes: Lane[] = spec.perLane ? laneKeys.map((key, i) => laneOf(spec, key, rowsOf(each[i]?.data))) : lanesOfOne(spec, rowsOf(whole.data));
+  const lanes: Lane[] = spec.perLane
+    ? (spec.order ?? []).map((key, i) => laneOf(spec, key, rowsOf(queries[i]?.data)))
+    : lanesOfOne(spec, rowsOf(queries[0]?.data));
   useReadyMark('kanban', !isLoading && !isFetching);
   return (
     <Box data-screen="kanban" data-ready={!isLoading || undefined}>

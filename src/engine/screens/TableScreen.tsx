@@ -20,7 +20,7 @@ const NO_ROWS: Row[] = [];
  * A long free text (a status detail) wraps, but never narrower than a readable width: left to the browser, a narrow
  * screen squeezed it into a column a word wide and every row grew many lines tall. Amounts and dates keep to one
  * line. On a phone the table scrolls sideways anyway, so short texts and the row's buttons keep to one line too.
- * One rule for the table, not a style per cell (decision 0132).
+ * One rule for the table, not a style per cell (decisions 0131, 0132).
  */
 const CELLS = {
   '& td': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
@@ -30,7 +30,6 @@ const CELLS = {
 } as const;
 /** A plain text longer than this is prose (it may wrap). */
 const PROSE_CHARS = 30;
-
 
 function Cell({ column, row, context, runtime, widgets }: { column: Column; row: Row; context: Context; runtime: ActionRuntime; widgets: WidgetRegistry }) {
   const services = useEngine();

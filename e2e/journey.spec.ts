@@ -60,16 +60,19 @@ function borrower(last: string): Borrower {
 
 /** The steps whose pages axe-core checks in the gsky test: the forms and the journey's own widgets. */
 const AXE_STEPS = new Set(['sent', 'prequal', 'offers', 'select', 'consent', 'kba', 'sign']);
+/** On a phone, the steps whose tables are cards (decision 0141). */
+const AXE_PHONE_STEPS = new Set(['match', 'offers', 'select']);
 
 /**
  * Looks at a journey step: a full-page screenshot in the test's output folder (nothing compares them), and in the
- * gsky test an axe-core check of the page (no serious or critical violation).
+ * gsky test and on a phone an axe-core check of the page (no serious or critical violation).
  */
 async function shot(page: Page, name: string): Promise<void> {
   // Away from the button just clicked: a hovered button is not what the page looks like.
   await page.mouse.move(1, 1);
   await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-  if (!test.info().title.startsWith('gsky:') || !AXE_STEPS.has(name)) return;
+  const onPhone = page.viewportSize()!.width < 600;
+  if (!(test.info().title.startsWith('gsky:') && AXE_STEPS.has(name)) && !(onPhone && AXE_PHONE_STEPS.has(name))) return;
   const results = await new AxeBuilder({ page }).analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(serious.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`)).toEqual([]);
@@ -117,9 +120,12 @@ async function sendTextLink(page: Page, b: Borrower): Promise<{ appId: number; l
   return { appId, link };
 }
 
-/** The borrower's own browser: a context of its own (no staff session in it). */
-async function borrowerPage(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true });
+/** A phone's screen: the borrower of the powerpay test goes through the journey on one. */
+const PHONE = { width: 375, height: 812 };
+
+/** The borrower's own browser: a context of its own (no staff session in it), on a desktop screen or a phone's. */
+async function borrowerPage(browser: Browser, viewport?: typeof PHONE): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true, ...(viewport ? { viewport } : {}) });
   return { context, page: await context.newPage() };
 }
 
@@ -155,7 +161,18 @@ async function chooseLender(page: Page, lenderName: string): Promise<void> {
   const lenders = await page.locator('[data-screen="table"] tbody tr td:first-child').allTextContents();
   expect(new Set(lenders).size, 'offers from at least three lenders').toBeGreaterThanOrEqual(3);
   await shot(page, 'match');
-  await page.getByRole('button', { name: `See ${lenderName} offers` }).first().click();
+  const see = page.getByRole('button', { name: `See ${lenderName} offers` }).first();
+  const width = page.viewportSize()!.width;
+  if (width < 600) {
+    // On a phone the offers are cards: every term and the button fit the screen, nothing scrolls sideways.
+    const table = page.locator('[data-screen="table"] table').first();
+    expect(await table.evaluate((t) => t.parentElement!.scrollWidth <= t.parentElement!.clientWidth)).toBe(true);
+    await see.scrollIntoViewIfNeeded();
+    const box = (await see.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    await expect(table.locator('tbody tr').first().locator('td[data-label="APR"]')).toBeVisible();
+  }
+  await see.click();
   await expect(page.getByRole('heading', { name: `Your offers from ${lenderName}` })).toBeVisible();
 }
 
@@ -335,12 +352,12 @@ test('ally: a used link leads to the passcode; esign (consent, KBA with a second
   await officeDownloadsSignedPdf(page, appId);
 });
 
-test('powerpay: consent, KBA and signature on its sign page; the borrower ends on the summary', async ({ page, browser }) => {
+test('powerpay on a phone: offers as cards; consent, KBA and signature on its sign page; the borrower ends on the summary', async ({ page, browser }) => {
   const b = borrower('Okafor');
   await signIn(page);
   const { appId, link } = await sendTextLink(page, b);
 
-  const { context, page: phone } = await borrowerPage(browser);
+  const { context, page: phone } = await borrowerPage(browser, PHONE);
   await phone.goto(link);
   await prequalify(phone, b);
   await chooseLender(phone, 'PowerPay');

@@ -1198,6 +1198,10 @@ export interface TableScreen {
   toolbar?: Button[];
   empty?: Text;
   rowKey?: string;
+  /**
+   * How the table shows under 600px: 'scroll' (default) keeps its columns and scrolls sideways; 'cards' shows each row as a card of 'header: value' lines with its buttons below (for short lists a borrower reads on a phone; the column headers do not sort there).
+   */
+  narrow?: 'scroll' | 'cards';
   select?: TableSelection;
 }
 /**

@@ -28,6 +28,37 @@ const CELLS = {
   '& .cell-line': { whiteSpace: 'nowrap' },
   '& .cell-buttons': { display: 'flex', gap: '2', flexWrap: { base: 'nowrap', sm: 'wrap' } },
 } as const;
+/**
+ * `narrow: "cards"`: under 600px each row is a card of 'header: value' lines (the header comes from the cell's
+ * data-label), its buttons on a line of their own. A borrower comparing offers on a phone then sees every term and
+ * the button without scrolling sideways (decision 0141). The header row is only hidden from sight, and the labels
+ * drawn in the cards have empty alternative text, so a screen reader keeps reading the table as a table.
+ */
+const CARDS = {
+  ...CELLS,
+  display: { base: 'block', sm: 'table' },
+  '& thead': {
+    position: { base: 'absolute', sm: 'static' },
+    width: { base: '1px', sm: 'auto' },
+    height: { base: '1px', sm: 'auto' },
+    overflow: { base: 'hidden', sm: 'visible' },
+    clipPath: { base: 'inset(50%)', sm: 'none' },
+  },
+  '& tbody': { display: { base: 'block', sm: 'table-row-group' } },
+  '& tr': { display: { base: 'block', sm: 'table-row' }, py: { base: '2', sm: '0' }, borderBottomWidth: { base: '1px', sm: '0' } },
+  '& td': {
+    display: { base: 'flex', sm: 'table-cell' },
+    justifyContent: 'space-between',
+    gap: '4',
+    textAlign: { base: 'end', sm: 'inherit' },
+    whiteSpace: 'normal',
+    borderBottomWidth: { base: '0', sm: '1px' },
+  },
+  '& td::before': { content: { base: 'attr(data-label) / ""', sm: 'none' }, color: 'fg.muted', textAlign: 'start' },
+  '& td[data-label=""]::before': { display: 'none' },
+  '& .cell-prose': { minWidth: { base: '0', sm: '12rem' } },
+  '& .cell-buttons': { flexWrap: 'wrap' },
+} as const;
 /** A plain text longer than this is prose (it may wrap). */
 const PROSE_CHARS = 30;
 
@@ -249,6 +280,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
     getRowId: (row, index) => String(row[screen.rowKey ?? 'id'] ?? index),
   });
   const pageCount = source.paged ? Math.max(1, Math.ceil(rowCount / pagination.pageSize)) : 1;
+  const cards = screen.narrow === 'cards';
   const filterCount = Object.values(filter).filter((v) => v !== undefined && v !== '').length;
   return (
     <Box data-screen="table" data-ready={!query.isLoading || undefined}>
@@ -278,7 +310,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
         />
       ) : null}
       <Box bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg" overflowX="auto">
-        <Table.Root size="sm" interactive css={CELLS}>
+        <Table.Root size="sm" interactive css={cards ? CARDS : CELLS}>
           <Table.Header>
             {table.getHeaderGroups().map((group) => (
               <Table.Row key={group.id}>
@@ -330,11 +362,18 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                     />
                   </Table.Cell>
                 ) : null}
-                {row.getAllCells().map((cell) => (
-                  <Table.Cell key={cell.id} textAlign={visibleColumns.find((c) => c.id === cell.column.id)?.align === 'end' ? 'end' : undefined}>
-                    <table.FlexRender cell={cell} />
-                  </Table.Cell>
-                ))}
+                {row.getAllCells().map((cell) => {
+                  const column = visibleColumns.find((c) => c.id === cell.column.id);
+                  return (
+                    <Table.Cell
+                      key={cell.id}
+                      textAlign={column?.align === 'end' ? 'end' : undefined}
+                      data-label={cards ? text(column?.header ?? '', ctx) : undefined}
+                    >
+                      <table.FlexRender cell={cell} />
+                    </Table.Cell>
+                  );
+                })}
               </Table.Row>
             ))}
           </Table.Body>

@@ -13,18 +13,20 @@ type QueryConfig = { text?: unknown; name?: unknown; values?: unknown };
  * stay unnamed, since a prepared statement holds exactly one.
  */
 export class PreparingClient extends pg.Client {
-  private readonly prepared = new Set<string>();
+  /** Statement text → its name (hashing the text again on every call cost a few percent of a list call). */
+  private readonly names = new Map<string, string>();
 
   override query(...args: unknown[]): never {
     const [config, values] = args as [QueryConfig | string, unknown];
     if (config && typeof config === 'object' && typeof config.text === 'string' && config.name === undefined) {
       const parameters = Array.isArray(values) ? values : config.values;
       if (Array.isArray(parameters) && parameters.length > 0) {
-        const name = `q${createHash('sha1').update(config.text).digest('base64url')}`;
-        if (this.prepared.has(name) || this.prepared.size < STATEMENTS_PER_CONNECTION) {
-          this.prepared.add(name);
-          args[0] = { ...config, name };
+        let name = this.names.get(config.text);
+        if (name === undefined && this.names.size < STATEMENTS_PER_CONNECTION) {
+          name = `q${createHash('sha1').update(config.text).digest('base64url')}`;
+          this.names.set(config.text, name);
         }
+        if (name !== undefined) args[0] = { ...config, name };
       }
     }
     return (super.query as (...a: unknown[]) => never)(...args);

@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { sql } from 'drizzle-orm';
+import { and, eq, not, or, sql } from 'drizzle-orm';
+import { userOffices, users } from '../db/schema.ts';
+import { StatementCache } from '../db/prepared.ts';
 import type { AccessRule, Operation } from '../contract/operations.ts';
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
@@ -17,19 +19,31 @@ type Staff = Extract<Caller, { kind: 'staff' }>;
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
+const staffStatement = new StatementCache<{ id: string; email: string; role: string | null; userRole: string | null; isDisabled: boolean; officeId: number | null; officeRole: string | null }[]>('staff_');
+
+/** The user and their roles per office, read on every call (decision 0140): one statement, prepared once. */
 async function loadStaff(services: Services, userId: string): Promise<Staff | undefined> {
-  const rows = await services.db.execute<{ id: string; email: string; role: string | null; user_role: string | null; is_disabled: boolean; office_id: number | null; office_role: string | null }>(sql`
-    select u.id, u.email, u.role, u.user_role, u.is_disabled, uo.office_id, uo.role as office_role
-    from users u left join user_offices uo on uo.user_id = u.id and not uo.is_disabled
-      -- an invitation grants nothing until the invitee accepts it (Users_ProcessInvite)
-      and (not uo.is_invited or uo.is_invite_processed)
-    where u.id = ${userId}`);
-  const list = rows.rows;
+  const db = services.db;
+  const list = await staffStatement.run(db, 'roles', { userId }, () =>
+    db
+      .select({ id: users.id, email: users.email, role: users.role, userRole: users.userRole, isDisabled: users.isDisabled, officeId: userOffices.officeId, officeRole: userOffices.role })
+      .from(users)
+      .leftJoin(
+        userOffices,
+        and(
+          eq(userOffices.userId, users.id),
+          not(userOffices.isDisabled),
+          // an invitation grants nothing until the invitee accepts it (Users_ProcessInvite)
+          or(not(userOffices.isInvited), userOffices.isInviteProcessed),
+        ),
+      )
+      .where(eq(users.id, sql.placeholder('userId'))),
+  );
   const first = list[0];
-  if (!first || first.is_disabled) return undefined;
+  if (!first || first.isDisabled) return undefined;
   const offices = new Map<number, string>();
-  for (const row of list) if (row.office_id !== null && row.office_role) offices.set(Number(row.office_id), row.office_role);
-  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.user_role, offices };
+  for (const row of list) if (row.officeId !== null && row.officeRole) offices.set(row.officeId, row.officeRole);
+  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.userRole, offices };
 }
 
 /** The office that owns the record an operation touches; undefined when there is no such record. */

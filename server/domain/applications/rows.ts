@@ -1,10 +1,11 @@
-import { and, asc, desc, eq, inArray, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, like, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
+import { Params, StatementCache } from '../../db/prepared.ts';
 import { applications, offices } from '../../db/schema.ts';
 import { toDollars, toUsDate, toUtc } from '../values.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
-import { escapeLike, withinDates } from '../search.ts';
+import { escapeLike, inline, withinDates, type Bind } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
 
 type Schemas = components['schemas'];
@@ -37,12 +38,12 @@ export const SORTABLE_COLUMNS = {
  * the last name alone ('smi' finds John Smith). Both name tests are prefix LIKEs on indexed
  * expressions (text_pattern_ops), so the planner ORs two index scans (decision 0080).
  */
-export function applicantSearch(search: string | undefined): SQL | undefined {
+export function applicantSearch(search: string | undefined, bind: Bind = inline): SQL | undefined {
   const text = search?.trim().toLowerCase().replace(/\s+/g, ' ');
   if (!text) return undefined;
-  const prefix = `${escapeLike(text)}%`;
+  const prefix = bind('namePrefix', `${escapeLike(text)}%`);
   const byName = or(like(applications.searchName, prefix), like(sql`lower(${applications.lastName})`, prefix))!;
-  return /^\d{1,15}$/.test(text) ? or(eq(applications.id, Number(text)), byName) : byName;
+  return /^\d{1,15}$/.test(text) ? or(eq(applications.id, bind('searchId', Number(text))), byName) : byName;
 }
 
 export interface ListScope {
@@ -54,15 +55,19 @@ export interface ListScope {
   anyStage?: boolean;
 }
 
-function conditions(scope: ListScope, query: ListQuery): SQL | undefined {
+/** Stages as one array parameter (PGlite sends a JavaScript array as plain text, so the literal is written here). */
+const stageArray = (stages: readonly string[]) => `{${stages.join(',')}}`;
+
+function conditions(scope: ListScope, query: ListQuery, params: Params): SQL | undefined {
   const stages = !query.stages?.length ? scope.stages : scope.anyStage ? query.stages : scope.stages.filter((s) => query.stages!.includes(s));
+  const { bind } = params;
   return and(
-    scope.officeId === undefined ? undefined : eq(applications.officeId, scope.officeId),
-    inArray(applications.stage, [...stages]),
+    scope.officeId === undefined ? undefined : eq(applications.officeId, bind('officeId', scope.officeId)),
+    sql`${applications.stage} = any(${bind('stages', stageArray(stages))}::app_stage[])`,
     scope.funded ? sql`${applications.fundedAt} is not null` : undefined,
-    query.fundingStatus ? eq(applications.fundingStatus, query.fundingStatus) : undefined,
-    applicantSearch(query.search),
-    withinDates(applications.createdAt, query),
+    query.fundingStatus ? eq(applications.fundingStatus, bind('fundingStatus', query.fundingStatus)) : undefined,
+    applicantSearch(query.search, bind),
+    withinDates(applications.createdAt, query, bind),
   );
 }
 
@@ -122,23 +127,34 @@ export function toAppRow(row: RowRecord): AppRow {
   };
 }
 
-/** One page of application rows and the count of all pages, for the list screens. */
+const pages = new StatementCache<(RowRecord & { total: number })[]>('app_page_');
+const pageCounts = new StatementCache<{ count: number }[]>('app_count_');
+
+/**
+ * One page of application rows and the count of all pages, for the list screens. Each shape of list (its
+ * conditions and its sort) is a statement prepared once (decision 0140).
+ */
 export async function listApplications(db: Db, scope: ListScope, query: ListQuery): Promise<Page<AppRow>> {
-  const where = conditions(scope, query);
-  const column = SORTABLE_COLUMNS[query.sortBy as keyof typeof SORTABLE_COLUMNS] ?? applications.createdAt;
-  const direction = query.sortBy ? (query.sortDesc ? desc : asc) : desc;
+  const params = new Params();
+  const where = conditions(scope, query, params);
+  const sortBy = query.sortBy !== undefined && query.sortBy in SORTABLE_COLUMNS ? (query.sortBy as keyof typeof SORTABLE_COLUMNS) : 'createdAtUtc';
+  const descending = query.sortBy ? !!query.sortDesc : true;
+  const direction = descending ? desc : asc;
+  const shape = `${params.names}|${scope.funded ? 'funded' : ''}|${sortBy} ${descending ? 'desc' : 'asc'}`;
   return paged(
     query,
     (limit, offset) =>
-      db
-        .select({ ...rowColumns, total: totalRows() })
-        .from(applications)
-        .innerJoin(offices, eq(offices.id, applications.officeId))
-        .where(where)
-        .orderBy(direction(column), direction(applications.id))
-        .limit(limit ?? DEFAULT_PAGE_SIZE)
-        .offset(offset),
-    () => db.$count(applications, where),
+      pages.run(db, shape, { ...params.values, limit: limit ?? DEFAULT_PAGE_SIZE, offset }, () =>
+        db
+          .select({ ...rowColumns, total: totalRows() })
+          .from(applications)
+          .innerJoin(offices, eq(offices.id, applications.officeId))
+          .where(where)
+          .orderBy(direction(SORTABLE_COLUMNS[sortBy]), direction(applications.id))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset')),
+      ),
+    async () => (await pageCounts.run(db, shape, params.values, () => db.select({ count: count() }).from(applications).where(where)))[0]?.count ?? 0,
     toAppRow,
   );
 }
@@ -162,7 +178,7 @@ export async function applicationsByStage(db: Db, officeId: number, stages: read
     .as('cards');
   const rows = await db
     .select({ stage: sql<Stage>`lane.stage`.as('lane_stage'), laneCount: counts.laneCount, card: cards._.selectedFields })
-    .from(sql`unnest(${`{${stages.join(',')}}`}::app_stage[]) as lane(stage)`)
+    .from(sql`unnest(${stageArray(stages)}::app_stage[]) as lane(stage)`)
     .crossJoinLateral(counts)
     .leftJoinLateral(cards, sql`true`);
   return stages.map((stage) => {

@@ -27,16 +27,21 @@ interface Preparable<R> {
   prepare(name: string): Statement<R>;
 }
 
-/** Shapes kept per database; a query of a shape beyond them is parsed on every call, as an unnamed statement. */
-const SHAPES_PER_DATABASE = 256;
+/** Shapes with a name; a query of a shape beyond them is parsed on every call, as an unnamed statement. */
+const NAMED_SHAPES = 256;
 
 /**
  * Statements built once per shape (decision 0140): drizzle turns a query into SQL text on every call, which took
  * about an eighth of the server's time on a list call. A cached statement is built with placeholders the first time
  * its shape (which conditions, which sort) is asked for, then only runs with new values; PostgreSQL prepares it once
  * per connection under its name.
+ *
+ * A shape's name is the same on every database object, so the same text always has the same name on a connection
+ * (PostgreSQL refuses one name for two texts). A transaction is a database object of its own: it builds the
+ * statements it runs again, under those names.
  */
 export class StatementCache<R> {
+  private readonly names = new Map<string, string>();
   private readonly byDatabase = new WeakMap<Db, Map<string, Statement<R>>>();
   constructor(private readonly prefix: string) {}
 
@@ -46,9 +51,10 @@ export class StatementCache<R> {
     if (!statements) this.byDatabase.set(db, (statements = new Map()));
     let statement = statements.get(shape);
     if (!statement) {
-      const full = statements.size >= SHAPES_PER_DATABASE;
-      statement = build().prepare(full ? '' : `${this.prefix}${statements.size}`);
-      if (!full) statements.set(shape, statement);
+      let name = this.names.get(shape);
+      if (name === undefined && this.names.size < NAMED_SHAPES) this.names.set(shape, (name = `${this.prefix}${this.names.size}`));
+      statement = build().prepare(name ?? '');
+      if (name !== undefined) statements.set(shape, statement);
     }
     return statement.execute(values);
   }

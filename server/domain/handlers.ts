@@ -28,7 +28,7 @@ export function createHandlers(): Handlers {
     ...adminAppHandlers,
     ...fundingHandlers,
     ...refundHandlers,
-    // The borrower journey; its App_GetApp adds the route of the next step to the plain read above.
+    // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,
   };
 }

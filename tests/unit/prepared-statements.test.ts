@@ -16,7 +16,7 @@ function fakeQueries() {
 }
 
 describe('statements prepared once per shape (server/db/prepared.ts, decision 0140)', () => {
-  it('builds a shape once per database, then only runs it with the new values', async () => {
+  it('builds a shape once per database, then only runs it with the new values; a shape has one name on every database', async () => {
     const cache = new StatementCache<string[]>('t_');
     const { prepared, runs, build } = fakeQueries();
     const one = {} as Db;
@@ -34,7 +34,7 @@ describe('statements prepared once per shape (server/db/prepared.ts, decision 01
     ]);
   });
 
-  it('past 256 shapes a database keeps no more: a new shape runs unnamed (parsed on each call) and is built again next time', async () => {
+  it('past 256 shapes no more are named: a new shape runs unnamed (parsed on each call) and is built again next time', async () => {
     const cache = new StatementCache<string[]>('t_');
     const { prepared, build } = fakeQueries();
     const db = {} as Db;

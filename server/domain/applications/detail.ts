@@ -1,11 +1,13 @@
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
+import { StatementCache } from '../../db/prepared.ts';
 import { applicationLenders, applications, lenders, offers, offices, refunds } from '../../db/schema.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { toDollars, toUsDate, toUtc } from '../values.ts';
 import { displayFlags, statusChip } from './status.ts';
+import type { ApplicationRecord } from './records.ts';
 
 type Schemas = components['schemas'];
 export type Application = Schemas['Application'];
@@ -52,33 +54,50 @@ function maskedDob(piiKey: Buffer, encrypted: string | null): string | null {
   return `**/**/${dob.slice(0, 4)}`;
 }
 
+/** The statements an application read runs on every detail view and borrower step, prepared once (decision 0140). */
+const offersStatement = new StatementCache<{ offer: typeof offers.$inferSelect; lenderCode: string; lenderName: string }[]>('app_offers_');
+const applicationStatement = new StatementCache<{ app: ApplicationRecord; officeName: string; officeCategory: string | null; lenderPhone: string | null; lenderAppId: string | null }[]>('app_read_');
+const lastRefundStatement = new StatementCache<(typeof refunds.$inferSelect)[]>('app_refund_');
+const APP_ID = sql.placeholder('appId');
+
 export async function offersOf(db: Db, appId: number): Promise<Offer[]> {
-  const rows = await db
-    .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
-    .from(offers)
-    .innerJoin(lenders, eq(lenders.id, offers.lenderId))
-    .where(eq(offers.appId, appId))
-    .orderBy(offers.lenderId, offers.id);
+  const rows = await offersStatement.run(db, 'offers', { appId }, () =>
+    db
+      .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
+      .from(offers)
+      .innerJoin(lenders, eq(lenders.id, offers.lenderId))
+      .where(eq(offers.appId, APP_ID))
+      .orderBy(offers.lenderId, offers.id),
+  );
   return rows.map(({ offer, lenderCode, lenderName }) => toOffer({ ...offer, lenderCode, lenderName }));
 }
 
 /** An application as the detail view and the borrower flows see it; PII masked. */
 export async function getApplication(db: Db, piiKey: Buffer, id: number): Promise<Application> {
-  const [found] = await db
-        .select({ app: applications, officeName: offices.name, officeCategory: offices.category, lenderPhone: lenders.phone, lenderAppId: applicationLenders.lenderAppId })
-    .from(applications)
-    .innerJoin(offices, eq(offices.id, applications.officeId))
-    .leftJoin(lenders, eq(lenders.id, applications.lenderId))
-    .leftJoin(applicationLenders, and(eq(applicationLenders.appId, applications.id), eq(applicationLenders.lenderId, applications.lenderId)))
-    .where(eq(applications.id, id));
+  return (await readApplication(db, piiKey, id)).application;
+}
+
+/** The application as the API shows it, and the record it was read from (for what else the caller derives from it). */
+export async function readApplication(db: Db, piiKey: Buffer, id: number): Promise<{ application: Application; record: ApplicationRecord }> {
+  const [found] = await applicationStatement.run(db, 'application', { appId: id }, () =>
+    db
+      .select({ app: applications, officeName: offices.name, officeCategory: offices.category, lenderPhone: lenders.phone, lenderAppId: applicationLenders.lenderAppId })
+      .from(applications)
+      .innerJoin(offices, eq(offices.id, applications.officeId))
+      .leftJoin(lenders, eq(lenders.id, applications.lenderId))
+      .leftJoin(applicationLenders, and(eq(applicationLenders.appId, applications.id), eq(applicationLenders.lenderId, applications.lenderId)))
+      .where(eq(applications.id, APP_ID)),
+  );
   if (!found) throw new HttpProblem(404, 'The application could not be found.');
   const { app } = found;
   const [appOffers, [lastRefund]] = await Promise.all([
     offersOf(db, id),
-    db.select().from(refunds).where(and(eq(refunds.appId, id), ne(refunds.status, 'Cancelled'))).orderBy(desc(refunds.createdAt), desc(refunds.id)).limit(1),
+    lastRefundStatement.run(db, 'last refund', { appId: id }, () =>
+      db.select().from(refunds).where(and(eq(refunds.appId, APP_ID), ne(refunds.status, 'Cancelled'))).orderBy(desc(refunds.createdAt), desc(refunds.id)).limit(1),
+    ),
   ]);
   const selected = appOffers.find((o) => o.isSelected);
-  return {
+  const application: Application = {
     id: app.id,
     officeId: app.officeId,
     officeName: found.officeName,
@@ -155,4 +174,5 @@ export async function getApplication(db: Db, piiKey: Buffer, id: number): Promis
     createdAtUtc: toUtc(app.createdAt),
     updatedAtUtc: toUtc(app.updatedAt),
   };
+  return { application, record: app };
 }

@@ -8,7 +8,7 @@ import { applicationsByStage, listApplications } from './rows.ts';
 import { ACTIVE_STAGES, INACTIVE_STAGES } from './status.ts';
 import { cancelLenderTransaction, lenderTransactionList, submitLenderTransaction } from './transactions.ts';
 
-type ApplicationReads = 'App_GetApp' | 'App_GetOfficeApps' | 'App_GetOfficeAppsByStage' | 'App_GetOfficeInactiveApps';
+type ApplicationReads = 'App_GetOfficeApps' | 'App_GetOfficeAppsByStage' | 'App_GetOfficeInactiveApps';
 type ApplicationFollowUp =
   | 'App_UpsertAppNote' | 'App_GetAppNotes' | 'App_UploadFile' | 'App_GetAppFiles' | 'App_GetAppStips' | 'App_GetAppLenders'
   | 'App_AddReferenceCode' | 'App_FinalizeApp' | 'App_GetLenderTrans' | 'App_SubmitTrans' | 'App_CancelTrans';
@@ -17,9 +17,6 @@ type ApplicationFollowUp =
 const KANBAN_LANE_SIZE = 25;
 
 export const applicationHandlers: Pick<Handlers, ApplicationReads | ApplicationFollowUp> = {
-  async App_GetApp({ params, services }) {
-    return { status: 200, body: await getApplication(services.db, services.settings.piiKey, params.id) };
-  },
   async App_GetOfficeApps({ body, services }) {
     // `stages` may name any stage: the search page (/search/{id}) looks for an applicant in all of them.
     return { status: 200, body: await listApplications(services.db, { officeId: body.officeId, stages: ACTIVE_STAGES, anyStage: true }, body) };

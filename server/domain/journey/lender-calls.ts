@@ -8,7 +8,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../lenders/registry.ts';
 import type { LenderEvent } from '../../lenders/types.ts';
 import type { Services } from '../../services.ts';
-import { getApplication, type Application } from '../applications/detail.ts';
+import { readApplication, type Application } from '../applications/detail.ts';
 import { appStipulations } from '../applications/followup.ts';
 import { lockApplication, writeLogs } from '../applications/records.ts';
 import { toDollars, toUtc } from '../values.ts';
@@ -35,9 +35,8 @@ export const CALLBACK_TOLERANCE_SECONDS = 300;
 // ---- App_GetApp with the route of the next step --------------------------------------------------
 
 export async function applicationWithRoute(services: Services, appId: number): Promise<Application> {
-  const application = await getApplication(services.db, services.settings.piiKey, appId);
-  const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
-  return { ...application, nextRoute: nextRoute(catalogueOf(services), await journeyStateOf(services.db, app!)) };
+  const { application, record } = await readApplication(services.db, services.settings.piiKey, appId);
+  return { ...application, nextRoute: nextRoute(catalogueOf(services), await journeyStateOf(services.db, record)) };
 }
 
 /** App_GetApp; refreshStatus asks the selected lender for news first (docs/decisions/0103). */

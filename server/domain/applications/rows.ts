@@ -159,28 +159,35 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   );
 }
 
+const boards = new StatementCache<{ stage: Stage; laneCount: number; card: RowRecord | null }[]>('app_board_');
+
 /**
  * The kanban: every active stage with its applications (newest first, at most `perStage` each) and
  * its full count, in one query: for each stage (unnest), a count and the newest cards (lateral joins),
  * each answered from the (office, stage, created) index.
  */
 export async function applicationsByStage(db: Db, officeId: number, stages: readonly Stage[], search: string | undefined, perStage: number) {
-  const laneStage = sql`lane.stage`;
-  const inLane = and(eq(applications.officeId, officeId), eq(applications.stage, laneStage), applicantSearch(search));
-  const counts = db.select({ laneCount: sql<number>`count(*)`.mapWith(Number).as('lane_count') }).from(applications).where(inLane).as('counts');
-  const cards = db
-    .select(rowColumns)
-    .from(applications)
-    .innerJoin(offices, eq(offices.id, applications.officeId))
-    .where(inLane)
-    .orderBy(desc(applications.createdAt), desc(applications.id))
-    .limit(perStage)
-    .as('cards');
-  const rows = await db
-    .select({ stage: sql<Stage>`lane.stage`.as('lane_stage'), laneCount: counts.laneCount, card: cards._.selectedFields })
-    .from(sql`unnest(${stageArray(stages)}::app_stage[]) as lane(stage)`)
-    .crossJoinLateral(counts)
-    .leftJoinLateral(cards, sql`true`);
+  const params = new Params();
+  const { bind } = params;
+  const inLane = and(eq(applications.officeId, bind('officeId', officeId)), eq(applications.stage, sql`lane.stage`), applicantSearch(search, bind));
+  const lanes = bind('stages', stageArray(stages));
+  const limit = bind('perStage', perStage);
+  const rows = await boards.run(db, params.names, params.values, () => {
+    const counts = db.select({ laneCount: sql<number>`count(*)`.mapWith(Number).as('lane_count') }).from(applications).where(inLane).as('counts');
+    const cards = db
+      .select(rowColumns)
+      .from(applications)
+      .innerJoin(offices, eq(offices.id, applications.officeId))
+      .where(inLane)
+      .orderBy(desc(applications.createdAt), desc(applications.id))
+      .limit(limit)
+      .as('cards');
+    return db
+      .select({ stage: sql<Stage>`lane.stage`.as('lane_stage'), laneCount: counts.laneCount, card: cards._.selectedFields })
+      .from(sql`unnest(${lanes}::app_stage[]) as lane(stage)`)
+      .crossJoinLateral(counts)
+      .leftJoinLateral(cards, sql`true`);
+  });
   return stages.map((stage) => {
     const lane = rows.filter((row) => row.stage === stage);
     return { stage, count: lane[0]?.laneCount ?? 0, results: lane.flatMap((row) => (row.card ? [toAppRow(row.card)] : [])) };

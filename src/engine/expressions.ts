@@ -10,7 +10,7 @@ import { formatValue } from './formats.ts';
 
 export type Context = Record<string, unknown>;
 
-export const OPERATORS = ['var', '==', '!=', '!', '!!', 'and', 'or', 'in', '<', '<=', '>', '>=', 'if', 'cat', '+', '-', '*', '/', 'missing'] as const;
+export const OPERATORS = ['var', '==', '!=', '!', '!!', 'and', 'or', 'in', '<', '<=', '>', '>=', 'if', 'cat', '+', '-', '*', '/', 'missing', 'object'] as const;
 type Operator = (typeof OPERATORS)[number];
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
@@ -130,6 +130,12 @@ export function evaluate(expression: unknown, context: Context): unknown {
       return args.length === 1 ? -num(value(0)) : num(value(0)) - num(value(1));
     case '/':
       return num(value(0)) / num(value(1));
+    // ["name", value, "name", value, …] → { name: value, … }: a call's body that holds objects (a list of them).
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i + 1 < args.length; i += 2) out[String(value(i))] = value(i + 1);
+      return out;
+    }
     case 'missing': {
       const names = (args.length === 1 && Array.isArray(value(0)) ? (value(0) as unknown[]) : args.map((_a, i) => value(i))).map(String);
       return names.filter((name) => {

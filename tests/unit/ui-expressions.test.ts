@@ -50,6 +50,11 @@ describe('the expression language', () => {
     expect(evaluate({ missing: ['session.role', 'session.title'] }, ctx)).toEqual(['session.title']);
   });
 
+  it('builds an object from name, value pairs (a body that holds a list of objects)', () => {
+    expect(evaluate([{ object: ['id', { var: 'session.officeId' }, 'status', 'Completed'] }], ctx)).toEqual([{ id: 7, status: 'Completed' }]);
+    expect(evaluate({ object: [] }, ctx)).toEqual({});
+  });
+
   it('refuses objects that are not one known operator', () => {
     expect(() => evaluate({ eval: 'alert(1)' }, ctx)).toThrow(ExpressionError);
     expect(() => evaluate({ var: 'a', '==': [] }, ctx)).toThrow(ExpressionError);

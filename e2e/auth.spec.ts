@@ -55,6 +55,9 @@ test.describe('staff sign-in through the built-in provider', () => {
       await page.clock.install();
       await signIn(page, email);
       await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe(route);
+      // The landing page's own calls finish first: a renewal still in flight when the page reloads would rotate the
+      // refresh token in a response that the unloading page never stores (decision 0143).
+      await page.waitForLoadState('networkidle');
 
       // 17 minutes of (active) use: the 15-minute access token is past its expiry in the page's clock. The next call
       // (every page load reads the configuration) renews it with the refresh token, without a sign-in page.
@@ -109,6 +112,37 @@ test.describe('staff sign-in through the built-in provider', () => {
     await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
     // MSAL's tokens are gone with the rest of the session (what is stored now is only the new sign-in's return route).
     expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => /refreshtoken|accesstoken|idtoken/i.test(key)))).toEqual([]);
+  });
+
+  test('a refresh token the provider refuses (already used, so it revoked the grant) leads to a new sign-in, not a stuck page', async ({ page }) => {
+    await page.clock.install();
+    await signIn(page, 'office.support@demo.test');
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
+    await page.waitForLoadState('networkidle');
+
+    // Another party redeems the page's refresh token first: as when a page unloads while its renewal is in flight.
+    const stored = await page.evaluate(() => {
+      const key = Object.keys(sessionStorage).find((name) => name.includes('refreshtoken'));
+      return key ? (JSON.parse(sessionStorage.getItem(key)!) as { secret: string; clientId: string }) : null;
+    });
+    expect(stored, 'MSAL keeps the refresh token in sessionStorage').not.toBeNull();
+    const origin = new URL(page.url()).origin;
+    const used = await page.request.post(`${origin}/oidc/token`, {
+      form: { grant_type: 'refresh_token', refresh_token: stored!.secret, client_id: stored!.clientId },
+    });
+    expect(used.status()).toBe(200);
+
+    for (const step of ['06:00', '06:00', '05:00']) {
+      await page.mouse.move(60, 60);
+      await page.clock.fastForward(step);
+    }
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=refresh_token'));
+    const signedInAgain = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=authorization_code'));
+    await page.reload();
+    expect((await refused).status()).toBe(400);
+    // The provider's own session still stands, so the new sign-in needs no password and comes back to the page.
+    expect((await signedInAgain).status()).toBe(200);
+    await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
   });
 
   test('times out after 15 idle minutes: the dialog counts 30 seconds down, Stay Logged In keeps the session, zero signs out', async ({ page }) => {

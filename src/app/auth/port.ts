@@ -38,6 +38,9 @@ import {
 } from './routing.ts';
 import { ensureUserInfo } from './user-info.ts';
 
+/** MSAL errors (beside InteractionRequiredAuthError) after which only a new sign-in gives a token. */
+const SIGN_IN_AGAIN = new Set(['no_tokens_found', 'invalid_grant']);
+
 type Outcome = { kind: 'none' } | { kind: 'signedIn'; result: AuthenticationResult } | { kind: 'error'; error: unknown };
 
 export async function createAuthPort(): Promise<AuthPort> {
@@ -148,8 +151,9 @@ class MsalAuthPort implements AuthPort {
       if (session.get().accessToken !== result.accessToken) session.update({ accessToken: result.accessToken });
       return result.accessToken;
     } catch (error) {
-      if (error instanceof InteractionRequiredAuthError || (error as { errorCode?: string }).errorCode === 'no_tokens_found') {
-        // The refresh token is gone (signed out elsewhere, password changed): sign in again.
+      if (error instanceof InteractionRequiredAuthError || SIGN_IN_AGAIN.has((error as { errorCode?: string }).errorCode ?? '')) {
+        // The refresh token is gone or refused (signed out elsewhere, password changed, already used by a page that
+        // unloaded before it stored the rotated one — decision 0143): sign in again.
         const here = window.location.hash.replace(/^#/, '') || '/';
         void this.signIn(session.get().loginRoute && here === SIGNED_IN_ROUTE ? session.get().loginRoute! : here);
       }

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { applications, appLogs, appNotes, files, lenderTransactions, securityEvents } from '../../server/db/schema.ts';
 import { OFFICE_ADMIN, SUPPORT, TPA, SALES, PLATFORM, DFI } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertStipulation } from './apps-fixtures.ts';
 import { DEMO } from './examples.ts';
+import { ACTIVE_STAGES, type Stage } from '../../server/domain/applications/status.ts';
 
 /**
  * Application lists, search and the detail view's follow-up calls (notes, files, stipulations,
@@ -108,6 +109,24 @@ describe('application lists and search', () => {
     const beyond = await call(DFI, 'PUT', '/api/admin/Apps/GetApps', { search: tag, pageSize: 1, page: 3, sortBy: 'id' });
     expect(beyond.json()).toMatchObject({ rowCount: 2, currentPage: 3, nextPage: null, results: [] });
     for (const as of [OFFICE_ADMIN, SUPPORT]) expect((await call(as, 'PUT', '/api/admin/Apps/GetApps', {})).statusCode, as).toBe(403);
+  });
+
+  it('counts a list without a search apart from its page (decision 0144), as many as the database holds', async () => {
+    const inDatabase = async (officeId?: number, stages: readonly Stage[] = ACTIVE_STAGES) =>
+      (await db().select({ n: count() }).from(applications).where(and(
+        officeId === undefined ? undefined : eq(applications.officeId, officeId),
+        inArray(applications.stage, [...stages]),
+      )))[0]!.n;
+    const office = await home(SUPPORT, { pageSize: 2, sortBy: 'amount' });
+    expect(office.json()).toMatchObject({ rowCount: await inDatabase(DEMO.brightSmiles), currentPage: 1, nextPage: 2 });
+    expect(office.json().results).toHaveLength(2);
+    const everyOffice = await call(DFI, 'PUT', '/api/admin/Apps/GetApps', { pageSize: 3 });
+    expect(everyOffice.json()).toMatchObject({ rowCount: await inDatabase(), nextPage: 2 });
+    const beyond = await home(SUPPORT, { pageSize: 2, page: 10_000 });
+    expect(beyond.json()).toMatchObject({ rowCount: await inDatabase(DEMO.brightSmiles), results: [] });
+    const funded = await call(SUPPORT, 'PUT', '/api/App/GetOfficeApps', { officeId: DEMO.brightSmiles, stages: ['Funded'], pageSize: 1 });
+    expect(funded.json().rowCount).toBe(await inDatabase(DEMO.brightSmiles, ['Funded']));
+    expect(funded.json().rowCount).toBeGreaterThan(0);
   });
 });
 

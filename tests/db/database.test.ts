@@ -8,6 +8,7 @@ import { openPglite, type Database, type Db } from '../../server/db/index.ts';
 import * as schema from '../../server/db/schema.ts';
 import { seedBulk } from '../../server/db/seed/bulk.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo.ts';
+import { prefixRange } from '../../server/domain/search.ts';
 import { verifyPassword } from '../../server/identity/password.ts';
 
 // One in-memory PGlite for the whole file: each instance takes seconds and hundreds of MB.
@@ -196,4 +197,20 @@ describe('bulk seed', () => {
     const [sample] = await db.select().from(schema.applications).where(eq(schema.applications.officeId, rows[0]!.office_id)).limit(1);
     expect(decryptPii(piiKey, sample!.ssnEnc!)).toMatch(/^\d{3}-\d{2}-\d{4}$/);
   }, 60_000);
+});
+
+describe('prefix ranges for name search (server/domain/search.ts, decision 0144)', () => {
+  it('match exactly the texts that start with the prefix, in PostgreSQL’s own byte order', async () => {
+    const words = ['ja', 'jab', 'jaz', 'jb', 'j', 'jа', 'o’neil', 'o’n', "o'n", 'ann-marie', 'ann_', 'ann%x', 'zoë', 'zoe', 'zoëlle', 'ząb', '\uD7FFx', '\uE000', '😀a', '😁', 'z\u{10FFFE}', ''];
+    const prefixes = ['ja', 'j', 'o’n', 'ann_', 'ann%', 'zo', 'zoë', '\uD7FF', '😀', 'z\u{10FFFE}', 'z\u{10FFFF}', '\u{10FFFF}'];
+    for (const prefix of prefixes) {
+      const { from, to } = prefixRange(prefix);
+      const { rows } = await db.execute<{ w: string }>(
+        sql`select w from (values ${sql.join(words.map((word) => sql`(${word}::text)`), sql`, `)}) as v(w) where w ~>=~ ${from} and w ~<~ ${to}`,
+      );
+      const stem = prefix.replace(/\u{10FFFF}/gu, '');
+      const expected = stem ? words.filter((word) => word.startsWith(stem)).sort() : [];
+      expect(rows.map((row) => row.w).sort(), `prefix ${JSON.stringify(prefix)}`).toEqual(expected);
+    }
+  });
 });

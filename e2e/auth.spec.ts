@@ -132,12 +132,13 @@ test.describe('staff sign-in through the built-in provider', () => {
     });
     expect(used.status()).toBe(200);
 
+    // Listening before the clock moves: whichever call renews first, on this page or the reloaded one, is refused.
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=refresh_token'));
+    const signedInAgain = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=authorization_code'));
     for (const step of ['06:00', '06:00', '05:00']) {
       await page.mouse.move(60, 60);
       await page.clock.fastForward(step);
     }
-    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=refresh_token'));
-    const signedInAgain = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=authorization_code'));
     await page.reload();
     expect((await refused).status()).toBe(400);
     // The provider's own session still stands, so the new sign-in needs no password and comes back to the page.

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 
 /** The paged result of spec §3 that every list call answers. */
 export interface Page<T> {
@@ -16,6 +16,13 @@ export const DEFAULT_PAGE_SIZE = 25;
  * in one round trip to the database, which is what a list's throughput is bound by.
  */
 export const totalRows = () => sql<number>`count(*) over ()`.mapWith(Number).as('total_rows');
+
+/**
+ * The count as a subquery of its own, selected beside each row like `totalRows()`: for a list whose conditions leave
+ * many rows, which `count(*) over ()` would all read and join to show one page, while an index answers the count
+ * alone (decision 0144).
+ */
+export const totalApart = (count: SQLWrapper) => sql<number>`(${count})`.mapWith(Number).as('total_rows');
 
 /**
  * Runs a list's page query, whose rows carry `totalRows()` as `total`. A page past the end has no row

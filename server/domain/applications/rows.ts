@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { Params, StatementCache } from '../../db/prepared.ts';
 import { applications, offices } from '../../db/schema.ts';
 import { toDollars, toUsDate, toUtc } from '../values.ts';
-import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
+import { DEFAULT_PAGE_SIZE, paged, totalApart, totalRows, type Page } from '../paging.ts';
 import { inline, prefixRange, withinDates, type Bind } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
 
@@ -143,21 +143,17 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   const sortBy = query.sortBy !== undefined && query.sortBy in SORTABLE_COLUMNS ? (query.sortBy as keyof typeof SORTABLE_COLUMNS) : 'createdAtUtc';
   const descending = query.sortBy ? !!query.sortDesc : true;
   const direction = descending ? desc : asc;
-  const shape = `${params.names}|${scope.funded ? 'funded' : ''}|${sortBy} ${descending ? 'desc' : 'asc'}`;
   // A name search leaves few rows, which the page query reads anyway: they count beside the page. Without one the
   // office's whole list would be read to count it; a count of its own is answered from an index (decision 0144).
   const countApart = !query.search?.trim();
+  const shape = `${params.names}|${scope.funded ? 'funded' : ''}|${sortBy} ${descending ? 'desc' : 'asc'}|${countApart ? 'count apart' : ''}`;
+  const counting = () => db.select({ count: count() }).from(applications).where(where);
   return paged(
     query,
     (limit, offset) =>
       pages.run(db, shape, { ...params.values, limit: limit ?? DEFAULT_PAGE_SIZE, offset }, () =>
         db
-          .select({
-            ...rowColumns,
-            total: countApart
-              ? sql<number>`(${db.select({ count: count() }).from(applications).where(where)})`.mapWith(Number).as('total_rows')
-              : totalRows(),
-          })
+          .select({ ...rowColumns, total: countApart ? totalApart(counting()) : totalRows() })
           .from(applications)
           .innerJoin(offices, eq(offices.id, applications.officeId))
           .where(where)
@@ -165,7 +161,7 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
           .limit(sql.placeholder('limit'))
           .offset(sql.placeholder('offset')),
       ),
-    async () => (await pageCounts.run(db, shape, params.values, () => db.select({ count: count() }).from(applications).where(where)))[0]?.count ?? 0,
+    async () => (await pageCounts.run(db, shape, params.values, counting))[0]?.count ?? 0,
     toAppRow,
   );
 }

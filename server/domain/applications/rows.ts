@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
+import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import { Params, StatementCache } from '../../db/prepared.ts';
 import { applications, offices } from '../../db/schema.ts';
@@ -130,6 +131,8 @@ export function toAppRow(row: RowRecord): AppRow {
   };
 }
 
+const ofItsOffice = eq(offices.id, applications.officeId);
+
 const pages = new StatementCache<(RowRecord & { total: number })[]>('app_page_');
 const pageCounts = new StatementCache<{ count: number }[]>('app_count_');
 
@@ -143,24 +146,28 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   const sortBy = query.sortBy !== undefined && query.sortBy in SORTABLE_COLUMNS ? (query.sortBy as keyof typeof SORTABLE_COLUMNS) : 'createdAtUtc';
   const descending = query.sortBy ? !!query.sortDesc : true;
   const direction = descending ? desc : asc;
-  // A name search leaves few rows, which the page query reads anyway: they count beside the page. Without one the
-  // office's whole list would be read to count it; a count of its own is answered from an index (decision 0144).
+  // Without a name search the page comes straight from the office's index and a count of its own is answered from
+  // an index too. A name search reads every row it matches to count them, so it counts and sorts only their ids and
+  // reads the page's rows whole afterwards (decisions 0144, 0145).
   const countApart = !query.search?.trim();
-  const shape = `${params.names}|${scope.funded ? 'funded' : ''}|${sortBy} ${descending ? 'desc' : 'asc'}|${countApart ? 'count apart' : ''}`;
+  const shape = `${params.names}|${scope.funded ? 'funded' : ''}|${sortBy} ${descending ? 'desc' : 'asc'}|${countApart ? 'count apart' : 'ids first'}`;
+  const order = [direction(SORTABLE_COLUMNS[sortBy]), direction(applications.id)];
   const counting = () => db.select({ count: count() }).from(applications).where(where);
+  const onePage = <Q extends PgSelect>(rows: Q) =>
+    rows.where(where).orderBy(...order).limit(sql.placeholder('limit')).offset(sql.placeholder('offset'));
+  const build = () => {
+    if (countApart) return onePage(db.select({ ...rowColumns, total: totalApart(counting()) }).from(applications).innerJoin(offices, ofItsOffice).$dynamic());
+    const page = onePage(db.select({ id: applications.id, total: totalRows() }).from(applications).innerJoin(offices, ofItsOffice).$dynamic()).as('page_ids');
+    return db
+      .select({ ...rowColumns, total: page.total })
+      .from(page)
+      .innerJoin(applications, eq(applications.id, page.id))
+      .innerJoin(offices, ofItsOffice)
+      .orderBy(...order);
+  };
   return paged(
     query,
-    (limit, offset) =>
-      pages.run(db, shape, { ...params.values, limit: limit ?? DEFAULT_PAGE_SIZE, offset }, () =>
-        db
-          .select({ ...rowColumns, total: countApart ? totalApart(counting()) : totalRows() })
-          .from(applications)
-          .innerJoin(offices, eq(offices.id, applications.officeId))
-          .where(where)
-          .orderBy(direction(SORTABLE_COLUMNS[sortBy]), direction(applications.id))
-          .limit(sql.placeholder('limit'))
-          .offset(sql.placeholder('offset')),
-      ),
+    (limit, offset) => pages.run(db, shape, { ...params.values, limit: limit ?? DEFAULT_PAGE_SIZE, offset }, build),
     async () => (await pageCounts.run(db, shape, params.values, counting))[0]?.count ?? 0,
     toAppRow,
   );

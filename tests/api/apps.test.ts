@@ -111,6 +111,22 @@ describe('application lists and search', () => {
     for (const as of [OFFICE_ADMIN, SUPPORT]) expect((await call(as, 'PUT', '/api/admin/Apps/GetApps', {})).statusCode, as).toBe(403);
   });
 
+  it('pages a search newest first, each row as whole as the list without a search shows it (decision 0145)', async () => {
+    const name = letters();
+    const created: number[] = [];
+    for (const amount of [100_000, 200_000, 300_000]) {
+      created.push(await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'OfferSelected', firstName: 'Ann', lastName: name, amount }));
+    }
+    const search = (page: number) => call(SUPPORT, 'PUT', '/api/App/GetOfficeApps', { officeId: DEMO.brightSmiles, search: name, pageSize: 2, page });
+    const first = (await search(1)).json();
+    const second = (await search(2)).json();
+    expect(first).toMatchObject({ rowCount: 3, currentPage: 1, nextPage: 2 });
+    expect(second).toMatchObject({ rowCount: 3, currentPage: 2, nextPage: null });
+    expect([...first.results, ...second.results].map((r: { id: number }) => r.id)).toEqual([...created].reverse());
+    const unfiltered = (await call(SUPPORT, 'PUT', '/api/App/GetOfficeApps', { officeId: DEMO.brightSmiles, pageSize: 3 })).json();
+    expect(unfiltered.results).toEqual(first.results.concat(second.results));
+  });
+
   it('counts a list without a search apart from its page (decision 0144), as many as the database holds', async () => {
     const inDatabase = async (officeId?: number, stages: readonly Stage[] = ACTIVE_STAGES) =>
       (await db().select({ n: count() }).from(applications).where(and(

@@ -25,7 +25,7 @@ export const totalRows = () => sql<number>`count(*) over ()`.mapWith(Number).as(
 export const totalApart = (count: SQLWrapper) => sql<number>`(${count})`.mapWith(Number).as('total_rows');
 
 /**
- * Runs a list's page query, whose rows carry `totalRows()` as `total`. A page past the end has no row
+ * Runs a list's page query, whose rows carry `totalRows()` or `totalApart()` as `total`. A page past the end has no row
  * to carry it, so only then `count` runs. A page size of -1 means every row (the header's office
  * list), in which case the page query gets no limit.
  */

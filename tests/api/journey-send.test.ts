@@ -53,6 +53,14 @@ describe('sending an application link', () => {
     expect(logs.statusCode, logs.body).toBe(200);
     const page = json<{ rowCount: number; results: { appId: number; channels: string[]; sentBy: string; amount: number }[] }>(logs);
     expect(page.results.find((r) => r.appId === result.appId)).toMatchObject({ channels: ['Email', 'Sms'], sentBy: 'Avery Admin', amount: 3200 });
+    // The same 'Applicant Name or ID' search as the application lists: the last name alone, the id, never a middle.
+    const found = async (search: string) =>
+      json<{ results: { appId: number }[] }>(await h.call({ method: 'PUT', url: '/api/App/GetSendAppLogs', payload: { officeId: office.officeId, search }, as: office.tpa }))
+        .results.some((r) => r.appId === result.appId);
+    expect(await found("O'NE")).toBe(true);
+    expect(await found(String(result.appId))).toBe(true);
+    expect(await found('ena')).toBe(false);
+    expect(await found("o'n%")).toBe(false);
 
     // The office sees the new application, waiting for the borrower.
     const app = json<{ stage: string; statusText: string; inOfficeApply: boolean }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${result.appId}/false`, as: office.admin }));

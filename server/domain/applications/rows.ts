@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
@@ -6,7 +6,7 @@ import { Params, StatementCache } from '../../db/prepared.ts';
 import { applications, offices } from '../../db/schema.ts';
 import { toDollars, toUsDate, toUtc } from '../values.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalApart, totalRows, type Page } from '../paging.ts';
-import { inline, prefixRange, withinDates, type Bind } from '../search.ts';
+import { inline, nameOrIdSearch, withinDates, type Bind } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
 
 type Schemas = components['schemas'];
@@ -34,21 +34,9 @@ export const SORTABLE_COLUMNS = {
 } as const;
 
 
-/**
- * 'Applicant Name or ID': an id matches exactly, a name matches from the start of 'first last' or of
- * the last name alone ('smi' finds John Smith). Both name tests are prefix ranges on indexed
- * expressions (text_pattern_ops), so the planner ORs two index scans (decisions 0080, 0144).
- */
-export function applicantSearch(search: string | undefined, bind: Bind = inline): SQL | undefined {
-  const text = search?.trim().toLowerCase().replace(/\s+/g, ' ');
-  if (!text) return undefined;
-  const range = prefixRange(text);
-  const from = bind('nameFrom', range.from);
-  const to = bind('nameTo', range.to);
-  const startsWith = (column: SQL | typeof applications.searchName) => sql`(${column} ~>=~ ${from} and ${column} ~<~ ${to})`;
-  const byName = or(startsWith(applications.searchName), startsWith(sql`lower(${applications.lastName})`))!;
-  return /^\d{1,15}$/.test(text) ? or(eq(applications.id, bind('searchId', Number(text))), byName) : byName;
-}
+/** 'Applicant Name or ID' on applications: the indexed search_name is lower('first last'). */
+export const applicantSearch = (search: string | undefined, bind: Bind = inline): SQL | undefined =>
+  nameOrIdSearch(search, { fullName: applications.searchName, lastName: sql`lower(${applications.lastName})`, id: applications.id }, bind);
 
 export interface ListScope {
   officeId?: number;
@@ -150,7 +138,8 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   // an index too. A name search reads every row it matches to count them, so it counts and sorts only their ids and
   // reads the page's rows whole afterwards (decisions 0144, 0145).
   const countApart = !query.search?.trim();
-  const shape = `${params.names}|${scope.funded ? 'funded' : ''}|${sortBy} ${descending ? 'desc' : 'asc'}|${countApart ? 'count apart' : 'ids first'}`;
+  const conditionsShape = `${params.names}|${scope.funded ? 'funded' : ''}`;
+  const shape = `${conditionsShape}|${sortBy} ${descending ? 'desc' : 'asc'}|${countApart ? 'count apart' : 'ids first'}`;
   const order = [direction(SORTABLE_COLUMNS[sortBy]), direction(applications.id)];
   const counting = () => db.select({ count: count() }).from(applications).where(where);
   const onePage = <Q extends PgSelect>(rows: Q) =>
@@ -168,7 +157,7 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   return paged(
     query,
     (limit, offset) => pages.run(db, shape, { ...params.values, limit: limit ?? DEFAULT_PAGE_SIZE, offset }, build),
-    async () => (await pageCounts.run(db, shape, params.values, counting))[0]?.count ?? 0,
+    async () => (await pageCounts.run(db, conditionsShape, params.values, counting))[0]?.count ?? 0,
     toAppRow,
   );
 }
@@ -191,7 +180,7 @@ export async function applicationsByStage(db: Db, officeId: number, stages: read
     const cards = db
       .select(rowColumns)
       .from(applications)
-      .innerJoin(offices, eq(offices.id, applications.officeId))
+      .innerJoin(offices, ofItsOffice)
       .where(inLane)
       .orderBy(desc(applications.createdAt), desc(applications.id))
       .limit(limit)

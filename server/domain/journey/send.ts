@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, like, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
@@ -14,7 +14,7 @@ import { message } from '../offices/records.ts';
 import { toOfficeProfile } from '../offices/mapping.ts';
 import { OTP } from '../otp/handlers.ts';
 import { paged, totalRows, type Page } from '../paging.ts';
-import { escapeLike, withinDates } from '../search.ts';
+import { nameOrIdSearch, withinDates } from '../search.ts';
 import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { borrowerLink, conflict, fieldProblem, hashToken, issueLinkToken, kickOutbox, requireApprovedOffice } from './records.ts';
@@ -230,14 +230,11 @@ const SORTABLE = {
 } as const;
 
 export async function sendAppLogList(db: Db, query: Schemas['ListQuery'] & { officeId: number }): Promise<Page<Schemas['SendAppLog']>> {
-  const text = query.search?.trim().toLowerCase().replace(/\s+/g, ' ');
-  const byName: SQL | undefined = text
-    ? or(
-        like(sql`lower(${sendAppLogs.firstName} || ' ' || ${sendAppLogs.lastName})`, `${escapeLike(text)}%`),
-        like(sql`lower(${sendAppLogs.lastName})`, `${escapeLike(text)}%`),
-        /^\d{1,15}$/.test(text) ? eq(sendAppLogs.appId, Number(text)) : undefined,
-      )
-    : undefined;
+  const byName = nameOrIdSearch(query.search, {
+    fullName: sql`lower(${sendAppLogs.firstName} || ' ' || ${sendAppLogs.lastName})`,
+    lastName: sql`lower(${sendAppLogs.lastName})`,
+    id: sendAppLogs.appId,
+  });
   const where = and(eq(sendAppLogs.officeId, query.officeId), byName, withinDates(sendAppLogs.createdAt, query));
   const column = SORTABLE[query.sortBy as keyof typeof SORTABLE] ?? sendAppLogs.createdAt;
   const order = query.sortBy && SORTABLE[query.sortBy as keyof typeof SORTABLE] ? (query.sortDesc ? desc(column) : asc(column)) : desc(sendAppLogs.createdAt);

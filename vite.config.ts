@@ -65,9 +65,13 @@ const RJSF_UNUSED = new Set([
   './RangeWidget.js', './RatingWidget.js', './TimeWidget.js', './URLWidget.js',
 ]);
 
+/** @rjsf/core fields few forms render, loaded when one does. */
+const RJSF_LAZY: Record<string, string> = { './ArrayField.js': 'rjsf-array-field.ts', './MultiSchemaField.js': 'rjsf-multi-schema-field.ts' };
+
 /**
  * Size shims for @rjsf, whose modules import each other by relative path (decision 0046): the allOf merger of
- * @rjsf/utils becomes a shallow one, its deep equality a small one, and unused @rjsf/core fields and widgets a stub.
+ * @rjsf/utils becomes a shallow one, its deep equality a small one, unused @rjsf/core fields and widgets a stub, and
+ * the array and anyOf/oneOf fields lazy.
  */
 function rjsfShims(): Plugin {
   return {
@@ -77,7 +81,10 @@ function rjsfShims(): Plugin {
       if (!importer) return null;
       if (source === './shallowAllOfMerge.js' && importer.includes('@rjsf/utils')) return shim('shallow-all-of-merge.ts');
       if (/^\.\.?\/deepEquals\.js$/.test(source) && importer.includes('@rjsf/utils')) return shim('deep-equals.ts');
-      if (RJSF_UNUSED.has(source) && /@rjsf[\\/]core[\\/]lib[\\/]components[\\/](fields|widgets)[\\/]index\.js$/.test(importer)) return shim('rjsf-unused.tsx');
+      const parts = /@rjsf[\\/]core[\\/]lib[\\/]components[\\/](fields|widgets)[\\/]index\.js$/.exec(importer);
+      if (!parts) return null;
+      if (RJSF_UNUSED.has(source)) return shim('rjsf-unused.tsx');
+      if (parts[1] === 'fields' && RJSF_LAZY[source]) return shim(RJSF_LAZY[source]);
       return null;
     },
   };
@@ -96,6 +103,9 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 800,
+    // Every module the entry imports statically loads on every route, so it goes into the entry chunk rather than
+    // into as many small chunks as there are sets of lazy chunks sharing it (decision 0146).
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } } },
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:3000' },

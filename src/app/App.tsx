@@ -83,11 +83,11 @@ export function App() {
   return (
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>
-        <EngineContext value={services}>
+        <EngineContext.Provider value={services}>
           <EngineRouter onChunkError={handleChunkError} />
           <ProgressOverlay />
           <LazyToaster />
-        </EngineContext>
+        </EngineContext.Provider>
       </QueryClientProvider>
     </ChakraProvider>
   );

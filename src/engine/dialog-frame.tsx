@@ -1,8 +1,9 @@
-import { use, useMemo } from 'react';
+import { useMemo } from 'react';
 import { CloseButton, Dialog, Portal } from '@chakra-ui/react';
 import type { OpenDialog } from './dialogs.tsx';
 import { useEngine } from './services.ts';
 import { loadScreen, ScreenView } from './router.tsx';
+import { read } from './preload.ts';
 import { DialogsContext, ScopeContext, useExprContext, type DialogControls } from './hooks.tsx';
 import { text } from './expressions.ts';
 import { HeadingLevel, Lazy } from './ui.tsx';
@@ -13,7 +14,7 @@ export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; 
   // Inside a dialog, closeDialog closes this dialog — never another one opened meanwhile.
   const own = useMemo<DialogControls>(() => ({ open: controls.open, close: (id) => controls.close(id ?? dialog.id) }), [controls, dialog.id]);
   const onClose = () => controls.close(dialog.id);
-  const screen = use(loadScreen(services, dialog.name, 'dialogs'));
+  const screen = read(loadScreen(services, dialog.name, 'dialogs'));
   const scope = useMemo(() => ({ dialog: dialog.props }), [dialog.props]);
   const context = useExprContext(scope);
   const frame = screen.dialog ?? { title: '' };
@@ -36,15 +37,15 @@ export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; 
               <Dialog.Title>{text(frame.title, context)}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body pb="6">
-              <DialogsContext value={own}>
-                <ScopeContext value={scope}>
-                  <HeadingLevel value={2}>
+              <DialogsContext.Provider value={own}>
+                <ScopeContext.Provider value={scope}>
+                  <HeadingLevel.Provider value={2}>
                     <Lazy>
                       <ScreenView screen={screen} />
                     </Lazy>
-                  </HeadingLevel>
-                </ScopeContext>
-              </DialogsContext>
+                  </HeadingLevel.Provider>
+                </ScopeContext.Provider>
+              </DialogsContext.Provider>
             </Dialog.Body>
             <Dialog.CloseTrigger asChild>
               <CloseButton size="sm" aria-label="Close the dialog" />

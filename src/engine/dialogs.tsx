@@ -18,7 +18,7 @@ export function DialogProvider({ children }: { children: ReactNode }) {
   const close = useCallback((id?: number) => setStack((s) => (id === undefined ? s.slice(0, -1) : s.filter((d) => d.id !== id))), []);
   const controls = useMemo<DialogControls>(() => ({ open, close }), [open, close]);
   return (
-    <DialogsContext value={controls}>
+    <DialogsContext.Provider value={controls}>
       {children}
       {/* One boundary per dialog: a dialog opened over another, while its code or descriptor loads, must not hide
           (and so re-open) the one below, which would hide the new one from assistive technology. */}
@@ -27,6 +27,6 @@ export function DialogProvider({ children }: { children: ReactNode }) {
           <DialogFrame dialog={dialog} controls={controls} />
         </Suspense>
       ))}
-    </DialogsContext>
+    </DialogsContext.Provider>
   );
 }

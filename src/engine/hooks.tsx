@@ -1,5 +1,5 @@
 /** React glue of the engine: session, route, expression context, action runtime, operation queries. */
-import { createContext, use, useContext, useEffect, useMemo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
 import { UNSAFE_NavigationContext } from 'react-router-dom';
 import { useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
@@ -7,6 +7,7 @@ import { condition, text, type Context } from './expressions.ts';
 import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices, type IconProps } from './services.ts';
+import { read } from './preload.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 
@@ -166,7 +167,7 @@ export function Icon({ name, size = 18 }: { name: string | undefined; size?: num
     icons = services.icons();
     iconCache.set(services, icons);
   }
-  const set = use(icons);
+  const set = read(icons);
   const Component = set[name];
   return Component ? <Component size={size} aria-hidden /> : null;
 }

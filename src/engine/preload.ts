@@ -1,14 +1,15 @@
 /**
  * Loading what a screen needs — its descriptor, the code of its kind and layout, the widget registry — once, as
- * promises React's `use` reads at once after they settled (React's thenable convention: `status`, `value`,
- * `reason`). A route waits for all of them together before it renders (router.tsx), so a screen appears in one
+ * promises marked with their state as they settle (React's thenable convention: `status`, `value`, `reason`), which
+ * `read` returns at once after they settled and suspends on before (decision 0146). A route waits for all of them together before it renders (router.tsx), so a screen appears in one
  * commit instead of a cascade of Suspense fallbacks, each of which React holds back for up to 300 ms.
  */
 import type { EngineServices, WidgetRegistry } from './services.ts';
+import type { FormModule } from './forms/form-module.ts';
 
 type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
 
-/** Marks the promise with its state as it settles, so `use(promise)` returns without suspending once it has. */
+/** Marks the promise with its state as it settles, so `read(promise)` returns without suspending once it has. */
 export function tracked<T>(promise: Promise<T>): Promise<T> {
   const p = promise as Tracked<T>;
   if (p.status === undefined) {
@@ -25,6 +26,18 @@ export function tracked<T>(promise: Promise<T>): Promise<T> {
     );
   }
   return p;
+}
+
+/**
+ * A tracked promise's value inside a render: thrown to the nearest Suspense boundary while pending, its reason to
+ * the nearest error boundary once rejected. The promise must outlive the render (one from `loadOnce` or a cache),
+ * or React would wait on a new one each time.
+ */
+export function read<T>(promise: Promise<T>): T {
+  const p = tracked(promise) as Tracked<T>;
+  if (p.status === 'fulfilled') return p.value as T;
+  if (p.status === 'rejected') throw p.reason;
+  throw p;
 }
 
 /** One tracked load per key; a failed load is forgotten, so the next use tries again. */
@@ -49,4 +62,14 @@ export function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
     widgetCache.set(services, promise);
   }
   return promise;
+}
+
+const formCache = new WeakMap<EngineServices, Map<string, Promise<FormModule>>>();
+
+/** A form's precompiled module (schema, validator, rules) by its schema name, loaded once per engine. */
+export function loadForm(services: EngineServices, name: string): Promise<FormModule> {
+  let cache = formCache.get(services);
+  if (!cache) formCache.set(services, (cache = new Map()));
+  const loader = services.forms[name];
+  return loadOnce(cache, name, () => (loader ? loader() : Promise.reject(new Error(`no precompiled form ${name} (run npm run codegen)`))));
 }

@@ -15,8 +15,7 @@ import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
-import { loadOnce, loadWidgets } from './preload.ts';
-import { use } from 'react';
+import { loadOnce, loadWidgets, read } from './preload.ts';
 
 export interface LayoutProps {
   layout: Layout;
@@ -56,7 +55,7 @@ export function LayoutFrame({ name, children }: { name: string; children: ReactN
   const { descriptors } = useEngine();
   const layout = descriptors.layouts.layouts[name];
   if (!layout) throw new Error(`no layout ${name}`);
-  const Component = use(loadLayout(layout.component)).default;
+  const Component = read(loadLayout(layout.component)).default;
   return (
     <Lazy>
       <Component layout={layout}>{children}</Component>
@@ -122,8 +121,8 @@ function usePrefetch(screen: ScreenDescriptor, context: Context, enabled: boolea
 /** A route's page: waits (in the layout's Suspense boundary) until it can render at once, then loads ahead. */
 function RoutePage({ name, prefetch }: { name: string; prefetch: boolean }) {
   const services = useEngine();
-  use(preloadPage(services, name));
-  const screen = use(loadScreen(services, name, 'pages'));
+  read(preloadPage(services, name));
+  const screen = read(loadScreen(services, name, 'pages'));
   usePrefetch(screen, useExprContext(), prefetch);
   return <ScreenView screen={screen} />;
 }
@@ -140,7 +139,7 @@ export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
     started.current = true;
     void runActions(screen.onLoad, context, runtime);
   }, [screen, context, runtime]);
-  const Kind = use(loadKind(screen.kind)).default as ComponentType<ScreenProps>;
+  const Kind = read(loadKind(screen.kind)).default as ComponentType<ScreenProps>;
   if (missing) return <NotFoundContent />;
   return (
     <Lazy>
@@ -151,7 +150,7 @@ export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
 
 export function ScreenHost({ name, place = 'pages' }: { name: string; place?: 'pages' | 'dialogs' }) {
   const services = useEngine();
-  const screen = use(loadScreen(services, name, place));
+  const screen = read(loadScreen(services, name, place));
   return <ScreenView screen={screen} />;
 }
 
@@ -193,7 +192,7 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
     return <Navigate replace to={target.kind === 'route' ? target.path : '/'} />;
   }
   return (
-    <RouteInfoContext value={info}>
+    <RouteInfoContext.Provider value={info}>
       <DialogProvider>
         {decision.kind === 'forbidden' ? (
           <LayoutFrame name={entry.layout}>
@@ -209,7 +208,7 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
           </LayoutFrame>
         )}
       </DialogProvider>
-    </RouteInfoContext>
+    </RouteInfoContext.Provider>
   );
 }
 

@@ -57,7 +57,7 @@ export interface ToastPort {
 
 export interface IconProps {
   size?: number | string;
-  'aria-hidden'?: boolean;
+  'aria-hidden'?: boolean | 'true' | 'false';
 }
 
 /** Widgets for form fields, loaded with the form screen. */

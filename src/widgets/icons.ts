@@ -1,5 +1,6 @@
 /** The icons descriptors may name (menus, buttons), lucide-react imported by path so only these are bundled. */
 import type { ComponentType } from 'react';
+import type { IconProps } from '../engine/services.ts';
 import Archive from 'lucide-react/icons/archive';
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right';
 import Banknote from 'lucide-react/icons/banknote';
@@ -24,7 +25,7 @@ import UserCog from 'lucide-react/icons/user-cog';
 import Users from 'lucide-react/icons/users';
 import X from 'lucide-react/icons/x';
 
-export const icons: Record<string, ComponentType<{ size?: number | string; 'aria-hidden'?: boolean }>> = {
+export const icons: Record<string, ComponentType<IconProps>> = {
   archive: Archive,
   'arrow-left-right': ArrowLeftRight,
   banknote: Banknote,

@@ -43,7 +43,7 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
     <Box data-screen="composite">
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
       {waiting ? <Loading /> : null}
-      <HeadingLevel value={2}>{body}</HeadingLevel>
+      <HeadingLevel.Provider value={2}>{body}</HeadingLevel.Provider>
     </Box>
   );
 }

@@ -1,21 +1,17 @@
-import { use, useMemo } from 'react';
+import { useMemo } from 'react';
 import { Box, DataList, Heading, Stack, Text } from '@chakra-ui/react';
 import type { DetailScreen as Detail, DetailSection } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
 import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
-import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
+import { useEngine } from '../services.ts';
+import { loadWidgets, read } from '../preload.ts';
 import { ButtonRow, Loading, Panel, ScreenTitle } from '../ui.tsx';
-
-const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
 
 /** The status chip, from the widget registry (loaded only by screens that show one). */
 function Chip({ value }: { value: unknown }) {
-  const services = useEngine();
-  let widgets = widgetCache.get(services);
-  if (!widgets) widgetCache.set(services, (widgets = services.widgets()));
-  const { StatusChip } = use(widgets);
+  const { StatusChip } = read(loadWidgets(useEngine()));
   return <StatusChip value={value} />;
 }
 

@@ -1,4 +1,4 @@
-import { use, useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import Form from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
@@ -7,33 +7,14 @@ import type { ScreenProps } from '../router.tsx';
 import { bind, condition, text, type Context } from '../expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
-import { useEngine, type EngineServices, type WidgetRegistry } from '../services.ts';
-import type { FormModule } from '../forms/form-module.ts';
+import { useEngine } from '../services.ts';
+import { loadForm, loadWidgets, read } from '../preload.ts';
 import { defaultsOf, displaySchemaFor, propertyPaths, toErrorSchema, type ErrorSchemaNode } from '../forms/model.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { templates } from '../forms/templates.tsx';
 import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
 
 type Data = Record<string, unknown>;
-
-const formCache = new WeakMap<EngineServices, Map<string, Promise<FormModule>>>();
-function loadForm(services: EngineServices, name: string): Promise<FormModule> {
-  let cache = formCache.get(services);
-  if (!cache) formCache.set(services, (cache = new Map()));
-  let p = cache.get(name);
-  if (!p) {
-    const loader = services.forms[name];
-    p = loader ? loader() : Promise.reject(new Error(`no precompiled form ${name} (run npm run codegen)`));
-    cache.set(name, p);
-  }
-  return p;
-}
-const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
-function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
-  let p = widgetCache.get(services);
-  if (!p) widgetCache.set(services, (p = services.widgets()));
-  return p;
-}
 
 /** The field errors of a 400 answer (problem details' `errors`) that name fields of the form, if any. */
 export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record<string, string[]> | undefined {
@@ -108,8 +89,8 @@ export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
 
 function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor; data: unknown; reload(): void }) {
   const services = useEngine();
-  const module = use(loadForm(services, screen.schema));
-  const registry = use(loadWidgets(services));
+  const module = read(loadForm(services, screen.schema));
+  const registry = read(loadWidgets(services));
   const exprContext = useExprContext();
   const context = useMemo(() => (sourceData === undefined ? exprContext : { ...exprContext, data: sourceData }), [exprContext, sourceData]);
   const bound = useMemo(() => compact(bind(screen.values, context)), [screen.values, context]);
@@ -136,7 +117,9 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const hidden = useMemo(() => new Set(shape.hiddenList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const also = useMemo(() => new Set(shape.requiredList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const unseen = useMemo(() => new Set([...hidden, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, paths, screen.fields]);
-  const display = useMemo(() => displaySchemaFor(module.schema, hidden, also), [module, hidden, also]);
+  // A field with the hidden widget shows nothing, so @rjsf is not given it (nor the code of its field kind); its value
+  // stays in the form's data like any other.
+  const display = useMemo(() => displaySchemaFor(module.schema, unseen, also), [module, unseen, also]);
   const uiText = JSON.stringify(uiSchemaFor(screen, display, ctx));
   const uiSchema = useMemo(() => JSON.parse(uiText) as UiSchema, [uiText]);
 

@@ -1,4 +1,4 @@
-import { memo, use, useMemo, type ComponentType } from 'react';
+import { memo, useMemo, type ComponentType } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
@@ -7,7 +7,7 @@ import { useExprContext, useOperationQueries } from '../hooks.tsx';
 import { formatValue } from '../formats.ts';
 import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';
-import { loadWidgets } from '../preload.ts';
+import { loadWidgets, read } from '../preload.ts';
 import { Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
@@ -96,7 +96,7 @@ function lanesOfOne(spec: Kanban['lanes'], answer: unknown): Lane[] {
 /** kanban: lanes by a key (the stage), one card per application (the kanban block layout). */
 export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
   const services = useEngine();
-  const { StatusChip } = use(loadWidgets(services));
+  const { StatusChip } = read(loadWidgets(services));
   const context = useExprContext();
   const { lanes: spec, card } = screen;
   // One call for the board, or one per lane of `order` (each seeing its `lane.key`).

@@ -1,4 +1,4 @@
-import { use, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, Link, NativeSelect, SimpleGrid, Table, Text } from '@chakra-ui/react';
 import { rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type PaginationState, type SortingState } from '@tanstack/react-table';
 import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
@@ -8,7 +8,7 @@ import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.ts
 import { formatValue } from '../formats.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine, type WidgetRegistry } from '../services.ts';
-import { loadWidgets } from '../preload.ts';
+import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 import type { ActionRuntime } from '../actions.ts';
 
@@ -189,7 +189,7 @@ function Filters({ filters, values, onApply, context }: { filters: TableFilter[]
 /** table: server paging and sorting over the paged result (spec §3), status chips, the filter button. */
 export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
   const services = useEngine();
-  const widgets = use(loadWidgets(services));
+  const widgets = read(loadWidgets(services));
   const context = useExprContext();
   const source = screen.source;
   const [filter, setFilter] = useState<Row>({});

@@ -34,11 +34,11 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
         ))}
       </List.Root>
       {step ? (
-        <HeadingLevel value={2}>
+        <HeadingLevel.Provider value={2}>
           <Lazy>
             <ScreenHost key={step.id} name={step.screen} />
           </Lazy>
-        </HeadingLevel>
+        </HeadingLevel.Provider>
       ) : null}
       <Flex justify="space-between" mt="6">
         <Button variant="outline" onClick={() => setIndex((i) => Math.max(0, i - 1))} disabled={index === 0}>

@@ -9,12 +9,12 @@
  */
 import { readFile } from 'node:fs/promises';
 import { expect as baseExpect, test, type Browser, type Download, type Page } from '@playwright/test';
+import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 /** Calls go to a real server on a small machine: allow them more than the default 5 s. */
 const expect = baseExpect.configure({ timeout: 15_000 });
 
-const PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-1234';
 const OFFICE = 'office.admin@demo.test';
 const ADMIN = 'admin@demo.test';
 const REFUND_EXCEEDS = 'Refund amount cannot exceed the original loan amount.';
@@ -29,11 +29,7 @@ async function signedIn(browser: Browser, email: string): Promise<{ page: Page; 
     const auth = request.headers().authorization;
     if (auth && new URL(request.url()).pathname.startsWith('/api/')) token = auth;
   });
-  await page.goto('/#/auth?p=%2F');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/#\/(?!auth|signed-in)/, { timeout: 30_000 });
+  await signIn(page, email);
   return { page, token: () => token };
 }
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { borrowerState, openApp, seedSession } from './support/session.ts';
+import { borrowerState, DEMO_PASSWORD, openApp, seedSession } from './support/session.ts';
 
 /**
  * Staff sign-in through the built-in OpenID provider with MSAL, in Chromium (issue 4 "Done when").
@@ -8,8 +8,6 @@ import { borrowerState, openApp, seedSession } from './support/session.ts';
  * local certificate (README "Trusting the local certificate" for a real browser).
  */
 test.use({ ignoreHTTPSErrors: true });
-
-const PASSWORD = 'demo-pass-1234';
 
 /** Where each demo account lands after sign-in (spec §4 after-login routing). */
 const LANDINGS: Array<[email: string, route: string]> = [
@@ -30,7 +28,7 @@ async function signIn(page: Page, email: string, start = '/'): Promise<void> {
   await expect(page.getByRole('link', { name: 'Forgot your password?' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Sign up' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
@@ -85,7 +83,7 @@ test.describe('staff sign-in through the built-in provider', () => {
     await expect(page).toHaveTitle('Sign in · CarePay Financing');
     await expect(page.getByText('CarePay Financing, Inc.')).toBeVisible();
     await page.getByLabel('Email').fill('office.support@demo.test');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
     await expect(page.getByText('CarePay Financing, Inc.')).toBeVisible();

@@ -5,6 +5,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { enterPasscode, hashOf } from './support/borrower.ts';
+import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
@@ -14,11 +15,7 @@ test('the landing page: a visitor asks the office for a link, or continues an ap
   const phone = `(737) ${digits.slice(0, 3)}-${digits.slice(3)}`;
 
   // The office sends a link (real sign-in, real SendApp).
-  await page.goto('/');
-  await page.getByLabel('Email').fill('office.admin@demo.test');
-  await page.getByLabel('Password').fill('demo-pass-1234');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
+  await signIn(page, 'office.admin@demo.test', /^\/home$/);
   await page.getByRole('button', { name: 'New Application' }).click();
   await page.getByRole('button', { name: 'Text a link' }).click();
   const popup = page.getByRole('dialog', { name: 'Text an application link' });

@@ -15,11 +15,11 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
+import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 120_000 });
 
-const PASSWORD = 'demo-pass-1234';
 const OFFICE_ADMIN = 'office.admin@demo.test';
 
 interface Borrower {
@@ -81,15 +81,6 @@ async function shot(page: Page, name: string): Promise<void> {
 
 
 /** Real sign-in through the built-in provider (as e2e/auth.spec.ts). */
-async function signIn(page: Page, email = OFFICE_ADMIN): Promise<void> {
-  await page.goto('/');
-  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
-}
-
 /** 'New Application' → 'Text a link' → the popup → the QR code dialog; answers the application id and the texted link. */
 async function sendTextLink(page: Page, b: Borrower): Promise<{ appId: number; link: string }> {
   await page.getByRole('button', { name: 'New Application' }).click();
@@ -262,7 +253,7 @@ async function officeDownloadsSignedPdf(page: Page, appId: number): Promise<void
 
 test('gsky: link → prequal → offers for another amount → select → congrats → agmt (consent, KBA, signature) → cta; the office downloads the signed PDF', async ({ page, browser }) => {
   const b = borrower('Rivera');
-  await signIn(page);
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
   const office = page;
   await expect(office.locator('[data-chip]').first()).toHaveText('No Offers');
@@ -306,7 +297,7 @@ test('gsky: link → prequal → offers for another amount → select → congra
 
 test('ally: a used link leads to the passcode; esign (consent, KBA with a second try) then a separate sign page', async ({ page, browser }) => {
   const b = borrower('Nguyen');
-  await signIn(page);
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
 
   // First visit: the link opens the form; the borrower leaves without submitting.
@@ -355,7 +346,7 @@ test('ally: a used link leads to the passcode; esign (consent, KBA with a second
 
 test('powerpay on a phone: offers as cards; consent, KBA and signature on its sign page; the borrower ends on the summary', async ({ page, browser }) => {
   const b = borrower('Okafor');
-  await signIn(page);
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
 
   const { context, page: phone } = await borrowerPage(browser, PHONE);
@@ -376,7 +367,7 @@ test('powerpay on a phone: offers as cards; consent, KBA and signature on its si
 
 test("decline: last name 'Decline' gets no offer from any lender (the nomatch page)", async ({ page, browser }) => {
   const b = borrower('Decline');
-  await signIn(page);
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
   const { context, page: phone } = await borrowerPage(browser);
   await phone.goto(link);
@@ -391,7 +382,7 @@ test("decline: last name 'Decline' gets no offer from any lender (the nomatch pa
 
 test("pending: last name 'Pending' goes to manual review", async ({ page, browser }) => {
   const b = borrower('Pending');
-  await signIn(page);
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
   const { context, page: phone } = await borrowerPage(browser);
   await phone.goto(link);
@@ -405,7 +396,7 @@ test("pending: last name 'Pending' goes to manual review", async ({ page, browse
 
 test('on this device: the office fills the form (id 0), the borrower takes over with a passcode at the desk', async ({ page }) => {
   const b = borrower('Castillo');
-  await signIn(page);
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
   await page.getByRole('button', { name: 'New Application' }).click();
   await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'On this device' }).click();
   await expect.poll(() => hashOf(page)).toBe('/app/prequal/0');

@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { openApp, seedSession, staffState } from './support/session.ts';
+import { openApp, seedSession, signIn, staffState } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
@@ -15,7 +15,8 @@ mkdirSync(SHOTS, { recursive: true });
 interface LayoutCase {
   layout: string;
   path: string;
-  session?: Record<string, unknown>;
+  /** A demo account signed in for real, so that the page shows its data. */
+  account?: string;
   /** Something the page shows once it is ready. */
   ready: (page: Page) => Promise<void>;
 }
@@ -24,7 +25,7 @@ const CASES: LayoutCase[] = [
   {
     layout: 'default',
     path: '/home',
-    session: staffState({}),
+    account: 'office.admin@demo.test',
     ready: async (page) => {
       await expect(page.locator('nav#side-menu')).toBeAttached();
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -33,7 +34,7 @@ const CASES: LayoutCase[] = [
   {
     layout: 'default-platform-admin',
     path: '/admin/apps',
-    session: staffState({ role: 'admin', userRole: 'df.admin', officeId: null, officeName: null, isMultipleOffices: false, givenName: 'Dana' }),
+    account: 'admin@demo.test',
     ready: async (page) => {
       await expect(page.getByRole('heading', { level: 1, name: 'Active Apps' })).toBeVisible();
     },
@@ -43,7 +44,7 @@ const CASES: LayoutCase[] = [
   { layout: 'welcome', path: '/locator', ready: async (page) => void (await expect(page.getByRole('heading', { level: 1 })).toBeVisible()) },
 ];
 
-/** Screens whose calls need a token show the server's 401 as a toast (no real sign-in here): closed for the picture. */
+/** A page opened without the sign-in its calls need shows the server's 401 as a toast: closed for the picture. */
 async function closeToasts(page: Page, wait = true): Promise<void> {
   const toasts = page.locator('[data-scope="toast"][data-part="root"]');
   for (const close of await toasts.getByRole('button', { name: 'Close' }).all()) await close.click({ timeout: 2_000 }).catch(() => undefined);
@@ -62,7 +63,7 @@ for (const c of CASES) {
   for (const width of [1400, 375]) {
     test(`${c.layout} layout at ${width}px`, async ({ page }) => {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 812 });
-      if (c.session) await seedSession(page, c.session);
+      if (c.account) await signIn(page, c.account);
       await openApp(page, c.path);
       await c.ready(page);
       await page.waitForLoadState('networkidle');

@@ -7,18 +7,10 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { hashOf } from './support/borrower.ts';
+import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 120_000 });
-
-async function signIn(page: Page, email: string, landing: RegExp): Promise<void> {
-  await page.goto('/');
-  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill('demo-pass-1234');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toMatch(landing);
-}
 
 const myLender = (page: Page, name: string) => page.locator('main [data-screen="table"] tbody tr').filter({ hasText: name });
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { borrowerState, openApp, seedSession } from './support/session.ts';
+import { borrowerState, openApp, seedSession, signIn } from './support/session.ts';
 import { expectation, routeTable, routesFile, samplePath, visitors, type Visitor } from './support/routes.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -18,15 +18,6 @@ function signsOut(screen: string | undefined): boolean {
   if (!screen) return false;
   const doc = JSON.parse(readFileSync(`screens/pages/${screen}.json`, 'utf8')) as { onLoad?: Array<{ type: string }> };
   return (doc.onLoad ?? []).some((a) => a.type === 'signOut');
-}
-
-/** Real sign-in with a demo account at the built-in provider (server/identity/pages.ts). */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto('/#/auth?p=%2F');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-1234');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/#\/(?!auth|signed-in)/, { timeout: 30_000 });
 }
 
 async function hashOf(page: Page): Promise<string> {

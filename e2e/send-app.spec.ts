@@ -11,26 +11,17 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { hashOf } from './support/borrower.ts';
+import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
 const SMS_HINT = /text messages \(SMS\).*Message and data rates may apply\. Reply STOP to opt out\./;
 const SAVE_ERROR = 'Oops! An error has occurred while saving the information.';
 const SENT = 'An Email/SMS has been sent to the Borrower with a link to complete the application.';
-const hashOf = (page: Page) => new URL(page.url()).hash.replace(/^#/, '');
-
-/** Real sign-in of the office admin through the built-in provider. */
-async function signIn(page: Page): Promise<void> {
-  await page.goto('/');
-  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
-  await page.getByLabel('Email').fill('office.admin@demo.test');
-  await page.getByLabel('Password').fill('demo-pass-1234');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
-}
 
 async function openPopup(page: Page, choice: 'Email a link' | 'Text a link') {
-  await signIn(page);
+  await signIn(page, 'office.admin@demo.test', /^\/home$/);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'New Application' }).click();
   const how = page.getByRole('dialog', { name: 'How would you like to apply?' });

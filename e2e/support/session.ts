@@ -1,10 +1,24 @@
 /**
- * Puts a session into the page the way src/app/session/store.ts keeps one (docs/decisions/0043-session-store.md):
- * a non-extractable AES-GCM key in IndexedDB under the tab id from sessionStorage, and the state sealed with it in
- * sessionStorage. It stands for "signed in" while sign-in itself (src/app/auth/) is not wired in; the API still
- * sees no token, so calls that need one answer 401.
+ * Signing in for a spec: for real, through the built-in identity provider (`signIn`), or by putting a session into the
+ * page the way src/app/session/store.ts keeps one (docs/decisions/0043-session-store.md): a non-extractable AES-GCM
+ * key in IndexedDB under the tab id from sessionStorage, and the state sealed with it in sessionStorage. A seeded
+ * session has no token, so the calls that need one answer 401; specs of routing and access use it because it is fast.
  */
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
+import { hashOf } from './borrower.ts';
+
+/** The demo accounts' password (README, Demo accounts). */
+export const DEMO_PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-1234';
+
+/** Signs a demo account in on the identity provider's page and waits for the landing route (by default, any). */
+export async function signIn(page: Page, email: string, landing = /^\/(?!auth|signed-in)/): Promise<void> {
+  await page.goto('/');
+  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toMatch(landing);
+}
 
 export const STORAGE_KEY = 'pos.session';
 export const TAB_KEY = 'pos.session.tab';

@@ -27,6 +27,7 @@ function layout(brand: Brand, title: string, body: string, options: { nonce?: st
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(title)} · ${escapeHtml(brand.name)}</title>
 <style>
   :root { --primary: ${brand.palette.primary}; --error: ${brand.palette.error}; --success: ${brand.palette.success}; }

@@ -1,8 +1,9 @@
 /**
  * Loading what a screen needs — its descriptor, the code of its kind and layout, the widget registry — once, as
  * promises marked with their state as they settle (React's thenable convention: `status`, `value`, `reason`), which
- * `read` returns at once after they settled and suspends on before (decision 0146). A route waits for all of them together before it renders (router.tsx), so a screen appears in one
- * commit instead of a cascade of Suspense fallbacks, each of which React holds back for up to 300 ms.
+ * `read` returns at once after they settled and suspends on before (decision 0146). A route waits for all of them
+ * together before it renders (router.tsx), so a screen appears in one commit instead of a cascade of Suspense
+ * fallbacks, each of which React holds back for up to 500 ms.
  */
 import type { EngineServices, WidgetRegistry } from './services.ts';
 import type { FormModule } from './forms/form-module.ts';

@@ -74,7 +74,7 @@ export function loadScreen(services: EngineServices, name: string, place: 'pages
 /**
  * Everything a page's first render needs, loaded together: its descriptor, the code of its kind and the widget
  * registry. The page waits for all of it in one Suspense boundary, so it appears in one commit instead of through
- * nested fallbacks, each of which React holds back for up to 300 ms.
+ * nested fallbacks, each of which React holds back for up to 500 ms.
  */
 const pageCache = new WeakMap<EngineServices, Map<string, Promise<unknown>>>();
 function preloadPage(services: EngineServices, name: string): Promise<unknown> {

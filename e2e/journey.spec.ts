@@ -217,7 +217,7 @@ async function answerKba(page: Page, b: Borrower): Promise<void> {
 
 /** Types the name, draws a signature on the pad, ticks the agreement and signs. */
 async function sign(page: Page, b: Borrower): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Your loan' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: 'Your loan', exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('button', { name: 'Read the loan agreement (PDF)' })).toBeVisible();
   await page.getByLabel('Type your full name').fill(`${b.first} ${b.last}`);
   const pad = page.getByRole('img', { name: 'Signature pad' });

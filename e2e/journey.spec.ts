@@ -79,8 +79,6 @@ async function shot(page: Page, name: string): Promise<void> {
   expect(serious.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`)).toEqual([]);
 }
 
-
-/** Real sign-in through the built-in provider (as e2e/auth.spec.ts). */
 /** 'New Application' → 'Text a link' → the popup → the QR code dialog; answers the application id and the texted link. */
 async function sendTextLink(page: Page, b: Borrower): Promise<{ appId: number; link: string }> {
   await page.getByRole('button', { name: 'New Application' }).click();

@@ -1,13 +1,13 @@
 /** React glue of the engine: session, route, expression context, action runtime, operation queries. */
-import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ComponentType, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { UNSAFE_NavigationContext } from 'react-router-dom';
 import { useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from './expressions.ts';
 import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
-import { useEngine, type CallInput, type EngineServices, type IconProps } from './services.ts';
-import { read } from './preload.ts';
+import { useEngine, type CallInput, type EngineServices } from './services.ts';
+import { loadIcons, read } from './preload.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 
@@ -156,18 +156,11 @@ export function useOperationQueries(binding: QueryBinding, contexts: readonly Co
   return queries;
 }
 
-const iconCache = new WeakMap<object, Promise<Record<string, ComponentType<IconProps>>>>();
-
 /** An icon by name; renders nothing until the icon set has loaded. */
 export function Icon({ name, size = 18 }: { name: string | undefined; size?: number }): ReactNode {
   const services = useEngine();
   if (!name) return null;
-  let icons = iconCache.get(services);
-  if (!icons) {
-    icons = services.icons();
-    iconCache.set(services, icons);
-  }
-  const set = read(icons);
+  const set = read(loadIcons(services));
   const Component = set[name];
   return Component ? <Component size={size} aria-hidden /> : null;
 }

@@ -5,7 +5,7 @@
  * together before it renders (router.tsx), so a screen appears in one commit instead of a cascade of Suspense
  * fallbacks, each of which React holds back for up to 500 ms.
  */
-import type { EngineServices, WidgetRegistry } from './services.ts';
+import type { EngineServices } from './services.ts';
 import type { FormModule } from './forms/form-module.ts';
 
 type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
@@ -41,8 +41,15 @@ export function read<T>(promise: Promise<T>): T {
   throw p;
 }
 
+/** A Map or WeakMap of loads. */
+interface LoadCache<K, T> {
+  get(key: K): Promise<T> | undefined;
+  set(key: K, value: Promise<T>): unknown;
+  delete(key: K): unknown;
+}
+
 /** One tracked load per key; a failed load is forgotten, so the next use tries again. */
-export function loadOnce<T>(cache: Map<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
+export function loadOnce<K, T>(cache: LoadCache<K, T>, key: K, load: () => Promise<T>): Promise<T> {
   let promise = cache.get(key);
   if (!promise) {
     promise = tracked(load());
@@ -52,18 +59,17 @@ export function loadOnce<T>(cache: Map<string, Promise<T>>, key: string, load: (
   return promise;
 }
 
-const widgetCache = new WeakMap<EngineServices, Promise<WidgetRegistry>>();
-
-/** The widget registry (field widgets, the status chip), loaded once per engine. */
-export function loadWidgets(services: EngineServices): Promise<WidgetRegistry> {
-  let promise = widgetCache.get(services);
-  if (!promise) {
-    promise = tracked(services.widgets());
-    promise.catch(() => widgetCache.delete(services));
-    widgetCache.set(services, promise);
-  }
-  return promise;
+/** A load done once per engine (as `loadOnce`). */
+function perEngine<T>(load: (services: EngineServices) => Promise<T>): (services: EngineServices) => Promise<T> {
+  const cache = new WeakMap<EngineServices, Promise<T>>();
+  return (services) => loadOnce(cache, services, () => load(services));
 }
+
+/** The widget registry (field widgets, the status chip). */
+export const loadWidgets = perEngine((services) => services.widgets());
+
+/** The icon set descriptors name icons from. */
+export const loadIcons = perEngine((services) => services.icons());
 
 const formCache = new WeakMap<EngineServices, Map<string, Promise<FormModule>>>();
 

@@ -1,5 +1,5 @@
 /** Small shared pieces of the renderer: buttons from descriptors, screen headings, loading and empty states. */
-import { createContext, Suspense, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, createElement, lazy, Suspense, useContext, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Box, Button, Flex, Heading, Spinner, Text } from '@chakra-ui/react';
 import type { Button as ButtonDescriptor } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from './expressions.ts';
@@ -30,6 +30,15 @@ export function Loading({ label = 'Loading' }: { label?: string }) {
 
 export function Lazy({ children }: { children: ReactNode }) {
   return <Suspense fallback={<Loading />}>{children}</Suspense>;
+}
+
+/**
+ * A component whose code loads when it first renders (it suspends to the nearest boundary meanwhile), as a plain
+ * function: @rjsf takes only function (or memo/forwardRef) widgets and fields, not the object `React.lazy` returns.
+ */
+export function lazyFunction<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): FunctionComponent<P> {
+  const Part = lazy(load) as unknown as ComponentType<P>;
+  return (props) => createElement(Part, props);
 }
 
 const VARIANTS = {

@@ -1,12 +1,6 @@
-/**
- * @rjsf/core's ArrayField, loaded when a form first shows an array (a list of items): the engine's forms have their combinators
- * removed at codegen time and few have arrays, so the borrower's form does not carry it (decision 0046).
- */
-import { createElement, lazy, type ComponentType } from 'react';
+/** @rjsf/core's ArrayField, loaded when a form first shows an array (a list of items); few do (decision 0146). */
+import type { ComponentType } from 'react';
 import type { FieldProps } from '@rjsf/utils';
+import { lazyFunction } from '../engine/ui.tsx';
 
-const Field = lazy(() => import('@rjsf/core/lib/components/fields/ArrayField.js') as Promise<{ default: ComponentType<FieldProps> }>);
-
-export default function LazyArrayField(props: FieldProps) {
-  return createElement(Field, props);
-}
+export default lazyFunction(() => import('@rjsf/core/lib/components/fields/ArrayField.js') as Promise<{ default: ComponentType<FieldProps> }>);

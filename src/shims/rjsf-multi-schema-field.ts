@@ -1,12 +1,6 @@
-/**
- * @rjsf/core's MultiSchemaField, loaded when a form first shows an anyOf or oneOf choice: the engine's forms have their combinators
- * removed at codegen time and few have arrays, so the borrower's form does not carry it (decision 0046).
- */
-import { createElement, lazy, type ComponentType } from 'react';
+/** @rjsf/core's MultiSchemaField, loaded when a form first shows an anyOf or oneOf choice; display schemas lose their combinators at codegen time (decision 0146). */
+import type { ComponentType } from 'react';
 import type { FieldProps } from '@rjsf/utils';
+import { lazyFunction } from '../engine/ui.tsx';
 
-const Field = lazy(() => import('@rjsf/core/lib/components/fields/MultiSchemaField.js') as Promise<{ default: ComponentType<FieldProps> }>);
-
-export default function LazyMultiSchemaField(props: FieldProps) {
-  return createElement(Field, props);
-}
+export default lazyFunction(() => import('@rjsf/core/lib/components/fields/MultiSchemaField.js') as Promise<{ default: ComponentType<FieldProps> }>);

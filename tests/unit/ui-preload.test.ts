@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadOnce, read, tracked } from '../../src/engine/preload.ts';
+import { loadIcons, loadOnce, read, tracked } from '../../src/engine/preload.ts';
+import type { EngineServices } from '../../src/engine/services.ts';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
@@ -49,5 +50,20 @@ describe('reading the engine\'s loads inside a render (src/engine/preload.ts, de
     const second = loadOnce(cache, 'k', () => Promise.resolve(2));
     expect(await second).toBe(2);
     expect(calls).toBe(1);
+  });
+
+  it('loads the icon set once per engine, and again after a failed load', async () => {
+    let calls = 0;
+    const engine = { icons: () => (++calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve({})) } as unknown as EngineServices;
+    const first = loadIcons(engine);
+    expect(loadIcons(engine)).toBe(first);
+    await first.catch(() => undefined);
+    await settle();
+    const second = loadIcons(engine);
+    expect(second).not.toBe(first);
+    expect(await second).toEqual({});
+    expect(loadIcons(engine)).toBe(second);
+    expect(loadIcons({ icons: () => Promise.resolve({}) } as unknown as EngineServices)).not.toBe(second);
+    expect(calls).toBe(2);
   });
 });

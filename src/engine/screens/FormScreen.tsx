@@ -28,8 +28,11 @@ export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record
   return Object.keys(out).length ? out : undefined;
 }
 
-/** Descriptor widget names → @rjsf widget names (built-in text inputs, or the registry's). */
-const WIDGETS: Record<NonNullable<FormField['widget']>, string> = {
+/**
+ * Descriptor widget names → @rjsf widget names (built-in text inputs, or the registry's). A field with the hidden
+ * widget shows nothing, so @rjsf is not given it at all (`unseen` below).
+ */
+const WIDGETS: Record<Exclude<NonNullable<FormField['widget']>, 'hidden'>, string> = {
   text: 'text',
   email: 'email',
   password: 'password',
@@ -45,7 +48,6 @@ const WIDGETS: Record<NonNullable<FormField['widget']>, string> = {
   radio: 'select',
   file: 'file',
   otp: 'otp',
-  hidden: 'hidden',
   kba: 'kba',
   signature: 'signature',
 };
@@ -58,7 +60,7 @@ function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): U
   const columns = screen.columns ?? (Object.values(screen.fields).some((f) => f?.width === 'half') ? 2 : 1);
   ui['ui:options'] = { columns };
   for (const [path, field] of Object.entries(screen.fields)) {
-    if (!field) continue;
+    if (!field || field.widget === 'hidden') continue;
     const node: Record<string, unknown> = {};
     if (field.label !== undefined) node['ui:title'] = text(field.label, context);
     if (field.hint !== undefined) node['ui:help'] = text(field.hint, context);
@@ -117,8 +119,8 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const hidden = useMemo(() => new Set(shape.hiddenList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const also = useMemo(() => new Set(shape.requiredList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const unseen = useMemo(() => new Set([...hidden, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, paths, screen.fields]);
-  // A field with the hidden widget shows nothing, so @rjsf is not given it (nor the code of its field kind); its value
-  // stays in the form's data like any other.
+  // A field with the hidden widget is not given to @rjsf (nor the code of its field kind); its value stays in the
+  // form's data like any other.
   const display = useMemo(() => displaySchemaFor(module.schema, unseen, also), [module, unseen, also]);
   const uiText = JSON.stringify(uiSchemaFor(screen, display, ctx));
   const uiSchema = useMemo(() => JSON.parse(uiText) as UiSchema, [uiText]);

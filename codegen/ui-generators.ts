@@ -349,7 +349,51 @@ const operationIndex: UiGenerator = {
   },
 };
 
+/** The `x-labels` of each enumeration schema (schemas/enums/), by component name: the words people see for its values. */
+export function enumerationLabels(): Map<string, Record<string, string>> {
+  const dir = join(ROOT, 'schemas', 'enums');
+  const out = new Map<string, Record<string, string>>();
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { enum?: unknown[]; 'x-labels'?: Record<string, string> };
+    const labels = schema['x-labels'];
+    if (!labels) continue;
+    const missing = (schema.enum ?? []).map(String).filter((value) => !(value in labels));
+    if (missing.length) throw new Error(`schemas/enums/${file}: x-labels lacks ${missing.join(', ')}`);
+    out.set(componentName(file), labels);
+  }
+  return out;
+}
+
+function labelModule(name: string, labels: Record<string, string>): UiGenerator {
+  return {
+    file: join(OUT, 'labels', `${name}.ts`),
+    async generate() {
+      return `${banner(`the x-labels of the enumeration ${name}`)}export const labels: Readonly<Record<string, string>> = ${JSON.stringify(labels)};\n`;
+    },
+  };
+}
+
+function labelIndex(names: string[]): UiGenerator {
+  return {
+    file: join(OUT, 'labels', 'index.ts'),
+    async generate() {
+      return [
+        banner('the x-labels of schemas/enums/'),
+        '/** One lazily loaded table per enumeration: value → the words people see. */',
+        'export const labelModules: Record<string, () => Promise<Readonly<Record<string, string>>>> = {',
+        ...names.map((n) => `  ${n}: () => import('./${n}.ts').then((m) => m.labels),`),
+        '};',
+        '',
+      ].join('\n');
+    },
+  };
+}
+
 export function uiGenerators(): UiGenerator[] {
   const forms = formSchemaNames();
-  return [descriptorValidators, descriptorTypes, operationIndex, ...forms.map(formModule), formIndex(forms)];
+  const labels = enumerationLabels();
+  return [
+    descriptorValidators, descriptorTypes, operationIndex, ...forms.map(formModule), formIndex(forms),
+    ...[...labels].map(([name, table]) => labelModule(name, table)), labelIndex([...labels.keys()]),
+  ];
 }

@@ -63,12 +63,13 @@ export type Action =
  */
 export type Actions = Action[];
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, chip (status chip, spec §4), yesno, text.
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, chip (status chip, spec §4), yesno, text; label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels), e.g. label:EnrollmentStatus.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format-kind".
  */
-export type ValueFormat = 'text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'chip' | 'yesno';
+export type ValueFormat =
+  ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'chip' | 'yesno') | string;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */

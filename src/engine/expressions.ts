@@ -154,10 +154,10 @@ export function condition(expression: unknown, context: Context, fallback: boole
 
 /**
  * Fills {path} placeholders of a string from the context; missing values read as ''. `{path|format}` shows the value
- * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, number, yesno, bytes).
+ * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, number, yesno, bytes, label:<Enumeration>).
  */
 export function fillTemplate(template: string, context: Context): string {
-  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+))?\}/g, (_whole, path: string, format: string | undefined) => {
+  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+(?::[A-Za-z][A-Za-z0-9]*)?))?\}/g, (_whole, path: string, format: string | undefined) => {
     const v = getPath(context, path);
     if (format) return formatValue(format, v);
     return v === undefined || v === null ? '' : String(v);

@@ -1,4 +1,5 @@
-/** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes. Pure. */
+/** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes, and enumeration labels. */
+import { labelOf, labelsNamedBy } from './labels.ts';
 
 const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -64,6 +65,8 @@ export function formatBytes(value: unknown): string {
 }
 
 export function formatValue(format: string | undefined, value: unknown): string {
+  const labels = labelsNamedBy(format);
+  if (labels) return labelOf(labels, value);
   switch (format) {
     case 'currency':
       return formatCurrency(value);

@@ -7,6 +7,7 @@
  */
 import type { EngineServices } from './services.ts';
 import type { FormModule } from './forms/form-module.ts';
+import { registerLabels } from './labels.ts';
 
 type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
 
@@ -79,4 +80,16 @@ export function loadForm(services: EngineServices, name: string): Promise<FormMo
   if (!cache) formCache.set(services, (cache = new Map()));
   const loader = services.forms[name];
   return loadOnce(cache, name, () => (loader ? loader() : Promise.reject(new Error(`no precompiled form ${name} (run npm run codegen)`))));
+}
+
+const labelCache = new Map<string, Promise<void>>();
+
+/** The label tables a screen names, each loaded and registered once (labels.ts). */
+export function loadLabels(services: EngineServices, names: Iterable<string>): Promise<unknown> {
+  return Promise.all(
+    [...names].map((name) => {
+      const loader = services.labels[name];
+      return loadOnce(labelCache, name, () => (loader ? loader().then((table) => registerLabels(name, table)) : Promise.reject(new Error(`no labels for ${name} (run npm run codegen)`))));
+    }),
+  );
 }

@@ -15,7 +15,8 @@ import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
-import { loadOnce, loadWidgets, read } from './preload.ts';
+import { loadLabels, loadOnce, loadWidgets, read } from './preload.ts';
+import { labelNamesIn } from './labels.ts';
 
 export interface LayoutProps {
   layout: Layout;
@@ -68,7 +69,11 @@ const screenCache = new WeakMap<EngineServices, Map<string, Promise<ScreenDescri
 export function loadScreen(services: EngineServices, name: string, place: 'pages' | 'dialogs'): Promise<ScreenDescriptor> {
   let cache = screenCache.get(services);
   if (!cache) screenCache.set(services, (cache = new Map()));
-  return loadOnce(cache, `${place}/${name}`, () => services.loadScreen(name, place));
+  return loadOnce(cache, `${place}/${name}`, async () => {
+    const screen = await services.loadScreen(name, place);
+    await loadLabels(services, labelNamesIn(screen));
+    return screen;
+  });
 }
 
 /**

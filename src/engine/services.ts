@@ -8,6 +8,7 @@ import type { ConditionsDescriptor, LayoutsDescriptor, MenusDescriptor, RoutesDe
 import type { MessageCatalogue } from '../../server/contract/messages.ts';
 import type { RouteEntry } from './routing.ts';
 import type { FormModule } from './forms/form-module.ts';
+import type { LabelTable } from './labels.ts';
 
 export interface EngineDescriptors {
   routes: RoutesDescriptor;
@@ -82,6 +83,8 @@ export interface EngineServices {
   api: ApiPort;
   toast: ToastPort;
   forms: Record<string, () => Promise<FormModule>>;
+  /** Words for enumeration values, one loader per enumeration (labels.ts). */
+  labels: Record<string, () => Promise<LabelTable>>;
   messages: MessageCatalogue;
   widgets: () => Promise<WidgetRegistry>;
   /** Icons by name (lucide, imported by path), loaded with the first layout that shows one. */

@@ -75,6 +75,21 @@ describe('UI descriptors (screens/)', () => {
     expect(ops.errors).toEqual(["screens/pages/home.json#/source/operation: no operation 'App_Nothing' in openapi/openapi.yaml"]);
   });
 
+  it('accept the words of an enumeration as a format, and refuse an enumeration without x-labels', async () => {
+    const known = await checkDescriptors(edited('pages/home.json', (doc) => ((doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Stage')));
+    expect(known.errors).toEqual([]);
+    const unknown = await checkDescriptors(
+      edited('pages/home.json', (doc) => {
+        (doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Nothing';
+        doc.title = 'Stage {row.stage|label:Stages}';
+      }),
+    );
+    expect([...unknown.errors].sort()).toEqual([
+      'screens/pages/home.json: label:Nothing names no enumeration of schemas/enums/ with x-labels',
+      'screens/pages/home.json: label:Stages names no enumeration of schemas/enums/ with x-labels',
+    ]);
+  });
+
   it('migrate a file without a format (format 0) and refuse a format newer than the engine', async () => {
     const report = await checkDescriptors(edited('pages/kanban.json', (doc) => delete doc.format));
     expect(report.errors).toEqual([]);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatApr, formatCurrency, formatDate, formatPhone, formatValue } from '../../src/engine/formats.ts';
+import { fillTemplate } from '../../src/engine/expressions.ts';
+import { labelNamesIn, registerLabels } from '../../src/engine/labels.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency, placeholderOf } from '../../src/widgets/masks.ts';
 
 describe('formats of spec §9', () => {
@@ -49,5 +51,25 @@ describe('input masks', () => {
     expect(parseCurrency('')).toBeUndefined();
     expect(currencyText(40000)).toBe('40,000');
     expect(currencyText(12.5)).toBe('12.5');
+  });
+});
+
+describe('words for enumeration values', () => {
+  registerLabels('TestStatus', { OnHold: 'On hold', WatchList: 'Watch list' });
+
+  it('show a value in words through label:<Enumeration>, in a field and in a text', () => {
+    expect(formatValue('label:TestStatus', 'OnHold')).toBe('On hold');
+    expect(fillTemplate('The office is {data.status|label:TestStatus}.', { data: { status: 'WatchList' } })).toBe('The office is Watch list.');
+    expect(formatValue('label:TestStatus', null)).toBe('');
+  });
+
+  it('show a value the table does not know as it is, rather than nothing', () => {
+    expect(formatValue('label:TestStatus', 'Archived')).toBe('Archived');
+    expect(formatValue('label:NotLoaded', 'OnHold')).toBe('OnHold');
+  });
+
+  it('find every enumeration a descriptor names, in formats and in text placeholders', () => {
+    const names = labelNamesIn({ columns: [{ format: 'label:Stage' }, { format: 'currency' }], title: 'As {session.role|label:OfficeRole} of {data.x|date}' });
+    expect([...names].sort()).toEqual(['OfficeRole', 'Stage']);
   });
 });

@@ -1,4 +1,5 @@
 import type { DescriptorKind } from './kinds.ts';
+import { labelNamesIn } from '../labels.ts';
 
 /** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */
 export interface LoadedDescriptor {
@@ -15,6 +16,8 @@ export interface CheckContext {
   operations: ReadonlySet<string>;
   /** Component names of the contract's schemas (form schemas). */
   schemas: ReadonlySet<string>;
+  /** Enumerations with words for their values (schemas/enums/ x-labels), for `label:` formats. */
+  labels: ReadonlySet<string>;
 }
 
 type Json = unknown;
@@ -81,6 +84,9 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name '${brand.name}'`);
 
   for (const descriptor of descriptors) {
+    for (const name of labelNamesIn(descriptor.doc)) {
+      if (!context.labels.has(name)) errors.push(`${descriptor.file}: label:${name} names no enumeration of schemas/enums/ with x-labels`);
+    }
     walk(descriptor.doc, '#', (node, pointer, key) => {
       if (key !== undefined && ['to', 'signIn', 'borrowerSignIn', 'home'].includes(key) && typeof node.route === 'string' && !routeNames.has(node.route)) {
         errors.push(`${descriptor.file}${pointer}/route: no route named '${node.route}'`);

@@ -317,6 +317,8 @@ export const officeLenders = pgTable(
     isEnabled: boolean('is_enabled').notNull().default(true),
     discountRate: rate('discount_rate'),
     showApply: boolean('show_apply').notNull().default(false),
+    /** The office's public landing page lists this lender (the landing page editor's choice). */
+    showOnLanding: boolean('show_on_landing').notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

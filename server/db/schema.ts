@@ -133,6 +133,9 @@ export const offices = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     submittedAt: at('submitted_at'),
     approvedAt: at('approved_at'),
+    /** Why the office has its current status and since when (the last row of office_status_changes, kept here for every page load). */
+    statusReason: text('status_reason'),
+    statusChangedAt: at('status_changed_at'),
 
     /** Landing page (/landing/{code}); `groupCode` groups offices on /landing/multi/{code}. */
     code: text('code'),
@@ -160,6 +163,9 @@ export const offices = pgTable(
     achVerifiedAt: at('ach_verified_at'),
     achDebitStatus: text('ach_debit_status'),
     achDebitAuthorizedAt: at('ach_debit_authorized_at'),
+    /** Micro-deposit verification: when the deposits were sent and how many wrong pairs the office typed since (decision 0152). */
+    achDepositsSentAt: at('ach_deposits_sent_at'),
+    achVerifyFailures: integer('ach_verify_failures').notNull().default(0),
 
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -216,6 +222,32 @@ export const officeSettings = pgTable(
   },
   (t) => [uniqueIndex('office_settings_office_type_name_key').on(t.officeId, t.type, t.name)],
 );
+
+/** Every change of an office's enrollment status: who, when, from what to what and why (decision 0150). */
+export const officeStatusChanges = pgTable(
+  'office_status_changes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    fromStatus: enrollmentStatus('from_status').notNull(),
+    toStatus: enrollmentStatus('to_status').notNull(),
+    reason: text('reason').notNull(),
+    changedBy: uuid('changed_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('office_status_changes_office_idx').on(t.officeId, t.createdAt)],
+);
+
+/**
+ * The sandbox ACH provider's side of a micro-deposit verification: the two amounts it "sent" to an account,
+ * encrypted like bank numbers (two amounts of 1–99 cents are too few combinations to hide behind a hash).
+ */
+export const achSandboxDeposits = pgTable('ach_sandbox_deposits', {
+  accountId: text('account_id').primaryKey(),
+  officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+  amountsEnc: text('amounts_enc').notNull(),
+  createdAt: createdAt(),
+});
 
 // ---- users --------------------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ import { adminAppHandlers } from './admin/apps-handlers.ts';
 import { fundingHandlers } from './funding/handlers.ts';
 import { refundHandlers } from './refunds/handlers.ts';
 import { journeyHandlers } from './journey/handlers.ts';
+import { reviewHandlers } from './review/handlers.ts';
+import { bankHandlers } from './bank/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -28,6 +30,8 @@ export function createHandlers(): Handlers {
     ...adminAppHandlers,
     ...fundingHandlers,
     ...refundHandlers,
+    ...reviewHandlers,
+    ...bankHandlers,
     // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,
   };

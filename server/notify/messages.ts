@@ -103,3 +103,49 @@ export function eSignLinkSms(input: { to: string; officeName: string; url: strin
     links: [{ label: 'Review and sign', url: input.url }],
   };
 }
+
+// ---- office review and bank verification (docs/decisions/0150, 0152) ---------------------------
+
+/** What a review status means for the office, after the status itself. */
+const STATUS_NEXT: Record<string, string> = {
+  UnderReview: 'We are reviewing your enrollment and will write to you when we decide.',
+  Approved: 'Your office can now start financing applications. To receive funding, verify your bank account (Bank Account in the menu).',
+  Declined: 'Your office cannot start financing applications.',
+  OnHold: 'Your office cannot start new financing applications while it is on hold.',
+  WatchList: 'Your office can go on starting financing applications.',
+  Terminated: 'Your office can no longer start financing applications.',
+};
+
+export function officeStatusEmail(input: { to: string; firstName: string; officeName: string; status: string; statusWords: string; reason: string; url: string; brandName: string }): Email {
+  return {
+    to: input.to,
+    subject: `${input.officeName} on ${input.brandName}: ${input.statusWords}`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `The status of ${input.officeName} on ${input.brandName} is now: ${input.statusWords}.\n\n` +
+      `Reason: ${input.reason}\n\n` +
+      `${STATUS_NEXT[input.status] ?? ''}\n\n` +
+      `${input.url}\n`,
+    links: [{ label: `Open ${input.brandName}`, url: input.url }],
+  };
+}
+
+/**
+ * The sandbox ACH provider is its own bank: this message stands in for the statement on which the office would
+ * read the two deposits.
+ */
+export function bankStatementEmail(input: { to: string; firstName: string; officeName: string; accountLast4: string; amountsCents: readonly number[]; url: string; brandName: string }): Email {
+  const amounts = input.amountsCents.map(dollars);
+  return {
+    to: input.to,
+    subject: `Bank statement: two deposits from ${input.brandName}`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `Sandbox bank statement of ${input.officeName}, account ending in ${input.accountLast4}:\n\n` +
+      amounts.map((amount) => `  Deposit from ${input.brandName} (verification)   ${amount}\n`).join('') +
+      `\nEnter both amounts on the Bank Account page to verify the account:\n\n` +
+      `${input.url}\n\n` +
+      `(No money moved: the sandbox ACH provider writes this message instead of making real deposits.)\n`,
+    links: [{ label: 'Verify the bank account', url: input.url }],
+  };
+}

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
-import { applications, files, lenders, officeLenders, offices, otpCodes, userOffices, users } from '../../server/db/schema.ts';
+import { encryptPii } from '../../server/crypto/pii.ts';
+import { achSandboxDeposits, applications, files, lenders, officeLenders, offices, otpCodes, userOffices, users } from '../../server/db/schema.ts';
+import { bankNumberValues } from '../../server/domain/offices/enrollment.ts';
 import { encodeChallenge, hashCode } from '../../server/domain/otp/challenge.ts';
 import { issueInvite } from '../../server/domain/users/invites.ts';
 import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
@@ -47,6 +49,9 @@ export interface ExampleFixtures {
   fileId: string;
   /** The logo of publishedOfficeId. */
   logoFileId: string;
+  /** An approved office whose two sandbox micro-deposits, `deposits`, wait to be confirmed. */
+  bankOfficeId: number;
+  deposits: [number, number];
   /** Lender ids by code. */
   lenderIds: Record<string, number>;
   /** A lender e-sign return token for officeId and lenders.ally. */
@@ -98,6 +103,8 @@ const PLACEHOLDER: ExampleFixtures = {
   publishedOfficeId: DEMO.brightSmiles,
   fileId: '00000000-0000-4000-8000-000000000000',
   logoFileId: '00000000-0000-4000-8000-000000000000',
+  bankOfficeId: DEMO.brightSmiles,
+  deposits: [0.12, 0.34],
   lenderIds: {},
   eSignToken: 'x'.repeat(16),
   identity: {
@@ -135,13 +142,22 @@ async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 
       streetAddress: '100 Example Way', city: 'Austin', state: 'TX', zipCode: '78701', timeZone: 'CT' as const,
     };
     const [office] = await tx.insert(offices).values({ ...profile, name: `Example Enrollment ${tag}` }).returning({ id: offices.id });
+    const approved = { enrollmentStatus: 'Approved' as const, isApproved: true, isReviewed: true, isEnrollmentCompleted: true };
+    // Funding goes to verified bank accounts only (decision 0152).
     const [published] = await tx
       .insert(offices)
+      .values({ ...profile, ...approved, name: `Example Published ${tag}`, code: `example_${tag}`, achProvider: 'sandbox', achVerifyStatus: 'Verified', achVerifiedAt: new Date() })
+      .returning({ id: offices.id });
+    const deposits: [number, number] = [0.12, 0.34];
+    const accountId = `ba_example_${tag}`;
+    const [bank] = await tx
+      .insert(offices)
       .values({
-        ...profile, name: `Example Published ${tag}`, code: `example_${tag}`, enrollmentStatus: 'Approved', isApproved: true,
-        isReviewed: true, isEnrollmentCompleted: true,
+        ...profile, ...approved, name: `Example Bank ${tag}`, ...bankNumberValues(h.settings.piiKey, '110000000', '000123456789'),
+        achProvider: 'sandbox', achAccountId: accountId, achVerifyStatus: 'Pending', achDepositsSentAt: new Date(),
       })
       .returning({ id: offices.id });
+    await tx.insert(achSandboxDeposits).values({ accountId, officeId: bank!.id, amountsEnc: encryptPii(h.settings.piiKey, deposits.map((dollars) => Math.round(dollars * 100)).join(',')) });
     const file = (officeId: number, kind: string, data: Buffer, contentType: string, fileName: string) => ({
       officeId, kind, fileName, contentType, sizeBytes: data.length, sha256: 'example', bytes: data, createdBy: user!.id,
     });
@@ -151,6 +167,7 @@ async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 
     await tx.insert(userOffices).values([
       { userId: user!.id, officeId: office!.id, role: 'admin', isPrimary: true },
       { userId: user!.id, officeId: published!.id, role: 'admin', isPrimary: true },
+      { userId: user!.id, officeId: bank!.id, role: 'admin', isPrimary: true },
     ]);
     await tx.insert(officeLenders).values([
       { officeId: office!.id, lenderId: lenderIds.ally!, status: 'OfficeSubmitted', numOrder: 1 },
@@ -162,6 +179,8 @@ async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 
       publishedOfficeId: published!.id,
       fileId: document!.id,
       logoFileId: logo!.id,
+      bankOfficeId: bank!.id,
+      deposits,
       lenderIds,
       eSignToken: await issueLenderESignToken(tx, h.settings.borrowerTokenSecret, office!.id, lenderIds.ally!),
     };
@@ -234,6 +253,19 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
       request: upload('/api/Office/UploadDoc', uploadBody({ officeId, fileType: 'BusinessLicense' }, [{ name: 'file', fileName: 'license.pdf', contentType: 'application/pdf', data: SAMPLE.pdf }])),
     },
     { operationId: 'Office_SubmitOffice', as: owner, request: { method: 'PUT', url: `/api/Office/SubmitOffice/${officeId}` } },
+    // Review of the submitted fixture office, and bank verification of the approved one with deposits waiting.
+    {
+      operationId: 'AdminOffices_UpdateOfficeStatus',
+      as: 'admin@demo.test',
+      request: put('/api/admin/Offices/UpdateOfficeStatus', { officeId, status: 'Approved', reason: 'Documents and owners checked.' }),
+    },
+    { operationId: 'AdminOffices_GetOfficeHistory', as: 'dfi@demo.test', request: get(`/api/admin/Offices/GetOfficeHistory/${officeId}`) },
+    { operationId: 'Office_StartBankVerification', as: owner, request: post('/api/Office/StartBankVerification', { officeId: fixtures.bankOfficeId }) },
+    {
+      operationId: 'Office_ConfirmBankVerification',
+      as: owner,
+      request: post('/api/Office/ConfirmBankVerification', { officeId: fixtures.bankOfficeId, amount1: fixtures.deposits[1], amount2: fixtures.deposits[0] }),
+    },
     {
       operationId: 'Office_UpsertConfigItems',
       as: owner,

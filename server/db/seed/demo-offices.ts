@@ -1,8 +1,8 @@
 import { encryptPii, last4 } from '../../crypto/pii.ts';
+import { flagsOf, SUBMITTED_REASON, type EnrollmentStatus, type ReviewStatus } from '../../domain/review/transitions.ts';
 import type { Db } from '../index.ts';
-import { officeLenders, officeOwners, offices, officeSettings, type enrollmentStatus, type timeZone } from '../schema.ts';
+import { officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, type timeZone } from '../schema.ts';
 
-type EnrollmentStatus = (typeof enrollmentStatus.enumValues)[number];
 type TimeZone = (typeof timeZone.enumValues)[number];
 
 interface DemoOffice {
@@ -20,19 +20,23 @@ interface DemoOffice {
   /** Landing-page code, for offices that have a landing page. */
   code?: string;
   lenders: string[];
+  /** The platform admin's decisions after the submission, oldest first, with their reasons; the last gives `status`. */
+  decisions?: readonly (readonly [ReviewStatus, string])[];
 }
+
+const VERIFIED = 'Licenses, owners and bank documents checked.';
 
 /** One office per enrollment status; the first two are the approved offices with applications. */
 const DEMO_OFFICES: readonly DemoOffice[] = [
   {
     key: 'bright', name: 'Bright Smiles Dental', legalName: 'Bright Smiles Dental PLLC', category: 'Dental', status: 'Approved',
     street: '2400 S Lamar Blvd', city: 'Austin', state: 'TX', zip: '78704', phone: '(512) 555-0142', timeZone: 'CT',
-    code: 'brightsmiles', lenders: ['ally', 'gsky', 'lpoint', 'lusa', 'powerpay', 'upg'],
+    code: 'brightsmiles', lenders: ['ally', 'gsky', 'lpoint', 'lusa', 'powerpay', 'upg'], decisions: [['Approved', VERIFIED]],
   },
   {
     key: 'lakeside', name: 'Lakeside Family Dental', legalName: 'Lakeside Family Dental S.C.', category: 'Dental', status: 'Approved',
     street: '118 E Washington Ave', city: 'Madison', state: 'WI', zip: '53703', phone: '(608) 555-0177', timeZone: 'CT',
-    code: 'lakeside', lenders: ['cleargage', 'covered', 'gsky', 'lpoint', 'powerpay', 'upg'],
+    code: 'lakeside', lenders: ['cleargage', 'covered', 'gsky', 'lpoint', 'powerpay', 'upg'], decisions: [['Approved', VERIFIED]],
   },
   {
     key: 'cedar', name: 'Cedar Park Orthodontics', legalName: 'Cedar Park Orthodontics LLC', category: 'Orthodontics', status: 'Submitted',
@@ -42,7 +46,7 @@ const DEMO_OFFICES: readonly DemoOffice[] = [
   {
     key: 'harbor', name: 'Harbor View Medical Group', legalName: 'Harbor View Medical Group Inc.', category: 'Medical', status: 'UnderReview',
     street: '600 W Broadway', city: 'San Diego', state: 'CA', zip: '92101', phone: '(619) 555-0133', timeZone: 'PT',
-    lenders: ['ally', 'covered', 'upg'],
+    lenders: ['ally', 'covered', 'upg'], decisions: [['UnderReview', 'Checking the medical group license with the state board.']],
   },
   {
     key: 'sunrise', name: 'Sunrise Pediatric Dentistry', legalName: 'Sunrise Pediatric Dentistry PA', category: 'Dental', status: 'New',
@@ -61,28 +65,27 @@ const DEMO_OFFICES: readonly DemoOffice[] = [
   {
     key: 'pinecrest', name: 'Pinecrest Chiropractic', legalName: 'Pinecrest Chiropractic PLLC', category: 'Chiropractic', status: 'Declined',
     street: '875 W Main St', city: 'Boise', state: 'ID', zip: '83702', phone: '(208) 555-0171', timeZone: 'MT', lenders: [],
+    decisions: [['Declined', 'The business license on file expired in 2024 and no renewal was provided.']],
   },
   {
     key: 'coastal', name: 'Coastal Vision Center', legalName: 'Coastal Vision Center LLC', category: 'Vision', status: 'OnHold',
     street: '180 Meeting St', city: 'Charleston', state: 'SC', zip: '29401', phone: '(843) 555-0109', timeZone: 'ET',
-    lenders: ['ally', 'gsky'],
+    lenders: ['ally', 'gsky'], decisions: [['Approved', VERIFIED], ['OnHold', 'Waiting for the renewed state optometry license.']],
   },
   {
     key: 'summit', name: 'Summit Hearing Associates', legalName: 'Summit Hearing Associates Inc.', category: 'Hearing', status: 'WatchList',
     street: '1600 Stout St', city: 'Denver', state: 'CO', zip: '80202', phone: '(303) 555-0185', timeZone: 'MT',
     code: 'summithearing', lenders: ['ally', 'covered', 'gsky', 'lpoint', 'upg'],
+    decisions: [['Approved', VERIFIED], ['WatchList', 'Refund requests above 10% of funded applications last quarter.']],
   },
   {
     key: 'riverbend', name: 'Riverbend Cosmetic Surgery', legalName: 'Riverbend Cosmetic Surgery PC', category: 'CosmeticSurgery',
     status: 'Terminated', street: '1301 Punchbowl St', city: 'Honolulu', state: 'HI', zip: '96813', phone: '(808) 555-0147',
-    timeZone: 'HT', lenders: ['gsky'],
+    timeZone: 'HT', lenders: ['gsky'], decisions: [['Approved', VERIFIED], ['Terminated', 'The practice closed; the owners asked to end the agreement.']],
   },
 ];
 
 const BEFORE_SUBMISSION: readonly EnrollmentStatus[] = ['New', 'ESignSent', 'ESignCompleted'];
-const APPROVED: readonly EnrollmentStatus[] = ['Approved', 'WatchList'];
-const REVIEWED: readonly EnrollmentStatus[] = ['Approved', 'Declined', 'OnHold', 'WatchList', 'Terminated'];
-const INACTIVE: readonly EnrollmentStatus[] = ['Declined', 'Terminated'];
 /** Offices that share this code appear together on /landing/multi/{code}. */
 const GROUP_CODE = 'demogroup';
 
@@ -106,8 +109,11 @@ export async function seedDemoOffices(
   const seeded: SeededOffice[] = [];
   for (const [index, office] of DEMO_OFFICES.entries()) {
     const started = office.status !== 'New';
-    const isApproved = APPROVED.includes(office.status);
+    const flags = flagsOf(office.status);
+    const isApproved = flags.isApproved;
     const isEnrollmentCompleted = !BEFORE_SUBMISSION.includes(office.status);
+    const history = isEnrollmentCompleted ? statusHistory(office, index) : [];
+    const current = history.at(-1);
     const routing = '110000000';
     const account = `00012345${String(6789 + index * 111).padStart(4, '0')}`;
     const [row] = await db
@@ -132,9 +138,9 @@ export async function seedDemoOffices(
         timeZone: office.timeZone,
         enrollmentStatus: office.status,
         isEnrollmentCompleted,
-        isApproved,
-        isReviewed: REVIEWED.includes(office.status),
-        isActive: !INACTIVE.includes(office.status),
+        ...flags,
+        statusReason: current && current.to !== 'Submitted' ? current.reason : null,
+        statusChangedAt: current?.at ?? null,
         submittedAt: isEnrollmentCompleted ? daysAgo(120 - index) : null,
         approvedAt: isApproved ? daysAgo(100 - index) : null,
         code: office.code ?? null,
@@ -169,6 +175,9 @@ export async function seedDemoOffices(
       })
       .returning({ id: offices.id });
     const id = row!.id;
+    if (history.length > 0) {
+      await db.insert(officeStatusChanges).values(history.map(({ from, to, reason, at }) => ({ officeId: id, fromStatus: from, toStatus: to, reason, createdAt: at })));
+    }
 
     if (started) await seedOwners(db, piiKey, id, office, index, isApproved);
     const links = office.lenders.map((code, order) => ({ code, discountRate: 3.5 + ((order * 1.25) % 6) }));
@@ -237,6 +246,14 @@ async function seedOwners(db: Db, piiKey: Buffer, officeId: number, office: Demo
       };
     }),
   );
+}
+
+/** The submission, then each decision ten days apart; by nobody (changedBy null): the seed decided them. */
+function statusHistory(office: DemoOffice, index: number) {
+  const steps = [{ from: 'New' as EnrollmentStatus, to: 'Submitted' as EnrollmentStatus, reason: SUBMITTED_REASON, at: daysAgo(120 - index) }];
+  for (const [n, [to, reason]] of (office.decisions ?? []).entries()) steps.push({ from: steps.at(-1)!.to, to, reason, at: daysAgo(100 - index - n * 10) });
+  if (steps.at(-1)!.to !== office.status) throw new Error(`demo office ${office.key}: its decisions end in ${steps.at(-1)!.to}, not ${office.status}`);
+  return steps;
 }
 
 function daysAgo(days: number): Date {

@@ -10,7 +10,9 @@ import { given, lockOffice } from '../offices/records.ts';
  * AdminAch_UpsertAchInfo (df.admin): the office's ACH provider, account, verification and debit
  * authorisation. The times of verification and authorisation are the server's, set when the status
  * becomes Verified / Authorized and cleared when it stops being so. Bank numbers, when given, are
- * stored encrypted like the office's own.
+ * stored encrypted like the office's own. This is also how a platform admin resets a micro-deposit
+ * verification (decision 0152): any status but Locked gives the office its tries back, and NotStarted
+ * forgets the deposits sent, so the office sends new ones.
  */
 export async function upsertAchInfo(db: Db, piiKey: Buffer, officeId: number, body: components['schemas']['AchInfoUpsert']): Promise<void> {
   await db.transaction(async (tx) => {
@@ -24,6 +26,8 @@ export async function upsertAchInfo(db: Db, piiKey: Buffer, officeId: number, bo
         achAccountId: given(body.achAccountId, stored.achAccountId),
         achVerifyStatus: body.achVerifyStatus,
         achVerifiedAt: verified ? (stored.achVerifyStatus === 'Verified' && stored.achVerifiedAt ? stored.achVerifiedAt : sql`now()`) : null,
+        ...(body.achVerifyStatus !== 'Locked' && { achVerifyFailures: 0 }),
+        ...(body.achVerifyStatus === 'NotStarted' && { achDepositsSentAt: null }),
         achDebitStatus: body.achDebitStatus,
         achDebitAuthorizedAt: authorized ? (stored.achDebitStatus === 'Authorized' && stored.achDebitAuthorizedAt ? stored.achDebitAuthorizedAt : sql`now()`) : null,
         ...(body.bankAccountType !== undefined && { bankAccountType: BANK_ACCOUNT_TYPES[body.bankAccountType] }),

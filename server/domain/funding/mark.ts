@@ -1,4 +1,4 @@
-import { asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offices } from '../../db/schema.ts';
@@ -28,9 +28,28 @@ function fundingDay(us: string): Date {
 }
 
 /**
+ * Funds go only to a bank account the ACH provider verified (decision 0152): one office whose account is not
+ * refuses the whole call (409), naming each such office.
+ */
+async function assertBanksVerified(tx: Db, officeIds: number[]): Promise<void> {
+  const unverified = await tx
+    .select({ id: offices.id, name: offices.name })
+    .from(offices)
+    .where(and(inArray(offices.id, officeIds), sql`${offices.achVerifyStatus} is distinct from 'Verified'`))
+    .orderBy(asc(offices.id));
+  if (unverified.length === 0) return;
+  const names = unverified.map((office) => `${office.name} (#${office.id})`).join(', ');
+  const which = unverified.length === 1 ? 'its bank account has' : 'their bank accounts have';
+  throw new HttpProblem(409, `${names} cannot be funded: ${which} not been verified. The office verifies it on its Bank Account page.`, {
+    extensions: { officeIds: unverified.map((office) => office.id) },
+  });
+}
+
+/**
  * AdminApps_MarkAppsFunded: the platform admin records that the listed applications were funded.
  * All or nothing, in one transaction: every application is locked (in id order, so that two admins
- * marking overlapping lists cannot deadlock) and must be awaiting funding (SubmittedForFunding); it
+ * marking overlapping lists cannot deadlock) and must be awaiting funding (SubmittedForFunding), its office's
+ * bank account verified; it
  * then becomes Funded with its loan amount as the funded amount, the funding date (today unless
  * given) and the funding status Completed. A repeat of the same call finds them funded and answers
  * 409; a repeat with the same Idempotency-Key replays the first file. Answers the funding file.
@@ -49,6 +68,7 @@ export async function markFunded(db: Db, caller: Caller, body: Schemas['MarkFund
         extensions: { appIds: notWaiting.map((app) => app.id) },
       });
     }
+    await assertBanksVerified(tx, [...new Set(locked.map((app) => app.officeId))]);
     for (const app of locked) {
       await tx
         .update(applications)

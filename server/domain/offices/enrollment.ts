@@ -7,7 +7,9 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { toCents } from '../values.ts';
 import { BANK_ACCOUNT_TYPES } from './mapping.ts';
-import { assertCodeFree, assertWebUrl, codeTaken, given, isInternal, isUniqueViolation, lockOffice } from './records.ts';
+import { recordStatusChange } from '../review/status.ts';
+import { SUBMITTED_REASON } from '../review/transitions.ts';
+import { assertCodeFree, assertWebUrl, codeTaken, given, isInternal, isUniqueViolation, lockOffice, staffId } from './records.ts';
 
 type OfficeUpsert = components['schemas']['OfficeUpsert'];
 type OfficeRecord = typeof offices.$inferSelect;
@@ -60,7 +62,8 @@ export function bankNumberValues(piiKey: Buffer, routingNumber: string, accountN
 
 /**
  * A different bank account is not the one the ACH provider verified, nor the one the office authorised
- * debits from: verification and debit authorisation start again.
+ * debits from: verification and debit authorisation start again. A verification locked after wrong tries
+ * stays locked (decision 0152): typing another account number is no way around the platform admin.
  */
 function bankChange(piiKey: Buffer, stored: OfficeRecord, routingNumber: string, accountNumber: string): OfficeValues {
   const same =
@@ -71,7 +74,11 @@ function bankChange(piiKey: Buffer, stored: OfficeRecord, routingNumber: string,
   if (same) return {};
   const values = bankNumberValues(piiKey, routingNumber, accountNumber);
   if (stored.achProvider === null && stored.achVerifyStatus === null) return values;
-  return { ...values, achAccountId: null, achAccountStatus: null, achVerifyStatus: 'NotStarted', achVerifiedAt: null, achDebitStatus: 'NotAuthorized', achDebitAuthorizedAt: null };
+  const verification = stored.achVerifyStatus === 'Locked' ? {} : ({ achVerifyStatus: 'NotStarted', achVerifyFailures: 0 } as const);
+  return {
+    ...values, ...verification, achAccountId: null, achAccountStatus: null, achVerifiedAt: null, achDepositsSentAt: null,
+    achDebitStatus: 'NotAuthorized', achDebitAuthorizedAt: null,
+  };
 }
 
 function checkRequest(body: OfficeUpsert, caller: Caller, stored: OfficeRecord | undefined): void {
@@ -169,10 +176,11 @@ export async function missingForSubmission(tx: Db, office: OfficeRecord): Promis
 }
 
 /**
- * Office_SubmitOffice: a complete enrollment becomes Submitted. A repeated submission of a Submitted
- * office changes nothing (the client retries failed calls); one already past review is a conflict.
+ * Office_SubmitOffice: a complete enrollment becomes Submitted, and the office's status history says so
+ * (decision 0150). A repeated submission of a Submitted office changes nothing (the client retries failed
+ * calls); one already past review is a conflict.
  */
-export async function submitOffice(db: Db, officeId: number): Promise<void> {
+export async function submitOffice(db: Db, caller: Caller, officeId: number): Promise<void> {
   await db.transaction(async (tx) => {
     const office = await lockOffice(tx, officeId);
     if (office.isEnrollmentCompleted) {
@@ -185,7 +193,8 @@ export async function submitOffice(db: Db, officeId: number): Promise<void> {
     }
     await tx
       .update(offices)
-      .set({ isEnrollmentCompleted: true, enrollmentStatus: 'Submitted', submittedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ isEnrollmentCompleted: true, enrollmentStatus: 'Submitted', submittedAt: sql`now()`, statusReason: null, statusChangedAt: sql`now()`, updatedAt: sql`now()` })
       .where(eq(offices.id, officeId));
+    await recordStatusChange(tx, { officeId, from: office.enrollmentStatus, to: 'Submitted', reason: SUBMITTED_REASON, changedBy: staffId(caller) });
   });
 }

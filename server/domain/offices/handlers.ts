@@ -59,8 +59,8 @@ export const officeHandlers: Pick<Handlers, OfficeReads | OfficeWrites> = {
     await upsertOwners(services.db, services.settings.piiKey, body);
     return { status: 200, body: (await getOffice(services.db, services.settings.piiKey, body.officeId)).owners };
   },
-  async Office_SubmitOffice({ params, services }) {
-    await submitOffice(services.db, params.id);
+  async Office_SubmitOffice({ params, caller, services }) {
+    await submitOffice(services.db, caller, params.id);
     return { status: 200, body: await getOffice(services.db, services.settings.piiKey, params.id) };
   },
   async Office_UpsertConfigItems({ body, services }) {

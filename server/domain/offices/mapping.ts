@@ -2,6 +2,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { sql } from 'drizzle-orm';
 import { files, users, type officeOwners, type offices } from '../../db/schema.ts';
+import { triesLeft } from '../bank/tries.ts';
 import { toDollars, toUtc } from '../values.ts';
 
 type Schemas = components['schemas'];
@@ -133,6 +134,10 @@ export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners
     achVerifyStatus: row.achVerifyStatus as Schemas['Office']['achVerifyStatus'],
     achDebitStatus: row.achDebitStatus as Schemas['Office']['achDebitStatus'],
     achVerifiedAtUtc: toUtc(row.achVerifiedAt),
+    achDepositsSentAtUtc: toUtc(row.achDepositsSentAt),
+    achVerifyTriesLeft: triesLeft(row.achVerifyFailures),
+    statusReason: row.statusReason,
+    statusChangedAtUtc: toUtc(row.statusChangedAt),
     createdAtUtc: toUtc(row.createdAt),
     updatedAtUtc: toUtc(row.updatedAt),
   };

@@ -1073,46 +1073,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/Office/StartBankVerification": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send two micro-deposits to the office's bank account to verify it
-         * @description Designed path (decision 0152). The ACH provider (the sandbox by default) sends two deposits of 1 to 99 cents to the account on file; the office then confirms their amounts with Office_ConfirmBankVerification. In the sandbox the deposits show on a 'bank statement' e-mailed to the office's admins. A repeat while the deposits are pending sends nothing new; a verified or locked account answers 409.
-         */
-        post: operations["Office_StartBankVerification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/Office/ConfirmBankVerification": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Confirm the two micro-deposit amounts, which verifies the bank account
-         * @description Designed path (decision 0152). The right pair (either order) verifies the account. A wrong pair counts a try and answers 400 with the tries left at both amounts; the third wrong pair locks verification until a platform admin resets it (AdminAch_UpsertAchInfo). A verified account answers it again unchanged (a double click); a locked one, or one without deposits, answers 409.
-         */
-        post: operations["Office_ConfirmBankVerification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/Files/GetContent/{id}": {
         parameters: {
             query?: never;
@@ -1315,6 +1275,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Users/ResendInvite/{userId}/{officeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send a pending invitation again, with a new link
+         * @description A new single-use link, valid 7 days, replaces the pending one (the old link stops working). 409 when the person already accepted.
+         */
+        put: operations["Users_ResendInvite"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Users/RevokeInvite/{userId}/{officeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Withdraw a pending invitation
+         * @description The link stops working and the person leaves the office list; their account stays. 409 when the person already accepted (remove them instead).
+         */
+        put: operations["Users_RevokeInvite"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Users/GetInviteInfo/{id}": {
         parameters: {
             query?: never;
@@ -1410,6 +1410,26 @@ export interface paths {
         get?: never;
         /** Add or update internal (admin) users */
         put: operations["AdminUsers_UpsertUsers"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/Users/UpsertUser": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add (invite) or update one internal (admin) user
+         * @description One entry of AdminUsers_UpsertUsers, for the invite and edit forms of Manage Admin Users (docs/decisions/0156).
+         */
+        put: operations["AdminUsers_UpsertUser"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1669,46 +1689,6 @@ export interface paths {
         put?: never;
         /** Submit an office to a lender (admin) */
         post: operations["AdminOffices_SubmitOfficeToLender"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/Offices/UpdateOfficeStatus": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Review an office - approve, decline, hold, watch or terminate it, with a reason
-         * @description Designed path (decision 0150). Moves the office to `status` if the transition table allows it from its current status (otherwise 409 naming both), records the change with its reason, acting user and time, sets the approval flags (Approved and WatchList are approved; Terminated is also inactive) and e-mails the office's active admins. Asking for the status the office already has changes nothing and sends nothing (a double click acts once). Platform admins (df.admin) only (decision 0151).
-         */
-        put: operations["AdminOffices_UpdateOfficeStatus"];
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/admin/Offices/GetOfficeHistory/{officeId}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The status history of an office and the statuses it may move to
-         * @description Designed path (decision 0150). Internal admins only: the office sees its current status and reason on Office_GetOfficeInfo and Users_GetUserInfo.
-         */
-        get: operations["AdminOffices_GetOfficeHistory"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2171,6 +2151,8 @@ export interface components {
             stages?: components["schemas"]["Stage"][];
             /** @description AdminOffices_GetOffices: only offices in one of these enrollment statuses. */
             enrollmentStatuses?: components["schemas"]["EnrollmentStatus"][];
+            /** @description AdminUsers_GetAllUsers: only users with one of these internal roles (Manage Admin Users lists the platform admins). */
+            userRoles?: components["schemas"]["UserRole"][];
             /** @description Funded lists: only rows with this funding status. */
             fundingStatus?: components["schemas"]["FundingStatus"];
             /** @description AdminApps_GetFundedApps: the Office Funding view (applications awaiting funding); df.admin only. Default false. */
@@ -2686,20 +2668,6 @@ export interface components {
             achDebitStatus: components["schemas"]["AchDebitStatus"] | null;
             /** Format: date-time */
             achVerifiedAtUtc: string | null;
-            /**
-             * Format: date-time
-             * @description When the two verification deposits were sent; null before.
-             */
-            achDepositsSentAtUtc: string | null;
-            /** @description Wrong pairs of deposit amounts the office may still type before verification locks (decision 0152). */
-            achVerifyTriesLeft: number;
-            /** @description The reason given with the current enrollment status (the last review decision); null when it came without one (a submission). */
-            statusReason: string | null;
-            /**
-             * Format: date-time
-             * @description When the office got its current enrollment status.
-             */
-            statusChangedAtUtc: string | null;
             /** Format: date-time */
             createdAtUtc: string;
             /** Format: date-time */
@@ -2952,24 +2920,6 @@ export interface components {
             uploadedAtUtc: string;
         };
         /**
-         * Start bank verification
-         * @description Body of Office_StartBankVerification: the ACH provider sends two deposits of less than $1 to the office's bank account (decision 0152).
-         */
-        BankVerificationStart: {
-            officeId: number;
-        };
-        /**
-         * Confirm bank verification
-         * @description Body of Office_ConfirmBankVerification: the two deposit amounts, in dollars, as the office's bank statement shows them (either order).
-         */
-        BankVerificationConfirm: {
-            officeId: number;
-            /** @description One deposit, e.g. 0.32. */
-            amount1: number;
-            /** @description The other deposit. */
-            amount2: number;
-        };
-        /**
          * Send one-time passcode
          * @description Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application) or officeId with an e-mail or mobile phone (a borrower starting a new application from a landing page).
          */
@@ -3125,10 +3075,6 @@ export interface components {
             /** @description Current office; null for a new user who has not enrolled an office yet. */
             officeId: number | null;
             officeName: string | null;
-            /** @description Enrollment status of the current office; null without one (internal admins, a user who has not enrolled). */
-            enrollmentStatus: components["schemas"]["EnrollmentStatus"] | null;
-            /** @description The reason given with the current office's status (e.g. why it was declined); null when none was given. */
-            statusReason: string | null;
         };
         /**
          * Office user
@@ -3151,6 +3097,12 @@ export interface components {
             isInvited: boolean;
             isInviteProcessed: boolean;
             isDisabled: boolean;
+            status: components["schemas"]["OfficeUserStatus"];
+            /**
+             * Format: date-time
+             * @description When the pending invitation's link stops working; null once accepted, or when none waits.
+             */
+            inviteExpiresAtUtc: string | null;
             /** Format: date-time */
             lastLoginDateTimeUtc: string | null;
         };
@@ -3233,6 +3185,23 @@ export interface components {
          */
         AdminUsersUpsert: {
             users: components["schemas"]["AdminUserUpsert"][];
+        };
+        /**
+         * Upsert admin user
+         * @description An entry of AdminUsers_UpsertUsers. Without userId the user is created and invited.
+         */
+        AdminUserUpsert: {
+            /** Format: uuid */
+            userId?: string;
+            firstName: string;
+            lastName: string;
+            /** Format: email */
+            email: string;
+            userRole: components["schemas"]["UserRole"];
+            /** @description admin makes an internal super admin. */
+            role?: components["schemas"]["OfficeRole"] | null;
+            /** @description Default false. */
+            isDisabled?: boolean;
         };
         /**
          * Upsert ACH info
@@ -3334,34 +3303,6 @@ export interface components {
             /** @description Office id. */
             officeId: number;
             users: components["schemas"]["OfficeUserUpsert"][];
-        };
-        /**
-         * Update office status
-         * @description Body of AdminOffices_UpdateOfficeStatus: the platform admin's review decision on an office, with its reason (decision 0150). Which status may follow which is the server's transition table; the reason is shown to the office and e-mailed to its admins.
-         */
-        OfficeStatusUpdate: {
-            officeId: number;
-            /**
-             * @description The status the office moves to (the review statuses of spec §4 Owner/enrollment status).
-             * @enum {string}
-             */
-            status: "UnderReview" | "Approved" | "Declined" | "OnHold" | "WatchList" | "Terminated";
-            /** @description Why; at least one character that is not a space. */
-            reason: string;
-        };
-        /**
-         * Office status history
-         * @description Answer of AdminOffices_GetOfficeHistory: the office's status, the statuses the platform admin may move it to now (the transition table of decision 0150), and its status changes, newest first.
-         */
-        OfficeStatusHistory: {
-            officeId: number;
-            officeName: string;
-            enrollmentStatus: components["schemas"]["EnrollmentStatus"];
-            statusReason: string | null;
-            /** Format: date-time */
-            statusChangedAtUtc: string | null;
-            allowedStatuses: components["schemas"]["EnrollmentStatus"][];
-            entries: components["schemas"]["OfficeStatusChange"][];
         };
         /**
          * Health
@@ -3502,6 +3443,12 @@ export interface components {
          */
         EnrollmentStatus: "New" | "ESignSent" | "ESignCompleted" | "Submitted" | "UnderReview" | "Declined" | "Approved" | "OnHold" | "WatchList" | "Terminated";
         /**
+         * Internal user role
+         * @description Internal (platform) role of a staff user (spec §6): df.admin is the platform admin, dfi.admin the limited DFI admin.
+         * @enum {string}
+         */
+        UserRole: "df.admin" | "dfi.admin";
+        /**
          * KBA question
          * @description A question of a knowledge-based authentication quiz.
          */
@@ -3565,10 +3512,10 @@ export interface components {
         BankAccountType: 0 | 1;
         /**
          * ACH verification status
-         * @description Verification status of an office's bank account with the ACH provider (decision 0152): NotStarted, Pending (two micro-deposits sent, waiting for the office to confirm their amounts), Verified, Locked (three wrong pairs: a platform admin resets it) or Failed (the provider could not deposit).
+         * @description Verification status of an office's bank account with the ACH provider.
          * @enum {string}
          */
-        AchVerifyStatus: "NotStarted" | "Pending" | "Verified" | "Locked" | "Failed";
+        AchVerifyStatus: "NotStarted" | "Pending" | "Verified" | "Failed";
         /**
          * ACH debit status
          * @description Status of the office's ACH debit authorization (needed to collect refunds).
@@ -3655,28 +3602,11 @@ export interface components {
             landingPageCode: string | null;
         };
         /**
-         * Internal user role
-         * @description Internal (platform) role of a staff user (spec §6): df.admin is the platform admin, dfi.admin the limited DFI admin.
+         * Office user status
+         * @description Where a person stands in an office (spec §3 office user: invited, disabled), derived by the server: Active (the invitation was accepted, or they were added without one, and the link is enabled), Invited (an invitation waits, its link still valid), InviteExpired (the invitation was not accepted in time; resend it or revoke it), Disabled (the office turned their access off).
          * @enum {string}
          */
-        UserRole: "df.admin" | "dfi.admin";
-        /**
-         * Upsert admin user
-         * @description An entry of AdminUsers_UpsertUsers. Without userId the user is created and invited.
-         */
-        AdminUserUpsert: {
-            /** Format: uuid */
-            userId?: string;
-            firstName: string;
-            lastName: string;
-            /** Format: email */
-            email: string;
-            userRole: components["schemas"]["UserRole"];
-            /** @description admin makes an internal super admin. */
-            role?: components["schemas"]["OfficeRole"] | null;
-            /** @description Default false. */
-            isDisabled?: boolean;
-        };
+        OfficeUserStatus: "Active" | "Invited" | "InviteExpired" | "Disabled";
         /**
          * Application event log entry
          * @description Something a user, borrower or the system did to an application.
@@ -3722,23 +3652,6 @@ export interface components {
             contractSubStatus: components["schemas"]["ContractSubStatus"];
             stage: components["schemas"]["Stage"];
             details: string | null;
-        };
-        /**
-         * Office status change
-         * @description One row of an office's status history: from what to what, why, by whom and when.
-         */
-        OfficeStatusChange: {
-            id: number;
-            officeId: number;
-            fromStatus: components["schemas"]["EnrollmentStatus"];
-            toStatus: components["schemas"]["EnrollmentStatus"];
-            reason: string;
-            /** @description The acting user's name; null when the account no longer exists. */
-            changedBy: string | null;
-            /** Format: email */
-            changedByEmail: string | null;
-            /** Format: date-time */
-            changedAtUtc: string;
         };
         /**
          * KBA choice
@@ -5788,74 +5701,6 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
-    Office_StartBankVerification: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BankVerificationStart"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Office"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-        };
-    };
-    Office_ConfirmBankVerification: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["BankVerificationConfirm"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Office"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-        };
-    };
     Files_GetContent: {
         parameters: {
             query?: never;
@@ -6230,6 +6075,70 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    Users_ResendInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                userId: string;
+                /** @description Office id. */
+                officeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficeUser"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Users_RevokeInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User id. */
+                userId: string;
+                /** @description Office id. */
+                officeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     Users_GetInviteInfo: {
         parameters: {
             query?: never;
@@ -6404,6 +6313,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["User"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminUsers_UpsertUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdminUserUpsert"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6883,70 +6823,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfficeLender"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-        };
-    };
-    AdminOffices_UpdateOfficeStatus: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["OfficeStatusUpdate"];
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Office"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["TooManyRequests"];
-            500: components["responses"]["ServerError"];
-        };
-    };
-    AdminOffices_GetOfficeHistory: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Office id. */
-                officeId: number;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OfficeStatusHistory"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -19,20 +19,33 @@ type Staff = Extract<Caller, { kind: 'staff' }>;
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
-const staffStatement = new StatementCache<{ id: string; email: string; role: string | null; userRole: string | null; isDisabled: boolean; officeId: number | null; officeRole: string | null }[]>('staff_');
+const staffStatement = new StatementCache<
+  { id: string; email: string; role: string | null; userRole: string | null; isDisabled: boolean; officeId: number | null; officeRole: string | null; linkDisabled: boolean | null }[]
+>('staff_');
+
+/** The refusal for a member whose office turned their access off: said plainly, since they know the office. */
+const ACCESS_DISABLED = 'Your access to this office has been disabled. Ask an admin of the office to enable it.';
 
 /** The user and their roles per office, read on every call (decision 0140): one statement, prepared once. */
 async function loadStaff(services: Services, userId: string): Promise<Staff | undefined> {
   const db = services.db;
   const list = await staffStatement.run(db, 'roles', { userId }, () =>
     db
-      .select({ id: users.id, email: users.email, role: users.role, userRole: users.userRole, isDisabled: users.isDisabled, officeId: userOffices.officeId, officeRole: userOffices.role })
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        userRole: users.userRole,
+        isDisabled: users.isDisabled,
+        officeId: userOffices.officeId,
+        officeRole: userOffices.role,
+        linkDisabled: userOffices.isDisabled,
+      })
       .from(users)
       .leftJoin(
         userOffices,
         and(
           eq(userOffices.userId, users.id),
-          not(userOffices.isDisabled),
           // an invitation grants nothing until the invitee accepts it (Users_ProcessInvite)
           or(not(userOffices.isInvited), userOffices.isInviteProcessed),
         ),
@@ -42,8 +55,13 @@ async function loadStaff(services: Services, userId: string): Promise<Staff | un
   const first = list[0];
   if (!first || first.isDisabled) return undefined;
   const offices = new Map<number, string>();
-  for (const row of list) if (row.officeId !== null && row.officeRole) offices.set(row.officeId, row.officeRole);
-  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.userRole, offices };
+  const disabledOffices = new Set<number>();
+  for (const row of list) {
+    if (row.officeId === null || !row.officeRole) continue;
+    if (row.linkDisabled) disabledOffices.add(row.officeId);
+    else offices.set(row.officeId, row.officeRole);
+  }
+  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.userRole, offices, disabledOffices };
 }
 
 /** The office that owns the record an operation touches; undefined when there is no such record. */
@@ -126,6 +144,7 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
         const role = officeId === undefined ? undefined : caller.offices.get(officeId);
         if (role && rule.office.includes(role)) return;
         if (role) throw new HttpProblem(403, 'You are not authorized to perform this action.');
+        if (officeId !== undefined && caller.disabledOffices.has(officeId)) throw new HttpProblem(403, ACCESS_DISABLED);
         if (officeId !== undefined) await securityEvent(services, request, 'cross-office', caller, { operationId: op.operationId, kind, id });
         throw new HttpProblem(404, 'The record could not be found.');
       }

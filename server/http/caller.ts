@@ -11,5 +11,7 @@ export type Caller =
       role: string | null;
       /** officeId → the user's role in that office. */
       offices: ReadonlyMap<number, string>;
+      /** Offices the user belongs to whose admins turned the user's access off: refused with 403, not 404. */
+      disabledOffices: ReadonlySet<number>;
     }
   | { kind: 'borrower'; appId: number };

@@ -10,7 +10,7 @@ describe('Idempotency-Key', () => {
   let caller: Caller;
   beforeAll(async () => {
     h = await harness();
-    caller = { kind: 'staff', userId: await h.userId('office.admin@demo.test'), email: 'office.admin@demo.test', role: 'admin', userRole: null, offices: new Map() };
+    caller = { kind: 'staff', userId: await h.userId('office.admin@demo.test'), email: 'office.admin@demo.test', role: 'admin', userRole: null, offices: new Map(), disabledOffices: new Set() };
   });
 
   const claim = (key: string, body: unknown, who: Caller = caller) => ({ key, operation: 'App_SubmitRefund', caller: who, method: 'POST', url: '/api/App/SubmitRefund', body });

@@ -4,6 +4,7 @@ import type { FormModule } from '../../../src/engine/forms/form-module.ts';
 
 /** One lazily loaded module per form schema: the display schema and its precompiled validator. */
 export const formModules: Record<string, () => Promise<FormModule>> = {
+  AdminUserUpsert: () => import('./AdminUserUpsert.ts') as Promise<FormModule>,
   AppFileUpload: () => import('./AppFileUpload.ts') as Promise<FormModule>,
   AppNoteUpsert: () => import('./AppNoteUpsert.ts') as Promise<FormModule>,
   EsignConsent: () => import('./EsignConsent.ts') as Promise<FormModule>,
@@ -11,6 +12,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   KbaSubmit: () => import('./KbaSubmit.ts') as Promise<FormModule>,
   LenderTransactionSubmit: () => import('./LenderTransactionSubmit.ts') as Promise<FormModule>,
   MarkFunded: () => import('./MarkFunded.ts') as Promise<FormModule>,
+  OfficeUserUpsert: () => import('./OfficeUserUpsert.ts') as Promise<FormModule>,
   OtpSend: () => import('./OtpSend.ts') as Promise<FormModule>,
   OtpVerify: () => import('./OtpVerify.ts') as Promise<FormModule>,
   ReferenceCode: () => import('./ReferenceCode.ts') as Promise<FormModule>,

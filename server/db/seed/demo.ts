@@ -19,7 +19,7 @@ interface DemoUser {
   title: string;
   role: OfficeRole;
   userRole?: (typeof internalRole.enumValues)[number];
-  /** Office keys of demo-offices.ts with the role held there; the first is the primary office. */
+  /** Office keys of demo-offices.ts with the role held there. */
   offices: readonly (readonly [office: string, role: OfficeRole])[];
 }
 
@@ -113,6 +113,8 @@ async function seedDemoUsers(db: Db, seededOffices: readonly SeededOffice[]): Pr
   const officeIds = new Map(seededOffices.map((o) => [o.key, o.id]));
   const hashes = await Promise.all(DEMO_USERS.map(() => hashPassword(DEMO_PASSWORD)));
   const ids = new Map<string, string>();
+  // One primary user per office (decision 0065): the first demo user of the office.
+  const withPrimary = new Set<string>();
   for (const [index, user] of DEMO_USERS.entries()) {
     const lastLoginAt = user.email === 'newoffice@demo.test' ? null : new Date(Date.now() - (index + 1) * 3_600_000);
     const [row] = await db
@@ -133,15 +135,11 @@ async function seedDemoUsers(db: Db, seededOffices: readonly SeededOffice[]): Pr
     ids.set(user.email, row!.id);
     if (user.offices.length > 0) {
       await db.insert(userOffices).values(
-        user.offices.map(([office, role], n) => ({
-          userId: row!.id,
-          officeId: officeIds.get(office)!,
-          role,
-          title: user.title,
-          timeZone: 'CT' as const,
-          isPrimary: n === 0,
-          lastLoginAt,
-        })),
+        user.offices.map(([office, role]) => {
+          const isPrimary = !withPrimary.has(office);
+          withPrimary.add(office);
+          return { userId: row!.id, officeId: officeIds.get(office)!, role, title: user.title, timeZone: 'CT' as const, isPrimary, lastLoginAt };
+        }),
       );
     }
   }

@@ -5,12 +5,12 @@ import { userOfficePage } from '../offices/reads.ts';
 import { toUtc } from '../values.ts';
 import { inviteByToken } from './invites.ts';
 import { adminUser, adminUserPage, adminUsers, officeUserList, sessionUser } from './reads.ts';
-import { processInvite, recordUserVisit, removeOfficeUser, upsertAdminUser, upsertOfficeUser, type WriteContext } from './writes.ts';
+import { processInvite, recordUserVisit, removeOfficeUser, resendInvite, revokeInvite, upsertAdminUser, upsertOfficeUser, type WriteContext } from './writes.ts';
 
 type UserOperations =
   | 'Users_GetUserOfficeInfo' | 'Users_GetUserInfo' | 'Users_GetUsers' | 'Users_UpsertUser' | 'Users_DeleteUser'
-  | 'Users_GetInviteInfo' | 'Users_ProcessInvite'
-  | 'AdminUsers_GetAllUsers' | 'AdminUsers_GetUserDetails' | 'AdminUsers_UpsertUsers'
+  | 'Users_ResendInvite' | 'Users_RevokeInvite' | 'Users_GetInviteInfo' | 'Users_ProcessInvite'
+  | 'AdminUsers_GetAllUsers' | 'AdminUsers_GetUserDetails' | 'AdminUsers_UpsertUser' | 'AdminUsers_UpsertUsers'
   | 'AdminOffices_GetUsers' | 'AdminOffices_UpsertUsers' | 'AdminOffices_UpsertUser';
 
 function staff(caller: Caller): Extract<Caller, { kind: 'staff' }> {
@@ -50,6 +50,16 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
     return { status: 200, body: { success: true, message: null } };
   },
 
+  async Users_ResendInvite({ params, caller, services }) {
+    const result = await services.db.transaction((tx) => resendInvite(tx, context(caller, services.settings), params.userId, params.officeId));
+    return { status: 200, body: result };
+  },
+
+  async Users_RevokeInvite({ params, services }) {
+    await services.db.transaction((tx) => revokeInvite(tx, params.userId, params.officeId));
+    return { status: 200, body: { success: true, message: null } };
+  },
+
   async Users_GetInviteInfo({ params, services }) {
     const details = await inviteByToken(services.db, params.id);
     if (!details) throw new HttpProblem(404, 'The invitation could not be found.');
@@ -82,6 +92,11 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
 
   async AdminUsers_GetUserDetails({ params, services }) {
     return { status: 200, body: await adminUser(services.db, params.userId) };
+  },
+
+  async AdminUsers_UpsertUser({ body, caller, services }) {
+    const id = await services.db.transaction((tx) => upsertAdminUser(tx, context(caller, services.settings), body));
+    return { status: 200, body: await adminUser(services.db, id) };
   },
 
   async AdminUsers_UpsertUsers({ body, caller, services }) {

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import { offices, userOffices, users } from '../../db/schema.ts';
+import { invites, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { paged, totalRows, type Page } from '../paging.ts';
 import { escapeLike } from '../search.ts';
@@ -11,10 +11,36 @@ type Schemas = components['schemas'];
 type UserRow = typeof users.$inferSelect;
 type LinkRow = typeof userOffices.$inferSelect;
 
-/** A link that counts: not disabled, and not an invitation still waiting to be accepted. */
-export const activeLink = and(eq(userOffices.isDisabled, false), sql`(not ${userOffices.isInvited} or ${userOffices.isInviteProcessed})`);
+/** A link that is not an invitation still waiting to be accepted. */
+const acceptedLink = sql`(not ${userOffices.isInvited} or ${userOffices.isInviteProcessed})`;
 
-export function toOfficeUser(user: Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'email' | 'userRole'>, link: LinkRow, officeName: string): Schemas['OfficeUser'] {
+/** A link that counts: accepted, and not disabled. */
+export const activeLink = and(eq(userOffices.isDisabled, false), acceptedLink);
+
+/**
+ * When the pending invitation of a link stops working: the latest unused invitation of the person to the
+ * office (a new one replaces the old, so there is at most one); null when none waits.
+ */
+const pendingInviteExpiry = sql<Date | string | null>`(
+  select max(${invites.expiresAt}) from ${invites}
+  where ${invites.officeId} = ${userOffices.officeId} and ${invites.email} = ${users.email} and ${invites.usedAt} is null)`;
+
+/** The status people read (schemas/enums/office-user-status.json), from the link and its pending invitation. */
+function officeUserStatus(link: LinkRow, inviteExpiresAt: Date | null, now: Date): Schemas['OfficeUserStatus'] {
+  if (link.isDisabled) return 'Disabled';
+  if (!link.isInvited || link.isInviteProcessed) return 'Active';
+  return inviteExpiresAt && inviteExpiresAt > now ? 'Invited' : 'InviteExpired';
+}
+
+export function toOfficeUser(
+  user: Pick<UserRow, 'id' | 'firstName' | 'lastName' | 'email' | 'userRole'>,
+  link: LinkRow,
+  officeName: string,
+  inviteExpiry: Date | string | null,
+): Schemas['OfficeUser'] {
+  const pending = link.isInvited && !link.isInviteProcessed;
+  // A raw subquery answers a string on some drivers and a Date on others.
+  const inviteExpiresAt = pending && inviteExpiry !== null ? new Date(inviteExpiry) : null;
   return {
     userId: user.id,
     officeId: link.officeId,
@@ -29,30 +55,27 @@ export function toOfficeUser(user: Pick<UserRow, 'id' | 'firstName' | 'lastName'
     isInvited: link.isInvited,
     isInviteProcessed: link.isInviteProcessed,
     isDisabled: link.isDisabled,
+    status: officeUserStatus(link, inviteExpiresAt, new Date()),
+    inviteExpiresAtUtc: toUtc(inviteExpiresAt),
     lastLoginDateTimeUtc: toUtc(link.lastLoginAt),
   };
 }
 
-/** One user's link to one office, as the office-user entity; 404 when there is no such link. */
-export async function officeUser(db: Db, userId: string, officeId: number): Promise<Schemas['OfficeUser']> {
-  const [row] = await db
-    .select({ user: users, link: userOffices, officeName: offices.name })
-    .from(userOffices)
-    .innerJoin(users, eq(users.id, userOffices.userId))
-    .innerJoin(offices, eq(offices.id, userOffices.officeId))
-    .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
-  if (!row) throw new HttpProblem(404, 'The user is not a user of this office.');
-  return toOfficeUser(row.user, row.link, row.officeName);
-}
-
-/** Office links with their user and office name. */
+/** Office links with their user, office name and pending invitation. */
 function officeLinks(db: Db, where: SQL | undefined) {
   return db
-    .select({ user: users, link: userOffices, officeName: offices.name })
+    .select({ user: users, link: userOffices, officeName: offices.name, inviteExpiry: pendingInviteExpiry })
     .from(userOffices)
     .innerJoin(users, eq(users.id, userOffices.userId))
     .innerJoin(offices, eq(offices.id, userOffices.officeId))
     .where(where);
+}
+
+/** One user's link to one office, as the office-user entity; 404 when there is no such link. */
+export async function officeUser(db: Db, userId: string, officeId: number): Promise<Schemas['OfficeUser']> {
+  const [row] = await officeLinks(db, and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
+  if (!row) throw new HttpProblem(404, 'The user is not a user of this office.');
+  return toOfficeUser(row.user, row.link, row.officeName, row.inviteExpiry);
 }
 
 /** Users_GetUsers / AdminOffices_GetUsers: everyone linked to an office, invited ones included. */
@@ -60,13 +83,13 @@ export async function officeUserList(db: Db, officeId: number): Promise<Schemas[
   const [office] = await db.select({ id: offices.id }).from(offices).where(eq(offices.id, officeId));
   if (!office) throw new HttpProblem(404, 'The office could not be found.');
   const rows = await officeLinks(db, eq(userOffices.officeId, officeId)).orderBy(asc(users.lastName), asc(users.firstName), asc(users.email));
-  return rows.map(({ user, link, officeName }) => toOfficeUser(user, link, officeName));
+  return rows.map(({ user, link, officeName, inviteExpiry }) => toOfficeUser(user, link, officeName, inviteExpiry));
 }
 
 /** The office's primary user, if it has one (the office entity's primaryUser). */
 export async function primaryOfficeUser(db: Db, officeId: number): Promise<Schemas['OfficeUser'] | null> {
   const [row] = await officeLinks(db, and(eq(userOffices.officeId, officeId), eq(userOffices.isPrimary, true))).orderBy(asc(users.lastName), asc(users.firstName)).limit(1);
-  return row ? toOfficeUser(row.user, row.link, row.officeName) : null;
+  return row ? toOfficeUser(row.user, row.link, row.officeName, row.inviteExpiry) : null;
 }
 
 /**
@@ -77,12 +100,14 @@ export async function primaryOfficeUser(db: Db, officeId: number): Promise<Schem
 export async function sessionUser(db: Db, userId: string): Promise<Schemas['SessionUser']> {
   const [user] = await db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new HttpProblem(404, 'The user could not be found.');
+  // A person whose only offices turned their access off still lands on that office (not on enrollment), where
+  // every call answers that their access is disabled (server/http/access.ts).
   const links = await db
     .select({ link: userOffices, office: offices })
     .from(userOffices)
     .innerJoin(offices, eq(offices.id, userOffices.officeId))
-    .where(and(eq(userOffices.userId, userId), activeLink))
-    .orderBy(desc(userOffices.isPrimary), sql`${userOffices.lastLoginAt} desc nulls last`, asc(userOffices.createdAt), asc(offices.id));
+    .where(and(eq(userOffices.userId, userId), acceptedLink))
+    .orderBy(asc(userOffices.isDisabled), desc(userOffices.isPrimary), sql`${userOffices.lastLoginAt} desc nulls last`, asc(userOffices.createdAt), asc(offices.id));
   const current = links[0];
   const internal = user.userRole !== null;
   return {
@@ -94,14 +119,12 @@ export async function sessionUser(db: Db, userId: string): Promise<Schemas['Sess
     userRole: user.userRole,
     title: current?.link.title ?? user.title,
     timeZone: current?.link.timeZone ?? current?.office.timeZone ?? user.timeZone,
-    isMultipleOffices: links.length > 1,
+    isMultipleOffices: links.filter(({ link }) => !link.isDisabled).length > 1,
     hasBizApps: false,
     isEnrollmentCompleted: internal || (current?.office.isEnrollmentCompleted ?? false),
     isApproved: internal || (current?.office.isApproved ?? false),
     officeId: current?.office.id ?? null,
     officeName: current?.office.name ?? null,
-    enrollmentStatus: current?.office.enrollmentStatus ?? null,
-    statusReason: current?.office.statusReason ?? null,
   };
 }
 
@@ -110,9 +133,9 @@ async function linksOf(db: Db, userIds: string[]): Promise<Map<string, Schemas['
   const byUser = new Map<string, Schemas['OfficeUser'][]>();
   if (userIds.length === 0) return byUser;
   const rows = await officeLinks(db, inArray(userOffices.userId, userIds)).orderBy(asc(offices.name), asc(offices.id));
-  for (const { user, link, officeName } of rows) {
+  for (const { user, link, officeName, inviteExpiry } of rows) {
     const list = byUser.get(user.id) ?? [];
-    list.push(toOfficeUser(user, link, officeName));
+    list.push(toOfficeUser(user, link, officeName, inviteExpiry));
     byUser.set(user.id, list);
   }
   return byUser;
@@ -158,7 +181,7 @@ const SORTABLE: Record<string, SQL> = {
   updatedAtUtc: sql`${users.updatedAt}`,
 };
 
-/** AdminUsers_GetAllUsers: every staff user, paged; search in names and e-mail; officeId filters. */
+/** AdminUsers_GetAllUsers: every staff user, paged; search in names and e-mail; officeId and userRoles filter. */
 export async function adminUserPage(db: Db, query: Schemas['ListQuery']): Promise<Page<Schemas['User']>> {
   const text = query.search?.trim();
   const pattern = text ? `%${escapeLike(text.toLowerCase())}%` : undefined;
@@ -167,6 +190,7 @@ export async function adminUserPage(db: Db, query: Schemas['ListQuery']): Promis
     query.officeId === undefined
       ? undefined
       : inArray(users.id, db.select({ id: userOffices.userId }).from(userOffices).where(eq(userOffices.officeId, query.officeId))),
+    query.userRoles === undefined ? undefined : inArray(users.userRole, query.userRoles),
   );
   const column = query.sortBy ? SORTABLE[query.sortBy] : undefined;
   const order = column ? [query.sortDesc ? sql`${column} desc nulls last` : sql`${column} asc nulls last`, asc(users.id)] : [sql`lower(${users.lastName})`, sql`lower(${users.firstName})`, asc(users.id)];

@@ -22,6 +22,12 @@ export interface WriteContext {
   settings: Pick<Settings, 'publicUrl' | 'identity'>;
 }
 
+/** The 409 an office answers when a change would leave it without an active admin (decision 0065). */
+const NEEDS_ADMIN = 'An office needs at least one active admin.';
+
+/** First key of the advisory lock that serialises writes about one e-mail (the second is the e-mail's hash). */
+const EMAIL_LOCK = 7_326_411;
+
 const ROLE_WORDS: Record<OfficeRole, string> = { admin: 'an office admin', support: 'support staff', tpa: 'a third-party administrator', sales: 'sales staff' };
 
 /** E-mails sent by API calls carry links to PUBLIC_URL: they wear the brand of that host. */
@@ -52,53 +58,86 @@ async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId
   await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.officeName, role: ROLE_WORDS[input.role], url, expiresAt, brandName }));
 }
 
+/** Two writes about one e-mail (a double-clicked Invite) run one after the other, so the second sees the first. */
+async function lockEmail(db: Db, email: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(${EMAIL_LOCK}, hashtext(${email}))`);
+}
+
+/** The person's link to the office with their account; 404 when there is none. */
+async function linkOf(db: Db, userId: string, officeId: number) {
+  const [row] = await db
+    .select({ user: users, link: userOffices })
+    .from(userOffices)
+    .innerJoin(users, eq(users.id, userOffices.userId))
+    .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
+  if (!row) throw new HttpProblem(404, 'The user is not a user of this office.');
+  return row;
+}
+
+const isPending = (link: { isInvited: boolean; isInviteProcessed: boolean }) => link.isInvited && !link.isInviteProcessed;
+
+/** An office keeps an active admin; the primary user is an active one. Checked after a change, inside its transaction. */
+async function checkOffice(db: Db, officeId: number, adminsBefore: number): Promise<void> {
+  if (adminsBefore > 0 && (await activeAdmins(db, officeId)) === 0) throw new HttpProblem(409, NEEDS_ADMIN);
+  const [primary] = await db
+    .select({ isDisabled: userOffices.isDisabled, isInvited: userOffices.isInvited, isInviteProcessed: userOffices.isInviteProcessed })
+    .from(userOffices)
+    .where(and(eq(userOffices.officeId, officeId), eq(userOffices.isPrimary, true)));
+  if (primary?.isDisabled) throw new HttpProblem(409, 'The primary user cannot be disabled: make another user primary first.');
+  if (primary && isPending(primary)) throw new HttpProblem(409, 'Only someone who accepted the invitation can be the primary user.');
+}
+
 /**
  * Users_UpsertUser, AdminOffices_UpsertUser and each entry of AdminOffices_UpsertUsers; the caller
  * runs it in a transaction. Without userId the person is invited: an account is made for a new
  * e-mail (no password yet), the office link waits for the invitation to be accepted, and the
- * invitation is e-mailed through the outbox. With userId the link's role, title, primary and disabled
- * flags and the person's names are updated. An office always keeps one active admin.
+ * invitation is e-mailed through the outbox. Inviting someone already invited with the same details
+ * answers the pending invitation and sends nothing (a double-clicked Invite acts once). With userId the
+ * link's role, title, primary and disabled flags and the person's names are updated. An office always
+ * keeps one active admin and at most one primary user, who is active; the primary moves, it is not dropped.
  */
 export async function upsertOfficeUser(db: Db, context: WriteContext, input: Schemas['OfficeUserUpsert']): Promise<Schemas['OfficeUser']> {
   const name = await officeName(db, input.officeId);
   const email = normalizeEmail(input.email);
+  const title = input.title || null;
+  await lockEmail(db, email);
   const adminsBefore = await activeAdmins(db, input.officeId);
   let userId: string;
   let invite = false;
   if (input.userId) {
-    const [row] = await db
-      .select({ user: users, link: userOffices })
-      .from(userOffices)
-      .innerJoin(users, eq(users.id, userOffices.userId))
-      .where(and(eq(userOffices.userId, input.userId), eq(userOffices.officeId, input.officeId)));
-    if (!row) throw new HttpProblem(404, 'The user is not a user of this office.');
+    const row = await linkOf(db, input.userId, input.officeId);
     if (row.user.email !== email) throw new HttpProblem(409, 'The e-mail of an existing user cannot be changed; invite the new address instead.');
     if (input.isDisabled && input.userId === context.actorId) throw new HttpProblem(409, 'You cannot disable your own access.');
+    if (input.isPrimary === false && row.link.isPrimary) throw new HttpProblem(409, 'An office keeps its primary user: make another user primary instead.');
     userId = row.user.id;
     await db.update(users).set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() }).where(eq(users.id, userId));
     await db
       .update(userOffices)
       .set({
         role: input.role,
-        title: input.title ?? null,
+        title,
         ...(input.isPrimary === undefined ? {} : { isPrimary: input.isPrimary }),
         ...(input.isDisabled === undefined ? {} : { isDisabled: input.isDisabled }),
       })
       .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, input.officeId)));
-    invite = input.sendInvite === true && row.link.isInvited && !row.link.isInviteProcessed;
+    invite = input.sendInvite === true && isPending(row.link);
   } else {
     const [existing] = await db.select().from(users).where(eq(users.email, email));
+    const [link] = existing
+      ? await db.select().from(userOffices).where(and(eq(userOffices.userId, existing.id), eq(userOffices.officeId, input.officeId)))
+      : [];
+    if (existing && link) {
+      if (!isPending(link)) throw new HttpProblem(409, `${email} is already a user of this office.`);
+      const same = link.role === input.role && link.title === title && existing.firstName === input.firstName && existing.lastName === input.lastName;
+      if (!same) throw new HttpProblem(409, `${email} is already invited to this office: edit the invitation, or send it again.`);
+      return officeUser(db, existing.id, input.officeId);
+    }
     if (existing) {
-      const [link] = await db
-        .select({ officeId: userOffices.officeId })
-        .from(userOffices)
-        .where(and(eq(userOffices.userId, existing.id), eq(userOffices.officeId, input.officeId)));
-      if (link) throw new HttpProblem(409, `${email} is already a user of this office.`);
       userId = existing.id;
     } else {
       const [created] = await db
         .insert(users)
-        .values({ email, firstName: input.firstName, lastName: input.lastName, role: input.role, title: input.title ?? null, provider: providerOf(context.settings) })
+        .values({ email, firstName: input.firstName, lastName: input.lastName, role: input.role, title, provider: providerOf(context.settings) })
         .returning({ id: users.id });
       userId = created!.id;
     }
@@ -106,7 +145,7 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
       userId,
       officeId: input.officeId,
       role: input.role,
-      title: input.title ?? null,
+      title,
       isPrimary: input.isPrimary ?? false,
       isDisabled: input.isDisabled ?? false,
       isInvited: true,
@@ -117,11 +156,26 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
   if (input.isPrimary) {
     await db.update(userOffices).set({ isPrimary: false }).where(and(eq(userOffices.officeId, input.officeId), ne(userOffices.userId, userId)));
   }
-  if (adminsBefore > 0 && (await activeAdmins(db, input.officeId)) === 0) {
-    throw new HttpProblem(409, 'An office needs at least one active admin.');
-  }
+  await checkOffice(db, input.officeId, adminsBefore);
   if (invite) await sendOfficeInvite(db, context, { officeId: input.officeId, officeName: name, email, firstName: input.firstName, role: input.role });
   return officeUser(db, userId, input.officeId);
+}
+
+/** Users_ResendInvite: a new link (valid 7 days again) replaces the pending one, whose link stops working. */
+export async function resendInvite(db: Db, context: WriteContext, userId: string, officeId: number): Promise<Schemas['OfficeUser']> {
+  const name = await officeName(db, officeId);
+  const { user, link } = await linkOf(db, userId, officeId);
+  if (!isPending(link)) throw new HttpProblem(409, `${user.email} already accepted the invitation.`);
+  await sendOfficeInvite(db, context, { officeId, officeName: name, email: user.email, firstName: user.firstName, role: link.role });
+  return officeUser(db, userId, officeId);
+}
+
+/** Users_RevokeInvite: the pending invitation's link stops working and the person leaves the office; the account stays. */
+export async function revokeInvite(db: Db, userId: string, officeId: number): Promise<void> {
+  const { user, link } = await linkOf(db, userId, officeId);
+  if (!isPending(link)) throw new HttpProblem(409, `${user.email} already accepted the invitation: remove them from the office instead.`);
+  await db.delete(invites).where(and(eq(invites.officeId, officeId), eq(invites.email, user.email), isNull(invites.usedAt)));
+  await db.delete(userOffices).where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
 }
 
 /** Users_DeleteUser: removes the person from the office (their account stays); pending invitations go too. */
@@ -130,9 +184,10 @@ export async function removeOfficeUser(db: Db, userId: string, officeId: number)
   const removed = await db
     .delete(userOffices)
     .where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)))
-    .returning({ userId: userOffices.userId });
+    .returning({ isPrimary: userOffices.isPrimary });
   if (removed.length === 0) throw new HttpProblem(404, 'The user is not a user of this office.');
-  if (adminsBefore > 0 && (await activeAdmins(db, officeId)) === 0) throw new HttpProblem(409, 'An office needs at least one active admin.');
+  await checkOffice(db, officeId, adminsBefore);
+  if (removed[0]!.isPrimary) throw new HttpProblem(409, 'The primary user cannot be removed: make another user primary first.');
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   if (user) await db.delete(invites).where(and(eq(invites.officeId, officeId), eq(invites.email, user.email), isNull(invites.usedAt)));
 }
@@ -160,6 +215,7 @@ export async function processInvite(db: Db, caller: { userId: string; email: str
  */
 export async function upsertAdminUser(db: Db, context: WriteContext, input: Schemas['AdminUserUpsert']): Promise<string> {
   const email = normalizeEmail(input.email);
+  await lockEmail(db, email);
   const values = {
     firstName: input.firstName,
     lastName: input.lastName,

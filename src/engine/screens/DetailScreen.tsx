@@ -53,7 +53,7 @@ function Section({ section, ctx, hasData }: { section: DetailSection; ctx: Conte
   );
 }
 
-/** detail: read-only sections of fields and texts over an optional operation's answer (`data`). */
+/** detail: read-only sections of fields and texts over an optional operation's answer (`data`, or `error`). */
 export default function DetailScreen({ screen }: ScreenProps<Detail>) {
   const context = useExprContext();
   const query = useOperationQuery(screen.source, context);
@@ -61,7 +61,9 @@ export default function DetailScreen({ screen }: ScreenProps<Detail>) {
   const reload = useMemo(() => ({ reload: () => void refetch() }), [refetch]);
   const runtime = useActionRuntime(reload);
   const data = screen.source?.select ? getPath(query.data, screen.source.select) : query.data;
-  const ctx = { ...context, data };
+  // A failed read is `error` (its status, message and problem details), so a quiet source can say in words what
+  // went wrong instead of an error toast (an invitation link that no longer works).
+  const ctx = { ...context, data, ...(query.error ? { error: query.error } : {}) };
   // Without a source every field reads the context; with one, fields wait for the answer.
   const hasData = !screen.source || data !== undefined;
   const sections = (screen.sections ?? []).flatMap((section, i) => {

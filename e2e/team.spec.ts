@@ -1,0 +1,93 @@
+/**
+ * An office's team, in Chromium against the real server (issue 15, part 5): the office admin invites a colleague on
+ * Manage Users; the colleague, a new person in a browser of their own, opens the e-mailed link (read from the demo
+ * outbox), chooses a password on the identity provider's sign-up page, accepts, and lands on the office's home with
+ * the role they were given; the admin then sees them Active. Removing the office's last admin is refused in words.
+ * The demo accounts stay as they are: the colleague is a fresh e-mail, and the refused removal changes nothing.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { hashOf, outbox } from './support/borrower.ts';
+import { signIn } from './support/session.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+test.describe.configure({ timeout: 180_000 });
+
+const OFFICE = 'Bright Smiles Dental';
+const teamRow = (page: Page, email: string) => page.locator('main [data-screen="table"] tbody tr').filter({ hasText: email });
+
+test('an office admin invites a colleague, who signs up from the e-mailed link and lands on the office home with that role', async ({ page, browser }) => {
+  const email = `colleague-${Date.now().toString(36)}@example.test`;
+  await signIn(page, 'office.admin@demo.test', /^\/home$/);
+  await page.goto('/#/users');
+  await expect(page.getByRole('heading', { name: 'Manage Users' })).toBeVisible();
+  await expect(teamRow(page, 'office.admin@demo.test')).toContainText('Administrator');
+
+  await page.getByRole('button', { name: 'Invite a user' }).click();
+  const invite = page.getByRole('dialog', { name: 'Invite a user' });
+  await invite.getByLabel('First name').fill('Casey');
+  await invite.getByLabel('Last name').fill('Colleague');
+  await invite.getByLabel('Email').fill(email);
+  await invite.getByLabel('Role').selectOption({ label: 'Support' });
+  await invite.getByLabel('Title').fill('Treatment Coordinator');
+  // A double-click sends one invitation.
+  await invite.getByRole('button', { name: 'Send invitation' }).dblclick();
+  await expect(page.getByText(`An invitation was sent to ${email}.`).first()).toBeVisible();
+  await expect(invite).toBeHidden();
+  const row = teamRow(page, email);
+  await expect(row).toContainText('Casey Colleague');
+  await expect(row).toContainText('Support');
+  await expect(row).toContainText('Invited');
+  await expect(row.getByRole('button', { name: 'Resend invite' })).toBeVisible();
+
+  let link = '';
+  await expect.poll(async () => (link = (await outbox(page, email))[0]?.links[0]?.url ?? '')).toMatch(/#\/users\/invite\/[0-9a-f-]{36}$/);
+  expect(await outbox(page, email)).toHaveLength(1);
+
+  // The colleague: a new person, in a browser of their own.
+  const colleagueContext = await browser.newContext({ ignoreHTTPSErrors: true });
+  const colleague = await colleagueContext.newPage();
+  await colleague.goto(link.replace(/^https:\/\/[^/]+/, new URL(page.url()).origin));
+  await expect(colleague.getByText(`Casey, you are invited to join ${OFFICE} as Support.`)).toBeVisible();
+  await colleague.getByRole('button', { name: 'Accept the invitation' }).click();
+  await expect(colleague.getByRole('heading', { name: 'Choose your password' })).toBeVisible({ timeout: 30_000 });
+  await expect(colleague.getByLabel('Email')).toHaveValue(email);
+  await colleague.getByLabel('Password', { exact: true }).fill('colleague-pass-1234');
+  await colleague.getByLabel('Confirm password').fill('colleague-pass-1234');
+  await colleague.getByRole('button', { name: 'Sign up' }).click();
+  // Back on the invitation, signed in: accepting makes the office the session's office.
+  await expect.poll(() => hashOf(colleague), { timeout: 30_000 }).toMatch(/^\/users\/invite\//);
+  await colleague.getByRole('button', { name: 'Accept the invitation' }).click();
+  await expect.poll(() => hashOf(colleague), { timeout: 30_000 }).toBe('/home');
+  await expect(colleague.getByText(`Welcome to ${OFFICE}.`)).toBeVisible();
+  await expect(colleague.getByRole('heading', { name: 'Active Applications' })).toBeVisible();
+  await expect(colleague.getByText(OFFICE).first()).toBeVisible();
+  // Support staff: no user management in the menu, and its page is closed to them.
+  await expect(colleague.getByRole('link', { name: 'Manage Users' })).toHaveCount(0);
+  await colleague.goto('/#/users');
+  await expect(colleague.getByText('You are not authorized to view this page.')).toBeVisible();
+  await colleagueContext.close();
+
+  await page.reload();
+  await expect(teamRow(page, email)).toContainText('Active');
+  await expect(teamRow(page, email).getByRole('button', { name: 'Resend invite' })).toHaveCount(0);
+});
+
+test('a link that no longer works says so on the page, without an error toast', async ({ page }) => {
+  await page.goto('/#/users/invite/00000000-0000-4000-8000-000000000000');
+  await expect(page.getByText('This invitation link does not work: it may have been replaced by a newer invitation or withdrawn.')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Accept the invitation' })).toHaveCount(0);
+  await expect(page.getByText('Oops!')).toHaveCount(0);
+});
+
+test("the office's last admin cannot be removed: the refusal is said on screen and nothing changes", async ({ page }) => {
+  await signIn(page, 'office.admin@demo.test', /^\/home$/);
+  await page.goto('/#/users');
+  const me = teamRow(page, 'office.admin@demo.test');
+  await me.getByRole('button', { name: 'Remove' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Remove Olivia Bennett?' });
+  await confirm.getByRole('button', { name: 'Remove' }).click();
+  await expect(page.getByText('An office needs at least one active admin.')).toBeVisible();
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(me).toContainText('Administrator');
+  await expect(me).toContainText('Active');
+});

@@ -1073,6 +1073,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Office/StartBankVerification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send two micro-deposits to the office's bank account to verify it
+         * @description Designed path (decision 0152). The ACH provider (the sandbox by default) sends two deposits of 1 to 99 cents to the account on file; the office then confirms their amounts with Office_ConfirmBankVerification. In the sandbox the deposits show on a 'bank statement' e-mailed to the office's admins. A repeat while the deposits are pending sends nothing new; a verified or locked account answers 409.
+         */
+        post: operations["Office_StartBankVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Office/ConfirmBankVerification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the two micro-deposit amounts, which verifies the bank account
+         * @description Designed path (decision 0152). The right pair (either order) verifies the account. A wrong pair counts a try and answers 400 with the tries left at both amounts; the third wrong pair locks verification until a platform admin resets it (AdminAch_UpsertAchInfo). A verified account answers it again unchanged (a double click); a locked one, or one without deposits, answers 409.
+         */
+        post: operations["Office_ConfirmBankVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Files/GetContent/{id}": {
         parameters: {
             query?: never;
@@ -1689,6 +1729,46 @@ export interface paths {
         put?: never;
         /** Submit an office to a lender (admin) */
         post: operations["AdminOffices_SubmitOfficeToLender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/Offices/UpdateOfficeStatus": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Review an office - approve, decline, hold, watch or terminate it, with a reason
+         * @description Designed path (decision 0150). Moves the office to `status` if the transition table allows it from its current status (otherwise 409 naming both), records the change with its reason, acting user and time, sets the approval flags (Approved and WatchList are approved; Terminated is also inactive) and e-mails the office's active admins. Asking for the status the office already has changes nothing and sends nothing (a double click acts once). Platform admins (df.admin) only (decision 0151).
+         */
+        put: operations["AdminOffices_UpdateOfficeStatus"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/Offices/GetOfficeHistory/{officeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The status history of an office and the statuses it may move to
+         * @description Designed path (decision 0150). Internal admins only: the office sees its current status and reason on Office_GetOfficeInfo and Users_GetUserInfo.
+         */
+        get: operations["AdminOffices_GetOfficeHistory"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2668,6 +2748,20 @@ export interface components {
             achDebitStatus: components["schemas"]["AchDebitStatus"] | null;
             /** Format: date-time */
             achVerifiedAtUtc: string | null;
+            /**
+             * Format: date-time
+             * @description When the two verification deposits were sent; null before.
+             */
+            achDepositsSentAtUtc: string | null;
+            /** @description Wrong pairs of deposit amounts the office may still type before verification locks (decision 0152). */
+            achVerifyTriesLeft: number;
+            /** @description The reason given with the current enrollment status (the last review decision); null when it came without one (a submission). */
+            statusReason: string | null;
+            /**
+             * Format: date-time
+             * @description When the office got its current enrollment status.
+             */
+            statusChangedAtUtc: string | null;
             /** Format: date-time */
             createdAtUtc: string;
             /** Format: date-time */
@@ -2920,6 +3014,24 @@ export interface components {
             uploadedAtUtc: string;
         };
         /**
+         * Start bank verification
+         * @description Body of Office_StartBankVerification: the ACH provider sends two deposits of less than $1 to the office's bank account (decision 0152).
+         */
+        BankVerificationStart: {
+            officeId: number;
+        };
+        /**
+         * Confirm bank verification
+         * @description Body of Office_ConfirmBankVerification: the two deposit amounts, in dollars, as the office's bank statement shows them (either order).
+         */
+        BankVerificationConfirm: {
+            officeId: number;
+            /** @description One deposit, e.g. 0.32. */
+            amount1: number;
+            /** @description The other deposit. */
+            amount2: number;
+        };
+        /**
          * Send one-time passcode
          * @description Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application) or officeId with an e-mail or mobile phone (a borrower starting a new application from a landing page).
          */
@@ -3075,6 +3187,10 @@ export interface components {
             /** @description Current office; null for a new user who has not enrolled an office yet. */
             officeId: number | null;
             officeName: string | null;
+            /** @description Enrollment status of the current office; null without one (internal admins, a user who has not enrolled). */
+            enrollmentStatus: components["schemas"]["EnrollmentStatus"] | null;
+            /** @description The reason given with the current office's status (e.g. why it was declined); null when none was given. */
+            statusReason: string | null;
         };
         /**
          * Office user
@@ -3305,6 +3421,34 @@ export interface components {
             users: components["schemas"]["OfficeUserUpsert"][];
         };
         /**
+         * Update office status
+         * @description Body of AdminOffices_UpdateOfficeStatus: the platform admin's review decision on an office, with its reason (decision 0150). Which status may follow which is the server's transition table; the reason is shown to the office and e-mailed to its admins.
+         */
+        OfficeStatusUpdate: {
+            officeId: number;
+            /**
+             * @description The status the office moves to (the review statuses of spec §4 Owner/enrollment status).
+             * @enum {string}
+             */
+            status: "UnderReview" | "Approved" | "Declined" | "OnHold" | "WatchList" | "Terminated";
+            /** @description Why; at least one character that is not a space. */
+            reason: string;
+        };
+        /**
+         * Office status history
+         * @description Answer of AdminOffices_GetOfficeHistory: the office's status, the statuses the platform admin may move it to now (the transition table of decision 0150), and its status changes, newest first.
+         */
+        OfficeStatusHistory: {
+            officeId: number;
+            officeName: string;
+            enrollmentStatus: components["schemas"]["EnrollmentStatus"];
+            statusReason: string | null;
+            /** Format: date-time */
+            statusChangedAtUtc: string | null;
+            allowedStatuses: components["schemas"]["EnrollmentStatus"][];
+            entries: components["schemas"]["OfficeStatusChange"][];
+        };
+        /**
          * Health
          * @description Answer of the anonymous health check.
          */
@@ -3512,10 +3656,10 @@ export interface components {
         BankAccountType: 0 | 1;
         /**
          * ACH verification status
-         * @description Verification status of an office's bank account with the ACH provider.
+         * @description Verification status of an office's bank account with the ACH provider (decision 0152): NotStarted, Pending (two micro-deposits sent, waiting for the office to confirm their amounts), Verified, Locked (three wrong pairs: a platform admin resets it) or Failed (the provider could not deposit).
          * @enum {string}
          */
-        AchVerifyStatus: "NotStarted" | "Pending" | "Verified" | "Failed";
+        AchVerifyStatus: "NotStarted" | "Pending" | "Verified" | "Locked" | "Failed";
         /**
          * ACH debit status
          * @description Status of the office's ACH debit authorization (needed to collect refunds).
@@ -3652,6 +3796,23 @@ export interface components {
             contractSubStatus: components["schemas"]["ContractSubStatus"];
             stage: components["schemas"]["Stage"];
             details: string | null;
+        };
+        /**
+         * Office status change
+         * @description One row of an office's status history: from what to what, why, by whom and when.
+         */
+        OfficeStatusChange: {
+            id: number;
+            officeId: number;
+            fromStatus: components["schemas"]["EnrollmentStatus"];
+            toStatus: components["schemas"]["EnrollmentStatus"];
+            reason: string;
+            /** @description The acting user's name; null when the account no longer exists. */
+            changedBy: string | null;
+            /** Format: email */
+            changedByEmail: string | null;
+            /** Format: date-time */
+            changedAtUtc: string;
         };
         /**
          * KBA choice
@@ -5701,6 +5862,74 @@ export interface operations {
             500: components["responses"]["ServerError"];
         };
     };
+    Office_StartBankVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankVerificationStart"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Office"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Office_ConfirmBankVerification: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BankVerificationConfirm"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Office"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
     Files_GetContent: {
         parameters: {
             query?: never;
@@ -6823,6 +7052,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfficeLender"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminOffices_UpdateOfficeStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfficeStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Office"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminOffices_GetOfficeHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Office id. */
+                officeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficeStatusHistory"];
                 };
             };
             400: components["responses"]["BadRequest"];

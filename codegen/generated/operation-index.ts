@@ -63,6 +63,8 @@ const compact = {
   Office_UpsertDocs: 'post /api/Office/UpsertDocs mb',
   Office_UpsertLandingPage: 'post /api/Office/UpsertLandingPage mb',
   Office_UploadDoc: 'post /api/Office/UploadDoc mb',
+  Office_StartBankVerification: 'post /api/Office/StartBankVerification ib',
+  Office_ConfirmBankVerification: 'post /api/Office/ConfirmBankVerification ib',
   Files_GetContent: 'get /api/Files/GetContent/{id} d',
   Files_GetPublicContent: 'get /api/Files/GetPublicContent/{id} d',
   Otp_SendOtp: 'post /api/Otp/SendOtp kb',
@@ -98,6 +100,8 @@ const compact = {
   AdminOffices_UpsertUsers: 'put /api/admin/Offices/UpsertUsers b',
   AdminOffices_UpsertUser: 'put /api/admin/Offices/UpsertUser b',
   AdminOffices_SubmitOfficeToLender: 'post /api/admin/Offices/SubmitOfficeToLender b',
+  AdminOffices_UpdateOfficeStatus: 'put /api/admin/Offices/UpdateOfficeStatus ib',
+  AdminOffices_GetOfficeHistory: 'get /api/admin/Offices/GetOfficeHistory/{officeId}',
   Health_GetHealth: 'get /api/health',
 } as const;
 

@@ -221,12 +221,12 @@ export type OfficeRole = 'admin' | 'support' | 'tpa' | 'sales';
  */
 export type OfficeUserStatus = 'Active' | 'Invited' | 'InviteExpired' | 'Disabled';
 /**
- * Verification status of an office's bank account with the ACH provider.
+ * Verification status of an office's bank account with the ACH provider (decision 0152): NotStarted, Pending (two micro-deposits sent, waiting for the office to confirm their amounts), Verified, Locked (three wrong pairs: a platform admin resets it) or Failed (the provider could not deposit).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "AchVerifyStatus".
  */
-export type AchVerifyStatus = 'NotStarted' | 'Pending' | 'Verified' | 'Failed';
+export type AchVerifyStatus = 'NotStarted' | 'Pending' | 'Verified' | 'Locked' | 'Failed';
 /**
  * Status of the office's ACH debit authorization (needed to collect refunds).
  *
@@ -2788,6 +2788,22 @@ export interface Office {
   achVerifyStatus: AchVerifyStatus | null;
   achDebitStatus: AchDebitStatus | null;
   achVerifiedAtUtc: string | null;
+  /**
+   * When the two verification deposits were sent; null before.
+   */
+  achDepositsSentAtUtc: string | null;
+  /**
+   * Wrong pairs of deposit amounts the office may still type before verification locks (decision 0152).
+   */
+  achVerifyTriesLeft: number;
+  /**
+   * The reason given with the current enrollment status (the last review decision); null when it came without one (a submission).
+   */
+  statusReason: string | null;
+  /**
+   * When the office got its current enrollment status.
+   */
+  statusChangedAtUtc: string | null;
   createdAtUtc: string;
   updatedAtUtc: string;
 }
@@ -5822,6 +5838,32 @@ export interface UploadDocModel {
   ownerId?: number | null;
   description?: string | null;
 }
+/**
+ * Body of Office_StartBankVerification: the ACH provider sends two deposits of less than $1 to the office's bank account (decision 0152).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "BankVerificationStart".
+ */
+export interface BankVerificationStart {
+  officeId: number;
+}
+/**
+ * Body of Office_ConfirmBankVerification: the two deposit amounts, in dollars, as the office's bank statement shows them (either order).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "BankVerificationConfirm".
+ */
+export interface BankVerificationConfirm {
+  officeId: number;
+  /**
+   * One deposit, e.g. 0.32.
+   */
+  amount1: number;
+  /**
+   * The other deposit.
+   */
+  amount2: number;
+}
 export interface OtpSend2 {
   /**
    * Application id.
@@ -6012,6 +6054,14 @@ export interface SessionUser {
    */
   officeId: number | null;
   officeName: string | null;
+  /**
+   * Enrollment status of the current office; null without one (internal admins, a user who has not enrolled).
+   */
+  enrollmentStatus: EnrollmentStatus | null;
+  /**
+   * The reason given with the current office's status (e.g. why it was declined); null when none was given.
+   */
+  statusReason: string | null;
 }
 /**
  * Body of Users_UpsertUser and AdminOffices_UpsertUser, and an entry of AdminOffices_UpsertUsers. Without userId the user is invited.
@@ -6337,6 +6387,109 @@ export interface OfficeUsersUpsert {
    * @maxItems 100
    */
   users: [OfficeUserUpsert, ...OfficeUserUpsert[]];
+}
+/**
+ * Body of AdminOffices_UpdateOfficeStatus: the platform admin's review decision on an office, with its reason (decision 0150). Which status may follow which is the server's transition table; the reason is shown to the office and e-mailed to its admins.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeStatusUpdate".
+ */
+export interface OfficeStatusUpdate {
+  officeId: number;
+  /**
+   * The status the office moves to (the review statuses of spec §4 Owner/enrollment status).
+   */
+  status: 'UnderReview' | 'Approved' | 'Declined' | 'OnHold' | 'WatchList' | 'Terminated';
+  /**
+   * Why; at least one character that is not a space.
+   */
+  reason: string;
+}
+/**
+ * Answer of AdminOffices_GetOfficeHistory: the office's status, the statuses the platform admin may move it to now (the transition table of decision 0150), and its status changes, newest first.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeStatusHistory".
+ */
+export interface OfficeStatusHistory {
+  officeId: number;
+  officeName: string;
+  enrollmentStatus: EnrollmentStatus;
+  statusReason: string | null;
+  statusChangedAtUtc: string | null;
+  /**
+   * @maxItems 10
+   */
+  allowedStatuses:
+    | []
+    | [EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus, EnrollmentStatus]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ]
+    | [
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus,
+        EnrollmentStatus
+      ];
+  entries: OfficeStatusChange[];
+}
+/**
+ * One row of an office's status history: from what to what, why, by whom and when.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeStatusChange".
+ */
+export interface OfficeStatusChange {
+  id: number;
+  officeId: number;
+  fromStatus: EnrollmentStatus;
+  toStatus: EnrollmentStatus;
+  reason: string;
+  /**
+   * The acting user's name; null when the account no longer exists.
+   */
+  changedBy: string | null;
+  changedByEmail: string | null;
+  changedAtUtc: string;
 }
 /**
  * Answer of the anonymous health check.

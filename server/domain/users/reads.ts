@@ -125,6 +125,8 @@ export async function sessionUser(db: Db, userId: string): Promise<Schemas['Sess
     isApproved: internal || (current?.office.isApproved ?? false),
     officeId: current?.office.id ?? null,
     officeName: current?.office.name ?? null,
+    enrollmentStatus: current?.office.enrollmentStatus ?? null,
+    statusReason: current?.office.statusReason ?? null,
   };
 }
 

@@ -2222,7 +2222,7 @@ export interface components {
              * @description Sortable columns; a list ignores a column its rows do not have.
              * @enum {string}
              */
-            sortBy?: "id" | "firstName" | "lastName" | "name" | "email" | "officeName" | "amount" | "approvedAmount" | "fundedAmount" | "refundAmount" | "stage" | "status" | "lenderName" | "serviceDate" | "fundedDate" | "lastLoginDateTimeUtc" | "createdAtUtc" | "updatedAtUtc";
+            sortBy?: "id" | "firstName" | "lastName" | "name" | "email" | "officeName" | "amount" | "approvedAmount" | "fundedAmount" | "refundAmount" | "stage" | "status" | "lenderName" | "serviceDate" | "fundedDate" | "lastLoginDateTimeUtc" | "createdAtUtc" | "updatedAtUtc" | "submittedAtUtc";
             /** @description Default false. */
             sortDesc?: boolean;
             /** @description Applicant name or id, office name, user name or e-mail, depending on the list. */
@@ -3387,6 +3387,11 @@ export interface components {
             primaryUserEmail: string | null;
             /** Format: date-time */
             createdAtUtc: string;
+            /**
+             * Format: date-time
+             * @description When the office submitted its enrollment; null before (the review queue's order).
+             */
+            submittedAtUtc: string | null;
         };
         /**
          * Upsert office lenders

@@ -1006,7 +1006,8 @@ export interface ListQuery {
     | 'fundedDate'
     | 'lastLoginDateTimeUtc'
     | 'createdAtUtc'
-    | 'updatedAtUtc';
+    | 'updatedAtUtc'
+    | 'submittedAtUtc';
   /**
    * Default false.
    */
@@ -6324,6 +6325,10 @@ export interface OfficeRow {
   primaryUserName: string | null;
   primaryUserEmail: string | null;
   createdAtUtc: string;
+  /**
+   * When the office submitted its enrollment; null before (the review queue's order).
+   */
+  submittedAtUtc: string | null;
 }
 /**
  * Body of AdminOffices_UpsertLenders.

@@ -66,6 +66,14 @@ describe('approving an office', () => {
     expect(queue.json().results.map((row: { id: number }) => row.id)).toEqual([office.officeId]);
   });
 
+  it('lists the queue by submission, the longest waiting first', async () => {
+    const body = { enrollmentStatuses: ['Submitted', 'UnderReview', 'OnHold'], sortBy: 'submittedAtUtc', pageSize: 100 };
+    const rows: { id: number; submittedAtUtc: string }[] = (await call(DFI, 'PUT', '/api/admin/Offices/GetOffices', body)).json().results;
+    const times = rows.map((row) => Date.parse(row.submittedAtUtc));
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(rows.map((row) => row.id)).toEqual(expect.arrayContaining([DEMO.pendingOffice, office.officeId]));
+  });
+
   it('refuses new applications before approval and starts them after it', async () => {
     const sendApp = () => call(office.admin, 'POST', '/api/App/SendApp', { officeId: office.officeId, firstName: 'Lena', lastName: 'Patient', amount: 1200, email: freshEmail() });
     expect((await sendApp()).statusCode).toBe(409);

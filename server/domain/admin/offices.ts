@@ -19,6 +19,7 @@ const SORTABLE = {
   status: offices.enrollmentStatus,
   createdAtUtc: offices.createdAt,
   updatedAtUtc: offices.updatedAt,
+  submittedAtUtc: offices.submittedAt,
 } as const;
 
 /** 'Search offices': part of the name, code or city, or the office id. */
@@ -76,6 +77,7 @@ export async function listOffices(db: Db, query: Schemas['ListQuery']): Promise<
       primaryUserName: primaryUserName === null ? null : primaryUserName.slice(0, 51),
       primaryUserEmail,
       createdAtUtc: toUtc(office.createdAt),
+      submittedAtUtc: toUtc(office.submittedAt),
     }),
   );
 }

@@ -2618,13 +2618,13 @@ export interface components {
         };
         /**
          * Config item type
-         * @description Type (list name) of a configuration item (spec §3 Config item types).
+         * @description Type (list name) of a configuration item (spec §3 Config item types, and Terms and PromoTerms: the plan lengths an office may offer, decision 0160).
          * @enum {string}
          */
-        ConfigItemType: "States" | "BusinessTypes" | "OfficeCategories" | "TimeZones" | "OfficeUserRoles" | "AdminUserRoles" | "EmploymentStatus" | "OfficeLenderStatus" | "OfficeFileTypes" | "BusinessLoanPurpose" | "OfficeOwnerPrimaryIncomeSource" | "OfficeOwnerSecondaryIncomeSource" | "OfficeAlertTypes" | "Relationships" | "Procedures" | "ResidenceStatus" | "HowHeard" | "feature-flag" | "RefundStatus";
+        ConfigItemType: "States" | "BusinessTypes" | "OfficeCategories" | "TimeZones" | "OfficeUserRoles" | "AdminUserRoles" | "EmploymentStatus" | "OfficeLenderStatus" | "OfficeFileTypes" | "BusinessLoanPurpose" | "OfficeOwnerPrimaryIncomeSource" | "OfficeOwnerSecondaryIncomeSource" | "OfficeAlertTypes" | "Relationships" | "Procedures" | "ResidenceStatus" | "HowHeard" | "feature-flag" | "RefundStatus" | "Terms" | "PromoTerms";
         /**
          * Config item
-         * @description A configuration item: an entry of a named list, a feature flag or an office setting (spec §3 Config item).
+         * @description A configuration item of the platform: an entry of a named list or a feature flag (spec §3 Config item). An office's own settings are office-setting.json.
          */
         ConfigItem: {
             id: number;
@@ -2634,12 +2634,10 @@ export interface components {
             value: string | null;
             displayOrder: number;
             isEnabled: boolean;
-            /** @description Set for office-level items (Office_GetConfigItems); null for global ones. */
-            officeId: number | null;
         };
         /**
          * Config items
-         * @description Answer of Config_GetAllConfigItems, Office_GetConfigItems and Office_UpsertConfigItems.
+         * @description Answer of Config_GetAllConfigItems.
          */
         ConfigItemsResult: {
             items: components["schemas"]["ConfigItem"][];
@@ -2839,19 +2837,31 @@ export interface components {
             mapsUrl: string | null;
             /**
              * Format: uri-reference
-             * @description Path of the picture's content (Files_GetPublicContent on public pages, Files_GetContent for the office); a relative reference.
+             * @description Path of the picture's content (Files_GetPublicContent once the page is published, otherwise Files_GetContent for the office); a relative reference.
              */
             pictureUrl: string | null;
+            /** @description The lenders the page shows. */
             lenders: components["schemas"]["LandingLender"][];
+            /** @description The codes of `lenders`, in their order (what the landing page editor's lender choice holds). */
+            lenderCodes: string[];
+            /** @description The page is public: the office is approved and active and has a code. The office's own view then gives the public image addresses, which an <img> can open (decision 0161). */
+            isPublished: boolean;
+        };
+        /**
+         * Office settings
+         * @description Answer of Office_GetConfigItems and Office_UpsertConfigItems: every setting the office can set, by type and display order.
+         */
+        OfficeSettingsResult: {
+            items: components["schemas"]["OfficeSetting"][];
         };
         /**
          * Upsert office config items
-         * @description Body of Office_UpsertConfigItems (office settings: alerts, terms, promo terms, ...).
+         * @description Body of Office_UpsertConfigItems (office settings: alerts, terms, promo terms; decision 0160). All items are saved, or none.
          */
         OfficeConfigItemsUpsert: {
             /** @description Office id. */
             officeId: number;
-            items: components["schemas"]["ConfigItemUpsert"][];
+            items: components["schemas"]["OfficeSettingUpsert"][];
         };
         /**
          * Multi landing page entry
@@ -2961,7 +2971,7 @@ export interface components {
         };
         /**
          * Upsert landing page: model
-         * @description The JSON 'model' part of Office_UpsertLandingPage.
+         * @description The JSON 'model' part of Office_UpsertLandingPage: the whole page but its images (a text or map address left out is cleared; the logo and picture stay unless replaced by a part or removed).
          */
         LandingPageUpsert: {
             /** @description Office id. */
@@ -2977,7 +2987,9 @@ export interface components {
             removeLogo?: boolean;
             /** @description Default false. */
             removePicture?: boolean;
-        };
+            /** @description Codes of the office's lenders the page shows (the others are not shown); left out: as saved. */
+            lenders?: string[];
+        } & unknown;
         /**
          * Upload office document: model
          * @description The JSON 'model' part of Office_UploadDoc. A photo-id needs the owner it belongs to.
@@ -3717,20 +3729,40 @@ export interface components {
             numOrder: number;
         };
         /**
-         * Upsert config item
-         * @description A config item in a write request; without id it is added.
+         * Office setting
+         * @description One setting of an office (an alert, a term, a promo term): an enabled platform config item of its type, with what the office chose for it (decision 0160). Settings the office has not saved yet are listed with their defaults (off, no value) and no id.
          */
-        ConfigItemUpsert: {
+        OfficeSetting: {
+            /** @description Set once the office saved this setting. */
             id?: number;
-            type: components["schemas"]["ConfigItemType"];
+            type: components["schemas"]["OfficeSettingType"];
+            /** @description The value of the platform config item it sets (e.g. NewApplication, 12). */
             name: string;
-            description?: string | null;
-            value?: string | null;
-            /** @description Default 0. */
-            displayOrder?: number;
-            /** @description Default true. */
-            isEnabled?: boolean;
+            /** @description The words people see for it: the name of that config item (e.g. 'New application'). */
+            label: string;
+            /** @description Alerts: the e-mail address they go to. Terms and promo terms: none. */
+            value: string | null;
+            displayOrder: number;
+            /** @description Alerts: sent. Terms and promo terms: offered. */
+            isEnabled: boolean;
+            officeId: number;
         };
+        /**
+         * Upsert office setting
+         * @description A setting in Office_UpsertConfigItems: its type and name (an enabled platform config item of that type, by value), and what the office chooses. An alert has an e-mail address (the server requires one while the alert is sent, as saved); terms and promo terms have no value.
+         */
+        OfficeSettingUpsert: {
+            /** @description The saved setting's id; without it the setting is found by type and name. */
+            id?: number;
+            type: components["schemas"]["OfficeSettingType"];
+            name: string;
+            /** @description Left out: kept as saved. Null: none. */
+            value?: string | null;
+            /** @description Default that of the platform config item. */
+            displayOrder?: number;
+            /** @description Left out: kept as saved (off for a new one). */
+            isEnabled?: boolean;
+        } & (unknown & unknown);
         /**
          * Office search result
          * @description An office found by the public locator (Office_SearchOffices).
@@ -3827,6 +3859,18 @@ export interface components {
             id: string;
             text: string;
         };
+        /**
+         * Office setting type
+         * @description The config item types an office sets for itself (spec §2 Settings areas: alerts, terms, promo terms; decision 0160). Each office setting refers to an enabled platform config item of its type by that item's value.
+         * @enum {string}
+         */
+        OfficeSettingType: "OfficeAlertTypes" | "Terms" | "PromoTerms";
+        /**
+         * Alert recipient
+         * Format: email
+         * @description The e-mail address an office alert is sent to (spec §5: a valid e-mail, at most 100 characters); null when none is set.
+         */
+        AlertRecipient: string | null;
         /**
          * Application log kind
          * @description Kind of an application audit log entry.
@@ -5500,7 +5544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConfigItemsResult"];
+                    "application/json": components["schemas"]["OfficeSettingsResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5531,7 +5575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConfigItemsResult"];
+                    "application/json": components["schemas"]["OfficeSettingsResult"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5803,9 +5847,9 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description Logo image (shown at most 200 by 60). */
+                    /** @description Logo image, PNG or JPEG, at most 1 MB and 200 by 60 pixels (spec §2). */
                     logo?: string;
-                    /** @description Picture image. */
+                    /** @description Picture image, PNG or JPEG, at most 5 MB. */
                     picture?: string;
                     /** @description JSON text of landing-page-upsert.json. */
                     model: string;

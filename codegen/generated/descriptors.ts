@@ -411,6 +411,17 @@ export interface FormField {
      * file: the largest file accepted, in bytes.
      */
     maxBytes?: number;
+    /**
+     * file: the widest image accepted, in pixels, as its PNG or JPEG header declares it (the server reads it the same way).
+     */
+    maxWidth?: number;
+    /**
+     * file: the tallest image accepted, in pixels (see maxWidth).
+     */
+    maxHeight?: number;
+    /**
+     * select on a list property: one checkbox per option, the list holding the values ticked.
+     */
     multiple?: boolean;
     /**
      * @maxItems 100
@@ -965,6 +976,10 @@ export interface DataSource {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
+  /**
+   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
+   */
+  notFound?: boolean;
 }
 /**
  * A rule checked by an operation after the schema rules pass (spec §5: the borrower e-mail check). A failing call counts as `onFailure`.
@@ -996,6 +1011,10 @@ export interface FormSubmit {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings3;
+  /**
+   * false: the body is `body` alone, its bindings reading the checked data as `form` — for a call whose body wraps what the form edits (a list of one item). Default true.
+   */
+  sendForm?: boolean;
   /**
    * The answer is a file, which downloads (the operation answers a file, like a download action).
    */
@@ -1116,6 +1135,10 @@ export interface DataSource1 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
+  /**
+   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
+   */
+  notFound?: boolean;
 }
 /**
  * Name to expression: the values of path parameters, query parameters or body properties.
@@ -1417,6 +1440,10 @@ export interface DataSource2 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
+  /**
+   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
+   */
+  notFound?: boolean;
 }
 export interface CompositePart {
   screen: Name;

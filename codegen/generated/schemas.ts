@@ -177,7 +177,7 @@ export type LenderTransactionType = 'Funding' | 'Refund' | 'Adjustment';
 export type OfficeLenderSubmission =
   'OfficeSubmitted' | 'OfficeFundsSubmitted' | 'SubmittedToLender' | 'Completed' | 'Cancelled';
 /**
- * Type (list name) of a configuration item (spec §3 Config item types).
+ * Type (list name) of a configuration item (spec §3 Config item types, and Terms and PromoTerms: the plan lengths an office may offer, decision 0160).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "ConfigItemType".
@@ -201,7 +201,9 @@ export type ConfigItemType =
   | 'ResidenceStatus'
   | 'HowHeard'
   | 'feature-flag'
-  | 'RefundStatus';
+  | 'RefundStatus'
+  | 'Terms'
+  | 'PromoTerms';
 /**
  * Type of a bank account (spec §4 Bank account type: Checking=0, Savings=1). Crosses the API as the integer.
  *
@@ -251,6 +253,27 @@ export type OwnerUpsert = {
  */
 export type OfficeRole1 = 'admin' | 'support' | 'tpa' | 'sales';
 /**
+ * The config item types an office sets for itself (spec §2 Settings areas: alerts, terms, promo terms; decision 0160). Each office setting refers to an enabled platform config item of its type by that item's value.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeSettingType".
+ */
+export type OfficeSettingType = 'OfficeAlertTypes' | 'Terms' | 'PromoTerms';
+/**
+ * A setting in Office_UpsertConfigItems: its type and name (an enabled platform config item of that type, by value), and what the office chooses. An alert has an e-mail address (the server requires one while the alert is sent, as saved); terms and promo terms have no value.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeSettingUpsert".
+ */
+export type OfficeSettingUpsert = OfficeSettingUpsert1;
+/**
+ * The JSON 'model' part of Office_UpsertLandingPage: the whole page but its images (a text or map address left out is cleared; the logo and picture stay unless replaced by a part or removed).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "LandingPageUpsert".
+ */
+export type LandingPageUpsert = LandingPageUpsert1;
+/**
  * Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application) or officeId with an e-mail or mobile phone (a borrower starting a new application from a landing page).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -267,6 +290,13 @@ export type OtpSend1 = {
  * via the `definition` "AppLogKind".
  */
 export type AppLogKind = 'Event' | 'Decision' | 'Contract';
+/**
+ * The e-mail address an office alert is sent to (spec §5: a valid e-mail, at most 100 characters); null when none is set.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "AlertRecipient".
+ */
+export type AlertRecipient = string | null;
 
 export interface Schemas {
   [k: string]: unknown | undefined;
@@ -2622,7 +2652,7 @@ export interface SignAgreement {
   agreeToTerms: true;
 }
 /**
- * A configuration item: an entry of a named list, a feature flag or an office setting (spec §3 Config item).
+ * A configuration item of the platform: an entry of a named list or a feature flag (spec §3 Config item). An office's own settings are office-setting.json.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "ConfigItem".
@@ -2635,13 +2665,9 @@ export interface ConfigItem {
   value: string | null;
   displayOrder: number;
   isEnabled: boolean;
-  /**
-   * Set for office-level items (Office_GetConfigItems); null for global ones.
-   */
-  officeId: number | null;
 }
 /**
- * Answer of Config_GetAllConfigItems, Office_GetConfigItems and Office_UpsertConfigItems.
+ * Answer of Config_GetAllConfigItems.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "ConfigItemsResult".
@@ -3043,10 +3069,21 @@ export interface LandingPage {
   showMaps: boolean;
   mapsUrl: string | null;
   /**
-   * Path of the picture's content (Files_GetPublicContent on public pages, Files_GetContent for the office); a relative reference.
+   * Path of the picture's content (Files_GetPublicContent once the page is published, otherwise Files_GetContent for the office); a relative reference.
    */
   pictureUrl: string | null;
+  /**
+   * The lenders the page shows.
+   */
   lenders: LandingLender[];
+  /**
+   * The codes of `lenders`, in their order (what the landing page editor's lender choice holds).
+   */
+  lenderCodes: string[];
+  /**
+   * The page is public: the office is approved and active and has a code. The office's own view then gives the public image addresses, which an <img> can open (decision 0161).
+   */
+  isPublished: boolean;
 }
 /**
  * The public subset of an office shown on landing pages, the locator and the office layout header.
@@ -3090,7 +3127,47 @@ export interface LandingLender {
   numOrder: number;
 }
 /**
- * Body of Office_UpsertConfigItems (office settings: alerts, terms, promo terms, ...).
+ * Answer of Office_GetConfigItems and Office_UpsertConfigItems: every setting the office can set, by type and display order.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeSettingsResult".
+ */
+export interface OfficeSettingsResult {
+  items: OfficeSetting[];
+}
+/**
+ * One setting of an office (an alert, a term, a promo term): an enabled platform config item of its type, with what the office chose for it (decision 0160). Settings the office has not saved yet are listed with their defaults (off, no value) and no id.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeSetting".
+ */
+export interface OfficeSetting {
+  /**
+   * Set once the office saved this setting.
+   */
+  id?: number;
+  type: OfficeSettingType;
+  /**
+   * The value of the platform config item it sets (e.g. NewApplication, 12).
+   */
+  name: string;
+  /**
+   * The words people see for it: the name of that config item (e.g. 'New application').
+   */
+  label: string;
+  /**
+   * Alerts: the e-mail address they go to. Terms and promo terms: none.
+   */
+  value: string | null;
+  displayOrder: number;
+  /**
+   * Alerts: sent. Terms and promo terms: offered.
+   */
+  isEnabled: boolean;
+  officeId: number;
+}
+/**
+ * Body of Office_UpsertConfigItems (office settings: alerts, terms, promo terms; decision 0160). All items are saved, or none.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "OfficeConfigItemsUpsert".
@@ -3101,28 +3178,28 @@ export interface OfficeConfigItemsUpsert {
    */
   officeId: number;
   /**
+   * @minItems 1
    * @maxItems 200
    */
-  items: ConfigItemUpsert[];
+  items: [OfficeSettingUpsert, ...OfficeSettingUpsert[]];
 }
-/**
- * A config item in a write request; without id it is added.
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "ConfigItemUpsert".
- */
-export interface ConfigItemUpsert {
+export interface OfficeSettingUpsert1 {
+  /**
+   * The saved setting's id; without it the setting is found by type and name.
+   */
   id?: number;
-  type: ConfigItemType;
+  type: OfficeSettingType;
   name: string;
-  description?: string | null;
+  /**
+   * Left out: kept as saved. Null: none.
+   */
   value?: string | null;
   /**
-   * Default 0.
+   * Default that of the platform config item.
    */
   displayOrder?: number;
   /**
-   * Default true.
+   * Left out: kept as saved (off for a new one).
    */
   isEnabled?: boolean;
 }
@@ -5787,13 +5864,7 @@ export interface UpsertDocsModel {
    */
   deleteFileIds?: string[];
 }
-/**
- * The JSON 'model' part of Office_UpsertLandingPage.
- *
- * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "LandingPageUpsert".
- */
-export interface LandingPageUpsert {
+export interface LandingPageUpsert1 {
   /**
    * Office id.
    */
@@ -5816,6 +5887,12 @@ export interface LandingPageUpsert {
    * Default false.
    */
   removePicture?: boolean;
+  /**
+   * Codes of the office's lenders the page shows (the others are not shown); left out: as saved.
+   *
+   * @maxItems 50
+   */
+  lenders?: string[];
 }
 /**
  * The JSON 'model' part of Office_UploadDoc. A photo-id needs the owner it belongs to.

@@ -21,6 +21,9 @@ export interface DialogControls {
 }
 export const DialogsContext = createContext<DialogControls>({ open: () => undefined, close: () => undefined });
 
+/** Shows the not-found content in place of the screen being rendered (a source with `notFound` answered 404). */
+export const NotFoundContext = createContext<() => void>(() => undefined);
+
 export function useSessionState(): Record<string, unknown> {
   const { session } = useEngine();
   return useSyncExternalStore(session.subscribe, session.get, session.get);
@@ -134,14 +137,27 @@ function useErrorToast(error: unknown, binding: QueryBinding, context: Context):
   }, [error]);
 }
 
-/** Reads an operation through TanStack Query; the screen renders whether it answers or fails. */
+/** A 404 answer to a source marked `notFound`: the address names nothing (an unknown landing code). */
+function namesNothing(error: unknown, binding: QueryBinding): boolean {
+  return !!binding && 'notFound' in binding && binding.notFound === true && (error as { status?: unknown } | null)?.status === 404;
+}
+
+/**
+ * Reads an operation through TanStack Query; the screen renders whether it answers or fails. A source marked
+ * `notFound` that answers 404 shows the not-found content in place of the screen, without an error toast.
+ */
 export function useOperationQuery(binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
   const services = useEngine();
   const client = useQueryClient();
+  const showNotFound = useContext(NotFoundContext);
   const options = operationQuery(services, binding, context, extraBody);
   startWhileRendering(client, options);
   const query = useQuery(options);
-  useErrorToast(query.error, binding, context);
+  const missing = namesNothing(query.error, binding);
+  useEffect(() => {
+    if (missing) showNotFound();
+  }, [missing, showNotFound]);
+  useErrorToast(missing ? null : query.error, binding, context);
   return query;
 }
 

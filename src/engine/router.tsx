@@ -10,7 +10,7 @@ import { resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from './expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
 import { runActions } from './actions.ts';
-import { RouteInfoContext, useActionRuntime, useExprContext, useSessionState } from './hooks.tsx';
+import { NotFoundContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
@@ -132,7 +132,7 @@ function RoutePage({ name, prefetch }: { name: string; prefetch: boolean }) {
   return <ScreenView screen={screen} />;
 }
 
-/** Renders a screen descriptor: runs its onLoad actions once, shows 404 in place when an action says so. */
+/** Renders a screen descriptor: runs its onLoad actions once, shows 404 in place when an action or its source says so. */
 export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
   const [missing, setMissing] = useState(false);
   const overrides = useMemo(() => ({ notFound: () => setMissing(true) }), []);
@@ -147,9 +147,11 @@ export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
   const Kind = read(loadKind(screen.kind)).default as ComponentType<ScreenProps>;
   if (missing) return <NotFoundContent />;
   return (
-    <Lazy>
-      <Kind screen={screen} />
-    </Lazy>
+    <NotFoundContext.Provider value={overrides.notFound}>
+      <Lazy>
+        <Kind screen={screen} />
+      </Lazy>
+    </NotFoundContext.Provider>
   );
 }
 

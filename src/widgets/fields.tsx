@@ -6,7 +6,7 @@
  * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
  */
 import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
-import { Box, chakra, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
+import { Box, chakra, Fieldset, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { evaluate, text } from '../engine/expressions.ts';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
@@ -152,7 +152,7 @@ export function SelectWidget(props: WidgetProps) {
     }
     return (props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: String(o.label) }));
   }, [opts, query.data, context, props.options.enumOptions]);
-  return <NativeSelectInput props={props} options={options} />;
+  return props.multiple ? <CheckGroup props={props} options={options} /> : <NativeSelectInput props={props} options={options} />;
 }
 
 /** A select fed by config items of one type (Config_GetConfigItems/{type}, spec §3 Config item types). */
@@ -194,6 +194,28 @@ function NativeCheck(props: { id: string; checked: boolean; onChange(checked: bo
         {props.label}
       </Text>
     </chakra.label>
+  );
+}
+
+/**
+ * A list property's choice (`multiple`): a fieldset titled by the field's label (a list is a group, which the field
+ * template does not label), one checkbox per option. The list keeps the options' order.
+ */
+function CheckGroup({ props, options }: { props: WidgetProps; options: Option[] }) {
+  const { id, value, onChange, disabled, readonly, label } = props;
+  const chosen = new Set((Array.isArray(value) ? value : []).map(String));
+  const toggle = (option: string, on: boolean) => onChange(options.map((o) => o.value).filter((v) => (v === option ? on : chosen.has(v))));
+  return (
+    <Fieldset.Root id={id} disabled={disabled || readonly}>
+      <Fieldset.Legend fontWeight="medium" mb="1">
+        {label}
+      </Fieldset.Legend>
+      <Fieldset.Content mt="0" gap="2">
+        {options.map((o) => (
+          <NativeCheck key={o.value} id={`${id}-${o.value}`} checked={chosen.has(o.value)} onChange={(on) => toggle(o.value, on)} disabled={disabled || readonly} label={o.label} />
+        ))}
+      </Fieldset.Content>
+    </Fieldset.Root>
   );
 }
 

@@ -1,7 +1,10 @@
 /**
- * The browser-side check of a chosen file against the file widget's options (`accept`, `maxBytes`), in the words the
- * server uses for the same refusals (server/domain/files/uploads.ts). Pure.
+ * The browser-side check of a chosen file against the file widget's options (`accept`, `maxBytes`, `maxWidth`,
+ * `maxHeight`), in the words the server uses for the same refusals (server/domain/files/uploads.ts, image-size.ts).
+ * Pure.
  */
+import { imageSizeProblem } from '../../server/domain/files/image-size.ts';
+
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 
@@ -37,4 +40,12 @@ export function fileProblem(file: { name: string; type: string; size: number }, 
   if (options.maxBytes && file.size > options.maxBytes) return `The file is larger than ${megabytes(options.maxBytes)}.`;
   if (options.accept && !accepts(options.accept, file.name, file.type)) return `Only ${acceptLabel(options.accept)} files are accepted.`;
   return undefined;
+}
+
+/**
+ * Why an image's pixel size is refused by `maxWidth` / `maxHeight`: read from its bytes by the reader the server uses,
+ * so the browser and the server never disagree about an image.
+ */
+export function imagePixelsProblem(bytes: Uint8Array, options: { maxWidth?: number; maxHeight?: number }): string | undefined {
+  return imageSizeProblem(bytes, { width: options.maxWidth, height: options.maxHeight });
 }

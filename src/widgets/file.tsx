@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { Box, Input, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
-import { fileProblem } from './file-check.ts';
+import { fileProblem, imagePixelsProblem } from './file-check.ts';
 
 /**
  * File upload: the file travels as a data URL with its name (what a multipart call turns back into a file). With
- * `accept` and `maxBytes` options a file of another type or too large is refused at once, with the reason shown
- * (the server checks both again, by the file's bytes).
+ * `accept`, `maxBytes`, `maxWidth` and `maxHeight` options a file of another type, too large, or an image of too many
+ * pixels is refused at once, with the reason shown (the server checks them again, by the file's bytes).
  */
 export default function FileWidget(props: WidgetProps) {
   const { id, onChange, disabled, readonly, options } = props;
-  const { accept, maxBytes } = options as { accept?: string; maxBytes?: number };
+  const { accept, maxBytes, maxWidth, maxHeight } = options as { accept?: string; maxBytes?: number; maxWidth?: number; maxHeight?: number };
+  // Only a widget that limits pixels reads the chosen file's bytes before taking it.
+  const pixels = maxWidth !== undefined || maxHeight !== undefined ? { maxWidth, maxHeight } : undefined;
   const [name, setName] = useState<string>();
   const [problem, setProblem] = useState<string>();
   return (
@@ -24,9 +26,9 @@ export default function FileWidget(props: WidgetProps) {
         p="1"
         aria-invalid={problem ? true : undefined}
         aria-describedby={problem ? `${id}__problem` : undefined}
-        onChange={(e) => {
+        onChange={async (e) => {
           const file = e.target.files?.[0];
-          const refused = file ? fileProblem(file, { accept, maxBytes }) : undefined;
+          const refused = file && (fileProblem(file, { accept, maxBytes }) ?? (pixels ? imagePixelsProblem(new Uint8Array(await file.arrayBuffer()), pixels) : undefined));
           setProblem(refused);
           if (!file || refused) {
             setName(undefined);

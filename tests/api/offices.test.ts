@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { decryptPii } from '../../server/crypto/pii.ts';
-import { files, lenders, officeLenders, officeOwners, offices, officeSettings, securityEvents, userOffices, users } from '../../server/db/schema.ts';
+import { files, lenders, officeLenders, officeOwners, offices, securityEvents, userOffices, users } from '../../server/db/schema.ts';
 import { contentDisposition } from '../../server/domain/files/content.ts';
 import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import { harness, type Harness } from '../support/harness.ts';
@@ -426,122 +426,6 @@ describe('file content (Files GetContent)', () => {
     const support = await newUser();
     await h.database.db.insert(userOffices).values({ userId: await h.userId(support), officeId, role: 'support' });
     for (const as of [support, 'admin@demo.test', 'dfi@demo.test']) expect((await call(as, 'GET', `/api/Files/GetContent/${fileId}`)).statusCode, as).toBe(200);
-  });
-});
-
-describe('landing page', () => {
-  const landing = (as: string, model: object, parts: Parameters<typeof uploadBody>[1] = []) => upload(as, '/api/Office/UpsertLandingPage', uploadBody(model, parts));
-  const logo = { name: 'logo', fileName: 'logo.png', contentType: 'image/png', data: SAMPLE.png };
-  const picture = { name: 'picture', fileName: 'office.jpg', contentType: 'image/jpeg', data: SAMPLE.jpeg };
-
-  it('saves code, text, map and images, and links the images to the files', async () => {
-    const { email, officeId } = await enrolled();
-    const code = `congress_${officeId}`;
-    const response = await landing(email, { officeId, code, description: 'Smiles on Congress.', showMaps: true, mapsUrl: 'https://maps.example/congress' }, [logo, picture]);
-    expect(response.statusCode, response.body).toBe(200);
-    const page = response.json();
-    expect(page).toMatchObject({ code, description: 'Smiles on Congress.', showMaps: true, mapsUrl: 'https://maps.example/congress' });
-    expect(page.office.logoUrl).toMatch(/^\/api\/Files\/GetContent\/[0-9a-f-]{36}$/);
-    expect(page.pictureUrl).toMatch(/^\/api\/Files\/GetContent\/[0-9a-f-]{36}$/);
-    const image = await call(email, 'GET', page.office.logoUrl);
-    expect(image.statusCode).toBe(200);
-    expect(image.headers['content-type']).toBe('image/png');
-    // Landing images are not enrollment documents.
-    expect((await call(email, 'GET', `/api/Office/GetOfficeInfo/${officeId}`)).json().files).toEqual([]);
-  });
-
-  it('answers 409 for a code another office uses (any letter case) and writes nothing', async () => {
-    const { email, officeId } = await enrolled();
-    const response = await landing(email, { officeId, code: 'BRIGHTSMILES' }, [logo]);
-    expect(response.statusCode).toBe(409);
-    const row = await officeRow(officeId);
-    expect([row.code, row.logoFileId]).toEqual([null, null]);
-    expect(await fileRows(officeId)).toEqual([]);
-  });
-
-  it('checks the code, the map address and the images', async () => {
-    const { email, officeId } = await enrolled();
-    const badCode = await landing(email, { officeId, code: 'no spaces!' });
-    expect(badCode.statusCode).toBe(400);
-    expect(badCode.json().errors.code).toContain(MESSAGES.code);
-    const short = await landing(email, { officeId, code: 'ab' });
-    expect(short.json().errors.code).toContain('This field must be a minimum of 3 characters.');
-    const maps = await landing(email, { officeId, code: `maps_${officeId}`, mapsUrl: 'javascript:alert(1)' });
-    expect(maps.statusCode).toBe(400);
-    expect(maps.json().errors).toEqual({ mapsUrl: [MESSAGES.invalidFormat] });
-    const heic = await landing(email, { officeId, code: `img_${officeId}` }, [{ ...logo, data: SAMPLE.heic }]);
-    expect(heic.json().errors).toEqual({ logo: ['Only PNG or JPEG files are accepted.'] });
-    const large = await landing(email, { officeId, code: `img_${officeId}` }, [{ ...logo, data: Buffer.concat([SAMPLE.png, Buffer.alloc(1_048_576)]) }]);
-    expect(large.statusCode).toBe(400);
-    expect(large.json().errors).toEqual({ logo: ['The file is larger than 1 MB.'] });
-    expect(await fileRows(officeId)).toEqual([]);
-  });
-
-  it('replaces and removes images, deleting the files they no longer use', async () => {
-    const { email, officeId } = await enrolled();
-    const code = `swap_${officeId}`;
-    const first = (await landing(email, { officeId, code }, [logo])).json();
-    const firstLogo = first.office.logoUrl.split('/').pop();
-    const second = (await landing(email, { officeId, code }, [{ ...logo, data: SAMPLE.jpeg, contentType: 'image/jpeg' }])).json();
-    expect(second.office.logoUrl).not.toBe(first.office.logoUrl);
-    expect((await fileRows(officeId)).map((f) => f.id)).not.toContain(firstLogo);
-    const removed = await landing(email, { officeId, code, removeLogo: true });
-    expect(removed.json().office.logoUrl).toBeNull();
-    expect(await fileRows(officeId)).toEqual([]);
-  });
-
-  it('serves the logo and picture of a public landing page to anyone, and nothing else (decision 0031)', async () => {
-    const { email, officeId } = await enrolled();
-    const code = `public_${officeId}`;
-    await landing(email, { officeId, code, description: 'Public.' }, [logo, picture]);
-    const doc = await upload(email, '/api/Office/UploadDoc', uploadBody({ officeId, fileType: 'W9' }, [{ name: 'file', fileName: 'w9.pdf', contentType: 'application/pdf', data: SAMPLE.pdf }]));
-    const row = await officeRow(officeId);
-    const anonymous = (id: string) => h.call({ method: 'GET', url: `/api/Files/GetPublicContent/${id}`, key: false });
-    // Not approved yet: the page and its images are not public.
-    expect((await anonymous(row.logoFileId!)).statusCode).toBe(404);
-    await h.database.db.update(offices).set({ isApproved: true, enrollmentStatus: 'Approved' }).where(eq(offices.id, officeId));
-    const page = (await h.call({ method: 'GET', url: `/api/Office/GetLandingPage/${code}` })).json();
-    expect(page.office.logoUrl).toBe(`/api/Files/GetPublicContent/${row.logoFileId}`);
-    expect(page.pictureUrl).toBe(`/api/Files/GetPublicContent/${row.pictureFileId}`);
-    const image = await h.call({ method: 'GET', url: page.office.logoUrl, key: false });
-    expect(image.statusCode).toBe(200);
-    expect(image.headers['content-type']).toBe('image/png');
-    expect(image.headers['content-disposition']).toBe('inline; filename="logo.png"');
-    expect((await anonymous(row.pictureFileId!)).statusCode).toBe(200);
-    expect((await anonymous(doc.json().id)).statusCode).toBe(404);
-    await h.database.db.update(offices).set({ isActive: false }).where(eq(offices.id, officeId));
-    expect((await anonymous(row.logoFileId!)).statusCode).toBe(404);
-  });
-});
-
-describe('office settings (config items)', () => {
-  it('adds, updates by id or by type and name, and answers all settings of the office', async () => {
-    const { email, officeId } = await enrolled();
-    const first = await call(email, 'PUT', '/api/Office/UpsertConfigItems', {
-      officeId,
-      items: [{ type: 'OfficeAlertTypes', name: 'NewApplication', value: email, displayOrder: 1 }, { type: 'feature-flag', name: 'sendAppSms', value: 'false' }],
-    });
-    expect(first.statusCode, first.body).toBe(200);
-    const items = first.json().items as { id: number; name: string; value: string; isEnabled: boolean; officeId: number }[];
-    expect(items).toHaveLength(2);
-    expect(items.every((item) => item.officeId === officeId)).toBe(true);
-    const alert = items.find((item) => item.name === 'NewApplication')!;
-    const second = await call(email, 'PUT', '/api/Office/UpsertConfigItems', {
-      officeId,
-      items: [{ id: alert.id, type: 'OfficeAlertTypes', name: 'NewApplication', isEnabled: false }, { type: 'feature-flag', name: 'sendAppSms', value: 'true' }],
-    });
-    const after = second.json().items as typeof items;
-    expect(after.find((item) => item.id === alert.id)).toMatchObject({ value: email, isEnabled: false });
-    expect(after.find((item) => item.name === 'sendAppSms')).toMatchObject({ value: 'true' });
-    expect(after).toHaveLength(2);
-  });
-
-  it("answers 404 for another office's setting id, and changes nothing", async () => {
-    const { email, officeId } = await enrolled();
-    const [demo] = await h.database.db.select().from(officeSettings).where(eq(officeSettings.officeId, DEMO.brightSmiles)).limit(1);
-    const response = await call(email, 'PUT', '/api/Office/UpsertConfigItems', { officeId, items: [{ id: demo!.id, type: 'OfficeAlertTypes', name: demo!.name, value: 'evil@attacker.test' }] });
-    expect(response.statusCode).toBe(404);
-    expect((await h.database.db.select().from(officeSettings).where(eq(officeSettings.id, demo!.id)))[0]).toEqual(demo);
   });
 });
 

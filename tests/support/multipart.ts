@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { jpegHeader, pngOf } from './images.ts';
 
 /** A part of a multipart/form-data body: a text field, or a file with its name and type. */
 export type Part =
@@ -41,8 +42,8 @@ export function uploadBody(model: object, files: ReadonlyArray<{ name: string; f
 /** Small files with real signatures, for the type checks of uploads. */
 export const SAMPLE = {
   pdf: Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n', 'latin1'),
-  png: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('0000000dIHDR-sample-png-bytes', 'latin1')]),
-  jpeg: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('JFIF-sample-jpeg-bytes', 'latin1')]),
+  png: pngOf(1, 1),
+  jpeg: jpegHeader(1, 1),
   heic: Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic\0\0\0\0mif1heic', 'latin1')]),
   html: Buffer.from('<!doctype html><script>alert(1)</script>', 'utf8'),
 };

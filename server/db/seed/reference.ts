@@ -113,6 +113,12 @@ const REFERENCE_CONFIG_ITEMS: readonly ConfigItem[] = [
   ...list('RefundStatus', [
     ['Submitted', 'Submitted'], ['Processing', 'Processing'], ['Completed', 'Completed'], ['Cancelled', 'Cancelled'],
   ]),
+  // The plan lengths, in months, an office may offer its patients (Settings → Terms, Promo Terms; decision 0160).
+  ...list('Terms', [['12 months', '12'], ['24 months', '24'], ['36 months', '36'], ['48 months', '48'], ['60 months', '60']]),
+  ...list('PromoTerms', [
+    ['6 months, no interest if paid in full', '6'], ['12 months, no interest if paid in full', '12'],
+    ['18 months, no interest if paid in full', '18'], ['24 months, no interest if paid in full', '24'],
+  ]),
 ];
 
 /** Phone numbers are in the 555-01xx range reserved for fiction. */

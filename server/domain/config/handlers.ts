@@ -1,5 +1,6 @@
 import type { Handlers } from '../../http/handler-types.ts';
-import { officeConfigItems, platformConfigItems } from './reads.ts';
+import { officeSettingList } from '../offices/settings.ts';
+import { platformConfigItems } from './reads.ts';
 
 export const configHandlers: Pick<Handlers, 'Config_GetConfigItems' | 'Config_GetAllConfigItems' | 'Office_GetConfigItems'> = {
   async Config_GetConfigItems({ params, services }) {
@@ -9,6 +10,6 @@ export const configHandlers: Pick<Handlers, 'Config_GetConfigItems' | 'Config_Ge
     return { status: 200, body: { items: await platformConfigItems(services.db) } };
   },
   async Office_GetConfigItems({ params, services }) {
-    return { status: 200, body: { items: await officeConfigItems(services.db, params.id) } };
+    return { status: 200, body: { items: await officeSettingList(services.db, params.id) } };
   },
 };

@@ -1,16 +1,14 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { officeConfigItems } from '../config/reads.ts';
 import { upsertDocs, uploadDoc } from './documents.ts';
 import { enrollOffice, submitOffice, updateOffice } from './enrollment.ts';
 import { upsertLandingPage } from './landing.ts';
 import { applyLenders, recordLenderESign, submitOfficeToLender } from './lenders.ts';
 import { upsertOwners } from './owners.ts';
-import {
-  getOffice, landingPageByCode, landingPageOfOffice, multiLandingPage, newLenders, officeLenderList, searchOffices, userOfficePage,
-} from './reads.ts';
+import { landingPageByCode, landingPageOfOffice, multiLandingPage, searchOffices } from './public-pages.ts';
+import { getOffice, newLenders, officeLenderList, userOfficePage } from './reads.ts';
 import { staffId } from './records.ts';
-import { upsertOfficeSettings } from './settings.ts';
+import { officeSettingList, upsertOfficeSettings } from './settings.ts';
 
 type OfficeReads =
   | 'Office_GetOfficeInfo' | 'Office_GetUserOffices' | 'Office_GetOfficeLandingPage' | 'Office_GetLandingPage'
@@ -65,7 +63,7 @@ export const officeHandlers: Pick<Handlers, OfficeReads | OfficeWrites> = {
   },
   async Office_UpsertConfigItems({ body, services }) {
     await upsertOfficeSettings(services.db, body);
-    return { status: 200, body: { items: await officeConfigItems(services.db, body.officeId) } };
+    return { status: 200, body: { items: await officeSettingList(services.db, body.officeId) } };
   },
   async Office_ApplyLender({ body, services }) {
     return { status: 202, body: await applyLenders(services.db, body) };

@@ -1,12 +1,11 @@
-import { and, asc, count, eq, ilike, isNotNull, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { paged, totalRows } from '../paging.ts';
 import { activeLink, primaryOfficeUser } from '../users/reads.ts';
-import { escapeLike } from '../search.ts';
-import { addressOf, fileUrl, LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, publicFileUrl, toOfficeCore, toOfficeFile, toOfficeProfile, toOwner } from './mapping.ts';
+import { LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, toOfficeCore, toOfficeFile, toOwner } from './mapping.ts';
 
 type Schemas = components['schemas'];
 
@@ -117,79 +116,3 @@ export async function newLenders(db: Db, officeId: number): Promise<Schemas['Off
   }));
 }
 
-/** Public pages show only offices that are approved, active and have published a landing code. */
-const publicOffice = and(eq(offices.isApproved, true), eq(offices.isActive, true), isNotNull(offices.code));
-
-async function landingLenders(db: Db, officeId: number): Promise<Schemas['LandingLender'][]> {
-  const rows = await db
-    .select({ code: lenders.code, name: lenders.name, programUrl: officeLenders.programUrl, numOrder: officeLenders.numOrder })
-    .from(officeLenders)
-    .innerJoin(lenders, eq(lenders.id, officeLenders.lenderId))
-    .where(and(eq(officeLenders.officeId, officeId), eq(officeLenders.isEnabled, true), eq(lenders.isActive, true)))
-    .orderBy(asc(officeLenders.numOrder), asc(lenders.name));
-  return rows;
-}
-
-/** Public pages link images to Files GetPublicContent; the office's own editor to Files GetContent. */
-async function landingPageOf(db: Db, office: typeof offices.$inferSelect, urlOf: (id: string | null) => string | null): Promise<Schemas['LandingPage']> {
-  return {
-    office: toOfficeProfile(office, urlOf),
-    code: office.code ?? '',
-    description: office.landingDescription,
-    showMaps: office.showMaps,
-    mapsUrl: office.mapsUrl,
-    pictureUrl: urlOf(office.pictureFileId),
-    lenders: await landingLenders(db, office.id),
-  };
-}
-
-export async function landingPageByCode(db: Db, code: string): Promise<Schemas['LandingPage']> {
-  const [office] = await db.select().from(offices).where(and(eq(sql`lower(${offices.code})`, code.toLowerCase()), publicOffice));
-  if (!office) throw new HttpProblem(404, 'This page could not be found');
-  return landingPageOf(db, office, publicFileUrl);
-}
-
-/** The office's own view of its landing page, published or not. */
-export async function landingPageOfOffice(db: Db, officeId: number): Promise<Schemas['LandingPage']> {
-  return landingPageOf(db, await officeRecord(db, officeId), fileUrl);
-}
-
-export async function multiLandingPage(db: Db, groupCode: string): Promise<Schemas['MultiLandingPageItem'][]> {
-  const rows = await db
-    .select()
-    .from(offices)
-    .where(and(eq(sql`lower(${offices.groupCode})`, groupCode.toLowerCase()), publicOffice))
-    .orderBy(asc(offices.name));
-  if (rows.length === 0) throw new HttpProblem(404, 'This page could not be found');
-  return rows.map((office) => ({ office: toOfficeProfile(office), landingPageCode: office.code! }));
-}
-
-
-/** The public locator: approved offices by name, city or zip code. */
-export async function searchOffices(db: Db, query: Schemas['SearchOffices']): Promise<Schemas['SearchOfficesResult']> {
-  const page = query.page ?? 1;
-  const pageSize = query.pageSize ?? 25;
-  const text = query.search?.trim();
-  const pattern = text ? `%${escapeLike(text)}%` : undefined;
-  const where = and(
-    publicOffice,
-    pattern ? or(ilike(offices.name, pattern), ilike(offices.city, pattern), ilike(offices.zipCode, `${escapeLike(text!)}%`)) : undefined,
-    query.zipCode ? eq(sql`left(${offices.zipCode}, 5)`, query.zipCode.slice(0, 5)) : undefined,
-  );
-  const [rows, [total]] = await Promise.all([
-    db.select().from(offices).where(where).orderBy(asc(offices.name), asc(offices.id)).limit(pageSize).offset((page - 1) * pageSize),
-    db.select({ value: count() }).from(offices).where(where),
-  ]);
-  return {
-    items: rows.map((office) => ({
-      id: office.id,
-      name: office.name,
-      phone: office.phone,
-      category: office.category,
-      address: addressOf(office),
-      logoUrl: publicFileUrl(office.logoFileId),
-      landingPageCode: office.code,
-    })),
-    count: total?.value ?? 0,
-  };
-}

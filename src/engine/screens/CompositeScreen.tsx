@@ -10,8 +10,11 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
   const base = useExprContext();
   const query = useOperationQuery(screen.source, base);
   const context = screen.source ? { ...base, data: query.data } : base;
-  const waiting = !!screen.source && query.isLoading;
-  const parts = waiting ? [] : screen.parts.filter((p) => condition(p.visible, context, true));
+  // The parts read the source's answer, so they show once it is there. After a failed read none shows: a part mounting
+  // would read the failed source again, which puts the composite back to loading and unmounts the part — a loop.
+  const reading = !!screen.source && condition(screen.source.when, base, true);
+  const waiting = reading && query.isLoading;
+  const parts = reading && query.data === undefined ? [] : screen.parts.filter((p) => condition(p.visible, context, true));
   const body =
     screen.arrangement === 'tabs' ? (
       <Tabs.Root defaultValue={parts[0]?.screen} lazyMount variant="line">

@@ -173,9 +173,10 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
     }
     setExtraErrors(undefined);
     if (!screen.submit) return;
-    const { label: _label, body, download, ...call } = screen.submit;
+    const { label: _label, body, download, sendForm, ...call } = screen.submit;
     const action: SubmitAction | DownloadAction = { type: download ? 'download' : 'submit', ...call };
-    const sent = { ...sentData, ...compact(bind(body as Data | undefined, submitCtx)) };
+    // sendForm false: the body is `body` alone (a call whose body wraps the form's data, e.g. in a list of one item).
+    const sent = { ...(sendForm === false ? {} : sentData), ...compact(bind(body as Data | undefined, submitCtx)) };
     // A 400 naming fields of this form shows its messages on them too (besides the error toast of spec §8).
     const showingFieldErrors = <A extends unknown[], R>(send: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
       try {

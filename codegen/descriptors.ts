@@ -56,7 +56,7 @@ export function contractContext(): CheckContext {
   return {
     operations: new Set(readOperations(contract).map((op) => op.operationId)),
     schemas: new Set([...Object.keys(((contract.components as Record<string, unknown>)?.schemas ?? {}) as Record<string, unknown>), ...formSchemaFiles().keys()]),
-    labels: new Set(enumerationLabels().keys()),
+    labels: new Set([...[...enumerationLabels().keys()].map((name) => `label:${name}`), ...Object.keys(enumerationLabels().get('ConfigItemType') ?? {}).map((type) => `config:${type}`)]),
   };
 }
 

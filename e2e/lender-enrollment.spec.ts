@@ -27,7 +27,7 @@ test('the office applies to a lender it does not offer, the platform admin marks
   await apply.click();
   await expect(page.getByText('Your office applied to the selected lenders. Their status is on My Lenders.')).toBeVisible();
   await expect.poll(() => hashOf(page)).toBe('/lenders');
-  await expect(myLender(page, 'ClearGage')).toContainText('OfficeSubmitted');
+  await expect(myLender(page, 'ClearGage')).toContainText('Applied');
 
   const admin = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
   await signIn(admin, 'admin@demo.test', /^\/admin\/apps/);
@@ -41,7 +41,7 @@ test('the office applies to a lender it does not offer, the platform admin marks
   await admin.context().close();
 
   await page.reload();
-  await expect(myLender(page, 'ClearGage')).toContainText('Completed');
+  await expect(myLender(page, 'ClearGage')).toContainText('Enrolled');
   // Nothing is left to apply to but Covered Care.
   await page.goto('/#/lenders/apply');
   await expect(page.locator('main [data-screen="table"] tbody tr')).toHaveText([/Covered Care/]);

@@ -2653,7 +2653,7 @@ export interface components {
             legalName: string;
             phone: string;
             fax?: string | null;
-            /** Format: uri */
+            /** @description The practice's web site, an http(s) address. */
             website?: string | null;
             licenseNo?: string | null;
             licenseState?: string | null;
@@ -2678,6 +2678,8 @@ export interface components {
             routingNumber?: string;
             /** @description Full account number (write only). */
             accountNumber?: string;
+            /** @description The account number typed a second time (write only); when given it must equal accountNumber. */
+            accountNumberConfirm?: string;
             googlePlaceId?: string | null;
             utmSource?: string | null;
             utmMedium?: string | null;
@@ -2760,6 +2762,8 @@ export interface components {
              * @description When the office got its current enrollment status.
              */
             statusChangedAtUtc: string | null;
+            /** @description What the enrollment still needs uploaded, and what it has (decision 0148). */
+            requiredDocuments: components["schemas"]["RequiredDocument"][];
             /** Format: date-time */
             createdAtUtc: string;
             /** Format: date-time */
@@ -3015,8 +3019,10 @@ export interface components {
             /** @description Owner the document belongs to (photo-ids). */
             ownerId: number | null;
             fileName: string;
-            /** @description A name from config items OfficeFileTypes. */
+            /** @description A value of config items OfficeFileTypes. */
             fileType: string;
+            /** @description The file type in words (the config item's name). */
+            fileTypeName: string;
             contentType: string;
             /** @description Bytes. */
             size: number;
@@ -3683,6 +3689,19 @@ export interface components {
          * @enum {string}
          */
         AchDebitStatus: "NotAuthorized" | "Authorized" | "Revoked" | "Failed";
+        /**
+         * Required document
+         * @description A document an enrollment needs before it can be submitted (decision 0148): one per required office file type, and a photo-id per owner.
+         */
+        RequiredDocument: {
+            /** @description A value of config items OfficeFileTypes. */
+            fileType: string;
+            /** @description The owner a photo-id belongs to; null for the office's own documents. */
+            ownerId: number | null;
+            /** @description What to upload, in words ('W-9 Form', 'Owner Photo ID: Maria O'Neil'). */
+            name: string;
+            isUploaded: boolean;
+        };
         /**
          * Upsert owner
          * @description An owner in Office_UpsertOwners. A new owner (no id) needs dob and ssn; for an existing owner leave them out to keep the stored ones.

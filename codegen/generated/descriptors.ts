@@ -63,13 +63,17 @@ export type Action =
  */
 export type Actions = Action[];
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, chip (status chip, spec §4), yesno, text; label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels), e.g. label:EnrollmentStatus.
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, bytes, chip (status chip, spec §4), yesno, text; label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format-kind".
  */
 export type ValueFormat =
-  ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'chip' | 'yesno') | string;
+  ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'bytes' | 'chip' | 'yesno') | string;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -101,11 +105,23 @@ export type Expression7 = (string | number | boolean | null) | Expression[] | Op
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
-export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
-export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * Run by Next after the step's form saved (e.g. a submission); a failure keeps the step.
+ *
+ * @maxItems 20
+ */
+export type Actions1 = Action[];
+/**
+ * Run by Next on the last step.
+ *
+ * @maxItems 20
+ */
+export type Actions2 = Action[];
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -114,6 +130,22 @@ export type Expression8 = (string | number | boolean | null) | Expression[] | Op
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
  *
@@ -334,6 +366,10 @@ export interface SignInAction {
   type: 'signIn';
   when?: Expression;
   returnPath?: Expression;
+  /**
+   * Open the identity provider on its sign-up page ('Create an account').
+   */
+  signUp?: boolean;
 }
 /**
  * Completes a sign-in redirect through the AuthPort and goes where it says; runs `otherwise` when the address was not a sign-in answer.
@@ -380,6 +416,7 @@ export interface FormField {
     | 'text'
     | 'email'
     | 'password'
+    | 'secret'
     | 'textarea'
     | 'phone'
     | 'date'
@@ -433,6 +470,15 @@ export interface FormField {
     source?: Binding1;
     optionValue?: Expression;
     optionLabel?: Text;
+    addLabel?: Text2;
+    /**
+     * A repeating group: each item's title; {number} is its place (1, 2, …).
+     */
+    itemTitle?: string;
+    /**
+     * A repeating group: the words of each item's Remove button.
+     */
+    removeLabel?: string;
   };
   width?: 'full' | 'half';
 }
@@ -980,6 +1026,13 @@ export interface DataSource {
    * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
    */
   notFound?: boolean;
+  syncSession?: Bindings3;
+}
+/**
+ * Name to expression: the values of path parameters, query parameters or body properties.
+ */
+export interface Bindings3 {
+  [k: string]: Expression | undefined;
 }
 /**
  * A rule checked by an operation after the schema rules pass (spec §5: the borrower e-mail check). A failing call counts as `onFailure`.
@@ -1010,7 +1063,7 @@ export interface FormSubmit {
   operation: OperationId;
   params?: Bindings;
   query?: Bindings;
-  body?: Bindings3;
+  body?: Bindings4;
   /**
    * false: the body is `body` alone, its bindings reading the checked data as `form` — for a call whose body wraps what the form edits (a list of one item). Default true.
    */
@@ -1030,7 +1083,7 @@ export interface FormSubmit {
 /**
  * Name to expression: the values of path parameters, query parameters or body properties.
  */
-export interface Bindings3 {
+export interface Bindings4 {
   [k: string]: Expression | undefined;
 }
 /**
@@ -1071,11 +1124,18 @@ export interface FormScreen {
     [k: string]: FormField | undefined;
   };
   /**
+   * The properties on screen (dotted paths), when only some of the schema's are: the others keep the values the form started with (`from`) and are sent with them.
+   *
+   * @maxItems 100
+   */
+  show?: string[];
+  /**
    * @maxItems 100
    */
   order?: string[];
-  values?: Bindings4;
-  initial?: Bindings5;
+  values?: Bindings5;
+  initial?: Bindings6;
+  from?: Expression5;
   submit?: FormSubmit;
   /**
    * @maxItems 10
@@ -1139,12 +1199,7 @@ export interface DataSource1 {
    * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
    */
   notFound?: boolean;
-}
-/**
- * Name to expression: the values of path parameters, query parameters or body properties.
- */
-export interface Bindings4 {
-  [k: string]: Expression | undefined;
+  syncSession?: Bindings3;
 }
 /**
  * Name to expression: the values of path parameters, query parameters or body properties.
@@ -1152,16 +1207,25 @@ export interface Bindings4 {
 export interface Bindings5 {
   [k: string]: Expression | undefined;
 }
+/**
+ * Name to expression: the values of path parameters, query parameters or body properties.
+ */
+export interface Bindings6 {
+  [k: string]: Expression | undefined;
+}
 export interface FormRule {
+  /**
+   * The field the message shows at; 'group.*.field' checks the rule for each item of a repeating group, with `item` and `index` in the context.
+   */
   field: string;
-  invalid: Expression5;
+  invalid: Expression6;
   /**
    * A key of schemas/messages.json.
    */
   message: string;
 }
 /**
- * Steps, each a page of screens/pages/.
+ * Steps, each a page of screens/pages/. The current step is the route query's `step` when every step before it is done, otherwise the first step not done (a wizard resumes where it was left). Next saves the step's form (a form step), runs the step's `actions`, and moves on when the step is `done`; Back keeps what was typed.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "screen__wizard".
@@ -1173,11 +1237,13 @@ export interface WizardScreen {
   intro?: Text;
   dialog?: DialogFrame1;
   onLoad?: Actions;
+  source?: DataSource2;
   /**
    * @minItems 1
    * @maxItems 20
    */
   steps: WizardStep[];
+  finish?: Actions2;
 }
 /**
  * How the screen looks when opened as a dialog (screens/dialogs/).
@@ -1186,11 +1252,56 @@ export interface DialogFrame1 {
   title: Text;
   width?: number;
 }
+/**
+ * The record the steps build (e.g. the office being enrolled): its answer is `data` for the steps' `done` and `visible` conditions; it is read again after each step.
+ */
+export interface DataSource2 {
+  operation: OperationId;
+  params?: Bindings;
+  query?: Bindings;
+  body?: Bindings;
+  when?: Expression;
+  paged?: boolean;
+  /**
+   * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
+   */
+  rows?: string;
+  pageSize?: number;
+  sortBy?: string;
+  sortDesc?: boolean;
+  errorTitle?: Text;
+  /**
+   * A dotted path inside the answer to use instead of the whole answer.
+   */
+  select?: string;
+  /**
+   * Failures show no toast (the screen shows its own state instead).
+   */
+  quiet?: boolean;
+  filter?: Expression3;
+  /**
+   * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
+   */
+  refetchInterval?: number;
+  /**
+   * Reads the operation again when the window gets the focus back.
+   */
+  refetchOnFocus?: boolean;
+  /**
+   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
+   */
+  notFound?: boolean;
+  syncSession?: Bindings3;
+}
 export interface WizardStep {
   id: Name;
   title: Text;
   screen: Name;
   visible?: Expression;
+  done?: Expression7;
+  incomplete?: Text3;
+  next?: Text4;
+  actions?: Actions1;
 }
 /**
  * A list with server paging and sorting (@tanstack/react-table), filters behind a filter button.
@@ -1211,7 +1322,7 @@ export interface TableScreen {
    * @maxItems 40
    */
   columns: Column[];
-  columnsFrom?: Expression6;
+  columnsFrom?: Expression8;
   /**
    * @maxItems 20
    */
@@ -1239,11 +1350,11 @@ export interface DialogFrame2 {
  * Rows can be selected with a checkbox; the toolbar's context then holds `selection` (the selected rows' values) and `selectedRows`. A selection keeps only rows still listed.
  */
 export interface TableSelection {
-  value?: Expression7;
-  label?: Text2;
-  allLabel?: Text3;
+  value?: Expression9;
+  label?: Text5;
+  allLabel?: Text6;
   visible?: Expression;
-  enabled?: Expression8;
+  enabled?: Expression10;
 }
 /**
  * Lanes by a key (the stage), one card per item.
@@ -1336,8 +1447,14 @@ export interface DetailSection {
    */
   fields?: DisplayField[];
   visible?: Expression;
-  each?: Expression9;
+  each?: Expression11;
   image?: DetailImage;
+  /**
+   * Buttons at the section's title, e.g. an Edit link to where its data is changed.
+   *
+   * @maxItems 5
+   */
+  buttons?: Button[];
 }
 /**
  * An image (a data: URL or a same-origin path), e.g. a QR code the server drew.
@@ -1390,7 +1507,7 @@ export interface CompositeScreen {
   intro?: Text;
   dialog?: DialogFrame6;
   onLoad?: Actions;
-  source?: DataSource2;
+  source?: DataSource3;
   arrangement?: 'stack' | 'tabs';
   /**
    * @minItems 1
@@ -1408,7 +1525,7 @@ export interface DialogFrame6 {
 /**
  * The operation a screen reads, with bound parameters. `paged` lists send page, pageSize, sortBy and sortDesc in the body and read a paged result (spec §3).
  */
-export interface DataSource2 {
+export interface DataSource3 {
   operation: OperationId;
   params?: Bindings;
   query?: Bindings;
@@ -1444,6 +1561,7 @@ export interface DataSource2 {
    * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
    */
   notFound?: boolean;
+  syncSession?: Bindings3;
 }
 export interface CompositePart {
   screen: Name;

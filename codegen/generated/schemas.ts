@@ -2690,6 +2690,9 @@ export interface OfficeUpsert {
   legalName: string;
   phone: string;
   fax?: string | null;
+  /**
+   * The practice's web site, an http(s) address.
+   */
   website?: string | null;
   licenseNo?: string | null;
   licenseState?: string | null;
@@ -2726,6 +2729,10 @@ export interface OfficeUpsert {
    * Full account number (write only).
    */
   accountNumber?: string;
+  /**
+   * The account number typed a second time (write only); when given it must equal accountNumber.
+   */
+  accountNumberConfirm?: string;
   googlePlaceId?: string | null;
   utmSource?: string | null;
   utmMedium?: string | null;
@@ -2831,6 +2838,12 @@ export interface Office {
    * When the office got its current enrollment status.
    */
   statusChangedAtUtc: string | null;
+  /**
+   * What the enrollment still needs uploaded, and what it has (decision 0148).
+   *
+   * @maxItems 30
+   */
+  requiredDocuments: RequiredDocument[];
   createdAtUtc: string;
   updatedAtUtc: string;
 }
@@ -2899,9 +2912,13 @@ export interface OfficeFile {
   ownerId: number | null;
   fileName: string;
   /**
-   * A name from config items OfficeFileTypes.
+   * A value of config items OfficeFileTypes.
    */
   fileType: string;
+  /**
+   * The file type in words (the config item's name).
+   */
+  fileTypeName: string;
   contentType: string;
   /**
    * Bytes.
@@ -2937,6 +2954,27 @@ export interface OfficeUser {
    */
   inviteExpiresAtUtc: string | null;
   lastLoginDateTimeUtc: string | null;
+}
+/**
+ * A document an enrollment needs before it can be submitted (decision 0148): one per required office file type, and a photo-id per owner.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "RequiredDocument".
+ */
+export interface RequiredDocument {
+  /**
+   * A value of config items OfficeFileTypes.
+   */
+  fileType: string;
+  /**
+   * The owner a photo-id belongs to; null for the office's own documents.
+   */
+  ownerId: number | null;
+  /**
+   * What to upload, in words ('W-9 Form', 'Owner Photo ID: Maria O'Neil').
+   */
+  name: string;
+  isUploaded: boolean;
 }
 /**
  * Body of Office_UpsertOwners: the full owner list; ownership must total 100.

@@ -79,4 +79,27 @@ export function addKeywords(ajv: Ajv2020): void {
       cxt.fail(_`${ymd(cxt.data)} + ${cxt.schema} * 10000 > ${todayYmd}`);
     },
   });
+
+  // Bank routing numbers carry an ABA check digit: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) is a multiple of 10.
+  ajv.addKeyword({
+    keyword: 'x-aba',
+    type: 'string',
+    schemaType: 'boolean',
+    error: { message: 'must be a routing number with a valid check digit' },
+    code(cxt: KeywordCxt) {
+      if (cxt.schema !== true) return;
+      const d = (i: number) => _`(${cxt.data}.charCodeAt(${i}) - 48)`;
+      cxt.fail(_`/^[0-9]{9}$/.test(${cxt.data}) && (3 * (${d(0)} + ${d(3)} + ${d(6)}) + 7 * (${d(1)} + ${d(4)} + ${d(7)}) + ${d(2)} + ${d(5)} + ${d(8)}) % 10 !== 0`);
+    },
+  });
+
+  // A value typed twice (an account number): it must equal the sibling property the keyword names.
+  ajv.addKeyword({
+    keyword: 'x-sameAs',
+    schemaType: 'string',
+    error: { message: ({ schema }) => _`"must equal " + ${schema}` },
+    code(cxt: KeywordCxt) {
+      cxt.fail(_`${cxt.data} !== ${cxt.it.parentData}[${cxt.schema as string}]`);
+    },
+  });
 }

@@ -144,9 +144,10 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
     interactions: {
       url: (_ctx, interaction) => `${MOUNT}/interaction/${interaction.uid}`,
     },
-    // The invite token rides along to the sign-up page (an invited person chooses a password there); the brand
+    // The invite token rides along to the sign-up page (an invited person chooses a password there), `screen=signup`
+    // opens on the sign-up page ('Create an account' in the web app); the brand
     // the web app wears rides along so that the provider's pages wear it (docs/decisions/0060).
-    extraParams: ['invite', 'brand'],
+    extraParams: ['invite', 'brand', 'screen'],
     // MSAL never sends prompt=consent, without which offline_access would be dropped: the web client
     // always gets a refresh token, bound to the provider session (expiresWithSession) so sign-out ends it.
     async issueRefreshToken(_ctx, client) {

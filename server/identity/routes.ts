@@ -151,7 +151,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
         return reply.redirect(returnTo, 303);
       }
       const invite = await invitation(params);
-      if (invite && !invite.user?.hasPassword) return reply.redirect(interactionPath(uid, 'signup'), 303);
+      if ((invite && !invite.user?.hasPassword) || params.screen === 'signup') return reply.redirect(interactionPath(uid, 'signup'), 303);
       const hint = typeof params.login_hint === 'string' ? params.login_hint : invite?.invite.email;
       return sendPage(reply, loginPage(brand, {
         action: interactionPath(uid, 'login'),

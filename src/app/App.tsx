@@ -8,7 +8,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import messages from '../../schemas/messages.json';
 import type { MessageCatalogue } from '../../server/contract/messages.ts';
 import { formModules } from '../../codegen/generated/forms/index.ts';
-import { labelModules } from '../../codegen/generated/labels/index.ts';
+import { loadLabelTable } from './labels.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
 import { EngineRouter } from '../engine/router.tsx';
 import { flagsOf } from '../engine/context.ts';
@@ -73,7 +73,7 @@ export function App() {
       api: { call: callOperation, download: downloadOperation },
       toast: toasts,
       forms: formModules,
-      labels: labelModules,
+      labels: loadLabelTable,
       messages: messages as unknown as MessageCatalogue,
       widgets: () => import('../widgets/index.ts').then((m) => m.registry),
       icons: () => import('../widgets/icons.ts').then((m) => m.icons),

@@ -5,8 +5,11 @@
  * installs at start. Until then the stub below treats everyone as signed out.
  */
 export interface AuthPort {
-  /** Starts staff sign-in; after it the user should land on `returnPath` (a hash route path such as '/home'). */
-  signIn(returnPath: string): Promise<void>;
+  /**
+   * Starts staff sign-in; after it the user should land on `returnPath` (a hash route path such as '/home'). With
+   * `signUp` the identity provider opens on its sign-up page ('Create an account').
+   */
+  signIn(returnPath: string, signUp?: boolean): Promise<void>;
   /** Ends the staff session at the identity provider. The caller clears the session state. */
   signOut(): Promise<void>;
   /** The staff access token, silently renewed when `forceRefresh`; null when nobody is signed in or renewal fails. */

@@ -32,8 +32,8 @@ export function lazyAuthPort(options: LazyAuthOptions): AuthPort & { loaded(): b
   return {
     loaded: () => done,
     ready,
-    async signIn(returnPath) {
-      return (await ready()).signIn(returnPath);
+    async signIn(returnPath, signUp) {
+      return (await ready()).signIn(returnPath, signUp);
     },
     async signOut() {
       return (await ready()).signOut();

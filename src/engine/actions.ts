@@ -22,7 +22,7 @@ export interface ActionRuntime {
   toast: ToastPort;
   setSession(values: Record<string, unknown>): void;
   clearSession(): void;
-  signIn(returnPath: string): Promise<void>;
+  signIn(returnPath: string, signUp?: boolean): Promise<void>;
   signOut(): Promise<void>;
   handleRedirect(): Promise<string | null>;
   invalidate(operationIds: readonly string[]): void;
@@ -88,7 +88,7 @@ export async function runActions(actions: readonly Action[] | undefined, context
         break;
       case 'signIn': {
         const path = action.returnPath === undefined ? runtime.currentPath : evaluate(action.returnPath, context);
-        await runtime.signIn(typeof path === 'string' && path ? path : runtime.currentPath);
+        await runtime.signIn(typeof path === 'string' && path ? path : runtime.currentPath, action.signUp === true);
         break;
       }
       case 'signOut':

@@ -2,7 +2,8 @@
  * The one expression language of the descriptors (docs/decisions/0040, 0041): a JSON Logic subset that is
  * data, evaluated by a plain interpreter — no eval, no new Function.
  *
- * Operators: var, ==, !=, !, !!, and, or, in, <, <=, >, >=, if, cat, +, -, *, /, missing.
+ * Operators: var, ==, !=, !, !!, and, or, in, <, <=, >, >=, if, cat, +, -, *, /, missing, object, lower, and over a
+ * list some, all, none (as JSON Logic: the inner expression reads each item as its data, `{"var": "isUploaded"}`).
  * Anything else is a literal (arrays are evaluated item by item). Texts fill {path} placeholders from the same
  * context: "Hi {session.identity.givenName}".
  */
@@ -10,7 +11,7 @@ import { formatValue } from './formats.ts';
 
 export type Context = Record<string, unknown>;
 
-export const OPERATORS = ['var', '==', '!=', '!', '!!', 'and', 'or', 'in', '<', '<=', '>', '>=', 'if', 'cat', '+', '-', '*', '/', 'missing', 'object'] as const;
+export const OPERATORS = ['var', '==', '!=', '!', '!!', 'and', 'or', 'in', '<', '<=', '>', '>=', 'if', 'cat', '+', '-', '*', '/', 'missing', 'object', 'lower', 'some', 'all', 'none'] as const;
 type Operator = (typeof OPERATORS)[number];
 const OPERATOR_SET: ReadonlySet<string> = new Set(OPERATORS);
 
@@ -136,6 +137,22 @@ export function evaluate(expression: unknown, context: Context): unknown {
       for (let i = 0; i + 1 < args.length; i += 2) out[String(value(i))] = value(i + 1);
       return out;
     }
+    // Case-insensitive comparisons ('Owner address must differ from the office street address', spec §5).
+    case 'lower': {
+      const v = value(0);
+      return v === null || v === undefined ? v : String(v).toLowerCase();
+    }
+    // Over a list, each item the data of the inner expression; `all` of an empty list is false (JSON Logic).
+    case 'some':
+    case 'all':
+    case 'none': {
+      const list = value(0);
+      const items = Array.isArray(list) ? list : [];
+      const test = (item: unknown) => truthy(evaluate(args[1], (item !== null && typeof item === 'object' ? item : { '': item }) as Context));
+      if (op === 'some') return items.some(test);
+      if (op === 'none') return !items.some(test);
+      return items.length > 0 && items.every(test);
+    }
     case 'missing': {
       const names = (args.length === 1 && Array.isArray(value(0)) ? (value(0) as unknown[]) : args.map((_a, i) => value(i))).map(String);
       return names.filter((name) => {
@@ -154,10 +171,10 @@ export function condition(expression: unknown, context: Context, fallback: boole
 
 /**
  * Fills {path} placeholders of a string from the context; missing values read as ''. `{path|format}` shows the value
- * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, number, yesno, bytes, label:<Enumeration>).
+ * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, number, yesno, bytes, label:<Enumeration>, config:<Type>).
  */
 export function fillTemplate(template: string, context: Context): string {
-  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+(?::[A-Za-z][A-Za-z0-9]*)?))?\}/g, (_whole, path: string, format: string | undefined) => {
+  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+(?::[A-Za-z][A-Za-z0-9-]*)?))?\}/g, (_whole, path: string, format: string | undefined) => {
     const v = getPath(context, path);
     if (format) return formatValue(format, v);
     return v === undefined || v === null ? '' : String(v);

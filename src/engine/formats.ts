@@ -1,5 +1,5 @@
 /** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes, and enumeration labels. */
-import { labelOf, labelsNamedBy } from './labels.ts';
+import { isLabelFormat, labelOf } from './labels.ts';
 
 const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
@@ -65,8 +65,7 @@ export function formatBytes(value: unknown): string {
 }
 
 export function formatValue(format: string | undefined, value: unknown): string {
-  const labels = labelsNamedBy(format);
-  if (labels) return labelOf(labels, value);
+  if (format && isLabelFormat(format)) return labelOf(format, value);
   switch (format) {
     case 'currency':
       return formatCurrency(value);

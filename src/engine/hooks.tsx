@@ -3,7 +3,7 @@ import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, ty
 import { UNSAFE_NavigationContext } from 'react-router-dom';
 import { useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
-import { condition, text, type Context } from './expressions.ts';
+import { bind, condition, text, type Context } from './expressions.ts';
 import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
@@ -84,7 +84,7 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
       toast: services.toast,
       setSession: (values) => services.session.update(values),
       clearSession: () => services.session.clear(),
-      signIn: (returnPath) => services.auth().signIn(returnPath),
+      signIn: (returnPath, signUp) => services.auth().signIn(returnPath, signUp),
       signOut: () => services.auth().signOut(),
       handleRedirect: () => services.auth().handleRedirect(),
       invalidate: (ids) => {
@@ -158,7 +158,22 @@ export function useOperationQuery(binding: QueryBinding, context: Context, extra
     if (missing) showNotFound();
   }, [missing, showNotFound]);
   useErrorToast(missing ? null : query.error, binding, context);
+  useSessionSync(binding, context, query.data);
   return query;
+}
+
+/** Writes a source's `syncSession` values into the session when they differ from what it holds. */
+function useSessionSync(binding: QueryBinding, context: Context, data: unknown): void {
+  const services = useEngine();
+  const sync = binding && 'syncSession' in binding ? binding.syncSession : undefined;
+  useEffect(() => {
+    if (!sync || data === undefined) return;
+    const held = services.session.get();
+    const changed = Object.entries(bind(sync, { ...context, data })).filter(([name, value]) => held[name] !== value);
+    if (changed.length) services.session.update(Object.fromEntries(changed));
+    // The answer decides; the context only words it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [sync, data, services]);
 }
 
 /** One read of the same binding per context (a kanban's lanes, each seeing its own `lane`), in parallel. */

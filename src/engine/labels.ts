@@ -1,34 +1,35 @@
 /**
- * Words for enumeration values (people see words, not codes): each enumeration schema of schemas/enums/ carries
- * `x-labels`, and `npm run codegen` writes one small module per enumeration. A descriptor names one with the format
- * `label:<Enumeration>` (a column's or a field's `format`, or `{path|label:<Enumeration>}` in a text); the tables a
- * screen names load with its descriptor, so a screen that shows none loads none.
+ * Words for coded values (people see words, not codes), named by a format:
+ * - `label:<Enumeration>`: an enumeration of schemas/enums/ (its `x-labels`; `npm run codegen` writes one small module
+ *   per enumeration);
+ * - `config:<Type>`: the config items of a type (spec §3), value → name ('LLC' → 'Limited Liability Company').
+ * A column's or a field's `format`, or `{path|label:Stage}` in a text, names one; the tables a screen names load with
+ * its descriptor (router.tsx), so a screen never shows a code before its words arrive, and a screen that shows none
+ * loads none.
  */
 export type LabelTable = Readonly<Record<string, string>>;
 
-const PREFIX = 'label:';
+const FORMAT = /^(?:label|config):[A-Za-z][A-Za-z0-9-]*$/;
 const tables = new Map<string, LabelTable>();
 
-/** The enumeration a format names ('label:EnrollmentStatus' → 'EnrollmentStatus'), or undefined. */
-export function labelsNamedBy(format: string | undefined): string | undefined {
-  return format?.startsWith(PREFIX) ? format.slice(PREFIX.length) : undefined;
-}
+/** Is this format a table of words ('label:EnrollmentStatus', 'config:BusinessTypes')? */
+export const isLabelFormat = (format: string | undefined): boolean => !!format && FORMAT.test(format);
 
-/** Every enumeration a descriptor names in a `label:` format, in a field or in a text's placeholder. */
+/** Every table of words a descriptor names, in a field's format or in a text's placeholder. */
 export function labelNamesIn(node: unknown, out = new Set<string>()): Set<string> {
   if (typeof node === 'string') {
-    for (const match of node.matchAll(/(?:^|\|)label:([A-Za-z][A-Za-z0-9]*)/g)) out.add(match[1]!);
+    for (const match of node.matchAll(/(?:^|\|)((?:label|config):[A-Za-z][A-Za-z0-9-]*)/g)) out.add(match[1]!);
   } else if (Array.isArray(node)) node.forEach((n) => labelNamesIn(n, out));
   else if (node && typeof node === 'object') Object.values(node).forEach((n) => labelNamesIn(n, out));
   return out;
 }
 
-export function registerLabels(name: string, table: LabelTable): void {
-  tables.set(name, table);
+export function registerLabels(format: string, table: LabelTable): void {
+  tables.set(format, table);
 }
 
 /** The words for a value; the value itself when its table has none (a value newer than the build). */
-export function labelOf(name: string, value: unknown): string {
+export function labelOf(format: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  return tables.get(name)?.[String(value)] ?? String(value);
+  return tables.get(format)?.[String(value)] ?? String(value);
 }

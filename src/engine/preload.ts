@@ -84,12 +84,7 @@ export function loadForm(services: EngineServices, name: string): Promise<FormMo
 
 const labelCache = new Map<string, Promise<void>>();
 
-/** The label tables a screen names, each loaded and registered once (labels.ts). */
-export function loadLabels(services: EngineServices, names: Iterable<string>): Promise<unknown> {
-  return Promise.all(
-    [...names].map((name) => {
-      const loader = services.labels[name];
-      return loadOnce(labelCache, name, () => (loader ? loader().then((table) => registerLabels(name, table)) : Promise.reject(new Error(`no labels for ${name} (run npm run codegen)`))));
-    }),
-  );
+/** The tables of words a screen names, each loaded and registered once (labels.ts). */
+export function loadLabels(services: EngineServices, formats: Iterable<string>): Promise<unknown> {
+  return Promise.all([...formats].map((format) => loadOnce(labelCache, format, () => services.labels(format).then((table) => registerLabels(format, table)))));
 }

@@ -28,7 +28,7 @@ export interface SessionPort {
 }
 
 export interface AuthLike {
-  signIn(returnPath: string): Promise<void>;
+  signIn(returnPath: string, signUp?: boolean): Promise<void>;
   signOut(): Promise<void>;
   handleRedirect(): Promise<string | null>;
 }
@@ -83,8 +83,8 @@ export interface EngineServices {
   api: ApiPort;
   toast: ToastPort;
   forms: Record<string, () => Promise<FormModule>>;
-  /** Words for enumeration values, one loader per enumeration (labels.ts). */
-  labels: Record<string, () => Promise<LabelTable>>;
+  /** The words of a table a format names: 'label:<Enumeration>' or 'config:<Type>' (labels.ts). */
+  labels(format: string): Promise<LabelTable>;
   messages: MessageCatalogue;
   widgets: () => Promise<WidgetRegistry>;
   /** Icons by name (lucide, imported by path), loaded with the first layout that shows one. */

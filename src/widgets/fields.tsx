@@ -6,7 +6,7 @@
  * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
  */
 import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
-import { Box, chakra, Fieldset, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
+import { Box, Button, chakra, Fieldset, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { evaluate, text } from '../engine/expressions.ts';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
@@ -20,14 +20,14 @@ function maskOf(props: WidgetProps, fallback: string): string {
   return typeof own === 'string' ? own : fallback;
 }
 
-function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string }) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus } = props;
+function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
   const shown = typeof value === 'string' && !isEmptyMasked(mask, value) ? value : '';
   return (
     <Input
       id={id}
       name={id}
-      type="text"
+      type={concealed ? 'password' : 'text'}
       inputMode={inputMode}
       autoComplete={autoComplete ?? 'off'}
       placeholder={placeholderText}
@@ -50,6 +50,26 @@ function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'nu
 export function PhoneWidget(props: WidgetProps) {
   const mask = maskOf(props, PHONE_MASK);
   return <MaskedInput {...props} mask={mask} inputMode="tel" autoComplete="tel-national" placeholderText={mask.replace(/#/g, '_')} />;
+}
+
+/**
+ * A secret such as an SSN: typed through its schema's x-mask, hidden as it is typed unless shown, never filled in from
+ * what is stored (the field's hint says what is on file, e.g. the last four digits).
+ */
+export function SecretWidget(props: WidgetProps) {
+  const [shown, setShown] = useState(false);
+  const mask = maskOf(props, '#'.repeat(Number(props.schema.maxLength ?? 20)));
+  return (
+    <InputGroup
+      endElement={
+        <Button variant="ghost" size="xs" me="-2" onClick={() => setShown((s) => !s)} aria-controls={props.id} aria-pressed={shown}>
+          {shown ? 'Hide' : 'Show'}
+        </Button>
+      }
+    >
+      <MaskedInput {...props} mask={mask} inputMode="numeric" autoComplete="off" placeholderText={mask.replace(/#/g, '•')} concealed={!shown} />
+    </InputGroup>
+  );
 }
 
 export function DateWidget(props: WidgetProps) {
@@ -150,8 +170,10 @@ export function SelectWidget(props: WidgetProps) {
         return { value: String(evaluate(opts.optionValue ?? { var: 'item.id' }, ctx)), label: text(opts.optionLabel ?? { var: 'item.name' }, ctx) };
       });
     }
-    return (props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: String(o.label) }));
-  }, [opts, query.data, context, props.options.enumOptions]);
+    // An enumeration's own words (x-labels, decision 0147) name its options.
+    const words = (props.schema['x-labels'] ?? {}) as Record<string, string>;
+    return (props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: words[String(o.value)] ?? String(o.label) }));
+  }, [opts, query.data, context, props.options.enumOptions, props.schema]);
   return props.multiple ? <CheckGroup props={props} options={options} /> : <NativeSelectInput props={props} options={options} />;
 }
 

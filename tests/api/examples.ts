@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { encryptPii } from '../../server/crypto/pii.ts';
-import { achSandboxDeposits, applications, files, lenders, officeLenders, offices, otpCodes, userOffices, users } from '../../server/db/schema.ts';
+import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpCodes, userOffices, users } from '../../server/db/schema.ts';
 import { bankNumberValues } from '../../server/domain/offices/enrollment.ts';
 import { encodeChallenge, hashCode } from '../../server/domain/otp/challenge.ts';
 import { issueInvite } from '../../server/domain/users/invites.ts';
@@ -47,6 +47,8 @@ export interface ExampleFixtures {
   publishedOfficeId: number;
   /** An enrollment document of officeId. */
   fileId: string;
+  /** The owner of officeId, whose photo-id is on file (an enrollment needs one per owner, decision 0148). */
+  ownerId: number;
   /** The logo of publishedOfficeId. */
   logoFileId: string;
   /** An approved office whose two sandbox micro-deposits, `deposits`, wait to be confirmed. */
@@ -102,6 +104,7 @@ const PLACEHOLDER: ExampleFixtures = {
   officeId: DEMO.brightSmiles,
   publishedOfficeId: DEMO.brightSmiles,
   fileId: '00000000-0000-4000-8000-000000000000',
+  ownerId: 1,
   logoFileId: '00000000-0000-4000-8000-000000000000',
   bankOfficeId: DEMO.brightSmiles,
   deposits: [0.12, 0.34],
@@ -162,6 +165,15 @@ async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 
       officeId, kind, fileName, contentType, sizeBytes: data.length, sha256: 'example', bytes: data, createdBy: user!.id,
     });
     const [document] = await tx.insert(files).values(file(office!.id, 'W9', SAMPLE.pdf, 'application/pdf', 'Formulaire W-9 — signé.pdf')).returning({ id: files.id });
+    const [owner] = await tx
+      .insert(officeOwners)
+      .values({
+        officeId: office!.id, firstName: 'Erin', lastName: 'Example', email: 'erin@example.test', mobilePhone: '(512) 555-0101', ownershipPercent: 100,
+        dobEnc: encryptPii(h.settings.piiKey, '1975-04-12'), ssnEnc: encryptPii(h.settings.piiKey, '900-12-3456'), ssnLast4: '3456',
+        streetAddress: '7 Residence Ln', city: 'Austin', state: 'TX', zipCode: '78704', isPrimary: true,
+      })
+      .returning({ id: officeOwners.id });
+    await tx.insert(files).values({ ...file(office!.id, 'PhotoId', SAMPLE.pdf, 'application/pdf', 'erin-id.pdf'), ownerId: owner!.id });
     const [logo] = await tx.insert(files).values(file(published!.id, 'LandingLogo', SAMPLE.png, 'image/png', 'logo.png')).returning({ id: files.id });
     await tx.update(offices).set({ logoFileId: logo!.id }).where(eq(offices.id, published!.id));
     await tx.insert(userOffices).values([
@@ -178,6 +190,7 @@ async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 
       officeId: office!.id,
       publishedOfficeId: published!.id,
       fileId: document!.id,
+      ownerId: owner!.id,
       logoFileId: logo!.id,
       bankOfficeId: bank!.id,
       deposits,
@@ -236,9 +249,10 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
       as: owner,
       request: post('/api/Office/UpsertOwners', {
         officeId,
+        // The owner on file keeps the date of birth and SSN it has when they are left out.
         owners: [{
-          firstName: 'Erin', lastName: 'Example', email: 'erin@example.test', mobilePhone: '(512) 555-0101', dob: '04/12/1975',
-          ssn: '900-12-3456', ownership: 100, address: { ...address, streetAddress: '7 Residence Ln' }, isPrimary: true,
+          id: fixtures.ownerId, firstName: 'Erin', lastName: 'Example', email: 'erin@example.test', mobilePhone: '(512) 555-0101',
+          ownership: 100, address: { ...address, streetAddress: '7 Residence Ln' }, isPrimary: true,
         }],
       }),
     },

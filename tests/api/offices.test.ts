@@ -16,7 +16,8 @@ import { DEMO } from './examples.ts';
 
 let h: Harness;
 const MESSAGES = {
-  noMatch: 'This field does not match.',
+  ownerAddressDiffers: "The owner's address must differ from the office street address.",
+  webAddress: 'This field must be a web address starting with https:// or http://.',
   ownershipTotal: 'Must total to 100. Please add all owners.',
   ownerForPhotoId: 'Please select the owner for whom you are uploading a photo-id.',
   homeOrMobilePhone: 'Please enter a home or mobile phone.',
@@ -71,6 +72,15 @@ async function enrolled(extra: Record<string, unknown> = {}): Promise<{ email: s
   const response = await call(email, 'POST', '/api/Office/UpsertOffice', profile(0, extra));
   expect(response.statusCode, response.body).toBe(200);
   return { email, officeId: response.json().id };
+}
+
+/** Uploads what an enrollment needs (decision 0148): a W-9, a voided check and each owner's photo-id. */
+async function uploadRequired(email: string, officeId: number): Promise<void> {
+  const owners = await ownerRows(officeId);
+  const described = [{ fileType: 'W9' }, { fileType: 'VoidedCheck' }, ...owners.map((o) => ({ fileType: 'PhotoId', ownerId: o.id }))];
+  const parts = described.map((d) => ({ name: 'files', fileName: `${d.fileType}.pdf`, contentType: 'application/pdf', data: SAMPLE.pdf }));
+  const response = await upload(email, '/api/Office/UpsertDocs', uploadBody({ officeId, files: described }, parts));
+  expect(response.statusCode, response.body).toBe(204);
 }
 
 const officeRow = async (id: number) => (await h.database.db.select().from(offices).where(eq(offices.id, id)))[0]!;
@@ -152,11 +162,27 @@ describe('enrolling a new office, end to end', () => {
     expect(office.files.map((f: { fileType: string; contentType: string }) => [f.fileType, f.contentType]).sort()).toEqual([['PhotoId', 'image/jpeg'], ['W9', 'application/pdf']]);
     expect(office.owners[0].isPhotoIdUploaded).toBe(true);
     expect(office.owners[1].isPhotoIdUploaded).toBe(false);
+    expect(office.requiredDocuments).toEqual([
+      { fileType: 'W9', ownerId: null, name: 'W-9 Form', isUploaded: true },
+      { fileType: 'VoidedCheck', ownerId: null, name: 'Voided Check', isUploaded: false },
+      { fileType: 'PhotoId', ownerId: first!.id, name: "Owner Photo ID: Maria O'Neil", isUploaded: true },
+      { fileType: 'PhotoId', ownerId: expect.any(Number), name: 'Owner Photo ID: Sam Lee', isUploaded: false },
+    ]);
     const stored = await h.database.db.select({ sha256: files.sha256, size: files.sizeBytes }).from(files).where(and(eq(files.officeId, officeId), eq(files.kind, 'W9')));
     expect(stored[0]).toEqual({ sha256: expect.stringMatching(/^[0-9a-f]{64}$/), size: SAMPLE.pdf.length });
   });
 
+  it('cannot submit while a required document is missing, and names it', async () => {
+    const response = await call(email, 'PUT', `/api/Office/SubmitOffice/${officeId}`);
+    expect(response.statusCode).toBe(409);
+    expect(response.json().detail).toBe('The enrollment cannot be submitted yet. Missing: the documents (Voided Check, Owner Photo ID: Sam Lee).');
+    expect((await officeRow(officeId)).enrollmentStatus).toBe('New');
+  });
+
   it('submits the complete enrollment, and a repeated submission changes nothing', async () => {
+    await uploadRequired(email, officeId);
+    const office = (await call(email, 'GET', `/api/Office/GetOfficeInfo/${officeId}`)).json();
+    expect(office.requiredDocuments.every((d: { isUploaded: boolean }) => d.isUploaded)).toBe(true);
     const response = await call(email, 'PUT', `/api/Office/SubmitOffice/${officeId}`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({ id: officeId, enrollmentStatus: 'Submitted', isEnrollmentCompleted: true, isApproved: false });
@@ -202,7 +228,7 @@ describe('office profile and bank information', () => {
     const { email, officeId } = await enrolled();
     const script = await call(email, 'POST', '/api/Office/UpsertOffice', profile(officeId, { website: 'javascript:alert(1)' }));
     expect(script.statusCode).toBe(400);
-    expect(script.json().errors).toEqual({ website: [MESSAGES.invalidFormat] });
+    expect(script.json().errors).toEqual({ website: [MESSAGES.webAddress] });
     const group = await call(email, 'POST', '/api/Office/UpsertOffice', profile(officeId, { groupCode: DEMO.groupCode }));
     expect(group.statusCode).toBe(403);
     expect((await officeRow(officeId)).groupCode).toBeNull();
@@ -233,7 +259,7 @@ describe('owner rules (spec §5)', () => {
       owners: [owner({ ownership: 50 }), owner({ firstName: 'Sam', ownership: 50, address: { streetAddress: '  2400 CONGRESS   ave ', city: 'Austin', state: 'TX', zipCode: '78701' } })],
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().errors).toEqual({ 'owners.1.address.streetAddress': [MESSAGES.noMatch] });
+    expect(response.json().errors).toEqual({ 'owners.1.address.streetAddress': [MESSAGES.ownerAddressDiffers] });
     expect(await ownerRows(officeId)).toEqual([]);
   });
 
@@ -449,6 +475,7 @@ describe('lenders of an office', () => {
     const early = await call(email, 'POST', '/api/Office/SubmitOfficeToLender', { officeId, lenderId: gsky });
     expect(early.statusCode).toBe(409);
     await call(email, 'POST', '/api/Office/UpsertOwners', { officeId, owners: [owner()] });
+    await uploadRequired(email, officeId);
     expect((await call(email, 'PUT', `/api/Office/SubmitOffice/${officeId}`)).statusCode).toBe(200);
     const sent = await call(email, 'POST', '/api/Office/SubmitOfficeToLender', { officeId, lenderId: gsky });
     expect(sent.statusCode, sent.body).toBe(200);

@@ -35,7 +35,7 @@ describe('UI descriptors (screens/)', () => {
       }),
     );
     expect(report.errors).toContain(
-      'screens/pages/home.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "number", "chip", "yesno"',
+      'screens/pages/home.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "number", "bytes", "chip", "yesno"',
     );
     expect(report.errors).toContain('screens/pages/home.json#/columns/1/value/eval: is not an allowed name here');
     expect(report.errors).toContain('screens/pages/home.json#/extra: is not an allowed property');
@@ -75,18 +75,19 @@ describe('UI descriptors (screens/)', () => {
     expect(ops.errors).toEqual(["screens/pages/home.json#/source/operation: no operation 'App_Nothing' in openapi/openapi.yaml"]);
   });
 
-  it('accept the words of an enumeration as a format, and refuse an enumeration without x-labels', async () => {
+  it('accept the words of an enumeration or of config items as a format, and refuse a table that does not exist', async () => {
     const known = await checkDescriptors(edited('pages/home.json', (doc) => ((doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Stage')));
     expect(known.errors).toEqual([]);
     const unknown = await checkDescriptors(
       edited('pages/home.json', (doc) => {
         (doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Nothing';
-        doc.title = 'Stage {row.stage|label:Stages}';
+        doc.title = 'Stage {row.stage|label:Stages} of {row.x|config:Colors} in {row.state|config:States}';
       }),
     );
     expect([...unknown.errors].sort()).toEqual([
-      'screens/pages/home.json: label:Nothing names no enumeration of schemas/enums/ with x-labels',
-      'screens/pages/home.json: label:Stages names no enumeration of schemas/enums/ with x-labels',
+      'screens/pages/home.json: config:Colors names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
+      'screens/pages/home.json: label:Nothing names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
+      'screens/pages/home.json: label:Stages names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
     ]);
   });
 

@@ -55,12 +55,14 @@ describe('input masks', () => {
 });
 
 describe('words for enumeration values', () => {
-  registerLabels('TestStatus', { OnHold: 'On hold', WatchList: 'Watch list' });
+  registerLabels('label:TestStatus', { OnHold: 'On hold', WatchList: 'Watch list' });
+  registerLabels('config:BusinessTypes', { LLC: 'Limited Liability Company' });
 
   it('show a value in words through label:<Enumeration>, in a field and in a text', () => {
     expect(formatValue('label:TestStatus', 'OnHold')).toBe('On hold');
     expect(fillTemplate('The office is {data.status|label:TestStatus}.', { data: { status: 'WatchList' } })).toBe('The office is Watch list.');
     expect(formatValue('label:TestStatus', null)).toBe('');
+    expect(fillTemplate('{data.type|config:BusinessTypes}', { data: { type: 'LLC' } })).toBe('Limited Liability Company');
   });
 
   it('show a value the table does not know as it is, rather than nothing', () => {
@@ -70,6 +72,6 @@ describe('words for enumeration values', () => {
 
   it('find every enumeration a descriptor names, in formats and in text placeholders', () => {
     const names = labelNamesIn({ columns: [{ format: 'label:Stage' }, { format: 'currency' }], title: 'As {session.role|label:OfficeRole} of {data.x|date}' });
-    expect([...names].sort()).toEqual(['OfficeRole', 'Stage']);
+    expect([...names].sort()).toEqual(['label:OfficeRole', 'label:Stage']);
   });
 });

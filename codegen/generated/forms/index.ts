@@ -4,9 +4,11 @@ import type { FormModule } from '../../../src/engine/forms/form-module.ts';
 
 /** One lazily loaded module per form schema: the display schema and its precompiled validator. */
 export const formModules: Record<string, () => Promise<FormModule>> = {
+  AchInfoUpsert: () => import('./AchInfoUpsert.ts') as Promise<FormModule>,
   AdminUserUpsert: () => import('./AdminUserUpsert.ts') as Promise<FormModule>,
   AppFileUpload: () => import('./AppFileUpload.ts') as Promise<FormModule>,
   AppNoteUpsert: () => import('./AppNoteUpsert.ts') as Promise<FormModule>,
+  BankVerificationConfirm: () => import('./BankVerificationConfirm.ts') as Promise<FormModule>,
   EsignConsent: () => import('./EsignConsent.ts') as Promise<FormModule>,
   FinalizeApp: () => import('./FinalizeApp.ts') as Promise<FormModule>,
   KbaSubmit: () => import('./KbaSubmit.ts') as Promise<FormModule>,
@@ -14,9 +16,13 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   LenderTransactionSubmit: () => import('./LenderTransactionSubmit.ts') as Promise<FormModule>,
   MarkFunded: () => import('./MarkFunded.ts') as Promise<FormModule>,
   OfficeAlert: () => import('./OfficeAlert.ts') as Promise<FormModule>,
+  OfficeDocUpload: () => import('./OfficeDocUpload.ts') as Promise<FormModule>,
+  OfficeStatusUpdate: () => import('./OfficeStatusUpdate.ts') as Promise<FormModule>,
+  OfficeUpsert: () => import('./OfficeUpsert.ts') as Promise<FormModule>,
   OfficeUserUpsert: () => import('./OfficeUserUpsert.ts') as Promise<FormModule>,
   OtpSend: () => import('./OtpSend.ts') as Promise<FormModule>,
   OtpVerify: () => import('./OtpVerify.ts') as Promise<FormModule>,
+  OwnersUpsert: () => import('./OwnersUpsert.ts') as Promise<FormModule>,
   ReferenceCode: () => import('./ReferenceCode.ts') as Promise<FormModule>,
   RefundRequest: () => import('./RefundRequest.ts') as Promise<FormModule>,
   RefundUpdate: () => import('./RefundUpdate.ts') as Promise<FormModule>,

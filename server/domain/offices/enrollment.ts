@@ -9,6 +9,7 @@ import { toCents } from '../values.ts';
 import { BANK_ACCOUNT_TYPES } from './mapping.ts';
 import { recordStatusChange } from '../review/status.ts';
 import { SUBMITTED_REASON } from '../review/transitions.ts';
+import { requiredDocuments } from './required-documents.ts';
 import { assertCodeFree, assertWebUrl, codeTaken, given, isInternal, isUniqueViolation, lockOffice, staffId } from './records.ts';
 
 type OfficeUpsert = components['schemas']['OfficeUpsert'];
@@ -172,6 +173,8 @@ export async function missingForSubmission(tx: Db, office: OfficeRecord): Promis
   else if (Math.abs(total - OWNERSHIP_TOTAL) > 0.001) missing.push(`the owners' ownership, which totals ${total}% instead of ${OWNERSHIP_TOTAL}%`);
   if (owners.some((owner) => !owner.dobEnc || !owner.ssnEnc)) missing.push("an owner's date of birth or SSN");
   if (!office.bankAccountType || !office.bankRoutingNumberEnc || !office.bankAccountNumberEnc) missing.push('the bank information');
+  const documents = (await requiredDocuments(tx, office.id)).filter((document) => !document.isUploaded);
+  if (documents.length > 0) missing.push(`the documents (${documents.map((document) => document.name).join(', ')})`);
   return missing;
 }
 

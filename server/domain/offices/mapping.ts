@@ -63,15 +63,18 @@ export const officeFileColumns = {
   sizeBytes: files.sizeBytes,
   createdAt: files.createdAt,
   uploadedBy: sql<string | null>`${users.firstName} || ' ' || ${users.lastName}`,
+  // The words of the file type (config items OfficeFileTypes), so lists say 'W-9 Form' rather than 'W9'.
+  typeName: sql<string | null>`(select ci.name from config_items ci where ci.type = 'OfficeFileTypes' and ci.value = ${files.kind} limit 1)`,
 };
 
-export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'officeId' | 'ownerId' | 'fileName' | 'kind' | 'contentType' | 'sizeBytes' | 'createdAt'> & { uploadedBy: string | null }): Schemas['OfficeFile'] {
+export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'officeId' | 'ownerId' | 'fileName' | 'kind' | 'contentType' | 'sizeBytes' | 'createdAt'> & { uploadedBy: string | null; typeName: string | null }): Schemas['OfficeFile'] {
   return {
     id: row.id,
     officeId: row.officeId,
     ownerId: row.ownerId,
     fileName: row.fileName,
     fileType: row.kind,
+    fileTypeName: row.typeName ?? row.kind,
     contentType: row.contentType,
     size: row.sizeBytes,
     description: null,
@@ -94,7 +97,7 @@ export function toOfficeProfile(row: OfficeRecord, urlOf: (id: string | null) =>
   };
 }
 
-export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners' | 'files' | 'primaryUser'> {
+export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners' | 'files' | 'primaryUser' | 'requiredDocuments'> {
   return {
     id: row.id,
     name: row.name,

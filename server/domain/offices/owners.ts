@@ -64,7 +64,7 @@ function checkOwners(body: OwnersUpsert, officeStreet: string | null): void {
   const errors: Record<string, string[]> = {};
   const seen = new Set<number>();
   body.owners.forEach((owner, index) => {
-    if (sameStreet(officeStreet, owner.address.streetAddress)) errors[`owners.${index}.address.streetAddress`] = [message('noMatch')];
+    if (sameStreet(officeStreet, owner.address.streetAddress)) errors[`owners.${index}.address.streetAddress`] = [message('ownerAddressDiffers')];
     if (owner.dob !== undefined && !isCalendarDate(owner.dob)) errors[`owners.${index}.dob`] = [message('invalidFormat')];
     if (owner.id !== undefined) {
       if (seen.has(owner.id)) errors[`owners.${index}.id`] = [message('notAllowedValue')];

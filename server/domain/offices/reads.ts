@@ -5,6 +5,7 @@ import { files, lenders, officeLenders, officeOwners, offices, userOffices, user
 import { HttpProblem } from '../../http/problem.ts';
 import { paged, totalRows } from '../paging.ts';
 import { activeLink, primaryOfficeUser } from '../users/reads.ts';
+import { requiredDocuments } from './required-documents.ts';
 import { LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, toOfficeCore, toOfficeFile, toOwner } from './mapping.ts';
 
 type Schemas = components['schemas'];
@@ -17,7 +18,7 @@ async function officeRecord(db: Db, id: number) {
 
 export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Schemas['Office']> {
   const office = await officeRecord(db, id);
-  const [owners, officeFiles, primary] = await Promise.all([
+  const [owners, officeFiles, primary, documents] = await Promise.all([
     db.select().from(officeOwners).where(eq(officeOwners.officeId, id)).orderBy(asc(officeOwners.id)),
     db
       .select(officeFileColumns)
@@ -26,6 +27,7 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
       .where(and(eq(files.officeId, id), sql`${files.appId} is null`, notInArray(files.kind, [...LANDING_KINDS])))
       .orderBy(asc(files.createdAt)),
     primaryOfficeUser(db, id),
+    requiredDocuments(db, id),
   ]);
   const photoIds = new Set(officeFiles.filter((f) => f.ownerId !== null && f.kind === PHOTO_ID_KIND).map((f) => f.ownerId));
   return {
@@ -33,6 +35,7 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
     owners: owners.map((owner) => toOwner(piiKey, owner, photoIds.has(owner.id))),
     files: officeFiles.map(toOfficeFile),
     primaryUser: primary,
+    requiredDocuments: documents,
   };
 }
 
@@ -115,4 +118,3 @@ export async function newLenders(db: Db, officeId: number): Promise<Schemas['Off
     showApply: true,
   }));
 }
-

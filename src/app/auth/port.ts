@@ -112,19 +112,21 @@ class MsalAuthPort implements AuthPort {
     return this.msal.getActiveAccount() ?? this.msal.getAllAccounts()[0] ?? null;
   }
 
-  /** What the built-in provider reads from the sign-in request: an invitation, and the brand the page wears. */
-  private builtInParameters(returnPath: string): Record<string, string> {
+  /** What the built-in provider reads from the sign-in request: an invitation, the page to open and the brand it wears. */
+  private builtInParameters(returnPath: string, signUp: boolean): Record<string, string> {
     if (this.config.kind !== 'builtin') return {};
     const invite = inviteToken(returnPath);
     const brand = requestedBrand(window.location, sessionStorage);
-    return { ...(invite ? { invite } : {}), ...(brand ? { brand } : {}) };
+    return { ...(invite ? { invite } : {}), ...(signUp ? { screen: 'signup' } : {}), ...(brand ? { brand } : {}) };
   }
 
-  async signIn(returnPath: string): Promise<void> {
+  async signIn(returnPath: string, signUp = false): Promise<void> {
     session.update({ loginRoute: returnPath });
     // The redirect leaves the page: the encrypted session must be written first.
     await session.flush();
-    await this.msal.loginRedirect({ scopes: this.config.scopes, extraQueryParameters: this.builtInParameters(returnPath) });
+    // An external issuer opens its sign-up page on prompt=create (OpenID Connect's user registration; Entra External ID).
+    const create = signUp && this.config.kind !== 'builtin' ? { prompt: 'create' } : {};
+    await this.msal.loginRedirect({ scopes: this.config.scopes, extraQueryParameters: this.builtInParameters(returnPath, signUp), ...create });
   }
 
   async signOut(): Promise<void> {

@@ -16,7 +16,7 @@ export interface CheckContext {
   operations: ReadonlySet<string>;
   /** Component names of the contract's schemas (form schemas). */
   schemas: ReadonlySet<string>;
-  /** Enumerations with words for their values (schemas/enums/ x-labels), for `label:` formats. */
+  /** The tables of words a format may name: 'label:<Enumeration>' (x-labels of schemas/enums/), 'config:<Type>'. */
   labels: ReadonlySet<string>;
 }
 
@@ -84,8 +84,8 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name '${brand.name}'`);
 
   for (const descriptor of descriptors) {
-    for (const name of labelNamesIn(descriptor.doc)) {
-      if (!context.labels.has(name)) errors.push(`${descriptor.file}: label:${name} names no enumeration of schemas/enums/ with x-labels`);
+    for (const format of labelNamesIn(descriptor.doc)) {
+      if (!context.labels.has(format)) errors.push(`${descriptor.file}: ${format} names neither an enumeration of schemas/enums/ with x-labels nor a config item type`);
     }
     walk(descriptor.doc, '#', (node, pointer, key) => {
       if (key !== undefined && ['to', 'signIn', 'borrowerSignIn', 'home'].includes(key) && typeof node.route === 'string' && !routeNames.has(node.route)) {

@@ -12,14 +12,18 @@ export function isObjectSchema(schema: Schema | undefined): boolean {
   return !!schema && (schema.type === 'object' || (Array.isArray(schema.type) && schema.type.includes('object')) || !!schema.properties);
 }
 
-/** The schema defaults (send-app: amount 750, enableRemoteSign false), nested objects included. */
+/**
+ * The schema defaults (send-app: amount 750, enableRemoteSign false), nested objects included. A required nested
+ * object starts empty rather than absent, so its own required fields say so each at its place.
+ */
 export function defaultsOf(schema: Schema): Data {
   const out: Data = {};
+  const required = (schema.required ?? []) as string[];
   for (const [name, prop] of Object.entries(propertiesOf(schema))) {
     if (prop.default !== undefined) out[name] = structuredClone(prop.default);
     else if (isObjectSchema(prop) && prop.properties) {
       const nested = defaultsOf(prop);
-      if (Object.keys(nested).length) out[name] = nested;
+      if (Object.keys(nested).length || required.includes(name)) out[name] = nested;
     }
   }
   return out;
@@ -32,19 +36,33 @@ export function isEmptyValue(prop: Schema | undefined, value: unknown): boolean 
   return Array.isArray(empties) && empties.includes(value as never);
 }
 
+/** The item schema of an array of objects (a repeating group such as the owners), or undefined. */
+export function itemsOf(schema: Schema | undefined): Schema | undefined {
+  const items = schema && (schema.type === 'array' || (Array.isArray(schema.type) && schema.type.includes('array'))) ? (schema.items as Schema | undefined) : undefined;
+  return items && isObjectSchema(items) ? items : undefined;
+}
+
 /**
- * The data sent and validated: properties not shown (`hidden` paths, dotted) and empty values are left out, so
- * '__/__/____' counts as no date on both sides (decision 0007).
+ * The data sent and validated: properties not shown (`hidden` paths, dotted; an item's path has no index) and empty
+ * values are left out, so '__/__/____' counts as no date on both sides (decision 0007). A closed object sends only
+ * the properties its schema has: a form that starts from a record (`from`) carries none of the record's other fields.
  */
 export function cleanData(schema: Schema, data: Data | undefined, hidden: ReadonlySet<string> = new Set(), prefix = ''): Data {
   const out: Data = {};
   const props = propertiesOf(schema);
+  const closed = schema.additionalProperties === false;
   for (const [name, value] of Object.entries(data ?? {})) {
     const path = prefix ? `${prefix}.${name}` : name;
     if (hidden.has(path)) continue;
     const prop = props[name];
+    if (!prop && closed) continue;
     if (prop && isObjectSchema(prop) && value && typeof value === 'object' && !Array.isArray(value)) {
       out[name] = cleanData(prop, value as Data, hidden, path);
+      continue;
+    }
+    const items = itemsOf(prop);
+    if (items && Array.isArray(value)) {
+      out[name] = value.map((item) => (item && typeof item === 'object' ? cleanData(items, item as Data, hidden, path) : item));
       continue;
     }
     if (isEmptyValue(prop, value)) continue;
@@ -53,13 +71,17 @@ export function cleanData(schema: Schema, data: Data | undefined, hidden: Readon
   return out;
 }
 
-/** Dotted paths of every property (nested objects' own properties too). */
+/** Dotted paths of every property: nested objects' own properties too, and a group's item properties without index. */
 export function propertyPaths(schema: Schema, prefix = ''): string[] {
   return Object.entries(propertiesOf(schema)).flatMap(([name, prop]) => {
     const path = prefix ? `${prefix}.${name}` : name;
-    return isObjectSchema(prop) && prop.properties ? [path, ...propertyPaths(prop, path)] : [path];
+    const nested = isObjectSchema(prop) && prop.properties ? prop : itemsOf(prop);
+    return nested ? [path, ...propertyPaths(nested, path)] : [path];
   });
 }
+
+/** 'owners.0.address.city' → 'owners.address.city': the path a field descriptor uses for every item. */
+export const withoutIndexes = (path: string) => path.split('.').filter((part) => !/^\d+$/.test(part)).join('.');
 
 /** The schema @rjsf renders: hidden properties removed; `required` = what the schema requires and is shown, plus `also`. */
 export function displaySchemaFor(schema: Schema, hidden: ReadonlySet<string>, also: ReadonlySet<string>, prefix = ''): Schema {
@@ -68,7 +90,8 @@ export function displaySchemaFor(schema: Schema, hidden: ReadonlySet<string>, al
   for (const [name, prop] of Object.entries(props)) {
     const path = prefix ? `${prefix}.${name}` : name;
     if (hidden.has(path)) continue;
-    kept[name] = isObjectSchema(prop) && prop.properties ? displaySchemaFor(prop, hidden, also, path) : prop;
+    const items = itemsOf(prop);
+    kept[name] = isObjectSchema(prop) && prop.properties ? displaySchemaFor(prop, hidden, also, path) : items ? { ...prop, items: displaySchemaFor(items, hidden, also, path) } : prop;
   }
   const required = new Set(((schema.required ?? []) as string[]).filter((n) => n in kept));
   for (const name of Object.keys(kept)) if (also.has(prefix ? `${prefix}.${name}` : name)) required.add(name);
@@ -91,6 +114,19 @@ export function toErrorSchema(fieldErrors: Record<string, string[]>): ErrorSchem
     node.__errors = [...(node.__errors ?? []), ...messages];
   }
   return root;
+}
+
+/** The paths a descriptor path names in this data: one per item of each group it goes through ('owners.0.dob', …). */
+export function concretePaths(data: unknown, path: string): string[] {
+  let found: Array<{ at: string; node: unknown }> = [{ at: '', node: data }];
+  for (const part of path.split('.')) {
+    found = found.flatMap(({ at, node }) => {
+      const here = (name: string) => ({ at: at ? `${at}.${name}` : name, node: node && typeof node === 'object' ? (node as Data)[name] : undefined });
+      if (!Array.isArray(node)) return [here(part)];
+      return node.map((item, i) => ({ at: at ? `${at}.${i}.${part}` : `${i}.${part}`, node: item && typeof item === 'object' ? (item as Data)[part] : undefined }));
+    });
+  }
+  return found.map((f) => f.at);
 }
 
 export function getIn(data: unknown, path: string): unknown {

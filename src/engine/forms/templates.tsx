@@ -2,13 +2,12 @@
  * @rjsf templates on Chakra UI: every label is tied to its input (Field.Root's control id is @rjsf's field id, so the
  * label's `for`, the input's id and its aria-describedby hint/error ids all agree — the stock Chakra theme's text
  * inputs had no accessible name), a two-column grid for 'half' fields, hints and catalogue errors under each field.
- * The Chakra theme package (@rjsf/chakra-ui) supplies the array and title templates, imported by path.
+ * A repeating group (an array of objects, e.g. the owners) shows each item as a titled card with Remove, and an Add
+ * button under them, worded by the field's options (`itemTitle` with {number}, `addLabel`, `removeLabel`).
  */
 import type { ChangeEvent, FocusEvent } from 'react';
-import { Alert, Box, Field, Fieldset, Input, SimpleGrid } from '@chakra-ui/react';
-import type { BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
-import ArrayFieldTemplate from '@rjsf/chakra-ui/lib/ArrayFieldTemplate/ArrayFieldTemplate.js';
-import ArrayFieldItemTemplate from '@rjsf/chakra-ui/lib/ArrayFieldItemTemplate/ArrayFieldItemTemplate.js';
+import { Alert, Box, Button, Field, Fieldset, Flex, Input, SimpleGrid, Stack } from '@chakra-ui/react';
+import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 
 const Nothing = () => null;
 
@@ -27,8 +26,8 @@ function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, children, rawErrors = [], rawHelp, hidden, required, disabled, readonly, schema, uiSchema, displayLabel } = props;
   const errors = [...new Set(rawErrors)];
   if (hidden) return <Box display="none">{children}</Box>;
-  const isObject = schema.type === 'object';
-  if (isObject) {
+  const isGroup = schema.type === 'object' || schema.type === 'array';
+  if (isGroup) {
     return (
       <Box data-field={id}>
         {children}
@@ -105,13 +104,60 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
       })}
     </SimpleGrid>
   );
-  if (fieldPathId.$id === 'root' || !title) return grid;
+  // An item of a repeating group is titled by its card (ArrayFieldItemTemplate).
+  if (fieldPathId.$id === 'root' || !title || /_\d+$/.test(fieldPathId.$id)) return grid;
   return (
     <Fieldset.Root>
       <Fieldset.Legend fontWeight="semibold" fontSize="md" mb="2">
         {title}
       </Fieldset.Legend>
       <Fieldset.Content mt="0">{grid}</Fieldset.Content>
+    </Fieldset.Root>
+  );
+}
+
+const groupOption = (uiSchema: unknown, name: string, fallback: string, number?: number) =>
+  String(uiOption(uiSchema, name) ?? fallback).replace('{number}', String(number ?? ''));
+
+/** A repeating group: its title, its items as cards, and Add below them. */
+function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
+  const { items, canAdd, onAddClick, disabled, readonly, uiSchema, fieldPathId } = props;
+  // @rjsf titles an array by its schema before its uiSchema; the descriptor's label comes first here.
+  const title = (uiSchema?.['ui:title'] as string | undefined) ?? props.title;
+  return (
+    <Fieldset.Root data-group={fieldPathId.$id}>
+      {title ? (
+        <Fieldset.Legend fontWeight="semibold" fontSize="md" mb="2">
+          {title}
+        </Fieldset.Legend>
+      ) : null}
+      <Stack gap="4">{items}</Stack>
+      {canAdd ? (
+        <Flex mt="3">
+          <Button variant="outline" colorPalette="brand" size="sm" onClick={onAddClick} disabled={disabled || readonly}>
+            {groupOption(uiSchema, 'addLabel', 'Add')}
+          </Button>
+        </Flex>
+      ) : null}
+    </Fieldset.Root>
+  );
+}
+
+/** One item of a repeating group: a card titled 'Owner 1', with its fields and Remove. */
+function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
+  const { children, buttonsProps, index, parentUiSchema, disabled, readonly } = props;
+  const itemTitle = groupOption(parentUiSchema, 'itemTitle', 'Item {number}', index + 1);
+  return (
+    <Fieldset.Root borderWidth="1px" borderColor="border" borderRadius="md" p="4" data-group-item={index}>
+      <Flex justify="space-between" align="center" mb="2">
+        <Fieldset.Legend fontWeight="semibold">{itemTitle}</Fieldset.Legend>
+        {buttonsProps.hasRemove ? (
+          <Button variant="ghost" colorPalette="red" size="sm" onClick={buttonsProps.onRemoveItem} disabled={disabled || readonly} aria-label={`${groupOption(parentUiSchema, 'removeLabel', 'Remove')} ${itemTitle}`}>
+            {groupOption(parentUiSchema, 'removeLabel', 'Remove')}
+          </Button>
+        ) : null}
+      </Flex>
+      <Fieldset.Content mt="0">{children}</Fieldset.Content>
     </Fieldset.Root>
   );
 }

@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { toFieldErrors, type FieldErrors, type MessageCatalogue } from '../../../server/contract/messages.ts';
 import type { PrecompiledValidator } from './form-module.ts';
-import { cleanData, getIn, isEmptyValue, toErrorSchema } from './model.ts';
+import { cleanData, concretePaths, getIn, isEmptyValue, toErrorSchema } from './model.ts';
 
 export interface FormRules {
   /** The full contract schema's validator. */
@@ -47,10 +47,12 @@ export function validateForm(rules: FormRules, formData: Record<string, unknown>
   const data = cleanData(rules.schema, { ...(formData ?? {}), ...rules.bound }, rules.hidden);
   const ok = rules.validate(data);
   const fieldErrors: FieldErrors = ok ? {} : toFieldErrors(rules.catalogue, withParentMessages(rules.validate.errors ?? [], rules.messagesAt));
-  for (const field of rules.required) {
-    if (!isEmptyValue(undefined, getIn(data, field))) continue;
-    const text = rules.catalogue.messages.required;
-    fieldErrors[field] = [text, ...(fieldErrors[field] ?? []).filter((m) => m !== text)];
+  for (const required of rules.required) {
+    for (const field of concretePaths(data, required)) {
+      if (!isEmptyValue(undefined, getIn(data, field))) continue;
+      const text = rules.catalogue.messages.required;
+      fieldErrors[field] = [text, ...(fieldErrors[field] ?? []).filter((m) => m !== text)];
+    }
   }
   // A field the user cannot see cannot be fixed by the user: its errors show for the whole form.
   for (const field of Object.keys(fieldErrors)) {

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { Box, DataList, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import type { DetailScreen as Detail, DetailSection } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
 import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
@@ -7,7 +7,8 @@ import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.ts
 import { formatValue } from '../formats.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
-import { ButtonRow, Loading, Panel, ScreenTitle } from '../ui.tsx';
+import { ActionButton, ButtonRow, Loading, Panel, ScreenTitle } from '../ui.tsx';
+import type { ActionRuntime } from '../actions.ts';
 
 /** The status chip, from the widget registry (loaded only by screens that show one). */
 function Chip({ value }: { value: unknown }) {
@@ -15,16 +16,25 @@ function Chip({ value }: { value: unknown }) {
   return <StatusChip value={value} />;
 }
 
-/** One section: a title, a text (line breaks kept), an image and fields; `item` is set for a repeated one. */
-function Section({ section, ctx, hasData }: { section: DetailSection; ctx: Context; hasData: boolean }) {
+/** One section: a title with its buttons, a text (line breaks kept), an image and fields; `item` is set for a repeated one. */
+function Section({ section, ctx, hasData, runtime }: { section: DetailSection; ctx: Context; hasData: boolean; runtime: ActionRuntime }) {
   const fields = (section.fields ?? []).filter((f) => condition(f.visible, ctx, true));
   const src = section.image ? evaluate(section.image.src, ctx) : undefined;
   return (
     <Panel>
-      {section.title ? (
-        <Heading as="h2" size="md" mb="3">
-          {text(section.title, ctx)}
-        </Heading>
+      {section.title || section.buttons ? (
+        <Flex justify="space-between" align="center" gap="3" mb="3">
+          <Heading as="h2" size="md">
+            {text(section.title, ctx)}
+          </Heading>
+          {section.buttons ? (
+            <Flex gap="2">
+              {section.buttons.map((b, i) => (
+                <ActionButton key={b.id ?? i} button={b} context={ctx} runtime={runtime} size="sm" />
+              ))}
+            </Flex>
+          ) : null}
+        </Flex>
       ) : null}
       {section.text ? (
         <Text mb={fields.length || src ? '4' : '0'} whiteSpace="pre-line">
@@ -84,7 +94,7 @@ export default function DetailScreen({ screen }: ScreenProps<Detail>) {
       {query.isLoading ? <Loading /> : null}
       <Stack gap="4">
         {sections.map((entry) => (
-          <Section key={entry.key} section={entry.section} ctx={entry.ctx} hasData={hasData} />
+          <Section key={entry.key} section={entry.section} ctx={entry.ctx} hasData={hasData} runtime={runtime} />
         ))}
       </Stack>
       <ButtonRow buttons={screen.buttons} context={ctx} runtime={runtime} />

@@ -1,29 +1,30 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import Form from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { bind, condition, text, type Context } from '../expressions.ts';
+import { bind, condition, evaluate, text, type Context } from '../expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
-import { defaultsOf, displaySchemaFor, propertyPaths, toErrorSchema, type ErrorSchemaNode } from '../forms/model.ts';
+import { cleanData, concretePaths, defaultsOf, displaySchemaFor, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
+import { WizardStepContext } from '../wizard-step.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { templates } from '../forms/templates.tsx';
 import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
 
 type Data = Record<string, unknown>;
 
-/** The field errors of a 400 answer (problem details' `errors`) that name fields of the form, if any. */
+/** The field errors of a 400 answer (problem details' `errors`) that name fields of the form ('owners.1.dob' too), if any. */
 export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record<string, string[]> | undefined {
   const { status, problem } = (error ?? {}) as { status?: unknown; problem?: { errors?: unknown } };
   const errors = problem?.errors;
   if (status !== 400 || !errors || typeof errors !== 'object') return undefined;
   const out: Record<string, string[]> = {};
   for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
-    if (fields.includes(field) && Array.isArray(messages)) out[field] = messages.map(String);
+    if (fields.includes(withoutIndexes(field)) && Array.isArray(messages)) out[field] = messages.map(String);
   }
   return Object.keys(out).length ? out : undefined;
 }
@@ -36,6 +37,7 @@ const WIDGETS: Record<Exclude<NonNullable<FormField['widget']>, 'hidden'>, strin
   text: 'text',
   email: 'email',
   password: 'password',
+  secret: 'secret',
   textarea: 'textarea',
   phone: 'phone',
   date: 'date',
@@ -52,6 +54,10 @@ const WIDGETS: Record<Exclude<NonNullable<FormField['widget']>, 'hidden'>, strin
   signature: 'signature',
 };
 
+/**
+ * The @rjsf uiSchema of the descriptor's fields. A field path goes through a repeating group as if it were an object
+ * ('owners.address.city' is the city of every owner): its uiSchema sits under the group's `items`.
+ */
 function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): UiSchema {
   const ui: Record<string, unknown> = {};
   const properties = Object.keys((display.properties ?? {}) as Data);
@@ -69,11 +75,35 @@ function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): U
     if (field.disabled !== undefined && condition(field.disabled, context, false)) node['ui:disabled'] = true;
     node['ui:options'] = { ...(field.options ?? {}), width: field.width ?? 'full', ownLabel: field.widget === 'confirm' };
     let target = ui;
-    const parts = path.split('.');
-    for (const part of parts.slice(0, -1)) target = (target[part] ??= {}) as Record<string, unknown>;
-    target[parts.at(-1)!] = { ...((target[parts.at(-1)!] as Data) ?? {}), ...node };
+    let schema: Data | undefined = display;
+    for (const part of path.split('.')) {
+      schema = ((schema?.properties ?? {}) as Record<string, Data>)[part];
+      const existing = (target[part] ??= {}) as Record<string, unknown>;
+      if (part === path.split('.').at(-1)) {
+        target[part] = { ...existing, ...node, 'ui:options': { ...(existing['ui:options'] as Data), ...(node['ui:options'] as Data) } };
+        target = target[part] as Record<string, unknown>;
+      } else target = existing;
+      const items = itemsOf(schema);
+      if (items) {
+        target = (target.items ??= {}) as Record<string, unknown>;
+        schema = items;
+      }
+    }
   }
   return ui as UiSchema;
+}
+
+/** Rules of the descriptor broken by the data: a rule on a group's field ('owners.*.x') is checked for each item. */
+function brokenRules(screen: FormDescriptor, context: Context, data: Data, words: Record<string, string>): Record<string, string[]> {
+  const broken: Record<string, string[]> = {};
+  for (const rule of screen.rules ?? []) {
+    const [group, field] = rule.field.split('.*.');
+    const places = field === undefined ? [{ path: rule.field, context }] : ((getIn(data, group!) ?? []) as unknown[]).map((item, index) => ({ path: `${group}.${index}.${field}`, context: { ...context, item, index } }));
+    for (const place of places) {
+      if (condition(rule.invalid, place.context, false)) (broken[place.path] ??= []).push(words[rule.message] ?? rule.message);
+    }
+  }
+  return broken;
 }
 
 /**
@@ -95,12 +125,18 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const registry = read(loadWidgets(services));
   const exprContext = useExprContext();
   const context = useMemo(() => (sourceData === undefined ? exprContext : { ...exprContext, data: sourceData }), [exprContext, sourceData]);
+  const step = useContext(WizardStepContext);
   const bound = useMemo(() => compact(bind(screen.values, context)), [screen.values, context]);
-  const initialData = useCallback(() => ({ ...defaultsOf(module.schema), ...compact(bind(screen.initial, context)) }), [module, screen.initial, context]);
+  const initialData = useCallback(() => {
+    // A form that edits a record starts from it: the properties its schema has, empty ones left out.
+    const record = screen.from === undefined ? undefined : evaluate(screen.from, context);
+    const start = record && typeof record === 'object' ? cleanData(module.schema, record as Data) : {};
+    return { ...defaultsOf(module.schema), ...start, ...compact(bind(screen.initial, context)) };
+  }, [module, screen.from, screen.initial, context]);
   // @rjsf keeps the typed data itself (a controlled form would recompute its whole state twice per keystroke); the
   // screen re-renders only when the data changes what is shown or required (docs/decisions/0042), and then hands
-  // @rjsf the data it last reported, so nothing typed is lost.
-  const [seed, setSeed] = useState<Data>(() => ({ ...initialData(), ...bound }));
+  // @rjsf the data it last reported, so nothing typed is lost. In a wizard, what was typed and not saved comes back.
+  const [seed, setSeed] = useState<Data>(() => ({ ...(step?.draft ?? initialData()), ...bound }));
   const data = useRef<Data>(seed);
   const [attempted, setAttempted] = useState(false);
   const [extraErrors, setExtraErrors] = useState<ErrorSchemaNode | undefined>();
@@ -110,6 +146,8 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const ctx = { ...context, form: merged };
 
   const paths = useMemo(() => propertyPaths(module.schema), [module]);
+  // `show` lists the properties on screen; the others travel with the data unseen (a record's fields left as they are).
+  const offScreen = useMemo(() => (screen.show ? paths.filter((p) => !screen.show!.some((shown) => p === shown || p.startsWith(`${shown}.`) || shown.startsWith(`${p}.`))) : []), [paths, screen.show]);
   const shapeOf = (c: Context) => {
     const hiddenList = paths.filter((p) => !condition(screen.fields[p]?.visible, c, true));
     const requiredList = paths.filter((p) => !hiddenList.includes(p) && condition(screen.fields[p]?.required, c, false));
@@ -118,7 +156,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const shape = shapeOf(ctx);
   const hidden = useMemo(() => new Set(shape.hiddenList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
   const also = useMemo(() => new Set(shape.requiredList), [shape.key]); // eslint-disable-line react-hooks/exhaustive-deps
-  const unseen = useMemo(() => new Set([...hidden, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, paths, screen.fields]);
+  const unseen = useMemo(() => new Set([...hidden, ...offScreen, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, offScreen, paths, screen.fields]);
   // A field with the hidden widget is not given to @rjsf (nor the code of its field kind); its value stays in the
   // form's data like any other.
   const display = useMemo(() => displaySchemaFor(module.schema, unseen, also), [module, unseen, also]);
@@ -140,20 +178,17 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const overrides = useMemo(() => ({ form: { data: data.current, reset }, reload }), [reset, reload]);
   const runtime = useActionRuntime(overrides);
 
-  const submit = async () => {
+  /** Validates and submits; true when everything it was asked to do succeeded. */
+  const submit = async (): Promise<boolean> => {
     setAttempted(true);
     const { data: sentData, fieldErrors } = validateForm(rules.current, data.current);
-    if (Object.keys(fieldErrors).length) return;
+    if (Object.keys(fieldErrors).length) return false;
     const submitCtx = { ...ctx, form: sentData };
     // Rules over the data and the context (an amount against the approved one): catalogue words on the field.
-    const broken: Record<string, string[]> = {};
-    for (const rule of screen.rules ?? []) {
-      if (!condition(rule.invalid, submitCtx, false)) continue;
-      (broken[rule.field] ??= []).push(services.messages.messages[rule.message] ?? rule.message);
-    }
+    const broken = brokenRules(screen, submitCtx, sentData, services.messages.messages);
     if (Object.keys(broken).length) {
       setExtraErrors(toErrorSchema(broken));
-      return;
+      return false;
     }
     for (const check of screen.checks ?? []) {
       if (!condition(check.when, submitCtx, true)) continue;
@@ -168,11 +203,11 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
       if (!valid) {
         const message = services.messages.messages[check.message] ?? check.message;
         setExtraErrors(toErrorSchema({ [check.field]: [message] }));
-        return;
+        return false;
       }
     }
     setExtraErrors(undefined);
-    if (!screen.submit) return;
+    if (!screen.submit) return true;
     const { label: _label, body, download, sendForm, ...call } = screen.submit;
     const action: SubmitAction | DownloadAction = { type: download ? 'download' : 'submit', ...call };
     // sendForm false: the body is `body` alone (a call whose body wraps the form's data, e.g. in a list of one item).
@@ -187,10 +222,30 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         throw error;
       }
     };
-    await runActions([action], submitCtx, { ...runtime, call: showingFieldErrors(runtime.call), download: showingFieldErrors(runtime.download), form: { data: sent, reset } });
+    return runActions([action], submitCtx, { ...runtime, call: showingFieldErrors(runtime.call), download: showingFieldErrors(runtime.download), form: { data: sent, reset } });
+  };
+  // The wizard's Next submits through @rjsf, which shows the errors and focuses the first one, or calls onSubmit.
+  const formRef = useRef<Form>(null);
+  const pendingSave = useRef<((saved: boolean) => void) | null>(null);
+  useEffect(() => {
+    if (!step) return;
+    step.provideSave(
+      () =>
+        new Promise<boolean>((resolve) => {
+          pendingSave.current = resolve;
+          formRef.current?.submit();
+        }),
+    );
+    return () => step.provideSave(null);
+  }, [step]);
+  const settle = (saved: boolean) => {
+    const resolve = pendingSave.current;
+    pendingSave.current = null;
+    resolve?.(saved);
   };
 
-  const buttons: Button[] = screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? 'Submit', variant: 'primary', submit: true }];
+  // In a wizard the wizard's Back and Next are the buttons.
+  const buttons: Button[] = step ? [] : (screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? 'Submit', variant: 'primary', submit: true }]);
   return (
     <Box data-screen="form" data-form={screen.schema}>
       {screen.dialog ? null : <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>}
@@ -200,6 +255,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         </Text>
       ) : null}
       <Form
+        ref={formRef}
         key={formKey}
         schema={display}
         uiSchema={uiSchema}
@@ -209,12 +265,23 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         widgets={registry.widgets as unknown as RegistryWidgetsType}
         onChange={(e) => {
           data.current = (e.formData ?? {}) as Data;
+          step?.keepDraft(data.current);
           const next = shapeOf({ ...context, form: { ...data.current, ...bound } });
           if (next.key !== shape.key) setShape(next.key);
           if (extraErrors) setExtraErrors(undefined);
         }}
-        onSubmit={() => void submit()}
-        onError={() => setAttempted(true)}
+        onSubmit={() => {
+          if (pendingSave.current) void submit().then(settle, () => settle(false));
+          else if (step) step.next();
+          else void submit();
+        }}
+        onError={() => {
+          setAttempted(true);
+          // Turning live validation on re-validates in @rjsf, which keeps only some errors (a group's own, such as owners
+          // that do not total 100, went): what this submit found stays shown as extra errors until the next change.
+          setExtraErrors(toErrorSchema(validateForm(rules.current, data.current).fieldErrors));
+          settle(false);
+        }}
         noHtml5Validate
         showErrorList={false}
         liveValidate={attempted ? 'onChange' : undefined}

@@ -76,6 +76,8 @@ export interface IdentityFixtures {
   inviteeEmail: string;
   inviteeUserId: string;
   inviteToken: string;
+  /** A second person invited to the published office: their invitation is resent, then revoked. */
+  pendingUserId: string;
   otpChallengeId: string;
   otpCode: string;
 }
@@ -90,12 +92,16 @@ async function identityFixtures(h: Harness, publishedOfficeId: number): Promise<
     const [invitee] = await tx.insert(users).values({ email: inviteeEmail, firstName: 'Ivy', lastName: 'Invitee', role: 'support', timeZone: 'CT' }).returning({ id: users.id });
     await tx.insert(userOffices).values({ userId: invitee!.id, officeId: publishedOfficeId, role: 'support', isInvited: true });
     const { token } = await issueInvite(tx, { officeId: publishedOfficeId, email: inviteeEmail, role: 'support', createdBy: null });
+    const pendingEmail = `pending-${tag}@demo.test`;
+    const [pending] = await tx.insert(users).values({ email: pendingEmail, firstName: 'Pat', lastName: 'Pending', role: 'sales', timeZone: 'CT' }).returning({ id: users.id });
+    await tx.insert(userOffices).values({ userId: pending!.id, officeId: publishedOfficeId, role: 'sales', isInvited: true });
+    await issueInvite(tx, { officeId: publishedOfficeId, email: pendingEmail, role: 'sales', createdBy: null });
     const secret = h.settings.borrowerTokenSecret;
     await tx
       .insert(otpCodes)
       .values({ appId: otpApp!.id, channel: 'Sms', codeHash: hashCode(secret, otpApp!.id, 'Sms', otpCode), expiresAt: new Date(Date.now() + 600_000) })
       .onConflictDoNothing();
-    return { tag, inviteeEmail, inviteeUserId: invitee!.id, inviteToken: token, otpChallengeId: encodeChallenge(secret, otpApp!.id, 'Sms'), otpCode };
+    return { tag, inviteeEmail, inviteeUserId: invitee!.id, inviteToken: token, pendingUserId: pending!.id, otpChallengeId: encodeChallenge(secret, otpApp!.id, 'Sms'), otpCode };
   });
 }
 
@@ -115,6 +121,7 @@ const PLACEHOLDER: ExampleFixtures = {
     inviteeEmail: 'office.support@demo.test',
     inviteeUserId: '00000000-0000-4000-8000-000000000000',
     inviteToken: '00000000-0000-4000-8000-000000000000',
+    pendingUserId: '00000000-0000-4000-8000-000000000000',
     otpChallengeId: '00000000-0000-4000-8000-000000000000',
     otpCode: '000000',
   },
@@ -338,12 +345,19 @@ function identityExamples(appOfBrightSmiles: number, fixtures: ExampleFixtures):
     { operationId: 'Users_GetInviteInfo', request: get(`/api/Users/GetInviteInfo/${inviteToken}`) },
     { operationId: 'Users_ProcessInvite', as: inviteeEmail, request: post('/api/Users/ProcessInvite', { inviteId: inviteToken }) },
     { operationId: 'Users_DeleteUser', as: owner, request: { method: 'PUT', url: `/api/Users/DeleteUser/${inviteeUserId}/${office}` } },
+    { operationId: 'Users_ResendInvite', as: owner, request: { method: 'PUT', url: `/api/Users/ResendInvite/${fixtures.identity.pendingUserId}/${office}` } },
+    { operationId: 'Users_RevokeInvite', as: owner, request: { method: 'PUT', url: `/api/Users/RevokeInvite/${fixtures.identity.pendingUserId}/${office}` } },
     { operationId: 'AdminUsers_GetAllUsers', as: 'admin@demo.test', request: put('/api/admin/Users/GetAllUsers', { search: 'demo.test', sortBy: 'email', page: 1, pageSize: 10 }) },
     { operationId: 'AdminUsers_GetUserDetails', as: 'admin@demo.test', request: get(`/api/admin/Users/GetUserDetails/${inviteeUserId}`) },
     {
       operationId: 'AdminUsers_UpsertUsers',
       as: 'admin@demo.test',
       request: put('/api/admin/Users/UpsertUsers', { users: [{ firstName: 'Riley', lastName: 'Example', email: `riley-${tag}@demo.test`, userRole: 'dfi.admin' }] }),
+    },
+    {
+      operationId: 'AdminUsers_UpsertUser',
+      as: 'admin@demo.test',
+      request: put('/api/admin/Users/UpsertUser', { firstName: 'Avery', lastName: 'Example', email: `avery-${tag}@demo.test`, userRole: 'df.admin' }),
     },
     { operationId: 'AdminOffices_GetUsers', as: 'admin@demo.test', request: get(`/api/admin/Offices/GetUsers/${office}`) },
     { operationId: 'AdminOffices_UpsertUser', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUser', person('Jordan', 'sales')) },

@@ -224,6 +224,24 @@ describe('office profile and bank information', () => {
     expect(taken.statusCode).toBe(409);
   });
 
+  it('refuses a routing number whose check digit is wrong and an account number typed twice differently, and writes nothing', async () => {
+    const { email, officeId } = await enrolled();
+    const before = await officeRow(officeId);
+    const bank = { bankAccountType: 0, routingNumber: '021000022', accountNumber: '123456789012', accountNumberConfirm: '123456789013' };
+    const response = await call(email, 'POST', '/api/Office/UpsertOffice', profile(officeId, bank));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual({
+      routingNumber: ['This field must be a valid 9-digit routing number.'],
+      accountNumberConfirm: ['This field does not match.'],
+    });
+    expect(await officeRow(officeId)).toEqual(before);
+    const ein = await call(email, 'POST', '/api/Office/UpsertOffice', profile(officeId, { taxId: '7-41234567' }));
+    expect(ein.json().errors).toEqual({ taxId: ['This field must be a valid EIN, such as 12-3456789.'] });
+    const good = await call(email, 'POST', '/api/Office/UpsertOffice', profile(officeId, { ...bank, routingNumber: '021000021', accountNumberConfirm: '123456789012' }));
+    expect(good.statusCode, good.body).toBe(200);
+    expect(good.json()).toMatchObject({ routingNumberLast4: '0021', accountNumberLast4: '9012' });
+  });
+
   it('refuses a website that is not an http(s) address, and a group code set by an office user', async () => {
     const { email, officeId } = await enrolled();
     const script = await call(email, 'POST', '/api/Office/UpsertOffice', profile(officeId, { website: 'javascript:alert(1)' }));

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bind, condition, evaluate, ExpressionError, fillTemplate, getPath, text } from '../../src/engine/expressions.ts';
+import { bind, condition, evaluate, ExpressionError, fillTemplate, getPath, OPERATORS, text } from '../../src/engine/expressions.ts';
 import { buildContext, evaluateConditions, flagsOf } from '../../src/engine/context.ts';
 import { ROOT } from '../../server/contract/documents.ts';
 
@@ -86,5 +86,12 @@ describe('the expression language', () => {
       const source = readFileSync(file, 'utf8');
       expect(/\beval\s*\(|new Function\s*\(/.test(source), file).toBe(false);
     }
+  });
+});
+
+describe('the meta-schema of the expression language', () => {
+  it('allows exactly the operators the interpreter knows', () => {
+    const common = JSON.parse(readFileSync(join(ROOT, 'screens/_meta/common.schema.json'), 'utf8')) as { $defs: { operation: { propertyNames: { enum: string[] } } } };
+    expect([...common.$defs.operation.propertyNames.enum].sort()).toEqual([...OPERATORS].sort());
   });
 });

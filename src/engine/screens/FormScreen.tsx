@@ -58,7 +58,7 @@ const WIDGETS: Record<Exclude<NonNullable<FormField['widget']>, 'hidden'>, strin
  * The @rjsf uiSchema of the descriptor's fields. A field path goes through a repeating group as if it were an object
  * ('owners.address.city' is the city of every owner): its uiSchema sits under the group's `items`.
  */
-function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): UiSchema {
+export function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): UiSchema {
   const ui: Record<string, unknown> = {};
   const properties = Object.keys((display.properties ?? {}) as Data);
   const order = (screen.order ?? []).filter((n) => n === '*' || properties.includes(n));
@@ -74,27 +74,26 @@ function uiSchemaFor(screen: FormDescriptor, display: Data, context: Context): U
     if (field.widget) node['ui:widget'] = WIDGETS[field.widget];
     if (field.disabled !== undefined && condition(field.disabled, context, false)) node['ui:disabled'] = true;
     node['ui:options'] = { ...(field.options ?? {}), width: field.width ?? 'full', ownLabel: field.widget === 'confirm' };
+    const parts = path.split('.');
     let target = ui;
     let schema: Data | undefined = display;
-    for (const part of path.split('.')) {
+    parts.forEach((part, i) => {
       schema = ((schema?.properties ?? {}) as Record<string, Data>)[part];
       const existing = (target[part] ??= {}) as Record<string, unknown>;
-      if (part === path.split('.').at(-1)) {
-        target[part] = { ...existing, ...node, 'ui:options': { ...(existing['ui:options'] as Data), ...(node['ui:options'] as Data) } };
-        target = target[part] as Record<string, unknown>;
-      } else target = existing;
+      if (i === parts.length - 1) Object.assign(existing, node, { 'ui:options': { ...(existing['ui:options'] as Data), ...(node['ui:options'] as Data) } });
+      target = existing;
       const items = itemsOf(schema);
       if (items) {
         target = (target.items ??= {}) as Record<string, unknown>;
         schema = items;
       }
-    }
+    });
   }
   return ui as UiSchema;
 }
 
 /** Rules of the descriptor broken by the data: a rule on a group's field ('owners.*.x') is checked for each item. */
-function brokenRules(screen: FormDescriptor, context: Context, data: Data, words: Record<string, string>): Record<string, string[]> {
+export function brokenRules(screen: FormDescriptor, context: Context, data: Data, words: Record<string, string>): Record<string, string[]> {
   const broken: Record<string, string[]> = {};
   for (const rule of screen.rules ?? []) {
     const [group, field] = rule.field.split('.*.');

@@ -1,7 +1,10 @@
+import { createHash } from 'node:crypto';
 import { encryptPii, last4 } from '../../crypto/pii.ts';
+import { PHOTO_ID_KIND } from '../../domain/offices/mapping.ts';
+import { REQUIRED_OFFICE_FILES } from '../../domain/offices/required-documents.ts';
 import { flagsOf, SUBMITTED_REASON, type EnrollmentStatus, type ReviewStatus } from '../../domain/review/transitions.ts';
 import type { Db } from '../index.ts';
-import { officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, type timeZone } from '../schema.ts';
+import { files, officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, type timeZone } from '../schema.ts';
 
 type TimeZone = (typeof timeZone.enumValues)[number];
 
@@ -179,7 +182,11 @@ export async function seedDemoOffices(
       await db.insert(officeStatusChanges).values(history.map(({ from, to, reason, at }) => ({ officeId: id, fromStatus: from, toStatus: to, reason, createdAt: at })));
     }
 
-    if (started) await seedOwners(db, piiKey, id, office, index, isApproved);
+    if (started) {
+      const ownerIds = await seedOwners(db, piiKey, id, office, index, isApproved);
+      // A submitted enrollment had every required document (decision 0148).
+      if (isEnrollmentCompleted) await seedDocuments(db, id, ownerIds);
+    }
     const links = office.lenders.map((code, order) => ({ code, discountRate: 3.5 + ((order * 1.25) % 6) }));
     if (links.length > 0) {
       await db.insert(officeLenders).values(
@@ -217,9 +224,9 @@ const OWNERS = [
   ['Kevin', 'Tran'], ['Susan', 'Moretti'], ['Brian', 'Walsh'], ['Helen', 'Castillo'], ['Peter', 'Novak'], ['Grace', 'Liu'],
 ] as const;
 
-async function seedOwners(db: Db, piiKey: Buffer, officeId: number, office: DemoOffice, index: number, twoOwners: boolean) {
+async function seedOwners(db: Db, piiKey: Buffer, officeId: number, office: DemoOffice, index: number, twoOwners: boolean): Promise<number[]> {
   const shares = twoOwners ? [60, 40] : [100];
-  await db.insert(officeOwners).values(
+  const rows = await db.insert(officeOwners).values(
     shares.map((share, n) => {
       const [firstName, lastName] = OWNERS[(index * 2 + n) % OWNERS.length]!;
       const ssn = `9${String(10 + index).padStart(2, '0')}-${String(20 + n).padStart(2, '0')}-${String(4100 + index * 37 + n).padStart(4, '0')}`;
@@ -245,7 +252,22 @@ async function seedOwners(db: Db, piiKey: Buffer, officeId: number, office: Demo
         isPrimary: n === 0,
       };
     }),
-  );
+  ).returning({ id: officeOwners.id });
+  return rows.map((row) => row.id);
+}
+
+/** A one-page PDF standing in for each document an enrollment needs. */
+const DEMO_PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n', 'latin1');
+
+async function seedDocuments(db: Db, officeId: number, ownerIds: readonly number[]) {
+  const document = (kind: string, ownerId: number | null, fileName: string) => ({
+    officeId, ownerId, kind, fileName, contentType: 'application/pdf', sizeBytes: DEMO_PDF.length,
+    sha256: createHash('sha256').update(DEMO_PDF).digest('hex'), bytes: DEMO_PDF, createdBy: null,
+  });
+  await db.insert(files).values([
+    ...REQUIRED_OFFICE_FILES.map((kind) => document(kind, null, `${kind}.pdf`)),
+    ...ownerIds.map((ownerId, n) => document(PHOTO_ID_KIND, ownerId, `photo-id-${n + 1}.pdf`)),
+  ]);
 }
 
 /** The submission, then each decision ten days apart; by nobody (changedBy null): the seed decided them. */

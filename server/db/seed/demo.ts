@@ -53,6 +53,18 @@ const DEMO_USERS: readonly DemoUser[] = [
     firstName: 'Priya', lastName: 'Shah', title: 'Office Manager', role: 'admin', offices: [['cedar', 'admin']],
   },
   {
+    email: 'enrolling@demo.test', description: 'Admin of Sunrise Pediatric Dentistry: enrollment started, resumes at its first unfinished step',
+    firstName: 'Elena', lastName: 'Marsh', title: 'Practice Owner', role: 'admin', offices: [['sunrise', 'admin']],
+  },
+  {
+    email: 'onhold@demo.test', description: 'Admin of Coastal Vision Center: enrollment on hold, with the reason on Home',
+    firstName: 'Owen', lastName: 'Hale', title: 'Office Manager', role: 'admin', offices: [['coastal', 'admin']],
+  },
+  {
+    email: 'declined@demo.test', description: 'Admin of Pinecrest Chiropractic: enrollment declined, with the reason on Home',
+    firstName: 'Dora', lastName: 'Price', title: 'Practice Owner', role: 'admin', offices: [['pinecrest', 'admin']],
+  },
+  {
     email: 'newoffice@demo.test', description: 'Signed up, no office yet: lands on the enrollment wizard',
     firstName: 'Nora', lastName: 'Quinn', title: 'Owner', role: 'admin', offices: [],
   },

@@ -186,7 +186,8 @@ test('the approved office starts applications and verifies its bank account with
 
   const first = page.getByLabel('First deposit');
   const second = page.getByLabel('Second deposit');
-  const wrong = ['0.01', '0.02', '0.03'].filter((a) => !amounts.includes(a));
+  // Two amounts that are neither deposit: four candidates leave at least two.
+  const wrong = ['0.01', '0.02', '0.03', '0.04'].filter((a) => !amounts.includes(a));
   await first.fill(wrong[0]!);
   await second.fill(wrong[1]!);
   await page.getByRole('button', { name: 'Verify' }).click();

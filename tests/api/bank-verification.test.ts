@@ -35,9 +35,9 @@ async function depositsOnStatement(to: string): Promise<[number, number]> {
   return amounts as [number, number];
 }
 
-/** A pair that is surely not the deposits: both amounts differ from each deposit. */
+/** A pair that is surely not the deposits: both amounts differ from each deposit (four candidates leave two). */
 const wrongPair = ([a, b]: [number, number]): [number, number] => {
-  const other = [0.01, 0.02, 0.03].filter((x) => x !== a && x !== b);
+  const other = [0.01, 0.02, 0.03, 0.04].filter((x) => x !== a && x !== b);
   return [other[0]!, other[1]!];
 };
 

@@ -191,7 +191,7 @@ test('a new practice signs up, enrolls, is approved, verifies its bank and build
   await expect(page.getByRole('heading', { name: 'Active Applications' })).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Your enrollment is being reviewed' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'New Application' })).toBeEnabled();
-  expect((await outbox(page, email)).some((m) => /approved/i.test(m.subject ?? m.body))).toBe(true);
+  expect((await outbox(page, email)).some((m) => m.body.includes('Owners, documents and bank checked.'))).toBe(true);
 
   // Bank verification: two deposits under $1 arrive as a bank statement; the office types them in.
   await page.goto('/#/settings/bank');

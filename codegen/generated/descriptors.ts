@@ -91,6 +91,15 @@ export type Expression3 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, bytes, chip (status chip, spec §4), yesno, text; label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ */
+export type ValueFormat1 =
+  ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'bytes' | 'chip' | 'yesno') | string;
+/**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
@@ -105,11 +114,11 @@ export type Expression7 = (string | number | boolean | null) | Expression[] | Op
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
-export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
-export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Run by Next after the step's form saved (e.g. a submission); a failure keeps the step.
  *
@@ -133,11 +142,11 @@ export type Expression9 = (string | number | boolean | null) | Expression[] | Op
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
-export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
-export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -1099,8 +1108,9 @@ export interface TableFilter {
    */
   choices?: {
     value: string | number | boolean;
-    label: Text;
+    label?: Text3;
   }[];
+  format?: ValueFormat1;
 }
 /**
  * A form rendered by @rjsf with the engine's widgets.
@@ -1299,8 +1309,8 @@ export interface WizardStep {
   screen: Name;
   visible?: Expression;
   done?: Expression7;
-  incomplete?: Text3;
-  next?: Text4;
+  incomplete?: Text4;
+  next?: Text5;
   actions?: Actions1;
 }
 /**
@@ -1351,8 +1361,8 @@ export interface DialogFrame2 {
  */
 export interface TableSelection {
   value?: Expression9;
-  label?: Text5;
-  allLabel?: Text6;
+  label?: Text6;
+  allLabel?: Text7;
   visible?: Expression;
   enabled?: Expression10;
 }

@@ -147,7 +147,7 @@ function Filters({ filters, values, onApply, context }: { filters: TableFilter[]
                     <option value="">All</option>
                     {(f.choices ?? []).map((c) => (
                       <option key={String(c.value)} value={String(c.value)}>
-                        {text(c.label, context)}
+                        {c.label === undefined ? formatValue(f.format, c.value) : text(c.label, context)}
                       </option>
                     ))}
                   </NativeSelect.Field>

@@ -364,25 +364,15 @@ export function enumerationLabels(): Map<string, Record<string, string>> {
   return out;
 }
 
-function labelModule(name: string, labels: Record<string, string>): UiGenerator {
+/** Every enumeration's words in one module, loaded with the first screen that shows any (a few KB in all). */
+function labelTables(tables: Map<string, Record<string, string>>): UiGenerator {
   return {
-    file: join(OUT, 'labels', `${name}.ts`),
-    async generate() {
-      return `${banner(`the x-labels of the enumeration ${name}`)}export const labels: Readonly<Record<string, string>> = ${JSON.stringify(labels)};\n`;
-    },
-  };
-}
-
-function labelIndex(names: string[]): UiGenerator {
-  return {
-    file: join(OUT, 'labels', 'index.ts'),
+    file: join(OUT, 'labels.ts'),
     async generate() {
       return [
         banner('the x-labels of schemas/enums/'),
-        '/** One lazily loaded table per enumeration: value → the words people see. */',
-        'export const labelModules: Record<string, () => Promise<Readonly<Record<string, string>>>> = {',
-        ...names.map((n) => `  ${n}: () => import('./${n}.ts').then((m) => m.labels),`),
-        '};',
+        '/** Per enumeration: value → the words people see. */',
+        `export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> = ${JSON.stringify(Object.fromEntries(tables), null, 2)};`,
         '',
       ].join('\n');
     },
@@ -394,6 +384,6 @@ export function uiGenerators(): UiGenerator[] {
   const labels = enumerationLabels();
   return [
     descriptorValidators, descriptorTypes, operationIndex, ...forms.map(formModule), formIndex(forms),
-    ...[...labels].map(([name, table]) => labelModule(name, table)), labelIndex([...labels.keys()]),
+    labelTables(labels),
   ];
 }

@@ -3,7 +3,6 @@
  * modules, config item types from the API (value → name).
  */
 import type { components } from '../../codegen/generated/api.ts';
-import { labelModules } from '../../codegen/generated/labels/index.ts';
 import type { LabelTable } from '../engine/labels.ts';
 import { callOperation } from './api/client.ts';
 
@@ -15,7 +14,7 @@ export async function loadLabelTable(format: string): Promise<LabelTable> {
     const items = (await callOperation('Config_GetConfigItems', { params: { type: name } })) as ConfigItem[];
     return Object.fromEntries(items.map((item) => [item.value ?? item.name, item.name]));
   }
-  const load = labelModules[name];
-  if (!load) throw new Error(`no labels for ${format} (run npm run codegen)`);
-  return load();
+  const table = (await import('../../codegen/generated/labels.ts')).labels[name];
+  if (!table) throw new Error(`no labels for ${format} (run npm run codegen)`);
+  return table;
 }

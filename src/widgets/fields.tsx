@@ -5,22 +5,23 @@
  * in their own modules, loaded only by forms that use them).
  * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
  */
-import { useEffect, useMemo, useState, type ChangeEvent } from 'react';
-import { Box, Button, chakra, Fieldset, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
+import { lazy, useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import { Box, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { evaluate, text } from '../engine/expressions.ts';
+import { NativeCheck, type Option } from './native-check.tsx';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
 
 const PHONE_MASK = '(###) ###-####';
 const DATE_MASK = '##/##/####';
 
-function maskOf(props: WidgetProps, fallback: string): string {
+export function maskOf(props: WidgetProps, fallback: string): string {
   const own = props.schema['x-mask'];
   return typeof own === 'string' ? own : fallback;
 }
 
-function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
+export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
   const shown = typeof value === 'string' && !isEmptyMasked(mask, value) ? value : '';
   return (
@@ -50,26 +51,6 @@ function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'nu
 export function PhoneWidget(props: WidgetProps) {
   const mask = maskOf(props, PHONE_MASK);
   return <MaskedInput {...props} mask={mask} inputMode="tel" autoComplete="tel-national" placeholderText={mask.replace(/#/g, '_')} />;
-}
-
-/**
- * A secret such as an SSN: typed through its schema's x-mask, hidden as it is typed unless shown, never filled in from
- * what is stored (the field's hint says what is on file, e.g. the last four digits).
- */
-export function SecretWidget(props: WidgetProps) {
-  const [shown, setShown] = useState(false);
-  const mask = maskOf(props, '#'.repeat(Number(props.schema.maxLength ?? 20)));
-  return (
-    <InputGroup
-      endElement={
-        <Button variant="ghost" size="xs" me="-2" onClick={() => setShown((s) => !s)} aria-controls={props.id} aria-pressed={shown}>
-          {shown ? 'Hide' : 'Show'}
-        </Button>
-      }
-    >
-      <MaskedInput {...props} mask={mask} inputMode="numeric" autoComplete="off" placeholderText={mask.replace(/#/g, '•')} concealed={!shown} />
-    </InputGroup>
-  );
 }
 
 export function DateWidget(props: WidgetProps) {
@@ -115,10 +96,6 @@ export function CurrencyWidget(props: WidgetProps) {
   );
 }
 
-interface Option {
-  value: string;
-  label: string;
-}
 
 function NativeSelectInput({ props, options }: { props: WidgetProps; options: Option[] }) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema } = props;
@@ -177,6 +154,9 @@ export function SelectWidget(props: WidgetProps) {
   return props.multiple ? <CheckGroup props={props} options={options} /> : <NativeSelectInput props={props} options={options} />;
 }
 
+/** A list's choice as checkboxes, loaded by the forms that have one. */
+const CheckGroup = lazy(() => import('./check-group.tsx'));
+
 /** A select fed by config items of one type (Config_GetConfigItems/{type}, spec §3 Config item types). */
 export function ConfigSelectWidget(props: WidgetProps) {
   const context = useExprContext();
@@ -188,57 +168,6 @@ export function ConfigSelectWidget(props: WidgetProps) {
   const answer = query.data as Item[] | { items?: Item[] } | undefined;
   const items = (Array.isArray(answer) ? answer : (answer?.items ?? [])).filter((i) => i.isEnabled).sort((a, b) => a.displayOrder - b.displayOrder);
   return <NativeSelectInput props={props} options={items.map((i) => ({ value: i.value ?? i.name, label: i.name }))} />;
-}
-
-/**
- * A native checkbox in the brand colour: the label element wraps it, so its text is its accessible name, and no
- * state machine is loaded for it (Chakra's Checkbox brings one; this keeps the borrower pages lighter).
- */
-function NativeCheck(props: { id: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; required?: boolean; label: string; describedBy?: string; strong?: boolean }) {
-  return (
-    <chakra.label htmlFor={props.id} display="flex" alignItems="flex-start" gap="2.5" cursor={props.disabled ? 'not-allowed' : 'pointer'}>
-      <chakra.input
-        type="checkbox"
-        id={props.id}
-        name={props.id}
-        checked={props.checked}
-        disabled={props.disabled}
-        required={props.required}
-        aria-describedby={props.describedBy}
-        onChange={(e) => props.onChange(e.target.checked)}
-        w="4"
-        h="4"
-        mt="0.5"
-        flexShrink={0}
-        css={{ accentColor: 'var(--chakra-colors-brand-solid)' }}
-      />
-      <Text as="span" fontWeight={props.strong ? 'semibold' : 'normal'} fontSize="sm">
-        {props.label}
-      </Text>
-    </chakra.label>
-  );
-}
-
-/**
- * A list property's choice (`multiple`): a fieldset titled by the field's label (a list is a group, which the field
- * template does not label), one checkbox per option. The list keeps the options' order.
- */
-function CheckGroup({ props, options }: { props: WidgetProps; options: Option[] }) {
-  const { id, value, onChange, disabled, readonly, label } = props;
-  const chosen = new Set((Array.isArray(value) ? value : []).map(String));
-  const toggle = (option: string, on: boolean) => onChange(options.map((o) => o.value).filter((v) => (v === option ? on : chosen.has(v))));
-  return (
-    <Fieldset.Root id={id} disabled={disabled || readonly}>
-      <Fieldset.Legend fontWeight="medium" mb="1">
-        {label}
-      </Fieldset.Legend>
-      <Fieldset.Content mt="0" gap="2">
-        {options.map((o) => (
-          <NativeCheck key={o.value} id={`${id}-${o.value}`} checked={chosen.has(o.value)} onChange={(on) => toggle(o.value, on)} disabled={disabled || readonly} label={o.label} />
-        ))}
-      </Fieldset.Content>
-    </Fieldset.Root>
-  );
 }
 
 export function CheckboxWidget(props: WidgetProps) {

@@ -18,7 +18,7 @@ const CheckboxWidget = field('CheckboxWidget');
 export const registry: WidgetRegistry = {
   widgets: {
     phone: field('PhoneWidget'),
-    secret: field('SecretWidget'),
+    secret: lazyFunction(() => import('./secret.tsx')),
     date: field('DateWidget'),
     currency: field('CurrencyWidget'),
     select: SelectWidget,

@@ -1,4 +1,4 @@
-import { labels as STATUS_WORDS } from '../../../codegen/generated/labels/EnrollmentStatus.ts';
+import { labels } from '../../../codegen/generated/labels.ts';
 import type { enrollmentStatus } from '../../db/schema.ts';
 
 export type EnrollmentStatus = (typeof enrollmentStatus.enumValues)[number];
@@ -35,7 +35,7 @@ export function flagsOf(status: EnrollmentStatus): { isApproved: boolean; isRevi
 }
 
 /** The words people read for a status (its x-labels). */
-export const statusWords = (status: EnrollmentStatus): string => STATUS_WORDS[status] ?? status;
+export const statusWords = (status: EnrollmentStatus): string => labels.EnrollmentStatus![status] ?? status;
 
 /** Why a decision cannot follow the office's status, in words; undefined when it can. */
 export function refusal(officeName: string, from: EnrollmentStatus, to: ReviewStatus): string | undefined {

@@ -2,12 +2,12 @@
  * @rjsf templates on Chakra UI: every label is tied to its input (Field.Root's control id is @rjsf's field id, so the
  * label's `for`, the input's id and its aria-describedby hint/error ids all agree — the stock Chakra theme's text
  * inputs had no accessible name), a two-column grid for 'half' fields, hints and catalogue errors under each field.
- * A repeating group (an array of objects, e.g. the owners) shows each item as a titled card with Remove, and an Add
- * button under them, worded by the field's options (`itemTitle` with {number}, `addLabel`, `removeLabel`).
+ * Repeating groups have their templates in array-templates.tsx, loaded with the first form that shows one.
  */
 import type { ChangeEvent, FocusEvent } from 'react';
-import { Alert, Box, Button, Field, Fieldset, Flex, Input, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Alert, Box, Field, Fieldset, Input, SimpleGrid } from '@chakra-ui/react';
 import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
+import { lazyFunction } from '../ui.tsx';
 
 const Nothing = () => null;
 
@@ -116,51 +116,8 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   );
 }
 
-const groupOption = (uiSchema: unknown, name: string, fallback: string, number?: number) =>
-  String(uiOption(uiSchema, name) ?? fallback).replace('{number}', String(number ?? ''));
-
-/** A repeating group: its title, its items as cards, and Add below them. */
-function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
-  const { items, canAdd, onAddClick, disabled, readonly, uiSchema, fieldPathId } = props;
-  // @rjsf titles an array by its schema before its uiSchema; the descriptor's label comes first here.
-  const title = (uiSchema?.['ui:title'] as string | undefined) ?? props.title;
-  return (
-    <Fieldset.Root data-group={fieldPathId.$id}>
-      {title ? (
-        <Fieldset.Legend fontWeight="semibold" fontSize="md" mb="2">
-          {title}
-        </Fieldset.Legend>
-      ) : null}
-      <Stack gap="4">{items}</Stack>
-      {canAdd ? (
-        <Flex mt="3">
-          <Button variant="outline" colorPalette="brand" size="sm" onClick={onAddClick} disabled={disabled || readonly}>
-            {groupOption(uiSchema, 'addLabel', 'Add')}
-          </Button>
-        </Flex>
-      ) : null}
-    </Fieldset.Root>
-  );
-}
-
-/** One item of a repeating group: a card titled 'Owner 1', with its fields and Remove. */
-function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
-  const { children, buttonsProps, index, parentUiSchema, disabled, readonly } = props;
-  const itemTitle = groupOption(parentUiSchema, 'itemTitle', 'Item {number}', index + 1);
-  return (
-    <Fieldset.Root borderWidth="1px" borderColor="border" borderRadius="md" p="4" data-group-item={index}>
-      <Flex justify="space-between" align="center" mb="2">
-        <Fieldset.Legend fontWeight="semibold">{itemTitle}</Fieldset.Legend>
-        {buttonsProps.hasRemove ? (
-          <Button variant="ghost" colorPalette="red" size="sm" onClick={buttonsProps.onRemoveItem} disabled={disabled || readonly} aria-label={`${groupOption(parentUiSchema, 'removeLabel', 'Remove')} ${itemTitle}`}>
-            {groupOption(parentUiSchema, 'removeLabel', 'Remove')}
-          </Button>
-        ) : null}
-      </Flex>
-      <Fieldset.Content mt="0">{children}</Fieldset.Content>
-    </Fieldset.Root>
-  );
-}
+const ArrayFieldTemplate = lazyFunction<ArrayFieldTemplateProps>(() => import('./array-templates.tsx').then((m) => ({ default: m.ArrayFieldTemplate })));
+const ArrayFieldItemTemplate = lazyFunction<ArrayFieldItemTemplateProps>(() => import('./array-templates.tsx').then((m) => ({ default: m.ArrayFieldItemTemplate })));
 
 export const templates: Partial<TemplatesType> = {
   FieldTemplate,

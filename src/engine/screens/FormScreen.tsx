@@ -6,11 +6,10 @@ import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, S
 import type { ScreenProps } from '../router.tsx';
 import { bind, condition, evaluate, text, type Context } from '../expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
-import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
+import { useActionRuntime, useExprContext, useOperationQuery, WizardStepContext } from '../hooks.tsx';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
 import { cleanData, concretePaths, defaultsOf, displaySchemaFor, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
-import { WizardStepContext } from '../wizard-step.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { templates } from '../forms/templates.tsx';
 import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';

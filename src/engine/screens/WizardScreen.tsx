@@ -5,9 +5,8 @@ import type { WizardScreen as Wizard } from '../../../codegen/generated/descript
 import { ScreenHost, type ScreenProps } from '../router.tsx';
 import { condition, text, type Context } from '../expressions.ts';
 import { runActions } from '../actions.ts';
-import { useActionRuntime, useExprContext, useOperationQuery, useRouteInfo } from '../hooks.tsx';
+import { useActionRuntime, useExprContext, useOperationQuery, useRouteInfo, WizardStepContext, type WizardStep } from '../hooks.tsx';
 import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';
-import { WizardStepContext, type WizardStep } from '../wizard-step.ts';
 
 type Data = Record<string, unknown>;
 type Step = Wizard['steps'][number];

@@ -11,7 +11,7 @@ import { readOperations } from '../server/contract/operations.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from '../src/engine/descriptors/kinds.ts';
 import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from '../src/engine/descriptors/migrations.ts';
 import { describeErrors, type SchemaError } from '../src/engine/descriptors/errors.ts';
-import { enumerationLabels, formSchemaFiles } from './ui-generators.ts';
+import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
 import { crossCheck, type CheckContext, type LoadedDescriptor } from '../src/engine/descriptors/check.ts';
 
 export const SCREENS = join(ROOT, 'screens');

@@ -14,29 +14,9 @@ import { bundleOpenApi } from '../server/contract/bundle.ts';
 import addFormats from 'ajv-formats';
 import { COMPONENT_BASE } from '../server/contract/ajv.ts';
 import { addKeywords } from '../server/contract/keywords.ts';
-import { componentName } from '../server/contract/bundle.ts';
 import { readOperations } from '../server/contract/operations.ts';
 import { formSchemaNames, META } from './descriptors.ts';
-
-/** schemas/forms/*.json by component name, file refs rewritten to contract component refs. */
-export function formSchemaFiles(): Map<string, JsonObject> {
-  const dir = join(ROOT, 'schemas', 'forms');
-  const out = new Map<string, JsonObject>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const rewrite = (node: Json): Json => {
-      if (Array.isArray(node)) return node.map(rewrite);
-      if (!node || typeof node !== 'object') return node;
-      const o: JsonObject = {};
-      for (const [k, v] of Object.entries(node)) {
-        if (k === '$schema') continue;
-        o[k] = k === '$ref' && typeof v === 'string' && !v.startsWith('#') ? `#/components/schemas/${componentName(join(dir, v.split('#')[0]!))}` : rewrite(v);
-      }
-      return o;
-    };
-    out.set(componentName(file), rewrite(JSON.parse(readFileSync(join(dir, file), 'utf8')) as Json) as JsonObject);
-  }
-  return out;
-}
+import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
 
 export interface UiGenerator {
   file: string;
@@ -348,21 +328,6 @@ const operationIndex: UiGenerator = {
     ].join('\n');
   },
 };
-
-/** The `x-labels` of each enumeration schema (schemas/enums/), by component name: the words people see for its values. */
-export function enumerationLabels(): Map<string, Record<string, string>> {
-  const dir = join(ROOT, 'schemas', 'enums');
-  const out = new Map<string, Record<string, string>>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { enum?: unknown[]; 'x-labels'?: Record<string, string> };
-    const labels = schema['x-labels'];
-    if (!labels) continue;
-    const missing = (schema.enum ?? []).map(String).filter((value) => !(value in labels));
-    if (missing.length) throw new Error(`schemas/enums/${file}: x-labels lacks ${missing.join(', ')}`);
-    out.set(componentName(file), labels);
-  }
-  return out;
-}
 
 /** Every enumeration's words in one module, loaded with the first screen that shows any (a few KB in all). */
 function labelTables(tables: Map<string, Record<string, string>>): UiGenerator {

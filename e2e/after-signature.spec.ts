@@ -39,7 +39,8 @@ const usDate = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}/${Stri
 /** In-app navigation, as a menu link does; waits for the page titled `title` to show its data. */
 async function open(page: Page, path: string, title: string): Promise<void> {
   await page.evaluate((p) => (window.location.hash = p), path);
-  await expect(page.locator('main h1')).toHaveText(title, { timeout: 15_000 });
+  // A heading of any level: the office's home is a composite whose list is titled by its part (h2).
+  await expect(page.locator('main').getByRole('heading', { name: title, exact: true }).first()).toBeVisible({ timeout: 15_000 });
   await expect(page.locator('main [data-screen][data-ready]').first()).toBeVisible({ timeout: 15_000 });
 }
 
@@ -188,4 +189,18 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await filter(page, 'GetOfficeRefunds', { 'Applicant Name or ID': appId });
   await expect(page.getByRole('row').filter({ hasText: 'Treatment plan reduced' })).toContainText('Completed');
   await page.screenshot({ path: 'test-results/screenshots/after-signature-refunds.png', fullPage: true });
+
+  // The application's detail (found by the header's search): 'View request' reads the refund request
+  // (App_GetRefundRequest), its status in words.
+  await open(page, `/search/${appId}`, `Search results for '${appId}'`);
+  await page.getByRole('row').filter({ hasText: appId }).getByRole('button', { name: 'View' }).click();
+  const summary = page.getByRole('dialog', { name: `Application #${appId}` });
+  await summary.getByRole('button', { name: 'View request' }).click();
+  const request = page.getByRole('dialog', { name: `Refund request of application #${appId}` });
+  await expect(request).toContainText('Treatment plan reduced');
+  await expect(request).toContainText('$100.25');
+  // The refund and its ACH debit are both completed.
+  await expect(request.getByText('Completed', { exact: true })).toHaveCount(2);
+  await request.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(request).toBeHidden();
 });

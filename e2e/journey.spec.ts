@@ -4,8 +4,9 @@
  * link from the demo outbox (/api/dev/outbox), pre-qualifies, compares offers, selects one, consents, answers the
  * identity questions from the data they entered and signs; the office watches the application move on its own page
  * (no reload) and downloads the signed PDF (Files_GetContent). Three lenders whose flows differ — gsky (start, agmt
- * with consent + KBA + signature on one page, then cta), ally (esign for consent + KBA, then a separate sign page) and
- * powerpay (consent + KBA + signature on its sign page) — plus the sandbox's decline and pending-review paths.
+ * with consent + KBA + signature on one page, then cta), ally (esign for consent + KBA, then a separate sign page),
+ * powerpay (consent + KBA + signature on its sign page) and upg (the lender hosts its documents) — plus the sandbox's
+ * decline and pending-review paths.
  *
  * Each test is independent: its own sign-in, its own application and a mobile phone of its own (the outbox is read by
  * recipient). The sandbox rules steer the lenders: income 60,000 and amount 4,500 get offers from every lender of the
@@ -281,7 +282,9 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/agmt/${appId}`);
   await consent(phone);
   await answerKba(phone, b);
-  await expect(office.getByText('KBAPassed')).toBeVisible({ timeout: 15_000 });
+  // The signing part reports that the borrower is reading the agreement (App_UpdateContractStatus); the office sees it.
+  await expect(office.getByText('AgreementPresented')).toBeVisible({ timeout: 15_000 });
+  await expect(office.getByText('Borrower is reading the loan agreement')).toBeVisible();
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/cta/${appId}`);
   await expect(phone.getByRole('heading', { name: "You're all set" })).toBeVisible();
@@ -358,9 +361,45 @@ test('powerpay on a phone: offers as cards; consent, KBA and signature on its si
   await answerKba(phone, b);
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
+  // 'Open my documents' asks for a short-lived link (App_GetDownloadUrl) and opens it: the PDF, with no credential.
+  const opened = phone.waitForResponse((r) => r.url().includes('/api/Files/GetContentByLink/'));
+  await phone.getByRole('button', { name: 'Open my documents' }).click();
+  const pdf = await opened;
+  expect(pdf.status()).toBe(200);
+  expect(pdf.headers()['content-type']).toBe('application/pdf');
+  expect(pdf.request().headers()['x-borrower-token']).toBeUndefined();
   await context.close();
 
   await officeDownloadsSignedPdf(page, appId);
+});
+
+test("upg: the lender hosts the documents; before leaving for its site the borrower sees the application there", async ({ page, browser }) => {
+  const b = borrower('Lindqvist');
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
+  const { appId, link } = await sendTextLink(page, b);
+  const { context, page: phone } = await borrowerPage(browser);
+  await phone.goto(link);
+  await prequalify(phone, b);
+  await chooseLender(phone, 'Upgrade');
+  // Upgrade has no select step of its own: the plan is confirmed on its offers page.
+  await phone.locator('[data-screen="table"]').first().locator('tbody tr').first().getByRole('button', { name: 'Choose' }).click();
+  await phone.getByRole('checkbox', { name: 'I choose this Upgrade plan' }).check();
+  await phone.getByRole('button', { name: 'Confirm my choice' }).click();
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
+  await expect(phone.getByText('Upgrade completes your loan on its own site.')).toBeVisible();
+  // The lender's own view of the application (App_GetLenderApp): its number there, its decision in words, its address.
+  const read = phone.waitForResponse((r) => r.url().includes(`/api/App/GetLenderApp/${appId}`));
+  await phone.getByRole('button', { name: "Continue on Upgrade's site" }).click();
+  const lenderApp = (await (await read).json()) as { lenderAppId: string; lenderAppUrl: string };
+  const dialog = phone.getByRole('dialog', { name: 'Continue with Upgrade' });
+  await expect(dialog).toContainText(lenderApp.lenderAppId);
+  await expect(dialog).toContainText('Approved');
+  await shot(phone, 'lender-app');
+  // The sandbox lender's site does not exist: stand in for it, and check the borrower arrives at the application's page.
+  await phone.route(`${lenderApp.lenderAppUrl}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Upgrade</h1>' }));
+  await dialog.getByRole('button', { name: "Go to Upgrade's site" }).click();
+  await expect.poll(() => phone.url()).toBe(lenderApp.lenderAppUrl);
+  await context.close();
 });
 
 test("decline: last name 'Decline' gets no offer from any lender (the nomatch page)", async ({ page, browser }) => {

@@ -115,7 +115,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get a short-lived URL of the signed loan documents */
+        /**
+         * Get a short-lived URL of the signed loan documents
+         * @description The url opens the signed loan agreement (Files_GetContentByLink) without any credential until expiresAtUtc, 15 minutes on (decision 0166), so the browser can open it as a page; after that, ask again. 409 before the documents are signed.
+         */
         get: operations["App_GetDownloadUrl"];
         put?: never;
         post?: never;
@@ -505,7 +508,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a status callback from a lender
-         * @description Called by lenders, not by the web app. No user identity: the X-Lender-Signature header (HMAC-SHA256 over X-Lender-Timestamp + "." + the raw body, keyed with the secret of body.lenderCode) authenticates the call; a bad or stale signature answers 401.
+         * @description Called by lenders, not by the web app (x-caller machine). No user identity: the X-Lender-Signature header (HMAC-SHA256 over X-Lender-Timestamp + "." + the raw body, keyed with the secret of body.lenderCode) authenticates the call; a bad or stale signature answers 401.
          */
         post: operations["App_ProcessLenderCallback"];
         delete?: never;
@@ -1139,9 +1142,29 @@ export interface paths {
         };
         /**
          * Download the logo or picture of a public landing page
-         * @description Designed path (decision 0031). Anonymous and without X-Api-Key, so that an <img> can load it: it serves only a file that is the logo or picture of an office whose landing page is public (approved, active, with a code); any other id answers 404.
+         * @description Designed path (decision 0031). Anonymous and without X-Api-Key, so that an <img> can load it: it serves only a file that is the logo or picture of an office whose landing page is public (approved, active, with a code); any other id answers 404. No screen names it (x-caller link): the public pages show the logoUrl and pictureUrl the landing-page answers hand out, and the browser loads them as images.
          */
         get: operations["Files_GetPublicContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Files/GetContentByLink/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the signed loan documents by the short-lived link App_GetDownloadUrl gave
+         * @description Designed path (decision 0166). Anonymous and without X-Api-Key, so that a browser can open the link as a page (a navigation sends neither a token nor a header): the token names one file and an expiry, signed by the server; an unknown, altered or expired token answers 404. Shown inline. No screen names it (x-caller link): the borrower's and the office's pages ask App_GetDownloadUrl for the link and open the address it hands out.
+         */
+        get: operations["Files_GetContentByLink"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1218,7 +1241,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a text message a borrower sent back (the SMS gateway's webhook)
-         * @description Designed path (docs/decisions/0105). Called by the SMS gateway, not by the web app: the X-Sms-Webhook-Secret header must equal the SMS_WEBHOOK_SECRET setting (401 otherwise, and always when it is not set). STOP, QUIT, END, REVOKE, OPT OUT, CANCEL or UNSUBSCRIBE opt the number out of texts; START or UNSTOP opt it back in.
+         * @description Designed path (docs/decisions/0105). Called by the SMS gateway, not by the web app (x-caller machine): the X-Sms-Webhook-Secret header must equal the SMS_WEBHOOK_SECRET setting (401 otherwise, and always when it is not set). STOP, QUIT, END, REVOKE, OPT OUT, CANCEL or UNSUBSCRIBE opt the number out of texts; START or UNSTOP opt it back in.
          */
         post: operations["Notify_ReceiveSms"];
         delete?: never;
@@ -1236,7 +1259,7 @@ export interface paths {
         };
         /**
          * Demo mode: the e-mails and texts the portal sent
-         * @description Designed path (docs/decisions/0104), the JSON of the /dev/outbox page: messages newest first and the opted-out numbers. Exists in demo mode only: in production mode it answers 404.
+         * @description Designed path (docs/decisions/0104), the JSON of the /dev/outbox page: messages newest first and the opted-out numbers. Exists in demo mode only: in production mode it answers 404. No screen calls it (x-caller machine): the tests and demo tools read it to follow a texted or e-mailed link; people read the /dev/outbox page, which the server renders itself.
          */
         get: operations["dev_outbox"];
         put?: never;
@@ -1784,7 +1807,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Designed path (decision 0003). Always 200 while the process runs: status ok with database up, or status degraded with database down.
+         * @description Designed path (decision 0003). Always 200 while the process runs: status ok with database up, or status degraded with database down. No screen calls it (x-caller machine): load balancers, container health checks and the test runner's start-up wait do.
          */
         get: operations["Health_GetHealth"];
         put?: never;
@@ -6081,6 +6104,52 @@ export interface operations {
                 content: {
                     "image/png": string;
                     "image/jpeg": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Files_GetContentByLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A single byte range, e.g. bytes=0-1023. */
+                Range?: components["parameters"]["Range"];
+            };
+            path: {
+                /** @description The signed token of the link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The whole file. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            /** @description Part of the file (Range request). */
+            206: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    /** @description bytes start-end/size */
+                    "Content-Range": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

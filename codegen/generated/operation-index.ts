@@ -67,6 +67,7 @@ const compact = {
   Office_ConfirmBankVerification: 'post /api/Office/ConfirmBankVerification ib',
   Files_GetContent: 'get /api/Files/GetContent/{id} d',
   Files_GetPublicContent: 'get /api/Files/GetPublicContent/{id} d',
+  Files_GetContentByLink: 'get /api/Files/GetContentByLink/{token} d',
   Otp_SendOtp: 'post /api/Otp/SendOtp kb',
   Otp_VerifyOtp: 'post /api/Otp/VerifyOtp kb',
   Otp_ExchangeLinkToken: 'post /api/Otp/ExchangeLinkToken kb',

@@ -44,6 +44,20 @@ export interface Operation {
   responses: Map<number, string[]>;
   access: AccessRule;
   idempotent: boolean;
+  /** `x-caller` (decision 0165): who calls an operation that no screen calls; undefined for the screens' own. */
+  caller: OperationCaller | undefined;
+}
+
+/** machine: another system calls it; link: a browser opens an address the server handed out in another answer. */
+const CALLERS = ['machine', 'link'] as const;
+export type OperationCaller = (typeof CALLERS)[number];
+
+function callerOf(op: JsonObject): OperationCaller | undefined {
+  const value = op['x-caller'];
+  if (value === undefined) return undefined;
+  // Only the documented values mean something: a misspelt one stops the contract from loading.
+  if (!CALLERS.includes(value as OperationCaller)) throw new Error(`${String(op.operationId)}: x-caller must be one of ${CALLERS.join(', ')}, not ${JSON.stringify(value)}`);
+  return value as OperationCaller;
 }
 
 const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -105,6 +119,7 @@ export function readOperations(document: JsonObject): Operation[] {
         responses,
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,
+        caller: callerOf(op),
       });
     }
   }

@@ -4,7 +4,7 @@ import type { InjectOptions } from 'fastify';
 import { applicationLenders, lenders, linkTokens, officeLenders, offers, users } from '../../server/db/schema.ts';
 import type { Caller } from '../../server/http/caller.ts';
 import type { Services } from '../../server/services.ts';
-import { recordConsent, signAgreement, submitForESign } from '../../server/domain/journey/esign.ts';
+import { downloadUrl, recordConsent, signAgreement, submitForESign } from '../../server/domain/journey/esign.ts';
 import { getQuiz, submitQuiz } from '../../server/domain/journey/kba.ts';
 import { selectOffer } from '../../server/domain/journey/offers.ts';
 import { submitApplication } from '../../server/domain/journey/prequal.ts';
@@ -45,6 +45,8 @@ export interface JourneyExampleFixtures {
   kbaPassedAppId: number;
   /** Signed. */
   signedAppId: number;
+  /** The path of the short-lived link to its signed documents (App_GetDownloadUrl). */
+  documentsLink: string;
   signaturePng: string;
   smsWebhookSecret: string;
 }
@@ -53,7 +55,7 @@ export const JOURNEY_PLACEHOLDER: JourneyExampleFixtures = {
   officeId: 100, sentAppId: 1000, linkToken: 'x'.repeat(43), offersAppId: 1000, offerId: 1, declinedAppId: 1000, pendingAppId: 1000,
   callback: { payload: '{}', headers: { 'content-type': 'application/json' } }, selectedAppId: 1000, documentsAppId: 1000, consentSha256: '0'.repeat(64), consentedAppId: 1000,
   quizAppId: 1000, quizAnswers: { quizId: 'q', transactionId: 't', answers: [{ questionId: 'street', choiceId: 'c' }] }, kbaPassedAppId: 1000,
-  signedAppId: 1000, signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20),
+  signedAppId: 1000, documentsLink: '/api/Files/GetContentByLink/fl1', signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20),
 };
 
 const EXAMPLE_SMS_SECRET = 'example-sms-webhook-secret';
@@ -146,6 +148,7 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
     quizAnswers: quizApp.answers,
     kbaPassedAppId: passed.appId,
     signedAppId: signed.appId,
+    documentsLink: (await downloadUrl(services, signed.appId)).url.slice(h.settings.publicUrl.length),
     signaturePng: png,
     smsWebhookSecret: h.settings.notify.smsWebhookSecret!,
   };
@@ -186,6 +189,7 @@ export function journeyExamples(f: JourneyExampleFixtures, owner: string): Journ
     { operationId: 'App_GetLoanAgreement', borrowerOf: f.kbaPassedAppId, request: get(`/api/App/GetLoanAgreement/${f.kbaPassedAppId}`) },
     { operationId: 'App_SignAgreement', borrowerOf: f.kbaPassedAppId, request: post('/api/App/SignAgreement', { appId: f.kbaPassedAppId, typedName: 'Pat Applicant', signaturePng: f.signaturePng, agreeToTerms: true }) },
     { operationId: 'App_GetDownloadUrl', as: owner, request: get(`/api/App/GetDownloadUrl/${f.signedAppId}`) },
+    { operationId: 'Files_GetContentByLink', request: get(f.documentsLink) },
     { operationId: 'Notify_ReceiveSms', request: { method: 'POST', url: '/api/Notify/ReceiveSms', payload: { from: '+15125550166', text: 'STOP' }, headers: { 'x-sms-webhook-secret': f.smsWebhookSecret } } },
     { operationId: 'dev_outbox', request: get('/api/dev/outbox?limit=5') },
   ];

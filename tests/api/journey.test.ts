@@ -300,8 +300,6 @@ describe('the borrower journey', () => {
       const filesList = json<{ id: string; fileName: string; fileType: string }[]>(await h.call({ method: 'PUT', url: `/api/App/GetAppFiles?appId=${appId}`, as: office.support }));
       const signedFile = filesList.find((f) => f.fileType === 'SignedLoanAgreement')!;
       expect(signedFile.fileName).toBe(`loan-agreement-${appId}-signed.pdf`);
-      const url = json<{ url: string }>(await h.call({ method: 'GET', url: `/api/App/GetDownloadUrl/${appId}`, as: office.support })).url;
-      expect(url).toBe(`${h.settings.publicUrl}/api/Files/GetContent/${signedFile.id}`);
       const download = await h.call({ method: 'GET', url: `/api/Files/GetContent/${signedFile.id}`, as: office.support });
       expect(download.statusCode).toBe(200);
       expect(download.headers['content-disposition']).toBe(`attachment; filename="loan-agreement-${appId}-signed.pdf"`);
@@ -335,6 +333,20 @@ describe('the borrower journey', () => {
       // The borrower reads the signed one too.
       const mine = await asBorrower(appId, 'GET', `/api/App/GetLoanAgreement/${appId}`);
       expect(sha256(mine.rawPayload)).toBe(sha256(signedPdf));
+      // 'Open my documents': a short-lived link that a browser opens as a page, with no credential at all (decision 0166).
+      for (const asker of [() => asBorrower(appId, 'GET', `/api/App/GetDownloadUrl/${appId}`), () => h.call({ method: 'GET', url: `/api/App/GetDownloadUrl/${appId}`, as: office.support })]) {
+        const link = json<{ url: string; expiresAtUtc: string }>(await asker());
+        expect(link.url.startsWith(`${h.settings.publicUrl}/api/Files/GetContentByLink/`)).toBe(true);
+        expect(Date.parse(link.expiresAtUtc) - Date.now()).toBeGreaterThan(14 * 60_000);
+        expect(Date.parse(link.expiresAtUtc) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+        const opened = await h.call({ method: 'GET', url: link.url.slice(h.settings.publicUrl.length), key: false });
+        expect(opened.statusCode).toBe(200);
+        expect(opened.headers['content-disposition']).toBe(`inline; filename="loan-agreement-${appId}-signed.pdf"`);
+        expect(opened.headers['cache-control']).toBe('no-store');
+        expect(sha256(opened.rawPayload)).toBe(sha256(signedPdf));
+        const altered = link.url.slice(h.settings.publicUrl.length).replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
+        expect((await h.call({ method: 'GET', url: altered, key: false })).statusCode).toBe(404);
+      }
       // Every step left a line for the office.
       const contract = (await logLines(h, appId)).filter((l) => l.kind === 'Contract').map((l) => (l.data as { contractSubStatus: string }).contractSubStatus);
       expect(contract).toEqual(expect.arrayContaining(['TermsPresented', 'ESignGenerated', 'KBAPending', 'KBAPassed', 'AgreementPresented']));

@@ -17,6 +17,7 @@ import { buildContext } from '../../src/engine/context.ts';
 import { condition, evaluate, type Context } from '../../src/engine/expressions.ts';
 import { buildRouteTable, resolveTarget, type RouteEntry } from '../../src/engine/routing.ts';
 import { runActions, type ActionRuntime } from '../../src/engine/actions.ts';
+import { fakeRuntime } from '../support/action-runtime.ts';
 
 type Json = Record<string, unknown>;
 const read = <T = Json>(relative: string): T => JSON.parse(readFileSync(join(ROOT, 'screens', relative), 'utf8')) as T;
@@ -49,24 +50,10 @@ function flowContext(lender: LenderDescriptor, step: string, extra: Context = {}
 /** A fake runtime that records where the actions went. */
 function recorder(table: RouteEntry[]): { runtime: ActionRuntime; went: string[] } {
   const went: string[] = [];
-  const runtime = {
-    table,
-    currentPath: '/',
-    navigate: (path: string) => went.push(`route ${path}`),
-    assign: (href: string, replace?: boolean) => went.push(`${replace ? 'replace' : 'assign'} ${href}`),
-    openDialog: () => undefined,
-    closeDialog: () => undefined,
-    call: async () => ({}),
-    download: async () => undefined,
-    toast: { success: () => undefined, info: () => undefined, error: () => undefined },
-    setSession: () => undefined,
-    clearSession: () => undefined,
-    signIn: async () => undefined,
-    signOut: async () => undefined,
-    handleRedirect: async () => null,
-    invalidate: () => undefined,
-    progress: <T>(work: Promise<T>) => work,
-  } satisfies ActionRuntime;
+  const runtime = fakeRuntime(table, {
+    navigate: (path: string) => void went.push(`route ${path}`),
+    assign: (href: string, replace?: boolean) => void went.push(`${replace ? 'replace' : 'assign'} ${href}`),
+  });
   return { runtime, went };
 }
 

@@ -13,6 +13,7 @@ import { eSignLinkEmail, eSignLinkSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
+import { fileLink } from '../files/links.ts';
 import { toUtc, toUsDate } from '../values.ts';
 import {
   adapterOf, appendESignEvent, borrowerLink, catalogueOf, clientOf, conflict, esignEvents, fieldProblem, issueLinkToken, journeyStateOf,
@@ -310,20 +311,20 @@ export async function signAgreement(services: Services, caller: Caller, body: Sc
   });
 }
 
+/** How long a link to the signed documents opens them: long enough to open it, short enough that a copy soon stops working. */
+const DOCUMENTS_LINK_TTL_MS = 15 * 60_000;
+
 /**
- * App_GetDownloadUrl: where the signed documents are read — Files_GetContent for staff, GetLoanAgreement
- * for the borrower. The URL needs the caller's own credentials; expiresAtUtc is when to ask again.
+ * App_GetDownloadUrl: a link that opens the signed agreement without credentials until it expires (Files_GetContentByLink,
+ * decision 0166). The access layer has already checked that the caller may read this application.
  */
-export async function downloadUrl(services: Services, caller: Caller, appId: number): Promise<Schemas['DownloadUrl']> {
+export async function downloadUrl(services: Services, appId: number): Promise<Schemas['DownloadUrl']> {
   const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
   const signed = await agreementFile(services.db, app, SIGNED_KIND);
   if (!signed) throw conflict('The loan documents are not signed yet.');
-  const base = services.settings.publicUrl;
-  return {
-    url: caller.kind === 'borrower' ? `${base}/api/App/GetLoanAgreement/${appId}` : `${base}/api/Files/GetContent/${signed.id}`,
-    expiresAtUtc: toUtc(new Date(Date.now() + 15 * 60_000)),
-  };
+  const expiresAt = new Date(Date.now() + DOCUMENTS_LINK_TTL_MS);
+  return { url: services.settings.publicUrl + fileLink(services.settings.borrowerTokenSecret, signed.id, expiresAt), expiresAtUtc: toUtc(expiresAt) };
 }
 
 /**

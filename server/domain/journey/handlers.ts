@@ -86,8 +86,8 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
     await signAgreement(services, caller, body, request);
     return { status: 200, body: await applicationWithRoute(services, body.appId) };
   },
-  async App_GetDownloadUrl({ params, caller, services }) {
-    return { status: 200, body: await downloadUrl(services, caller, params.id) };
+  async App_GetDownloadUrl({ params, services }) {
+    return { status: 200, body: await downloadUrl(services, params.id) };
   },
   async App_SendESignLink({ body, caller, services, request }) {
     return { status: 200, body: await sendESignLink(services, caller, body, request) };

@@ -55,7 +55,7 @@ export const JOURNEY_PLACEHOLDER: JourneyExampleFixtures = {
   officeId: 100, sentAppId: 1000, linkToken: 'x'.repeat(43), offersAppId: 1000, offerId: 1, declinedAppId: 1000, pendingAppId: 1000,
   callback: { payload: '{}', headers: { 'content-type': 'application/json' } }, selectedAppId: 1000, documentsAppId: 1000, consentSha256: '0'.repeat(64), consentedAppId: 1000,
   quizAppId: 1000, quizAnswers: { quizId: 'q', transactionId: 't', answers: [{ questionId: 'street', choiceId: 'c' }] }, kbaPassedAppId: 1000,
-  signedAppId: 1000, documentsLink: '/api/Files/GetContentByLink/fl1', signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20),
+  signedAppId: 1000, documentsLink: '/api/Files/GetContentByLink/fl1.placeholder-token', signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20),
 };
 
 const EXAMPLE_SMS_SECRET = 'example-sms-webhook-secret';

@@ -1,3 +1,4 @@
+import { useContext } from 'react';
 import { Box, Stack, Tabs } from '@chakra-ui/react';
 import type { CompositeScreen as Composite } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost, type ScreenProps } from '../router.tsx';
@@ -7,6 +8,7 @@ import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';
 
 /** composite: pages of screens/pages/ stacked or as tabs; an optional source's answer (`data`) decides which parts show. */
 export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
+  const level = useContext(HeadingLevel);
   const base = useExprContext();
   const query = useOperationQuery(screen.source, base);
   const context = screen.source ? { ...base, data: query.data } : base;
@@ -46,7 +48,8 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
     <Box data-screen="composite">
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
       {waiting ? <Loading /> : null}
-      <HeadingLevel.Provider value={2}>{body}</HeadingLevel.Provider>
+      {/* Untitled, the composite is only a stack of pages: its parts keep the page's heading level (one h1). */}
+      <HeadingLevel.Provider value={screen.title ? ((Math.min(level + 1, 3)) as 2 | 3) : level}>{body}</HeadingLevel.Provider>
     </Box>
   );
 }

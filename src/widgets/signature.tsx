@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
-import { Box, Button, chakra, Flex, Input, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Input, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 
 /** The pad's drawing size in pixels (the PNG the server checks: at least 20 × 10, at most 1600 × 600, ≤ 200 KB). */
@@ -48,6 +48,13 @@ export default function SignatureWidget(props: WidgetProps) {
     return { x: ((e.clientX - rect.left) * WIDTH) / rect.width, y: ((e.clientY - rect.top) * HEIGHT) / rect.height };
   };
 
+  const endStroke = () => {
+    if (!drawing.current) return;
+    drawing.current = null;
+    if (typed) setTyped('');
+    publish();
+  };
+
   const write = (name: string) => {
     clear();
     const ctx = pen();
@@ -64,17 +71,16 @@ export default function SignatureWidget(props: WidgetProps) {
   return (
     <Box data-signature-pad w="full">
       <Box borderWidth="1px" borderColor="border" borderRadius="md" bg="white" position="relative" w="full" maxW={`${WIDTH}px`}>
-        <chakra.canvas
+        {/* A plain canvas: Chakra's factory reads width and height as CSS, which left the drawing surface at the
+            browser's default 300 × 150 while strokes are placed on 600 × 160 — the right half of a signature fell off
+            it (issue 16). The attributes size the drawing, the style fits it to the box. */}
+        <canvas
           ref={canvas}
           width={WIDTH}
           height={HEIGHT}
           role="img"
           aria-label="Signature pad"
-          w="full"
-          h="auto"
-          display="block"
-          cursor={locked ? 'not-allowed' : 'crosshair'}
-          css={{ touchAction: 'none' }}
+          style={{ width: '100%', height: 'auto', display: 'block', touchAction: 'none', cursor: locked ? 'not-allowed' : 'crosshair' }}
           onPointerDown={(e) => {
             if (locked) return;
             e.currentTarget.setPointerCapture(e.pointerId);
@@ -96,15 +102,11 @@ export default function SignatureWidget(props: WidgetProps) {
             ctx?.stroke();
             drawing.current = to;
           }}
-          onPointerUp={() => {
-            if (!drawing.current) return;
-            drawing.current = null;
-            if (typed) setTyped('');
-            publish();
-          }}
-          onPointerCancel={() => {
-            drawing.current = null;
-          }}
+          // A stroke ends on release, and also when the browser takes the pointer away (a cancelled touch, lost
+          // capture): what is on the pad is the value, so the ink drawn so far is kept either way.
+          onPointerUp={endStroke}
+          onPointerCancel={endStroke}
+          onLostPointerCapture={endStroke}
         />
         <Box position="absolute" left="6" right="6" bottom="8" borderBottomWidth="1px" borderColor="gray.300" pointerEvents="none" aria-hidden />
       </Box>

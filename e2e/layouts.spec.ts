@@ -94,6 +94,34 @@ test('the side menu collapses to 100px, opens to 320px on hover, and is a menu b
   await expect(page.getByRole('link', { name: 'Inactive Apps' })).toBeVisible();
 });
 
+test('the side menu opens over the page without moving an item: a prompt click lands on the item that was pointed at', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await seedSession(page, staffState({}));
+  await openApp(page, '/home');
+  const nav = page.getByRole('navigation', { name: 'Main menu' });
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBe(100);
+  const links = nav.getByRole('link');
+  const rows = async () => Promise.all((await links.all()).map(async (link) => ({ name: await link.getAttribute('data-menu-item'), ...(await link.boundingBox())! })));
+  const collapsed = await rows();
+  expect(collapsed.map((r) => r.name)).toContain('refunds');
+  const refunds = collapsed.find((r) => r.name === 'refunds')!;
+  // The pointer comes to rest on 'Refunds' (lower half, where a re-flow moves another item under it) …
+  const point = { x: refunds.x + refunds.width / 2, y: refunds.y + refunds.height * 0.8 };
+  await page.mouse.move(point.x, point.y);
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBe(320);
+  // … and every item keeps its place and height as the menu opens: the one under the pointer is still 'Refunds'.
+  const expanded = await rows();
+  expect(expanded.map(({ name, y, height }) => ({ name, y, height }))).toEqual(collapsed.map(({ name, y, height }) => ({ name, y, height })));
+  expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('a')?.getAttribute('data-menu-item'), point)).toBe('refunds');
+  // The page under the menu stays where it was too (the menu opens over it).
+  expect((await page.locator('main').boundingBox())!.x).toBe(100);
+  // A prompt click, while the menu is still opening, goes where the pointer was.
+  await page.mouse.move(1300, 500);
+  await expect.poll(async () => (await nav.boundingBox())?.width).toBe(100);
+  await page.mouse.click(point.x, point.y);
+  await expect(page).toHaveURL(/#\/logs\/refunds$/);
+});
+
 test('the header: searches, New Application, greeting, office and Switch Offices', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
   await seedSession(page, staffState({}));

@@ -14,6 +14,8 @@ import { BrandMark, Footer, SkipLink } from './parts.tsx';
 export const HEADER_HEIGHT = 112;
 export const MENU_COLLAPSED = 100;
 export const MENU_EXPANDED = 320;
+/** One height for every menu item, open or collapsed (an icon and up to two lines of its label below it). */
+const MENU_ITEM_HEIGHT = 64;
 
 function SearchBox({ search, context, runtime }: { search: HeaderSearch; context: Context; runtime: ActionRuntime }) {
   const [value, setValue] = useState('');
@@ -56,19 +58,17 @@ function MenuLinks({ menu, context, runtime, expanded, onNavigate }: { menu: Men
           const label = text(item.label, context);
           return (
             <Box as="li" key={item.id}>
+              {/* Every item has one height and its icon one place, open or not: opening the menu only widens it over
+                  the page and moves each label beside its icon, so what is under the pointer stays there (a prompt
+                  click on 'Refunds' lands on 'Refunds'). */}
               <Box
                 asChild
-                display="flex"
-                flexDirection={expanded ? 'row' : 'column'}
-                alignItems="center"
-                gap={expanded ? '3' : '1'}
-                px={expanded ? '5' : '1'}
-                py="2.5"
+                display="block"
+                position="relative"
+                h={`${MENU_ITEM_HEIGHT}px`}
                 color={active ? 'brand.fg' : 'fg'}
                 bg={active ? 'brand.subtle' : undefined}
                 fontWeight={active ? 'semibold' : 'normal'}
-                fontSize={expanded ? 'sm' : 'xs'}
-                textAlign={expanded ? 'start' : 'center'}
                 textDecoration="none"
                 _hover={{ bg: 'bg.muted' }}
                 _focusVisible={{ outline: '2px solid', outlineColor: 'brand.solid', outlineOffset: '-2px' }}
@@ -83,10 +83,22 @@ function MenuLinks({ menu, context, runtime, expanded, onNavigate }: { menu: Men
                     onNavigate?.();
                   }}
                 >
-                  <Suspense fallback={<Box w="22px" h="22px" />}>
-                    <Icon name={item.icon} size={22} />
-                  </Suspense>
-                  <span>{label}</span>
+                  {/* The icon's middle is 19px down (8px + 22px / 2); the open menu's label sits on that line. */}
+                  <Box position="absolute" top="8px" left="0" w={`${MENU_COLLAPSED - 1}px`} display="flex" justifyContent="center">
+                    <Suspense fallback={<Box w="22px" h="22px" />}>
+                      <Icon name={item.icon} size={22} />
+                    </Suspense>
+                  </Box>
+                  <Box
+                    as="span"
+                    position="absolute"
+                    lineHeight="1.25"
+                    {...(expanded
+                      ? { top: '19px', transform: 'translateY(-50%)', left: `${MENU_COLLAPSED - 1}px`, right: '4', fontSize: 'sm', truncate: true }
+                      : { top: '32px', left: '1', right: '1', fontSize: 'xs', textAlign: 'center', lineClamp: 2 })}
+                  >
+                    {label}
+                  </Box>
                 </a>
               </Box>
             </Box>

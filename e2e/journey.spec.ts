@@ -214,6 +214,20 @@ async function answerKba(page: Page, b: Borrower): Promise<void> {
   await page.getByRole('button', { name: 'Submit my answers' }).click();
 }
 
+/** A wrong first try at the identity questions: a toast says so and new questions come (two attempts). */
+async function failKbaOnce(page: Page, b: Borrower): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Confirm your identity' })).toBeVisible({ timeout: 15_000 });
+  const quiz = page.locator('[data-kba]');
+  const right = [b.streetName, b.city, b.dob.slice(-4), b.zip];
+  for (const fieldset of await quiz.locator('fieldset').all()) {
+    const labels = (await fieldset.locator('label').allTextContents()).map((l) => l.trim());
+    expect(labels).toHaveLength(4);
+    await fieldset.getByRole('radio', { name: labels.find((l) => !right.includes(l))!, exact: true }).check();
+  }
+  await page.getByRole('button', { name: 'Submit my answers' }).click();
+  await expect(page.getByText(/Some answers did not match our records/)).toBeVisible();
+}
+
 /** Types the name, draws a signature on the pad, ticks the agreement and signs. */
 async function sign(page: Page, b: Borrower): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Your loan', exact: true })).toBeVisible({ timeout: 15_000 });
@@ -322,17 +336,7 @@ test('ally: a used link leads to the passcode; esign (consent, KBA with a second
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/ally/esign/${appId}`);
   await consent(phone);
 
-  // A wrong first try gets new questions (two attempts).
-  await expect(phone.getByRole('heading', { name: 'Confirm your identity' })).toBeVisible({ timeout: 15_000 });
-  const quiz = phone.locator('[data-kba]');
-  const right = [b.streetName, b.city, b.dob.slice(-4), b.zip];
-  for (const fieldset of await quiz.locator('fieldset').all()) {
-    const labels = (await fieldset.locator('label').allTextContents()).map((l) => l.trim());
-    expect(labels).toHaveLength(4);
-    await fieldset.getByRole('radio', { name: labels.find((l) => !right.includes(l))!, exact: true }).check();
-  }
-  await phone.getByRole('button', { name: 'Submit my answers' }).click();
-  await expect(phone.getByText(/Some answers did not match our records/)).toBeVisible();
+  await failKbaOnce(phone, b);
   await answerKba(phone, b);
 
   // Ally signs on a page of its own.
@@ -345,7 +349,7 @@ test('ally: a used link leads to the passcode; esign (consent, KBA with a second
   await officeDownloadsSignedPdf(page, appId);
 });
 
-test('powerpay on a phone: offers as cards; consent, KBA and signature on its sign page; the borrower ends on the summary', async ({ page, browser }) => {
+test('powerpay on a phone: offers as cards; consent, KBA (a second try) and signature on its sign page; the borrower ends on the summary', async ({ page, browser }) => {
   const b = borrower('Okafor');
   await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
@@ -358,9 +362,14 @@ test('powerpay on a phone: offers as cards; consent, KBA and signature on its si
   await congratsToDocuments(phone);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/powerpay/sign/${appId}`);
   await consent(phone);
+  // The questions and the signature share this page: the first try's toast stays while the borrower is on it …
+  await failKbaOnce(phone, b);
   await answerKba(phone, b);
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
+  // … and ends with it: the summary shows the signing's toast, not '… 1 try left.' (well within its 10 seconds).
+  await expect(phone.getByText('Your loan agreement is signed.')).toBeVisible();
+  await expect(phone.getByText(/try left/)).toHaveCount(0);
   // 'Open my documents' asks for a short-lived link (App_GetDownloadUrl) and opens it: the PDF, with no credential.
   const opened = phone.waitForResponse((r) => r.url().includes('/api/Files/GetContentByLink/'));
   await phone.getByRole('button', { name: 'Open my documents' }).click();

@@ -86,9 +86,11 @@ export function App() {
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>
         <EngineContext.Provider value={services}>
-          <EngineRouter onChunkError={handleChunkError} />
+          {/* The toaster sits in the router: a toast ends with its page (Toaster.tsx). */}
+          <EngineRouter onChunkError={handleChunkError}>
+            <LazyToaster />
+          </EngineRouter>
           <ProgressOverlay />
-          <LazyToaster />
         </EngineContext.Provider>
       </QueryClientProvider>
     </ChakraProvider>

@@ -443,6 +443,9 @@ test("pending: last name 'Pending' goes to manual review", async ({ page, browse
 test('on this device: the office fills the form (id 0), the borrower takes over with a passcode at the desk', async ({ page }) => {
   const b = borrower('Castillo');
   await signIn(page, OFFICE_ADMIN, /^\/home$/);
+  // The desk's Home has read its list: TanStack Query holds that answer as fresh for 30 s.
+  await expect(page.locator('main [data-screen="table"][data-ready]').first()).toBeVisible({ timeout: 15_000 });
+  const homeReadAt = Date.now();
   await page.getByRole('button', { name: 'New Application' }).click();
   await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'On this device' }).click();
   await expect.poll(() => hashOf(page)).toBe('/app/prequal/0');
@@ -456,6 +459,13 @@ test('on this device: the office fills the form (id 0), the borrower takes over 
   await prequalify(page, b);
   await expect.poll(() => hashOf(page), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/match\?id=\d+$/);
   const appId = Number(hashOf(page).split('=')[1]);
+  await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible();
+  // Back at Home without a reload, the new application is listed: the submit refreshed the lists it changed (within
+  // the 30 s a list stays fresh, so a stale copy would still be shown).
+  await page.evaluate(() => (window.location.hash = '/home'));
+  await expect(page.locator('main').getByRole('link', { name: String(appId), exact: true })).toBeVisible();
+  expect(Date.now() - homeReadAt, 'Home was read less than 30 s ago').toBeLessThan(30_000);
+  await page.evaluate((id) => (window.location.hash = `/app/prequal/match?id=${id}`), appId);
   await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible();
   // The offers are the borrower's: the borrower signs in with a passcode sent to their phone.
   await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();

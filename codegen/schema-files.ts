@@ -27,17 +27,23 @@ export function formSchemaFiles(): Map<string, JsonObject> {
   return out;
 }
 
-/** The `x-labels` of each enumeration schema (schemas/enums/), by component name: the words people see for its values. */
+/**
+ * The `x-labels` of each enumeration schema (schemas/enums/), by component name: the words people see for its values;
+ * and the words for one audience, `x-labels-<audience>` (the borrower's, decision 0190), as `<Name>-<audience>`.
+ */
 export function enumerationLabels(): Map<string, Record<string, string>> {
   const dir = join(ROOT, 'schemas', 'enums');
   const out = new Map<string, Record<string, string>>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { enum?: unknown[]; 'x-labels'?: Record<string, string> };
-    const labels = schema['x-labels'];
-    if (!labels) continue;
-    const missing = (schema.enum ?? []).map(String).filter((value) => !(value in labels));
-    if (missing.length) throw new Error(`schemas/enums/${file}: x-labels lacks ${missing.join(', ')}`);
-    out.set(componentName(file), labels);
+    const schema = JSON.parse(readFileSync(join(dir, file), 'utf8')) as Record<string, unknown> & { enum?: unknown[] };
+    for (const [keyword, labels] of Object.entries(schema)) {
+      const audience = /^x-labels(?:-([a-z]+))?$/.exec(keyword);
+      if (!audience) continue;
+      const words = labels as Record<string, string>;
+      const missing = (schema.enum ?? []).map(String).filter((value) => !(value in words));
+      if (missing.length) throw new Error(`schemas/enums/${file}: ${keyword} lacks ${missing.join(', ')}`);
+      out.set(audience[1] ? `${componentName(file)}-${audience[1]}` : componentName(file), words);
+    }
   }
   return out;
 }

@@ -247,6 +247,12 @@ async function sign(page: Page, b: Borrower): Promise<void> {
   await expect(page.getByText('Your loan agreement is signed.').first()).toBeVisible({ timeout: 15_000 });
 }
 
+/** The borrower's end page says where the loan is in the borrower's words, not the office's ('Signed: ready to finalize'). */
+async function borrowerWords(page: Page): Promise<void> {
+  await expect(page.getByText('Signed: the office finalizes your loan')).toBeVisible();
+  await expect(page.getByText(/ready to finalize/i)).toHaveCount(0);
+}
+
 /** The office's page followed the borrower without a reload; the signed PDF is downloaded from it (Files_GetContent). */
 async function officeDownloadsSignedPdf(page: Page, appId: number): Promise<void> {
   expect(hashOf(page)).toBe(`/app/${appId}`);
@@ -302,6 +308,7 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/cta/${appId}`);
   await expect(phone.getByRole('heading', { name: "You're all set" })).toBeVisible();
+  await borrowerWords(phone);
   await shot(phone, 'cta');
   const [mine] = await Promise.all([phone.waitForEvent('download'), phone.getByRole('button', { name: 'Download my signed agreement' }).click()]);
   expect(mine.suggestedFilename()).toBe(`loan-agreement-${appId}-signed.pdf`);
@@ -344,6 +351,7 @@ test('ally: a used link leads to the passcode; esign (consent, KBA with a second
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
   await expect(phone.getByText('Your loan documents are signed.')).toBeVisible();
+  await borrowerWords(phone);
   await context.close();
 
   await officeDownloadsSignedPdf(page, appId);

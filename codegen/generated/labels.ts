@@ -162,6 +162,21 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Review": "In review",
     "Declined": "Declined"
   },
+  "Stage-borrower": {
+    "NotApplicable": "Application in progress",
+    "OfferSelected": "Offer chosen",
+    "SigningRequired": "Loan documents ready to sign",
+    "ReadyToFinalize": "Signed: the office finalizes your loan",
+    "Finalized": "Finalized by the office",
+    "SubmittedForFunding": "Your loan is being funded",
+    "Funded": "Your loan is funded",
+    "NeedsAttention": "The office will contact you",
+    "Expired": "Your offers expired",
+    "Cancelled": "Cancelled",
+    "Refund": "A refund is in progress",
+    "Review": "A lender is reviewing your application",
+    "Declined": "No offers right now"
+  },
   "StatusChip": {
     "OffersAvailable": "Offers Available",
     "Expired": "Expired",

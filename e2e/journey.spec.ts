@@ -390,7 +390,7 @@ test('powerpay on a phone: offers as cards; consent, KBA (a second try) and sign
   await officeDownloadsSignedPdf(page, appId);
 });
 
-test("upg: the lender hosts the documents; before leaving for its site the borrower sees the application there", async ({ page, browser }) => {
+test("upg: the lender hosts the documents; the borrower signs on the sandbox lender's own site and comes back to the portal", async ({ page, browser }) => {
   const b = borrower('Lindqvist');
   await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
@@ -412,11 +412,25 @@ test("upg: the lender hosts the documents; before leaving for its site the borro
   await expect(dialog).toContainText(lenderApp.lenderAppId);
   await expect(dialog).toContainText('Approved');
   await shot(phone, 'lender-app');
-  // The sandbox lender's site does not exist: stand in for it, and check the borrower arrives at the application's page.
-  await phone.route(`${lenderApp.lenderAppUrl}**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Upgrade</h1>' }));
+  // The address exists: the sandbox lender's own pages, served by the portal's server (decision 0191).
   await dialog.getByRole('button', { name: "Go to Upgrade's site" }).click();
   await expect.poll(() => phone.url()).toBe(lenderApp.lenderAppUrl);
+  await expect(phone.getByRole('heading', { name: `Your application ${lenderApp.lenderAppId}` })).toBeVisible();
+  await expect(phone.getByText(`Hello ${b.first}. You are approved`)).toBeVisible();
+  await shot(phone, 'lender-site');
+  await phone.getByRole('link', { name: 'Review and sign' }).click();
+  await expect(phone.getByRole('heading', { name: 'Sign your loan agreement' })).toBeVisible();
+  await phone.getByLabel('Type your full name').fill(`${b.first} ${b.last}`);
+  await phone.getByLabel('I have read the loan agreement and I agree to its terms.').check();
+  await phone.getByRole('button', { name: 'Sign with Upgrade' }).click();
+  // The lender reports the signature (a signed callback) and sends the borrower back to the portal's summary.
+  await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/borrower/${appId}`);
+  await expect(phone.getByText('Your loan documents are signed.')).toBeVisible({ timeout: 15_000 });
+  await borrowerWords(phone);
   await context.close();
+  // The office sees it ready to finalize, signed at the lender.
+  await expect(page.getByText('ReadyToFinalize')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Signed at the lender: ready to finalize')).toBeVisible();
 });
 
 test("decline: last name 'Decline' gets no offer from any lender (the nomatch page)", async ({ page, browser }) => {

@@ -19,6 +19,8 @@ import { registerReference } from './http/reference.ts';
 import { createHandlers } from './domain/handlers.ts';
 import { CALLBACK_PATH } from './domain/journey/lender-calls.ts';
 import { lenderCatalogue, syncLenderRows } from './lenders/registry.ts';
+import { sandboxSiteUrl } from './lenders/sandbox.ts';
+import { registerSandboxLenderSite } from './lenders/site.ts';
 import { registerDevOutboxPage } from './notify/dev-outbox.ts';
 import { dualProtocolServer } from './identity/listener.ts';
 import type { Services } from './services.ts';
@@ -146,6 +148,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   await options.identity?.register(app);
   // The outbox page exists in demo mode only (its JSON, dev_outbox, answers 404 in production).
   if (settings.mode === 'demo') await registerDevOutboxPage(app, database.db);
+  // The sandbox lenders' own pages, where their links lead (demo mode only, as their links: docs/decisions/0191).
+  if (sandboxSiteUrl(settings)) await registerSandboxLenderSite(app, services);
 
   await (await import('./http/security-headers.ts')).registerSecurityHeaders(app, settings);
   const webRoot = options.webRoot ?? join(ROOT, 'dist');

@@ -3,7 +3,7 @@ import type { Settings } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { lenders } from '../db/schema.ts';
 import { loadLenderFiles, type LenderDescriptor } from './descriptor.ts';
-import { sandboxAdapter } from './sandbox.ts';
+import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 
 /**
@@ -19,21 +19,23 @@ export interface LenderCatalogue {
 
 const catalogues = new Map<string, LenderCatalogue>();
 
-function build(dir: string): LenderCatalogue {
+function build(dir: string, site: string | null): LenderCatalogue {
   const descriptors = loadLenderFiles(dir);
   const adapters = new Map<string, LenderAdapter>();
   for (const descriptor of descriptors) {
     // Only the sandbox implementation exists; a real lender's adapter would be chosen here by `adapter`.
-    adapters.set(descriptor.code, sandboxAdapter(descriptor));
+    adapters.set(descriptor.code, sandboxAdapter(descriptor, site));
   }
   return { dir, descriptors, get: (code) => adapters.get(code), codes: () => [...adapters.keys()] };
 }
 
-export function lenderCatalogue(settings: Pick<Settings, 'lendersDir'>): LenderCatalogue {
-  let catalogue = catalogues.get(settings.lendersDir);
+export function lenderCatalogue(settings: Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'>): LenderCatalogue {
+  const site = sandboxSiteUrl(settings);
+  const key = `${settings.lendersDir}\n${site}`;
+  let catalogue = catalogues.get(key);
   if (!catalogue) {
-    catalogue = build(settings.lendersDir);
-    catalogues.set(settings.lendersDir, catalogue);
+    catalogue = build(settings.lendersDir, site);
+    catalogues.set(key, catalogue);
   }
   return catalogue;
 }

@@ -12,7 +12,16 @@ import type { Applicant, KbaQuestionDraft, LenderAdapter, LenderEventEffect, Off
  * answers (application_lenders, offers).
  */
 
-const SANDBOX_HOST = 'https://sandbox.lenders.example';
+/** The sandbox lenders' own pages (server/lenders/site.ts, docs/decisions/0191), under the portal's address. */
+export const SITE_PATH = '/sandbox/lenders';
+
+/** Where the sandbox lenders' pages are: served in demo mode only, so elsewhere a sandbox lender has no site (null). */
+export function sandboxSiteUrl(settings: { mode: string; publicUrl: string }): string | null {
+  return settings.mode === 'demo' ? `${settings.publicUrl}${SITE_PATH}` : null;
+}
+
+/** A sandbox lender's page of one application: the lenderAppUrl it answers. */
+export const sandboxAppUrl = (site: string, code: string, lenderAppId: string) => `${site}/${encodeURIComponent(code)}/applications/${encodeURIComponent(lenderAppId)}`;
 
 export class SandboxFailure extends Error {}
 
@@ -137,9 +146,11 @@ export function sandboxKba(applicant: Applicant): KbaQuestionDraft[] {
 
 // ---- the adapter --------------------------------------------------------------------------------
 
-export function sandboxAdapter(descriptor: LenderDescriptor): LenderAdapter {
+/** `site`: where this lender's pages are (sandboxSiteUrl); null when they are not served, and its answers link nowhere. */
+export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null): LenderAdapter {
   const settings = descriptor.sandbox;
   const code = descriptor.code;
+  const appUrl = (lenderAppId: string | null) => (site && lenderAppId ? sandboxAppUrl(site, code, lenderAppId) : null);
   const products = new Map(settings.products.map((product) => [product.code, product]));
 
   const discountOf = (product: ProductDefinition, officeRate: number | null) => officeRate ?? product.discountRate ?? 0;
@@ -153,18 +164,20 @@ export function sandboxAdapter(descriptor: LenderDescriptor): LenderAdapter {
     const line = Math.min(Math.round(range.max * 100), Math.max(amount, roundUpTo(applicant.annualIncome * (settings.lineToIncome ?? 0.2), 10_000)));
     const fitting = settings.products.filter((p) => amount >= Math.round(p.minAmount * 100) && amount <= Math.round(p.maxAmount * 100));
     if (fitting.length === 0) return { answer: declined(lenderAppId, 'No plan is available for the amount requested', 'PRODUCT') };
+    const lenderAppUrl = appUrl(lenderAppId);
     const offers: OfferTerms[] = fitting.map((product, index) => ({
       ...priceProduct(product, amount, discountOf(product, officeRate)),
       minLine: Math.round(product.minAmount * 100),
       maxLine: Math.min(line, Math.round(product.maxAmount * 100)),
-      url: `${SANDBOX_HOST}/${code}/offers/${lenderAppId}/${product.code.toLowerCase()}`,
+      // The offer on the lender's page of the application (its row there has the product's code as id).
+      url: lenderAppUrl && `${lenderAppUrl}#${product.code.toLowerCase()}`,
       isDefault: index === 0,
     }));
     return {
       answer: {
         status: 'Approved',
         lenderAppId,
-        lenderAppUrl: `${SANDBOX_HOST}/${code}/applications/${lenderAppId}`,
+        lenderAppUrl,
         adverseActionReason: null,
         reasonCodes: [],
         approvedAmount: line,
@@ -193,7 +206,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor): LenderAdapter {
         return {
           status: rule.decision,
           lenderAppId,
-          lenderAppUrl: `${SANDBOX_HOST}/${code}/applications/${lenderAppId}`,
+          lenderAppUrl: appUrl(lenderAppId),
           adverseActionReason: rule.reason ?? null,
           reasonCodes: rule.reasonCode ? [rule.reasonCode] : [],
           approvedAmount: null,
@@ -213,7 +226,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor): LenderAdapter {
     async select({ appId, lenderAppId }) {
       return {
         contractId: `${code.toUpperCase()}-C${appId}-${randomBytes(3).toString('hex').toUpperCase()}`,
-        lenderAppUrl: lenderAppId ? `${SANDBOX_HOST}/${code}/applications/${lenderAppId}` : null,
+        lenderAppUrl: appUrl(lenderAppId),
       };
     },
 
@@ -226,7 +239,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor): LenderAdapter {
       const clauses = descriptor.disclosures
         .filter((d) => (d.showWith ?? 'both') !== 'offers')
         .map((d) => ({ title: d.title, text: d.text }));
-      return { hostedBy, url: hostedBy === 'lender' ? `${lenderAppUrl ?? `${SANDBOX_HOST}/${code}`}/sign` : null, clauses };
+      return { hostedBy, url: hostedBy === 'lender' && lenderAppUrl ? `${lenderAppUrl}/sign` : null, clauses };
     },
 
     async status() {

@@ -223,7 +223,8 @@ describe('the borrower journey', () => {
       const upg = offers.find((o) => o.lenderCode === 'upg')!;
       const handedOff = json<Application>(await select(result.id, upg.id));
       expect(handedOff.nextRoute).toBe(handedOff.lenderAppUrl);
-      expect(handedOff.nextRoute).toMatch(/^https:\/\/sandbox\.lenders\.example\/upg\//);
+      // The lender's own page, served by the sandbox lenders' site of this server (decision 0191).
+      expect(handedOff.nextRoute).toMatch(new RegExp(`^${h.settings.publicUrl}/sandbox/lenders/upg/applications/UPG-`));
       expect((await offersOf(result.id)).filter((o) => o.isSelected).map((o) => o.id)).toEqual([upg.id]);
     });
   });

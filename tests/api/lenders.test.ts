@@ -100,7 +100,7 @@ describe('lenders', () => {
       expect(json<{ nextRoute: string }>(selected).nextRoute).toBe('/app/covered/offers/congrats');
       const esign = json<{ hostedBy: string; eSignUrl: string }>(await h.call({ method: 'POST', url: `/api/App/SubmitForESign?id=${result.id}`, borrowerOf: result.id }));
       expect(esign.hostedBy).toBe('lender');
-      expect(esign.eSignUrl).toMatch(/^https:\/\/sandbox\.lenders\.example\/covered\/.*\/sign$/);
+      expect(esign.eSignUrl).toMatch(new RegExp(`^${h.settings.publicUrl}/sandbox/lenders/covered/applications/COVERED-\\w+/sign$`));
       const signed = await h.call(signedCallback(h.settings, {
         lenderCode: 'covered', appId: result.id, lenderAppId: await lenderAppId(result.id, 'covered'), eventType: 'ContractStatus', contractStatus: 'Signed',
         contractSubStatus: 'AgreementPresented', occurredAtUtc: new Date().toISOString(),

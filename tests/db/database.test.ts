@@ -63,12 +63,12 @@ describe('demo seed', () => {
   let first: Record<string, number>;
 
   beforeAll(async () => {
-    expect((await seedDemo(db, { piiKey })).created).toBe(true);
+    expect((await seedDemo(db, { piiKey, mode: 'demo', publicUrl: 'https://localhost:3000' })).created).toBe(true);
     first = await rowCounts();
   }, 60_000);
 
   it('is idempotent: a second run writes nothing', async () => {
-    expect((await seedDemo(db, { piiKey })).created).toBe(false);
+    expect((await seedDemo(db, { piiKey, mode: 'demo', publicUrl: 'https://localhost:3000' })).created).toBe(false);
     expect(await rowCounts()).toEqual(first);
   });
 

@@ -7,13 +7,15 @@ import { condition, evaluate } from '../../src/engine/expressions.ts';
 const holds = (expression: unknown, facts: Record<string, unknown>) => condition(expression, facts, false);
 import { loadLenderFiles } from '../../server/lenders/descriptor.ts';
 import { amortizedPayment, priceProduct } from '../../server/lenders/payments.ts';
-import { sandboxAdapter, sandboxKba, streetName } from '../../server/lenders/sandbox.ts';
+import { sandboxAdapter, sandboxKba, sandboxSiteUrl, streetName } from '../../server/lenders/sandbox.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { askLenders } from '../../server/lenders/waterfall.ts';
 
 const descriptors = loadLenderFiles(join(process.cwd(), 'screens', 'lenders'));
+/** Where the sandbox lenders' pages are in these tests. */
+const SITE = 'https://portal.test/sandbox/lenders';
 /** The same lenders with no simulated latency, for fast decisions. */
-const adapters = new Map(descriptors.map((d) => [d.code, sandboxAdapter({ ...d, sandbox: { ...d.sandbox, latencyMs: 0 } })]));
+const adapters = new Map(descriptors.map((d) => [d.code, sandboxAdapter({ ...d, sandbox: { ...d.sandbox, latencyMs: 0 } }, SITE)]));
 
 function applicant(overrides: Partial<Applicant> = {}): Applicant {
   return {
@@ -109,10 +111,24 @@ describe('the sandbox adapter', () => {
     expect(streetName('77B Maple Ave Apt 5')).toBe('Maple Ave Apt 5');
   });
 
+  it("links its answers to its own pages on the portal's site, or to nothing where those are not served", async () => {
+    const answer = await ask('upg', applicant());
+    expect(answer.lenderAppUrl).toBe(`${SITE}/upg/applications/${answer.lenderAppId}`);
+    expect(answer.offers[0]!.url).toBe(`${answer.lenderAppUrl}#${answer.offers[0]!.productCode.toLowerCase()}`);
+    const upg = adapters.get('upg')!;
+    expect((await upg.esignDocuments({ appId: 1, contractId: 'C', lenderAppUrl: answer.lenderAppUrl })).url).toBe(`${answer.lenderAppUrl}/sign`);
+    const siteless = sandboxAdapter({ ...upg.descriptor, sandbox: { ...upg.descriptor.sandbox, latencyMs: 0 } }, null);
+    const elsewhere = await siteless.prequalify(applicant(), { signal: signal(), discountRate: null });
+    expect([elsewhere.lenderAppUrl, elsewhere.offers[0]!.url]).toEqual([null, null]);
+    expect((await siteless.esignDocuments({ appId: 1, contractId: 'C', lenderAppUrl: null })).url).toBeNull();
+    expect(sandboxSiteUrl({ mode: 'demo', publicUrl: 'https://portal.test' })).toBe(SITE);
+    expect(sandboxSiteUrl({ mode: 'production', publicUrl: 'https://portal.test' })).toBeNull();
+  });
+
   it('times a slow lender out in the waterfall without waiting for it', async () => {
     const gsky = descriptors.find((d) => d.code === 'gsky')!;
-    const slow = sandboxAdapter({ ...gsky, sandbox: { ...gsky.sandbox, latencyMs: 10_000 } });
-    const failing = sandboxAdapter({ ...gsky, code: 'failing', sandbox: { ...gsky.sandbox, latencyMs: 0, failureRate: 1 } });
+    const slow = sandboxAdapter({ ...gsky, sandbox: { ...gsky.sandbox, latencyMs: 10_000 } }, SITE);
+    const failing = sandboxAdapter({ ...gsky, code: 'failing', sandbox: { ...gsky.sandbox, latencyMs: 0, failureRate: 1 } }, SITE);
     const started = performance.now();
     const answers = await askLenders([{ adapter: slow, lenderId: 1, discountRate: null }, { adapter: failing, lenderId: 2, discountRate: null }, { adapter: adapters.get('ally')!, lenderId: 3, discountRate: 4 }], applicant(), 150);
     expect(performance.now() - started).toBeLessThan(1000);

@@ -15,6 +15,7 @@ import {
   type refundStatus,
 } from '../schema.ts';
 import type { SeededOffice } from './demo-offices.ts';
+import { sandboxAppUrl } from '../../lenders/sandbox.ts';
 
 type Stage = (typeof appStage.enumValues)[number];
 type SubStatus = (typeof contractSubStatus.enumValues)[number];
@@ -84,6 +85,8 @@ const PRODUCTS = [
 
 export interface DemoApplicationContext {
   piiKey: Buffer;
+  /** Where the sandbox lenders' pages are (sandboxSiteUrl): the lenders' links of the demo applications go there. */
+  lenderSite: string | null;
   offices: readonly SeededOffice[];
   lenders: ReadonlyMap<string, { id: number; name: string }>;
   staffUserId: string;
@@ -114,7 +117,10 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
     const mobilePhone = `(555) 555-${String(1000 + i).padStart(4, '0')}`;
     const officeLenderCodes = office.lenders.map((l) => l.code);
     const offering = plan.answer === 'Approved' ? office.lenders.slice(0, 3) : [];
-    const productOffers = offering.map((lender, n) => offerFor(lender.code, n, amount, lender.discountRate));
+    // The n-th lender of the office knows the application by this id, and shows it at this address.
+    const lenderAppIdOf = (code: string, n: number) => `${code.toUpperCase()}-A${700_000 + i * 10 + n}`;
+    const lenderAppUrlOf = (code: string, n: number) => (ctx.lenderSite ? sandboxAppUrl(ctx.lenderSite, code, lenderAppIdOf(code, n)) : null);
+    const productOffers = offering.map((lender, n) => offerFor(lender.code, n, amount, lender.discountRate, lenderAppUrlOf(lender.code, n)));
     const chosenIndex = i % Math.max(productOffers.length, 1);
     const chosen = plan.selected ? productOffers[chosenIndex] : undefined;
     const chosenLender = chosen ? ctx.lenders.get(chosen.lenderCode)! : undefined;
@@ -162,7 +168,7 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
         lenderCode: chosen?.lenderCode ?? null,
         lenderName: chosenLender?.name ?? null,
         contractId: chosen && plan.contract ? `${chosen.lenderCode.toUpperCase()}-${String(580_000 + i * 37)}` : null,
-        lenderAppUrl: chosen ? `https://sandbox.lenders.example/${chosen.lenderCode}/applications/${700_000 + i}` : null,
+        lenderAppUrl: chosen ? lenderAppUrlOf(chosen.lenderCode, chosenIndex) : null,
         productCode: chosen?.productCode ?? null,
         productName: chosen?.productName ?? null,
         productType: chosen?.productType ?? null,
@@ -200,7 +206,7 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
           lenderId: ctx.lenders.get(code)!.id,
           status: answer,
           adverseActionReason: answer === 'Declined' ? DECLINE_REASONS[(i + n) % DECLINE_REASONS.length]! : null,
-          lenderAppId: answer === 'Pending' ? null : `${code.toUpperCase()}-A${700_000 + i * 10 + n}`,
+          lenderAppId: answer === 'Pending' ? null : lenderAppIdOf(code, n),
           respondedAt: answer === 'Pending' ? null : at(0.01),
           latencyMs: answer === 'Pending' ? null : 400 + Math.floor(random() * 3_600),
           createdAt,
@@ -288,7 +294,7 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
   }
 }
 
-function offerFor(lenderCode: string, n: number, amount: number, discountRate: number) {
+function offerFor(lenderCode: string, n: number, amount: number, discountRate: number, lenderAppUrl: string | null) {
   const product = PRODUCTS[n % PRODUCTS.length]!;
   const monthlyPayment = payment(amount, product.promoApr ?? product.apr, product.promoTerm ?? product.term);
   const totalCost = monthlyPayment * (product.promoTerm ?? product.term);
@@ -314,7 +320,8 @@ function offerFor(lenderCode: string, n: number, amount: number, discountRate: n
     totalCost,
     discountRate,
     discountAmount,
-    url: `https://sandbox.lenders.example/${lenderCode}/offers/${product.code.toLowerCase()}`,
+    // The offer's row on the lender's page (its product code, as the sandbox adapter links offers).
+    url: lenderAppUrl && `${lenderAppUrl}#${`${lenderCode}-${product.code}`.toLowerCase()}`,
     messages: product.promoTerm
       ? [`No interest if paid in full within ${product.promoTerm} months.`, `Standard APR of ${product.apr}% applies after the promotional period.`]
       : ['Fixed monthly payments.', 'No prepayment penalty.'],

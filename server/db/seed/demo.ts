@@ -6,6 +6,7 @@ import { lenders, userOffices, users, type internalRole, type officeRole } from 
 import { seedDemoApplications } from './demo-applications.ts';
 import { seedDemoOffices, type SeededOffice } from './demo-offices.ts';
 import { seedReferenceData } from './reference.ts';
+import { sandboxSiteUrl } from '../../lenders/sandbox.ts';
 
 export const DEMO_PASSWORD = 'demo-pass-1234';
 
@@ -93,7 +94,7 @@ export interface DemoSeedResult {
  * Reference data, offices in every enrollment status, the demo users, and applications in every
  * stage for the approved offices, in one transaction. Running it again changes nothing.
  */
-export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey'>): Promise<DemoSeedResult> {
+export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode' | 'publicUrl'>): Promise<DemoSeedResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     await seedReferenceData(tx);
@@ -111,6 +112,7 @@ export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey'>): Prom
 
     await seedDemoApplications(tx, {
       piiKey: settings.piiKey,
+      lenderSite: sandboxSiteUrl(settings),
       offices: seededOffices.filter((o) => o.status === 'Approved'),
       lenders: new Map(lenderRows.map((l) => [l.code, l])),
       staffUserId: userIds.get(OFFICE_ADMIN_EMAIL)!,

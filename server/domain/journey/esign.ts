@@ -224,7 +224,8 @@ export async function loanAgreement(services: Services, caller: Caller, appId: n
 
 const SIGNATURE_MAX_BYTES = 200 * 1024;
 const SIGNATURE_MAX = { width: 1600, height: 600 };
-const normalName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+/** A typed name as it is compared with the applicant's (the sandbox lender's signing page compares the same way). */
+export const normalName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
 
 function signatureImage(dataUrl: string): Buffer {
   const match = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);

@@ -7,6 +7,7 @@
  * sandbox latency is fixed (`lendersWithLatency`), then calls `submitAppTimes`. Each call starts a new
  * application (id 0) on the office device, as the office's staff does, and must pre-qualify.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from './profiles.ts';
@@ -67,7 +68,7 @@ export async function submitAppTimes(call: SubmitCall, count: number): Promise<{
     const started = performance.now();
     const response = await fetch(`${call.base}/api/App/SubmitApp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${call.token}`, 'x-api-key': call.apiKey, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${call.token}`, 'x-api-key': call.apiKey, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
       body: JSON.stringify(form(call.officeId, n)),
       signal: AbortSignal.timeout(60_000),
     });

@@ -1184,7 +1184,7 @@ export interface paths {
         put?: never;
         /**
          * Send a one-time passcode to a borrower
-         * @description Rate limited per destination and per client address (429).
+         * @description By appId only for whoever holds a link the office sent for the application (linkToken: the link's t, used or expired), its borrower, or staff of its office (admin, support, sales) at their desk; anyone else gets the 404 of an unknown application. By officeId and a contact for a borrower coming back through the landing page: the same answer whether or not the contact has an application. Each call starts its own challenge; wrong codes lock that challenge only (decision 0173). One send per application and channel a minute, 20 per client address an hour (429).
          */
         post: operations["Otp_SendOtp"];
         delete?: never;
@@ -1259,7 +1259,7 @@ export interface paths {
         };
         /**
          * Demo mode: the e-mails and texts the portal sent
-         * @description Designed path (docs/decisions/0104), the JSON of the /dev/outbox page: messages newest first and the opted-out numbers. Exists in demo mode only: in production mode it answers 404. No screen calls it (x-caller machine): the tests and demo tools read it to follow a texted or e-mailed link; people read the /dev/outbox page, which the server renders itself.
+         * @description Designed path (docs/decisions/0104), the JSON of the /dev/outbox page: messages newest first and the opted-out numbers. Exists in demo mode only: in production mode it answers 404. It answers a request from the machine the portal runs on (loopback, with no proxy naming another client) or from a platform admin (df.admin), and 403 to anyone else, since it shows every passcode and link (decision 0174). No screen calls it (x-caller machine): the tests and demo tools read it to follow a texted or e-mailed link; people read the /dev/outbox page, which the server renders itself.
          */
         get: operations["dev_outbox"];
         put?: never;
@@ -3074,13 +3074,15 @@ export interface components {
         };
         /**
          * Send one-time passcode
-         * @description Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application) or officeId with an e-mail or mobile phone (a borrower starting a new application from a landing page).
+         * @description Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application), with the token of a link the office sent for it unless the caller is its borrower or staff of its office at their desk; or officeId with an e-mail or mobile phone (a borrower coming back through a landing page). docs/decisions/0173.
          */
         OtpSend: {
             /** @description Application id. */
             appId?: number;
             /** @description Office id. */
             officeId?: number;
+            /** @description The `t` of a link the office texted or e-mailed for this application (App_SendApp, App_SendESignLink), used or expired: it shows the requester received the office's message. */
+            linkToken?: string;
             channel: components["schemas"]["SendChannel"];
             /** Format: email */
             email?: string;
@@ -3987,7 +3989,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
+        /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
         IdempotencyKey: string;
         /** @description sha256=<hex HMAC-SHA256 of X-Lender-Timestamp + "." + raw body, keyed with the lender secret>. */
         LenderSignature: string;
@@ -4010,9 +4012,9 @@ export interface operations {
     App_SendApp: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4074,9 +4076,9 @@ export interface operations {
     App_SubmitApp: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4173,9 +4175,9 @@ export interface operations {
     App_SelectOffer: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4298,9 +4300,9 @@ export interface operations {
     App_FinalizeApp: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4332,7 +4334,10 @@ export interface operations {
     App_SendESignLink: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4363,9 +4368,9 @@ export interface operations {
     App_SubmitRefund: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4749,9 +4754,9 @@ export interface operations {
     App_SubmitKBA: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -4813,7 +4818,10 @@ export interface operations {
     App_SubmitTrans: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5264,9 +5272,9 @@ export interface operations {
     App_SignAgreement: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5956,9 +5964,9 @@ export interface operations {
     Office_StartBankVerification: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -5990,9 +5998,9 @@ export interface operations {
     Office_ConfirmBankVerification: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -6164,7 +6172,10 @@ export interface operations {
     Otp_SendOtp: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6381,7 +6392,10 @@ export interface operations {
     Users_UpsertUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6444,7 +6458,10 @@ export interface operations {
     Users_ResendInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description User id. */
                 userId: string;
@@ -6662,7 +6679,10 @@ export interface operations {
     AdminUsers_UpsertUsers: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6693,7 +6713,10 @@ export interface operations {
     AdminUsers_UpsertUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6951,9 +6974,9 @@ export interface operations {
     AdminApps_MarkAppsFunded: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -7110,7 +7133,10 @@ export interface operations {
     AdminOffices_UpsertUsers: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7141,7 +7167,10 @@ export interface operations {
     AdminOffices_UpsertUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7203,9 +7232,9 @@ export interface operations {
     AdminOffices_UpdateOfficeStatus: {
         parameters: {
             query?: never;
-            header?: {
-                /** @description Client-chosen key (e.g. a UUID) that makes a retry of this call safe. */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;

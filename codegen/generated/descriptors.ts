@@ -91,6 +91,10 @@ export type Expression3 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
 export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
@@ -102,15 +106,15 @@ export type ValueFormat1 =
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
- */
 export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
@@ -134,11 +138,11 @@ export type Actions2 = Action[];
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
  */
@@ -150,11 +154,15 @@ export type Text7 = (string | number | boolean | null) | Expression[] | Operatio
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ */
+export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
  *
@@ -1031,10 +1039,7 @@ export interface DataSource {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  /**
-   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
-   */
-  notFound?: boolean;
+  refetchWhile?: Expression4;
   syncSession?: Bindings3;
 }
 /**
@@ -1056,7 +1061,7 @@ export interface ServerCheck {
   query?: Bindings;
   body?: Bindings;
   when?: Expression;
-  valid: Expression4;
+  valid: Expression5;
   /**
    * A key of schemas/messages.json.
    */
@@ -1145,7 +1150,7 @@ export interface FormScreen {
   order?: string[];
   values?: Bindings5;
   initial?: Bindings6;
-  from?: Expression5;
+  from?: Expression6;
   submit?: FormSubmit;
   /**
    * @maxItems 10
@@ -1205,10 +1210,7 @@ export interface DataSource1 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  /**
-   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
-   */
-  notFound?: boolean;
+  refetchWhile?: Expression4;
   syncSession?: Bindings3;
 }
 /**
@@ -1228,7 +1230,7 @@ export interface FormRule {
    * The field the message shows at; 'group.*.field' checks the rule for each item of a repeating group, with `item` and `index` in the context.
    */
   field: string;
-  invalid: Expression6;
+  invalid: Expression7;
   /**
    * A key of schemas/messages.json.
    */
@@ -1297,10 +1299,7 @@ export interface DataSource2 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  /**
-   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
-   */
-  notFound?: boolean;
+  refetchWhile?: Expression4;
   syncSession?: Bindings3;
 }
 export interface WizardStep {
@@ -1308,7 +1307,7 @@ export interface WizardStep {
   title: Text;
   screen: Name;
   visible?: Expression;
-  done?: Expression7;
+  done?: Expression8;
   incomplete?: Text4;
   next?: Text5;
   actions?: Actions1;
@@ -1332,7 +1331,7 @@ export interface TableScreen {
    * @maxItems 40
    */
   columns: Column[];
-  columnsFrom?: Expression8;
+  columnsFrom?: Expression9;
   /**
    * @maxItems 20
    */
@@ -1360,11 +1359,11 @@ export interface DialogFrame2 {
  * Rows can be selected with a checkbox; the toolbar's context then holds `selection` (the selected rows' values) and `selectedRows`. A selection keeps only rows still listed.
  */
 export interface TableSelection {
-  value?: Expression9;
+  value?: Expression10;
   label?: Text6;
   allLabel?: Text7;
   visible?: Expression;
-  enabled?: Expression10;
+  enabled?: Expression11;
 }
 /**
  * Lanes by a key (the stage), one card per item.
@@ -1394,7 +1393,7 @@ export interface KanbanLanes {
   key: string;
   items: string;
   count?: string;
-  title?: Text;
+  title: Text8;
   /**
    * The rows are flat: group them into lanes by key.
    */
@@ -1457,7 +1456,7 @@ export interface DetailSection {
    */
   fields?: DisplayField[];
   visible?: Expression;
-  each?: Expression11;
+  each?: Expression12;
   image?: DetailImage;
   /**
    * Buttons at the section's title, e.g. an Edit link to where its data is changed.
@@ -1567,10 +1566,7 @@ export interface DataSource3 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  /**
-   * A 404 answer means the address names nothing (an unknown landing code): the page shows the not-found content (spec §2) in place of the screen, once, without an error toast.
-   */
-  notFound?: boolean;
+  refetchWhile?: Expression4;
   syncSession?: Bindings3;
 }
 export interface CompositePart {

@@ -15,6 +15,15 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Locked": "Locked after 3 wrong tries",
     "Failed": "Failed"
   },
+  "AppFileType": {
+    "TreatmentPlan": "Treatment plan",
+    "Invoice": "Invoice",
+    "PhotoId": "Photo ID",
+    "ProofOfIncome": "Proof of income",
+    "SignedAgreement": "Signed agreement",
+    "SignedLoanAgreement": "Signed loan agreement",
+    "Other": "Other"
+  },
   "AppLogKind": {
     "Event": "Event",
     "Decision": "Decision",

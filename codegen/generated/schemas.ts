@@ -274,7 +274,7 @@ export type OfficeSettingUpsert = OfficeSettingUpsert1;
  */
 export type LandingPageUpsert = LandingPageUpsert1;
 /**
- * Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application) or officeId with an e-mail or mobile phone (a borrower starting a new application from a landing page).
+ * Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application), with the token of a link the office sent for it unless the caller is its borrower or staff of its office at their desk; or officeId with an e-mail or mobile phone (a borrower coming back through a landing page). docs/decisions/0173.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "OtpSend".
@@ -5989,6 +5989,10 @@ export interface OtpSend2 {
    * Office id.
    */
   officeId?: number;
+  /**
+   * The `t` of a link the office texted or e-mailed for this application (App_SendApp, App_SendESignLink), used or expired: it shows the requester received the office's message.
+   */
+  linkToken?: string;
   channel: SendChannel;
   email?: string;
   mobilePhone?: string;

@@ -2,7 +2,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 
 /** schemas/messages.json: the §5 texts by key, and which key each validation keyword uses. */
 /** Keys the server itself relies on; the catalogue loader refuses a catalogue without them. */
-export const REQUIRED_MESSAGES = ['required', 'serverError', 'invalidJson', 'unknownField'] as const;
+export const REQUIRED_MESSAGES = ['required', 'serverError', 'invalidJson', 'unknownField', 'numeric', 'controlCharacter', 'idempotencyKeyRequired'] as const;
 
 export interface MessageCatalogue {
   messages: Record<string, string> & Record<(typeof REQUIRED_MESSAGES)[number], string>;

@@ -681,19 +681,23 @@ export const kbaQuizzes = pgTable(
 
 // ---- borrower authentication --------------------------------------------------------------------
 
-/** The current one-time passcode of an application per channel, with its throttling state. */
-export const otpCodes = pgTable(
-  'otp_codes',
+/**
+ * One passcode request: the challenge its requester holds (the id, answered only to them), the code sent, and the wrong
+ * tries made against it. Wrong tries lock the challenge, never the application (docs/decisions/0173). A request from a
+ * landing page that matches no application gets a challenge without one, which never verifies.
+ */
+export const otpChallenges = pgTable(
+  'otp_challenges',
   {
-    appId: bigint('app_id', { mode: 'number' }).notNull().references(() => applications.id, { onDelete: 'cascade' }),
+    id: uuid('id').primaryKey().defaultRandom(),
+    appId: bigint('app_id', { mode: 'number' }).references(() => applications.id, { onDelete: 'cascade' }),
     channel: messageChannel('channel').notNull(),
     codeHash: text('code_hash').notNull(),
     expiresAt: at('expires_at').notNull(),
     attempts: integer('attempts').notNull().default(0),
-    lockedUntil: at('locked_until'),
-    lastSentAt: at('last_sent_at').notNull().defaultNow(),
+    createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.appId, t.channel] })],
+  (t) => [index('otp_challenges_app_idx').on(t.appId, t.channel, t.createdAt)],
 );
 
 /** Single-use links e-mailed or texted to a borrower. */

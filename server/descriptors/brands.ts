@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import { brandContext, chooseBrand } from '../../src/app/brand.ts';
+import { brandContext, chooseBrand, hostMatches } from '../../src/app/brand.ts';
 import { migrate } from '../../src/engine/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
 import { metaErrors, metaValidator } from './meta.ts';
@@ -48,6 +48,9 @@ function hostName(host: string | undefined): string {
     return '';
   }
 }
+
+/** Whether a host name is one of a brand's hosts (a pattern's `*` standing for one label). */
+export const brandServesHost = (hostPatterns: readonly string[], host: string): boolean => hostPatterns.some((pattern) => hostMatches(pattern, host));
 
 export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
   const known = new Set(brands.map((brand) => brand.id));

@@ -7,6 +7,7 @@ import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handl
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
+import { cleanBody, cleanText, parseModel, refuseControlCharacters, refuseNonFinite } from './input.ts';
 
 export interface BindOptions {
   operations: Operation[];
@@ -53,7 +54,9 @@ async function send(reply: FastifyReply, op: Operation, validators: OperationVal
   const validate = validators.responses.get(result.status);
   if (validate && !validate(result.body)) {
     // Fail closed: an answer that breaks the contract may leak fields it should not carry.
-    services.log.error({ operationId: op.operationId, errors: validate.errors }, 'handler answer does not match the contract');
+    // Where and which rule, never the value: ajv's verbose errors carry the data, which may be personal.
+    const errors = (validate.errors ?? []).map(({ instancePath, keyword, message }) => ({ instancePath, keyword, message }));
+    services.log.error({ operationId: op.operationId, errors }, 'handler answer does not match the contract');
     throw new Error('response does not match the contract');
   }
   reply.code(result.status);
@@ -78,15 +81,11 @@ async function readMultipart(request: FastifyRequest, spec: NonNullable<Operatio
     if (!allowed) throw HttpProblem.validation({ [part.fieldname]: [catalogue.messages.unknownField] });
     const list = (files[part.fieldname] ??= []);
     if (list.length >= allowed.maxItems) throw HttpProblem.validation({ [part.fieldname]: [`At most ${allowed.maxItems} file(s).`] });
-    list.push({ fileName: part.filename, contentType: part.mimetype, data: await part.toBuffer() });
+    // A file's name and type are text the person's device supplied: cleaned like typed text.
+    list.push({ fileName: cleanText(part.filename), contentType: cleanText(part.mimetype), data: await part.toBuffer() });
   }
   if (modelText === undefined) throw HttpProblem.validation({ model: [catalogue.messages.required] });
-  let model: unknown;
-  try {
-    model = JSON.parse(modelText);
-  } catch {
-    throw HttpProblem.validation({ model: [catalogue.messages.invalidJson] });
-  }
+  const model = cleanBody(parseModel(modelText, catalogue));
   check(spec.model, model, catalogue);
   return { model, files };
 }
@@ -107,14 +106,23 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         const caller = await access.authenticate(op, request);
         const params = { ...(request.params as Loose) };
         const query = { ...(request.query as Loose) };
+        refuseControlCharacters({ ...params, ...query }, catalogue);
         check(own.params, params, catalogue);
         check(own.query, query, catalogue);
+        refuseNonFinite({ ...params, ...query }, op.parameters, catalogue);
+        const key = request.headers['idempotency-key'];
+        // Money and messages happen once (decision 0172): such a call without a key is refused, not run unguarded.
+        if (op.idempotent && key === undefined) {
+          const message = catalogue.messages.idempotencyKeyRequired;
+          throw new HttpProblem(400, message, { errors: { 'idempotency-key': [message] } });
+        }
         check(own.headers, request.headers, catalogue);
         if (own.multipart) {
           request.body = await readMultipart(request, own.multipart, catalogue);
         } else if (op.requestBodyTypes.includes('application/json')) {
           if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: [catalogue.messages.required] });
           if (request.body !== undefined) {
+            cleanBody(request.body);
             dropEmptyValues(request.body, own.emptyValues);
             check(own.body, request.body, catalogue);
           }
@@ -123,7 +131,6 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         request.query = query;
         await access.authorize(op, request, caller);
         const invoke = () => handler({ params, query, body: request.body, caller, services, request });
-        const key = request.headers['idempotency-key'];
         const result =
           op.idempotent && typeof key === 'string'
             ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke)

@@ -12,7 +12,8 @@ export interface StoredAnswer {
   headers?: Record<string, string>;
 }
 
-type Stored = { json: unknown } | { base64: string };
+// JSON is kept as text: jsonb reorders keys, and a replay must read as the first answer did.
+type Stored = { text: string } | { base64: string };
 
 /** Keys are remembered this long; a later repeat runs as a new request. */
 const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +54,7 @@ export async function once(
     if (existing.requestHash !== requestHash) throw new HttpProblem(409, 'This Idempotency-Key was already used with a different request.');
     if (existing.statusCode === null) throw new HttpProblem(409, 'A request with this Idempotency-Key is still being processed.');
     const stored = existing.response as { body: Stored; headers?: Record<string, string> };
-    const body = 'base64' in stored.body ? Buffer.from(stored.body.base64, 'base64') : stored.body.json;
+    const body = 'base64' in stored.body ? Buffer.from(stored.body.base64, 'base64') : JSON.parse(stored.body.text);
     return { status: existing.statusCode, body, ...(stored.headers ? { headers: stored.headers } : {}) };
   }
   let answer: StoredAnswer;
@@ -63,7 +64,7 @@ export async function once(
     await db.delete(idempotencyKeys).where(where);
     throw error;
   }
-  const body: Stored = Buffer.isBuffer(answer.body) ? { base64: answer.body.toString('base64') } : { json: answer.body ?? null };
+  const body: Stored = Buffer.isBuffer(answer.body) ? { base64: answer.body.toString('base64') } : { text: JSON.stringify(answer.body ?? null) };
   await db
     .update(idempotencyKeys)
     .set({ statusCode: answer.status, response: sql`${JSON.stringify({ body, headers: answer.headers })}::jsonb` })

@@ -2,8 +2,9 @@
  * Security headers of the web app's pages, and its run-time configuration (docs/decisions/0045-web-config.md).
  *
  * - Content-Security-Policy without 'unsafe-eval': the browser never compiles code (validators are precompiled).
- *   Styles allow 'unsafe-inline' because Chakra UI (Emotion) inserts style elements at run time. connect-src adds
- *   the OpenID issuer's origin when one is configured, for sign-in.
+ *   Styles allow 'unsafe-inline' because Chakra UI (Emotion) inserts style elements at run time. connect-src and
+ *   form-action add the origins sign-in talks to: the external issuer's, or the built-in provider's (PUBLIC_URL),
+ *   which is not 'self' when the page is on a brand's own host (docs/decisions/0180).
  * - index.html gets <meta name="pos-config" content='{"apiKey":"…"}'> filled in per response (no inline script, so
  *   the policy needs no script exception); it is sent with Cache-Control: no-cache and without validators, so a
  *   changed key is never served from a stale copy.
@@ -13,10 +14,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Readable } from 'node:stream';
 import type { Settings } from '../config.ts';
+import { signInOrigins } from '../identity/paths.ts';
 
-export function contentSecurityPolicy(issuer: string | undefined): string {
-  const issuerOrigin = issuer ? new URL(issuer).origin : undefined;
-  const connect = ["'self'", ...(issuerOrigin ? [issuerOrigin] : [])].join(' ');
+export function contentSecurityPolicy(signIn: readonly string[]): string {
+  const connect = ["'self'", ...signIn].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -24,7 +25,7 @@ export function contentSecurityPolicy(issuer: string | undefined): string {
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
     `connect-src ${connect}`,
-    `form-action 'self'${issuerOrigin ? ` ${issuerOrigin}` : ''}`,
+    `form-action ${connect}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",
@@ -52,7 +53,7 @@ const isAppPage = (request: FastifyRequest, reply: FastifyReply) =>
   APP_PAGES.has(request.url.split('?')[0]!) && String(reply.getHeader('content-type') ?? '').startsWith('text/html');
 
 export async function registerSecurityHeaders(app: FastifyInstance, settings: Settings): Promise<void> {
-  const policy = contentSecurityPolicy(settings.oidcIssuer);
+  const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl));
   const meta = webConfigMeta(settings);
   app.addHook('onSend', async (request, reply, payload) => {
     if (!isAppPage(request, reply)) return payload;

@@ -10,11 +10,14 @@ export const inviteLink = (publicUrl: string, token: string): string => `${publi
 
 /**
  * The origins the browser talks to for sign-in (discovery, token, end-session): the page's
- * Content-Security-Policy needs them in connect-src (and form-action). Empty for the built-in provider,
- * which is on the app's own origin ('self').
+ * Content-Security-Policy needs them in connect-src (and form-action). For the built-in provider, the
+ * origin of PUBLIC_URL: 'self' on that host, but not on a brand's own host (docs/decisions/0180).
  */
-export function signInOrigins(identity: { kind: 'builtin' } | { kind: 'external'; authority: string; knownAuthorities: string[]; passwordResetAuthority: string | undefined; metadataUrl: string }): string[] {
-  if (identity.kind === 'builtin') return [];
+export function signInOrigins(
+  identity: { kind: 'builtin' } | { kind: 'external'; authority: string; knownAuthorities: string[]; passwordResetAuthority: string | undefined; metadataUrl: string },
+  publicUrl: string,
+): string[] {
+  if (identity.kind === 'builtin') return [new URL(publicUrl).origin];
   const urls = [identity.authority, identity.metadataUrl, ...(identity.passwordResetAuthority ? [identity.passwordResetAuthority] : []), ...identity.knownAuthorities.map((host) => `https://${host}`)];
   return [...new Set(urls.map((url) => new URL(url).origin))];
 }

@@ -6,7 +6,7 @@ import { postgresAdapter } from './adapter.ts';
 import { MOUNT } from './paths.ts';
 import { userById } from './accounts.ts';
 import type { ProviderKeys } from './keys.ts';
-import { serverBrand } from '../descriptors/brands.ts';
+import { brandServesHost, loadBrands, serverBrand } from '../descriptors/brands.ts';
 import { logoutPage, messagePage, type Page } from './pages.ts';
 
 export { MOUNT };
@@ -38,6 +38,21 @@ export function appOrigins(publicUrl: string): string[] {
   return [url.origin, ...loopback.filter((h) => h !== url.hostname).map((h) => `${url.protocol}//${h}${url.port ? `:${url.port}` : ''}`)];
 }
 
+/**
+ * Whether the web app may run on an origin (docs/decisions/0180): one of appOrigins, or any host the brand files list
+ * (a pattern's `*` standing for one label, as in the web app's choice of brand) on PUBLIC_URL's scheme and port, so
+ * that a brand's own host serves its staff.
+ */
+export function appOriginAllowed(publicUrl: string, brandHosts: readonly string[]): (origin: string) => boolean {
+  const fixed = new Set(appOrigins(publicUrl));
+  const base = new URL(publicUrl);
+  return (origin) => {
+    if (fixed.has(origin)) return true;
+    const url = URL.parse(origin);
+    return !!url && url.origin === origin && url.protocol === base.protocol && url.port === base.port && brandServesHost(brandHosts, url.hostname);
+  };
+}
+
 function send(ctx: KoaContextWithOIDC, page: Page): void {
   ctx.status = page.status;
   ctx.type = 'html';
@@ -56,6 +71,7 @@ export interface ProviderOptions {
 export function createProvider({ settings, db, keys }: ProviderOptions): Provider {
   const audience = settings.oidcAudience;
   const origins = appOrigins(settings.publicUrl);
+  const originAllowed = appOriginAllowed(settings.publicUrl, loadBrands().flatMap((b) => b.hosts));
   const home = `${settings.publicUrl}/`;
 
   const configuration: Configuration = {
@@ -167,7 +183,7 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
     pkce: { required: () => true },
     responseTypes: ['code'],
     scopes: ['openid', 'offline_access', 'profile', 'email'],
-    clientBasedCORS: (_ctx, origin) => origins.includes(origin),
+    clientBasedCORS: (_ctx, origin) => originAllowed(origin),
     ttl: {
       AccessToken: LIFETIMES.accessToken,
       AuthorizationCode: 60,
@@ -187,6 +203,19 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
   };
 
   const provider = new Provider(issuerOf(settings), configuration);
+  // The registered addresses are exact; a brand's host may be a pattern (`*.example`), so the web client is also sent
+  // back to the root of any origin the app may run on (oidc-provider's recipe for wildcard redirect URIs).
+  const atAppRoot = (uri: string) => {
+    const url = URL.parse(uri);
+    return !!url && uri === `${url.origin}/` && originAllowed(url.origin);
+  };
+  const { redirectUriAllowed, postLogoutRedirectUriAllowed } = provider.Client.prototype;
+  provider.Client.prototype.redirectUriAllowed = function (uri: string) {
+    return redirectUriAllowed.call(this, uri) || atAppRoot(uri);
+  };
+  provider.Client.prototype.postLogoutRedirectUriAllowed = function (uri: string) {
+    return postLogoutRedirectUriAllowed.call(this, uri) || atAppRoot(uri);
+  };
   // Behind a TLS-terminating proxy the provider trusts X-Forwarded-Proto/-For for https URLs and secure cookies.
   provider.proxy = settings.tls.mode === 'proxy';
   // oidc-provider keeps offline_access (and so a refresh token MSAL may renew with offline_access in its

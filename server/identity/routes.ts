@@ -108,8 +108,15 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     // Reset tokens travel in the URL: keep them out of the request log.
     const quiet = { logLevel: 'warn' as const };
 
-    /** The brand the web app asked for (MSAL's extraQueryParameters), else the one of the host. */
-    const brandOf = (request: FastifyRequest, asked?: unknown) => serverBrand(request.headers.host, asked);
+    /**
+     * The brand the web app asked for (MSAL's extraQueryParameters), else the brand of the host the web app runs on
+     * (the authorization request's redirect_uri: a brand's own host signs in at PUBLIC_URL), else the one of this host.
+     */
+    const brandOf = (request: FastifyRequest, asked?: unknown, params?: { redirect_uri?: unknown }) => {
+      const appHost = typeof params?.redirect_uri === 'string' ? URL.parse(params.redirect_uri)?.host : undefined;
+      const ofApp = appHost ? serverBrand(appHost, asked) : undefined;
+      return ofApp && ofApp.id !== serverBrand(undefined).id ? ofApp : serverBrand(request.headers.host, asked);
+    };
 
     async function details(request: FastifyRequest, reply: FastifyReply) {
       try {
@@ -137,7 +144,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
+      const brand = brandOf(request, interaction.params.brand, interaction.params);
       const { uid, params, prompt } = interaction;
       if (prompt.name !== 'login') {
         // The consent step of the first-party web client is granted at once (provider.ts).
@@ -165,7 +172,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/login`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
+      const brand = brandOf(request, interaction.params.brand, interaction.params);
       const form = request.body ?? {};
       const email = text(form, 'email');
       const result = await signIn(db, { email, password: typeof form.password === 'string' ? form.password : '', ip: request.ip });
@@ -182,7 +189,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/signup`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
+      const brand = brandOf(request, interaction.params.brand, interaction.params);
       const invite = await invitation(interaction.params);
       return sendPage(reply, signUpPage(brand, {
         action: interactionPath(interaction.uid, 'signup'),
@@ -197,7 +204,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/signup`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
+      const brand = brandOf(request, interaction.params.brand, interaction.params);
       const form = request.body ?? {};
       const invite = await invitation(interaction.params);
       const values: SignUpValues = { firstName: text(form, 'firstName'), lastName: text(form, 'lastName'), email: invite?.invite.email ?? normalizeEmail(text(form, 'email')) };
@@ -244,14 +251,14 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/forgot`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
+      const brand = brandOf(request, interaction.params.brand, interaction.params);
       return sendPage(reply, forgotPage(brand, { action: interactionPath(interaction.uid, 'forgot'), signInUrl: interactionPath(interaction.uid) }));
     });
 
     scope.post<{ Params: { uid: string }; Body: Form }>(`${MOUNT}/interaction/:uid/forgot`, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
-      const brand = brandOf(request, interaction.params.brand);
+      const brand = brandOf(request, interaction.params.brand, interaction.params);
       const email = normalizeEmail(text(request.body ?? {}, 'email'));
       const page = { action: interactionPath(interaction.uid, 'forgot'), signInUrl: interactionPath(interaction.uid), email };
       if (!EMAIL.test(email)) return sendPage(reply, forgotPage(brand, { ...page, error: 'This field must be a valid e-mail address.' }));

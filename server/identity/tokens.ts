@@ -114,7 +114,8 @@ export function createTokenVerifiers(settings: Pick<Settings, 'borrowerTokenSecr
       if (known) return { userId: known };
       if (!source) throw new Error('no issuer is configured');
       const { issuer, keys } = await source.issuer();
-      const { payload } = await jwtVerify(token, keys, { issuer, audience: source.audience, algorithms: ['RS256', 'ES256', 'PS256'] });
+      // A token without an expiry would be good for ever: refused, whoever signed it.
+      const { payload } = await jwtVerify(token, keys, { issuer, audience: source.audience, algorithms: ['RS256', 'ES256', 'PS256'], requiredClaims: ['exp'] });
       if (!payload.sub) throw new Error('token has no subject');
       if (!hasScope(payload, REQUIRED_SCOPE)) throw new Error(`token lacks the ${REQUIRED_SCOPE} scope`);
       const userId = source.userId ? await source.userId(payload) : payload.sub;
@@ -123,7 +124,13 @@ export function createTokenVerifiers(settings: Pick<Settings, 'borrowerTokenSecr
       return { userId };
     },
     async borrower(token) {
-      const { payload } = await jwtVerify(token, settings.borrowerTokenSecret, { issuer: BORROWER_ISSUER, audience: BORROWER_AUDIENCE, algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, settings.borrowerTokenSecret, {
+        issuer: BORROWER_ISSUER,
+        audience: BORROWER_AUDIENCE,
+        algorithms: ['HS256'],
+        // jose checks `exp` only when present; a borrower session must end (30 minutes, decision 0067).
+        requiredClaims: ['exp'],
+      });
       if (typeof payload.app !== 'number') throw new Error('token names no application');
       return { appId: payload.app };
     },

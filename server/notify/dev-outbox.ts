@@ -1,5 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../http/caller.ts';
+import { fromThisMachine } from '../http/local.ts';
+import { HttpProblem } from '../http/problem.ts';
 import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
 import { receiveSmsReply } from './optouts.ts';
@@ -119,9 +122,19 @@ ${rows || '<tr><td colspan="6">No messages yet.</td></tr>'}
 
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-/** The demo-mode page and its reply form. Never registered in production mode. */
+/**
+ * The outbox holds every passcode and link the portal sent: in demo mode it answers a request from this machine, or
+ * from a platform admin (the JSON, which a bearer token reaches), and nobody else (docs/decisions/0174).
+ */
+export function requireOutboxReader(request: FastifyRequest, caller?: Caller): void {
+  if (fromThisMachine(request) || (caller?.kind === 'staff' && caller.userRole === 'df.admin')) return;
+  throw new HttpProblem(403, 'The demo outbox answers only on the machine the portal runs on, or to a platform admin.');
+}
+
+/** The demo-mode page and its reply form. Never registered in production mode; on this machine only. */
 export async function registerDevOutboxPage(app: FastifyInstance, db: Db): Promise<void> {
   await app.register(async (scope) => {
+    scope.addHook('onRequest', async (request) => requireOutboxReader(request));
     scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_request, body, done) => {
       done(null, Object.fromEntries(new URLSearchParams(String(body))));
     });

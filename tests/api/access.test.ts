@@ -66,6 +66,18 @@ describe('access to the API', () => {
     }
   });
 
+  it('refuses tokens without an expiry: a borrower token signed with the real secret, and a staff token', async () => {
+    const forever = await new SignJWT({ app: appOf100 }).setProtectedHeader({ alg: 'HS256' }).setIssuer('pos-portal').setAudience('borrower').setIssuedAt().sign(h.settings.borrowerTokenSecret);
+    const expiring = await new SignJWT({ app: appOf100 }).setProtectedHeader({ alg: 'HS256' }).setIssuer('pos-portal').setAudience('borrower').setIssuedAt().setExpirationTime('5m').sign(h.settings.borrowerTokenSecret);
+    const read = (token: string) => h.call({ method: 'GET', url: `/api/App/GetApp/${appOf100}/false`, headers: { 'x-borrower-token': token } });
+    expect((await read(expiring)).statusCode).toBe(200);
+    const refused = await read(forever);
+    expect(refused.statusCode).toBe(401);
+    expect(JSON.parse(refused.body).detail).toBe('The borrower session is not valid or has expired.');
+    const staff = await h.call({ method: 'GET', url: `/api/Office/GetOfficeInfo/${DEMO.brightSmiles}`, headers: { authorization: `Bearer ${await h.staffToken('office.support@demo.test', { expires: false })}` } });
+    expect(staff.statusCode).toBe(401);
+  });
+
   it('opens to a borrower token its own application only', async () => {
     expect((await h.call({ method: 'GET', url: `/api/App/GetApp/${appOf100}/false`, borrowerOf: appOf100 })).statusCode).toBe(200);
     expect((await h.call({ method: 'GET', url: `/api/App/GetApp/${appOf101}/false`, borrowerOf: appOf100 })).statusCode).toBe(404);

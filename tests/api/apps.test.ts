@@ -353,12 +353,11 @@ describe('audit logs', () => {
     const logs = response.json();
     expect(logs.appId).toBe(appId);
     expect(logs.events).toEqual([expect.objectContaining({ kind: 'Event', action: 'Application finalized', userName: 'Sam Ortiz' })]);
-    const details = JSON.parse(logs.events[0].details);
-    expect(details).toMatchObject({
-      before: { stage: 'ReadyToFinalize', amountCents: 250_000, isFinalized: false, fundingStatus: null },
-      after: { stage: 'SubmittedForFunding', amountCents: 275_000, isFinalized: true, fundingStatus: 'Initiated' },
-      userId: await h.userId(SUPPORT),
-    });
+    // What changed, in words: no JSON, no ids (issue 16).
+    expect(logs.events[0].details).toBe(
+      'stage: Ready to finalize → Submitted for funding; amount: $2,500.00 → $2,750.00; finalized: no → yes; funding status: none → Initiated; approved amount: $3,000.00',
+    );
+    expect(logs.decisions[0].details).toBe('lender: Ally Lending; status: Approved; approved amount: $3,000.00');
     expect(Date.parse(logs.events[0].createdAtUtc)).toBeGreaterThan(Date.now() - 60_000);
     expect(logs.decisions).toEqual([expect.objectContaining({ lenderCode: 'ally', lenderName: 'Ally Lending', decisionStatus: 'Approved', approvedAmount: 3000, requestId: `ALLY-A${appId}` })]);
     expect(logs.contracts.map((c: { stage: string }) => c.stage)).toEqual(['Finalized', 'SubmittedForFunding']);

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { desc, eq, inArray } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { encryptPii } from '../../server/crypto/pii.ts';
-import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpCodes, userOffices, users } from '../../server/db/schema.ts';
+import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpChallenges, userOffices, users } from '../../server/db/schema.ts';
 import { bankNumberValues } from '../../server/domain/offices/enrollment.ts';
-import { encodeChallenge, hashCode } from '../../server/domain/otp/challenge.ts';
+import { hashCode } from '../../server/domain/otp/challenge.ts';
 import { issueInvite } from '../../server/domain/users/invites.ts';
 import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import type { Harness } from '../support/harness.ts';
@@ -96,12 +96,11 @@ async function identityFixtures(h: Harness, publishedOfficeId: number): Promise<
     const [pending] = await tx.insert(users).values({ email: pendingEmail, firstName: 'Pat', lastName: 'Pending', role: 'sales', timeZone: 'CT' }).returning({ id: users.id });
     await tx.insert(userOffices).values({ userId: pending!.id, officeId: publishedOfficeId, role: 'sales', isInvited: true });
     await issueInvite(tx, { officeId: publishedOfficeId, email: pendingEmail, role: 'sales', createdBy: null });
-    const secret = h.settings.borrowerTokenSecret;
-    await tx
-      .insert(otpCodes)
-      .values({ appId: otpApp!.id, channel: 'Sms', codeHash: hashCode(secret, otpApp!.id, 'Sms', otpCode), expiresAt: new Date(Date.now() + 600_000) })
-      .onConflictDoNothing();
-    return { tag, inviteeEmail, inviteeUserId: invitee!.id, inviteToken: token, pendingUserId: pending!.id, otpChallengeId: encodeChallenge(secret, otpApp!.id, 'Sms'), otpCode };
+    // A challenge of its own each time fixtures are made: the files that make them never spend one another's code.
+    const otpChallengeId = randomUUID();
+    const codeHash = hashCode(h.settings.borrowerTokenSecret, otpChallengeId, otpCode);
+    await tx.insert(otpChallenges).values({ id: otpChallengeId, appId: otpApp!.id, channel: 'Sms', codeHash, expiresAt: new Date(Date.now() + 600_000) });
+    return { tag, inviteeEmail, inviteeUserId: invitee!.id, inviteToken: token, pendingUserId: pending!.id, otpChallengeId, otpCode };
   });
 }
 
@@ -362,7 +361,8 @@ function identityExamples(appOfBrightSmiles: number, fixtures: ExampleFixtures):
     { operationId: 'AdminOffices_GetUsers', as: 'admin@demo.test', request: get(`/api/admin/Offices/GetUsers/${office}`) },
     { operationId: 'AdminOffices_UpsertUser', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUser', person('Jordan', 'sales')) },
     { operationId: 'AdminOffices_UpsertUsers', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUsers', { officeId: office, users: [person('Morgan', 'tpa')] }) },
-    { operationId: 'Otp_SendOtp', request: post('/api/Otp/SendOtp', { appId: appOfBrightSmiles, channel: 'Email' }) },
+    // The borrower's way back in: the office's link, spent or not, lets them ask for a passcode (decision 0173).
+    { operationId: 'Otp_SendOtp', request: post('/api/Otp/SendOtp', { appId: fixtures.journey.sentAppId, linkToken: fixtures.journey.linkToken, channel: 'Email' }) },
     { operationId: 'Otp_VerifyOtp', request: post('/api/Otp/VerifyOtp', { challengeId: fixtures.identity.otpChallengeId, code: fixtures.identity.otpCode }) },
   ];
 }

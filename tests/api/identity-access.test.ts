@@ -11,6 +11,7 @@ import { applications, files, offices, refunds, userOffices, users } from '../..
 import { PENDING } from '../../server/domain/pending.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
+import { contractSchemas } from './contract-schemas.ts';
 
 /**
  * Generated from openapi.yaml: every operation is called by every kind of caller — anonymous, the
@@ -25,7 +26,7 @@ import { SAMPLE, uploadBody } from '../support/multipart.ts';
 const contract = bundleOpenApi();
 const operations = readOperations(contract);
 const validators = compileValidators(contract, operations);
-const schemas = ((contract.components as JsonObject).schemas ?? {}) as JsonObject;
+const { deref } = contractSchemas(contract);
 const ACCESS_NOT_FOUND = 'The record could not be found.';
 
 type Caller =
@@ -45,16 +46,6 @@ interface Target {
 }
 
 // ---- request generation from the contract's schemas ---------------------------------------------
-
-const deref = (node: Json): JsonObject => {
-  let current = node as JsonObject;
-  for (let i = 0; i < 20 && current && typeof current.$ref === 'string'; i++) {
-    const name = /^(?:#\/components\/schemas\/|https:\/\/pos\.local\/components\/)([^#/]+)#?$/.exec(current.$ref as string)?.[1];
-    if (!name) throw new Error(`unexpected $ref ${current.$ref}`);
-    current = { ...(schemas[name] as JsonObject), ...Object.fromEntries(Object.entries(current).filter(([k]) => k !== '$ref')) };
-  }
-  return current;
-};
 
 /** Values that satisfy the contract's patterns (masks, dates, codes); the first one that matches is used. */
 const PATTERN_SAMPLES = [

@@ -66,6 +66,10 @@ describe('the built-in OpenID provider', () => {
     expect(await titleOf(new Browser(app, freshIp()), { brand: 'no-such-brand' })).toBe('Sign in · SmilePay Financing');
     const careHost = new Browser(app, freshIp(), 'portal.carefinancing.example');
     expect(await titleOf(careHost)).toBe('Sign in · CarePay Financing');
+    // The web app on a brand's own host signs in at PUBLIC_URL: the page wears the brand of the app's host (decision 0180).
+    const careApp = new URL(h.settings.publicUrl);
+    careApp.hostname = 'www.carefinancing.example';
+    expect(await titleOf(new Browser(app, freshIp()), { redirect_uri: careApp.href })).toBe('Sign in · CarePay Financing');
   });
 
   it('signs a demo account in with the authorization code flow and PKCE, and the API accepts its JWT access token', async () => {

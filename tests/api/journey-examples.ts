@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { InjectOptions } from 'fastify';
@@ -76,7 +77,8 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
   const borrower = (appId: number): Caller => ({ kind: 'borrower', appId });
 
   const sent = await sendApplication(services, staff, { officeId, firstName: 'Sid', lastName: 'Sent', amount: 2500, email: freshEmail('sid'), enableRemoteSign: true });
-  const linkToken = 'example-link-token-0123456789-abcdefghijklm';
+  // Unique per call: the contract test and the fuzzer each make their own fixtures in the one database.
+  const linkToken = `example-link-token-${randomBytes(12).toString('hex')}`;
   await db.insert(linkTokens).values({ tokenHash: tokenHash(linkToken), appId: sent.appId!, expiresAt: new Date(Date.now() + 3_600_000) });
 
   const prequalified = async (overrides: Record<string, unknown> = {}) => {

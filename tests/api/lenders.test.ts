@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { rmSync } from 'node:fs';
@@ -128,7 +129,7 @@ describe('lenders', () => {
       const appId = await sentApp();
       const token = await h.borrowerToken(appId);
       const started = performance.now();
-      const response = await slow.inject({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { id: appId }), headers: { 'x-api-key': 'test-api-key-1', 'x-borrower-token': token } });
+      const response = await slow.inject({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { id: appId }), headers: { 'x-api-key': 'test-api-key-1', 'x-borrower-token': token, 'idempotency-key': randomUUID() } });
       const elapsed = performance.now() - started;
       expect(response.statusCode, response.body).toBe(200);
       const result = json<AppResult>(response);
@@ -151,7 +152,7 @@ describe('lenders', () => {
       servers.push(server);
       const appId = await sentApp();
       const started = performance.now();
-      const response = await server.inject({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { id: appId }), headers: { 'x-api-key': 'test-api-key-1', 'x-borrower-token': await h.borrowerToken(appId) } });
+      const response = await server.inject({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { id: appId }), headers: { 'x-api-key': 'test-api-key-1', 'x-borrower-token': await h.borrowerToken(appId), 'idempotency-key': randomUUID() } });
       const elapsed = performance.now() - started;
       expect(response.statusCode, response.body).toBe(200);
       expect(json<AppResult>(response).lenders).toHaveLength(6);
@@ -233,13 +234,13 @@ describe('lenders', () => {
         await linkLender(h, own.officeId, 'zeta');
         const appId = json<{ appId: number }>(await h.call({ method: 'POST', url: '/api/App/SendApp', payload: { officeId: own.officeId, firstName: 'Zed', lastName: 'Ninth', amount: 1500, email: `zed.${own.tag}@gmail.com` }, as: own.admin })).appId;
         const headers = { 'x-api-key': 'test-api-key-1', 'x-borrower-token': await h.borrowerToken(appId) };
-        const submitted = await server.inject({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(own.officeId, { id: appId, firstName: 'Zed', lastName: 'Ninth', amount: 1500 }), headers });
+        const submitted = await server.inject({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(own.officeId, { id: appId, firstName: 'Zed', lastName: 'Ninth', amount: 1500 }), headers: { ...headers, 'idempotency-key': randomUUID() } });
         expect(submitted.statusCode, submitted.body).toBe(200);
         expect(json<AppResult>(submitted).lenders.find((l) => l.code === 'zeta')).toMatchObject({ status: 'Approved', offerCount: 1 });
         const offers = json<Offer[]>(await server.inject({ method: 'GET', url: `/api/App/GetOffers/${appId}?amount=1000`, headers }));
         const offer = offers.find((o) => o.lenderCode === 'zeta')!;
         expect(offer).toMatchObject({ productCode: 'ZETA-INST18', amount: 1000 });
-        const selected = await server.inject({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId, offerId: offer.id, agreeToTerms: true }, headers });
+        const selected = await server.inject({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId, offerId: offer.id, agreeToTerms: true }, headers: { ...headers, 'idempotency-key': randomUUID() } });
         expect(json<{ nextRoute: string; lenderName: string }>(selected)).toMatchObject({ nextRoute: `/app/zeta/welcome/${appId}`, lenderName: 'Zeta Health Credit' });
         const esign = json<{ eSignUrl: string }>(await server.inject({ method: 'POST', url: `/api/App/SubmitForESign?id=${appId}`, headers }));
         expect(esign.eSignUrl).toBe(`${h.settings.publicUrl}/#/app/zeta/sign/${appId}`);

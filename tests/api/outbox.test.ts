@@ -97,7 +97,7 @@ describe('the outbox, its delivery, and text opt-outs', () => {
     // A passcode by text is refused as well.
     const appId = json<{ appId: number }>(both).appId;
     await h.database.db.execute(sql`update applications set mobile_phone = ${phone} where id = ${appId}`);
-    expect((await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { appId, channel: 'Sms' }, remoteAddress: '192.0.2.201' })).statusCode).toBe(409);
+    expect((await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { appId, channel: 'Sms' }, as: office.admin, remoteAddress: '192.0.2.201' })).statusCode).toBe(409);
     expect(await smsTo(phone)).toBe(0);
 
     // START opts back in.
@@ -138,6 +138,30 @@ describe('the outbox, its delivery, and text opt-outs', () => {
     const optOuts = json<{ optOuts: { phone: string }[] }>(await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', key: false })).optOuts;
     expect(optOuts.map((o) => o.phone)).toContain(phone.replace(/\D/g, ''));
     expect(json(await sendLink({ mobilePhone: phone, email: freshEmail() }))).toMatchObject({ smsOptedOut: true, channels: ['Email'] });
+  });
+
+  it('answers only this machine or a platform admin: not a visitor from elsewhere, whatever forwarding headers it sends', async () => {
+    const elsewhere = '203.0.113.50';
+    const form = { payload: `from=${encodeURIComponent(freshPhone())}&text=STOP`, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const refused = [
+      await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', key: false, remoteAddress: elsewhere }),
+      await h.call({ method: 'GET', url: '/dev/outbox', key: false, remoteAddress: elsewhere }),
+      await h.call({ method: 'POST', url: '/dev/outbox/sms', key: false, remoteAddress: elsewhere, ...form }),
+      // A spoofed forwarding header does not make a remote visitor local…
+      await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', key: false, remoteAddress: elsewhere, headers: { 'x-forwarded-for': '127.0.0.1' } }),
+      // …and behind a proxy on this machine, the client the proxy names is the one that counts.
+      await h.call({ method: 'GET', url: '/dev/outbox', key: false, headers: { 'x-forwarded-for': `127.0.0.1, ${elsewhere}` } }),
+      await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', key: false, headers: { forwarded: `for="${elsewhere}";proto=https` } }),
+      // A signed-in user who is not a platform admin.
+      await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', as: 'dfi@demo.test', remoteAddress: elsewhere }),
+    ];
+    for (const response of refused) {
+      expect(response.statusCode, response.body).toBe(403);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(response.body).not.toMatch(/passcode is|#\/app\/auth/);
+    }
+    expect((await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', as: 'admin@demo.test', remoteAddress: elsewhere })).statusCode).toBe(200);
+    expect((await h.call({ method: 'GET', url: '/api/dev/outbox?limit=1', key: false, remoteAddress: '::1', headers: { 'x-forwarded-for': '127.0.0.1' } })).statusCode).toBe(200);
   });
 
   it('does not exist in production mode', async () => {

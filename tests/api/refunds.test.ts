@@ -78,8 +78,9 @@ describe('the refund ceiling', () => {
 
   it('counts refunds already requested, not only completed ones, and keeps cents exact', async () => {
     const appId = await funded({ amount: 33_333 });
-    await insertRefund(db(), appId, 11_111, 'Completed');
-    await insertRefund(db(), appId, 11_111, 'Processing');
+    await insertRefund(db(), appId, 11_112, 'Completed');
+    // Not the amount asked for below: an identical open refund is refused as a repeat (decision 0172).
+    await insertRefund(db(), appId, 11_110, 'Processing');
     await insertRefund(db(), appId, 5_000, 'Cancelled');
     expect((await submit(SUPPORT, appId, 111.12)).json().errors).toEqual({ amount: [EXCEEDS] });
     expect((await submit(SUPPORT, appId, 111.11)).statusCode).toBe(200);
@@ -97,21 +98,37 @@ describe('concurrent refund requests', () => {
   it('lets exactly one of two requests that together exceed the ceiling through', async () => {
     for (let round = 0; round < 3; round++) {
       const appId = await funded();
-      const outcomes = await Promise.all([submit(SUPPORT, appId, 600), submit(OFFICE_ADMIN, appId, 600)]);
+      // Not the same amount: that would be refused as a repeat before the ceiling is even read.
+      const outcomes = await Promise.all([submit(SUPPORT, appId, 600), submit(OFFICE_ADMIN, appId, 601)]);
       expect(outcomes.map((o) => o.statusCode).sort()).toEqual([200, 400]);
       expect(outcomes.find((o) => o.statusCode === 400)!.json().errors).toEqual({ amount: [EXCEEDS] });
       expect(await refundRows(appId)).toHaveLength(1);
-      expect((await app(appId)).refundedAmount).toBe(60_000);
+      expect([60_000, 60_100]).toContain((await app(appId)).refundedAmount);
     }
   });
 
   it('lets as many through as fit, never more', async () => {
     const appId = await funded();
-    const outcomes = await Promise.all([1, 2, 3, 4, 5].map(() => submit(SUPPORT, appId, 300)));
+    // Different amounts (the same one twice would be a repeat): any three fit in $1,000.00, no four do.
+    const outcomes = await Promise.all([300, 301, 302, 303, 304].map((amount) => submit(SUPPORT, appId, amount)));
     expect(outcomes.filter((o) => o.statusCode === 200)).toHaveLength(3);
     expect(outcomes.filter((o) => o.statusCode === 400)).toHaveLength(2);
-    expect((await refundRows(appId)).reduce((sum, r) => sum + r.amount, 0)).toBe(90_000);
-    expect((await app(appId)).refundedAmount).toBe(90_000);
+    const total = (await refundRows(appId)).reduce((sum, r) => sum + r.amount, 0);
+    expect(total).toBeLessThanOrEqual(100_000);
+    expect((await app(appId)).refundedAmount).toBe(total);
+  });
+
+  it('files one refund of ten identical requests at once, each with its own Idempotency-Key (ten clicks), and refuses the repeats with 409', async () => {
+    const appId = await funded();
+    const outcomes = await Promise.all(Array.from({ length: 10 }, () => submit(SUPPORT, appId, 250)));
+    expect(outcomes.map((o) => o.statusCode).sort()).toEqual([200, ...Array<number>(9).fill(409)]);
+    expect(outcomes.find((o) => o.statusCode === 409)!.json().detail).toMatch(/^A refund of \$250\.00 for this loan is already pending \(refund #\d+\)/);
+    expect(await refundRows(appId)).toHaveLength(1);
+    // Another amount is another refund; the same amount again once the first is cancelled is a new one too.
+    expect((await submit(SUPPORT, appId, 100)).statusCode).toBe(200);
+    const [first] = await refundRows(appId);
+    expect((await update(PLATFORM, { refundId: first!.id, appId, status: 'Cancelled', notes: 'Entered twice' })).statusCode).toBe(200);
+    expect((await submit(SUPPORT, appId, 250)).statusCode).toBe(200);
   });
 
   it('makes one refund of two concurrent requests with the same Idempotency-Key', async () => {
@@ -166,7 +183,7 @@ describe('processing a refund', () => {
   it('shows an open refund in the sub-status while another completes, and refuses a cancelled one any move', async () => {
     const appId = await funded();
     const a = (await submit(SUPPORT, appId, 100)).json();
-    const b = (await submit(SUPPORT, appId, 100)).json();
+    const b = (await submit(SUPPORT, appId, 50)).json();
     await update(PLATFORM, { refundId: a.refundId, appId, status: 'Processing' });
     await update(PLATFORM, { refundId: a.refundId, appId, status: 'Completed' });
     expect((await app(appId)).contractSubStatus).toBe('RefundSubmitted');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,9 @@ import { openDatabase, type Database } from '../../server/db/index.ts';
 import { seedDemo } from '../../server/db/seed/demo.ts';
 import { buildServer } from '../../server/app.ts';
 import { createTokenVerifiers, issueBorrowerToken } from '../../server/identity/tokens.ts';
+import type { TokenVerifiers } from '../../server/http/access.ts';
+import { operationIndex } from '../../codegen/generated/operation-index.ts';
+import { operationMatcher } from '../../src/app/api/pipeline.ts';
 
 /**
  * One seeded database and one server for the whole API suite (vitest runs the API files in one
@@ -20,15 +24,26 @@ export interface Harness {
   app: FastifyInstance;
   database: Database;
   settings: Settings;
-  staffToken(email: string): Promise<string>;
+  /** The token verifiers the server checks with: a second server built on the same database (a test's own) shares them. */
+  verifiers: TokenVerifiers;
+  /** A staff access token signed by the run's issuer; `expires: false` leaves out its `exp` (which the server refuses). */
+  staffToken(email: string, options?: { expires?: boolean }): Promise<string>;
   borrowerToken(appId: number): Promise<string>;
-  call(options: InjectOptions & { as?: string; borrowerOf?: number; key?: boolean }): Promise<LightMyRequestResponse>;
+  /**
+   * Injects a request: as staff `as` or the borrower of `borrowerOf`, with the API key unless `key` is false. An
+   * x-idempotent operation gets a fresh Idempotency-Key per call, as the web app sends one per user intent, unless
+   * `idempotencyKey` names one (repeats of one intent) or is false (the refusal of a call without one).
+   */
+  call(options: InjectOptions & { as?: string; borrowerOf?: number; key?: boolean; idempotencyKey?: string | false }): Promise<LightMyRequestResponse>;
   /** `call` as staff `as` (or anonymous), with the API key, a JSON payload and extra headers. */
   request(as: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   userId(email: string): Promise<string>;
 }
 
 const ISSUER = 'https://issuer.test';
+const operationOf = operationMatcher(operationIndex);
+/** Is the request an x-idempotent operation of the contract (by method and path, as the web app's client finds it)? */
+const idempotent = (options: InjectOptions) => operationOf(String(options.method ?? 'GET'), String(options.url ?? '').split('?')[0]!)?.idempotent ?? false;
 let pending: Promise<Harness> | undefined;
 
 async function resetPostgres(url: string): Promise<void> {
@@ -60,22 +75,23 @@ async function start(): Promise<Harness> {
     }
     return ids.get(email)!;
   };
-  const staffToken = async (email: string) =>
-    new SignJWT({ scp: 'api.read api.write', email })
+  const staffToken = async (email: string, { expires = true } = {}) => {
+    const token = new SignJWT({ scp: 'api.read api.write', email })
       .setProtectedHeader({ alg: 'RS256', kid: 'test' })
       .setIssuer(ISSUER)
       .setAudience(settings.oidcAudience)
       .setSubject(await userId(email))
-      .setIssuedAt()
-      .setExpirationTime('10m')
-      .sign(privateKey);
+      .setIssuedAt();
+    return (expires ? token.setExpirationTime('10m') : token).sign(privateKey);
+  };
   const borrowerToken = (appId: number) => issueBorrowerToken(settings.borrowerTokenSecret, appId, 600);
 
-  const call: Harness['call'] = async ({ as, borrowerOf, key = true, headers, ...options }) =>
+  const call: Harness['call'] = async ({ as, borrowerOf, key = true, idempotencyKey, headers, ...options }) =>
     app.inject({
       ...options,
       headers: {
         ...(key ? { 'x-api-key': 'test-api-key-1' } : {}),
+        ...(idempotencyKey === false ? {} : idempotencyKey ? { 'idempotency-key': idempotencyKey } : idempotent(options) ? { 'idempotency-key': randomUUID() } : {}),
         ...(as ? { authorization: `Bearer ${await staffToken(as)}` } : {}),
         ...(borrowerOf ? { 'x-borrower-token': await borrowerToken(borrowerOf) } : {}),
         ...headers,
@@ -88,7 +104,7 @@ async function start(): Promise<Harness> {
   process.once('beforeExit', () => {
     void app.close().then(() => database.close()).finally(() => rmSync(dataDir, { recursive: true, force: true }));
   });
-  return { app, database, settings, staffToken, borrowerToken, call, request, userId };
+  return { app, database, settings, verifiers, staffToken, borrowerToken, call, request, userId };
 }
 
 export function harness(): Promise<Harness> {

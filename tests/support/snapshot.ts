@@ -14,3 +14,14 @@ export async function databaseFingerprint(db: Db): Promise<Record<string, string
   }
   return result;
 }
+
+/** The number of rows of every table: what a call added or removed, table by table. */
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const tables = await db.execute<{ tablename: string }>(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`);
+  const counts = sql.join(
+    tables.rows.map(({ tablename }) => sql`select ${tablename}::text as name, count(*)::int as total from ${sql.identifier(tablename)}`),
+    sql` union all `,
+  );
+  const rows = await db.execute<{ name: string; total: number }>(counts);
+  return Object.fromEntries(rows.rows.map((row) => [row.name, Number(row.total)]));
+}

@@ -156,7 +156,7 @@ describe('where the borrower goes next', () => {
     }
   });
 
-  it('the borrower link page exchanges the token, and a spent link shows the passcode choice', async () => {
+  it('the borrower link page exchanges the token, and a spent link shows the passcode choice, keeping the token as proof of the link (decision 0173)', async () => {
     const page = read<{ onLoad: Action[] }>('pages/app-auth-id.json');
     const base = buildContext({ session: {}, route: { name: 'app-auth-id', path: '/app/auth/7', params: { id: '7' }, query: { t: 'a'.repeat(43) } }, brand: {}, conditions, flags: {} });
     const calls: unknown[] = [];
@@ -174,7 +174,7 @@ describe('where the borrower goes next', () => {
       throw new Error('401');
     };
     await runActions(page.onLoad, base, spent.runtime);
-    expect(spent.went).toEqual(['route /app/auth/7?expired=1']);
+    expect(spent.went).toEqual([`route /app/auth/7?expired=1&k=${'a'.repeat(43)}`]);
   });
 });
 

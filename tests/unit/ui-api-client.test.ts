@@ -110,7 +110,9 @@ describe('the API client middleware', () => {
 
   it('retries an x-idempotent POST with the same Idempotency-Key', async () => {
     const c = client([json(503, {}), json(200, { success: true, appId: 1, channels: ['email'] })]);
-    await c.api.POST('/api/App/SendApp', { body: { officeId: 1, firstName: 'A', lastName: 'B', amount: 750, email: 'a@b.test', enableRemoteSign: false } });
+    // The contract requires the header; the middleware supplies it, so the call leaves it out.
+    const body = { officeId: 1, firstName: 'A', lastName: 'B', amount: 750, email: 'a@b.test', enableRemoteSign: false };
+    await c.api.POST('/api/App/SendApp', { body, params: { header: {} } } as never);
     expect(c.sent).toHaveLength(2);
     expect(c.sent.map((s) => s.headers['idempotency-key'])).toEqual(['idem-1', 'idem-1']);
     expect(c.sent[0]!.body).toBe(c.sent[1]!.body);

@@ -8,6 +8,8 @@ import { lazyAuthPort, needsAuthAtStart } from '../../src/app/lazy-auth.ts';
 import type { AuthPort } from '../../src/app/auth-port.ts';
 import { signedOutAuthPort } from '../../src/app/auth-port.ts';
 import { contentSecurityPolicy, registerSecurityHeaders, webConfigMeta } from '../../server/http/security-headers.ts';
+import { signInOrigins } from '../../server/identity/paths.ts';
+import { appOriginAllowed } from '../../server/identity/provider.ts';
 import { listDescriptorFiles } from '../../codegen/descriptors.ts';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import type { Settings } from '../../server/config.ts';
@@ -142,15 +144,24 @@ describe('sign-in is loaded when it matters (decision 0044)', () => {
 
 describe('the web page headers and configuration', () => {
   it('has a CSP without unsafe-eval, with the issuer for sign-in', () => {
-    const csp = contentSecurityPolicy('https://login.example/tenant/v2.0');
+    const csp = contentSecurityPolicy(signInOrigins({ kind: 'external', authority: 'https://login.example/tenant/v2.0', knownAuthorities: ['login.example'], passwordResetAuthority: undefined, metadataUrl: 'https://login.example/tenant/v2.0/.well-known/openid-configuration' }, 'https://portal.example'));
     expect(csp).not.toContain('unsafe-eval');
     expect(csp).toContain("script-src 'self'");
-    expect(csp).toContain("connect-src 'self' https://login.example");
+    expect(csp).toContain("connect-src 'self' https://login.example;");
+  });
+
+  it("lets a page on a brand's own host sign in at the built-in provider on PUBLIC_URL (decision 0180)", () => {
+    const csp = contentSecurityPolicy(signInOrigins({ kind: 'builtin' }, 'https://localhost:3000'));
+    expect(csp).toContain("connect-src 'self' https://localhost:3000;");
+    expect(csp).toContain("form-action 'self' https://localhost:3000;");
+    const allowed = appOriginAllowed('https://localhost:3000', ['*.carefinancing.example', 'carefinancing.example']);
+    expect(['https://localhost:3000', 'https://127.0.0.1:3000', 'https://carefinancing.example:3000', 'https://www.carefinancing.example:3000'].filter(allowed)).toHaveLength(4);
+    expect(['https://carefinancing.example', 'http://carefinancing.example:3000', 'https://a.b.carefinancing.example:3000', 'https://evil.example:3000', 'https://carefinancing.example.evil:3000'].filter(allowed)).toEqual([]);
   });
 
   it('puts the web API key into index.html and the CSP on it, not on the API', async () => {
     const app = Fastify();
-    await registerSecurityHeaders(app, { webApiKey: "k'1<", oidcIssuer: undefined } as unknown as Settings);
+    await registerSecurityHeaders(app, { webApiKey: "k'1<", identity: { kind: 'builtin' }, publicUrl: 'https://localhost:3000' } as unknown as Settings);
     app.get('/', async (_req, reply) => reply.type('text/html').send('<head><meta name="pos-config" content="" /></head>'));
     app.get('/api/x', async () => ({ ok: true }));
     const page = await app.inject({ url: '/' });

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applicationLenders, applications, appLogs, lenders, users } from '../../db/schema.ts';
+import { labels } from '../../../codegen/generated/labels.ts';
 import { toDollars, toUtc } from '../values.ts';
 import { applicationNotFound } from './records.ts';
 
@@ -18,6 +19,64 @@ const SUB_STATUSES: readonly Schemas['ContractSubStatus'][] = [
   'RefundProcessing', 'RefundCompleted', 'RefundCancelled', 'TermsPresented', 'PaymentMethodPresented',
   'AgreementPresented', 'FundingApproved', 'FundsReleased', 'Booked',
 ];
+
+/** The enumerations whose values a log's data holds, by key: they are shown in their words (x-labels). */
+const WORDS_OF: Record<string, Readonly<Record<string, string>> | undefined> = {
+  stage: labels.Stage,
+  contractSubStatus: labels.ContractSubStatus,
+  decisionStatus: labels.LenderDecision,
+  fundingStatus: labels.FundingStatus,
+  achStatus: labels.FundingStatus,
+};
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+/** A data key in words: `contractSubStatus` → 'contract sub status', `amountCents` → 'amount', `isFinalized` → 'finalized'. */
+const keyWords = (key: string) =>
+  key
+    .replace(/Cents$/, '')
+    .replace(/^is(?=[A-Z])/, '')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
+
+/** One value of a log's data in words (lender codes as the lenders' names); undefined for record ids. */
+function valueWords(key: string, value: unknown, lenderNames: ReadonlyMap<string, string>): string | undefined {
+  if (value === null || value === undefined || value === '') return 'none';
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (typeof value === 'number') return key.endsWith('Cents') ? dollars(value) : value.toLocaleString('en-US');
+  if (typeof value === 'string') return UUID.test(value) ? undefined : (WORDS_OF[key]?.[value] ?? (/^lenders?$/.test(key) ? lenderNames.get(value) : undefined) ?? value);
+  if (Array.isArray(value)) return value.map((v) => valueWords(key, v, lenderNames)).filter((v) => v !== undefined).join(', ');
+  return undefined;
+}
+
+/**
+ * What a log line's data says, in words (issue 16: the audit log showed raw JSON with ids): 'stage: Ready to finalize →
+ * Submitted for funding; amount: $2,500.00 → $2,750.00'. Record ids are left out (the log's own columns say who and
+ * what); a change is its before and after; enumeration values are in their words.
+ */
+export function detailWords(data: Record<string, unknown>, lenderNames: ReadonlyMap<string, string> = new Map()): string | null {
+  const before = (data.before ?? {}) as Record<string, unknown>;
+  const after = (data.after ?? {}) as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])]) {
+    if (/Id$|^id$/.test(key)) continue;
+    const from = valueWords(key, before[key], lenderNames);
+    const to = valueWords(key, after[key], lenderNames);
+    if (from !== undefined && to !== undefined && key in before && key in after) parts.push(`${keyWords(key)}: ${from} → ${to}`);
+    else if (to !== undefined && key in after) parts.push(`${keyWords(key)}: ${to}`);
+  }
+  for (const [key, value] of Object.entries(data)) {
+    if (key === 'before' || key === 'after' || /Id$|^id$/.test(key)) continue;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const inner = detailWords(value as Record<string, unknown>, lenderNames);
+      if (inner) parts.push(`${keyWords(key)}: ${inner}`);
+      continue;
+    }
+    const words = valueWords(key, value, lenderNames);
+    if (words !== undefined) parts.push(`${keyWords(key)}: ${words}`);
+  }
+  return parts.length ? parts.join('; ') : null;
+}
 
 const clip = (text: string | null, max: number) => (text === null ? null : [...text].slice(0, max).join(''));
 const pick = <T extends string>(list: readonly T[], value: unknown): T | undefined => (list.includes(value as T) ? (value as T) : undefined);
@@ -63,7 +122,7 @@ export async function auditLogs(db: Db, appId: number): Promise<Schemas['AuditLo
   const result: Schemas['AuditLogs'] = { appId, events: [], decisions: [], contracts: [] };
   for (const { log, firstName, lastName } of rows) {
     const data = log.data ?? {};
-    const details = Object.keys(data).length > 0 ? clip(JSON.stringify(data), 4000) : null;
+    const details = clip(detailWords(data, lenderName), 4000);
     const createdAtUtc = toUtc(log.createdAt);
     if (log.kind === 'Event') {
       result.events.push({

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { outboxEntries, optOutList } from '../../notify/dev-outbox.ts';
+import { outboxEntries, optOutList, requireOutboxReader } from '../../notify/dev-outbox.ts';
 import { receiveSmsReply } from '../../notify/optouts.ts';
 import { contentDisposition } from '../files/content.ts';
 import { downloadUrl, loanAgreement, recordConsent, sendESignLink, signAgreement, submitForESign } from './esign.ts';
@@ -111,8 +111,9 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
     }
     return { status: 200, body: { success: true, outcome: await receiveSmsReply(services.db, body) } };
   },
-  async dev_outbox({ query, services }) {
+  async dev_outbox({ query, caller, services, request }) {
     if (services.settings.mode !== 'demo') throw new HttpProblem(404, 'This page could not be found');
+    requireOutboxReader(request, caller);
     const [messages, optOuts] = await Promise.all([outboxEntries(services.db, query), optOutList(services.db)]);
     return { status: 200, body: { messages, optOuts } };
   },

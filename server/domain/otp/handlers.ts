@@ -1,24 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
 import type { Handlers } from '../../http/handler-types.ts';
+import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { applications, otpCodes } from '../../db/schema.ts';
+import { applications, linkTokens, otpChallenges } from '../../db/schema.ts';
 import { issueBorrowerToken } from '../../identity/tokens.ts';
-import { newPasscode } from '../../identity/secrets.ts';
+import { newPasscode, tokenHash } from '../../identity/secrets.ts';
 import { passcodeEmail, passcodeSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import { toUtc } from '../values.ts';
-import { decodeChallenge, encodeChallenge, hashCode, maskEmail, maskPhone, sameHash } from './challenge.ts';
+import { hashCode, maskEmail, maskPhone, sameHash } from './challenge.ts';
 
-/** Borrower sign-in limits (spec issue 4; docs/decisions/0067-borrower-passcodes.md). */
+/** Borrower sign-in limits (spec issue 4; docs/decisions/0067 and 0173). */
 export const OTP = {
   codeMinutes: 10,
   resendSeconds: 60,
   maxWrong: 5,
-  lockMinutes: 15,
   sendsPerAddressPerHour: 20,
   tokenMinutes: 30,
 } as const;
+
+/** The office roles that start applications may have a code sent to the borrower at their desk ('On this device'). */
+const DESK_ROLES = ['admin', 'support', 'sales'];
 
 const minutesFrom = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000);
 const secondsUntil = (at: Date, now: Date) => Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
@@ -27,8 +31,21 @@ function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
   return new HttpProblem(429, detail, { extensions: { retryAfterSeconds } });
 }
 
+/**
+ * Who may have a passcode sent for an application named by its id (decision 0173): whoever holds a link the office
+ * sent for it (used or expired: it reached the borrower's phone or mailbox), its borrower, or the office at its desk.
+ * Ids are sequential; the public web key alone must not text a borrower or start a challenge against them.
+ */
+async function mayRequest(tx: Db, app: { id: number; officeId: number }, caller: Caller, linkToken: string | undefined): Promise<boolean> {
+  if (caller.kind === 'borrower') return caller.appId === app.id;
+  if (caller.kind === 'staff' && DESK_ROLES.includes(caller.offices.get(app.officeId) ?? '')) return true;
+  if (!linkToken) return false;
+  const [link] = await tx.select({ appId: linkTokens.appId }).from(linkTokens).where(and(eq(linkTokens.tokenHash, tokenHash(linkToken)), eq(linkTokens.appId, app.id)));
+  return link !== undefined;
+}
+
 export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
-  async Otp_SendOtp({ body, services, request }) {
+  async Otp_SendOtp({ body, caller, services, request }) {
     const secret = services.settings.borrowerTokenSecret;
     return services.db.transaction(async (tx) => {
       const now = new Date();
@@ -37,12 +54,18 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
       if (Number(sent.rows[0]?.n ?? 0) >= OTP.sendsPerAddressPerHour) throw tooMany('Too many passcodes were requested from this address. Try again later.', 3600);
       await tx.execute(sql`insert into security_events (kind, actor, detail, ip) values ('otp-sent', ${body.appId ? `borrower:${body.appId}` : `office:${body.officeId}`}, ${JSON.stringify({ channel: body.channel })}::jsonb, ${request.ip})`);
 
-      let appId: number;
+      let appId: number | null;
       let destination: string | null;
       if (body.appId !== undefined) {
-        const [app] = await tx.select({ email: applications.email, mobilePhone: applications.mobilePhone }).from(applications).where(eq(applications.id, body.appId));
-        if (!app) throw new HttpProblem(404, 'The application could not be found.');
-        appId = body.appId;
+        // The row lock makes concurrent requests for one application take turns, so the resend limit holds.
+        const [app] = await tx
+          .select({ id: applications.id, officeId: applications.officeId, email: applications.email, mobilePhone: applications.mobilePhone })
+          .from(applications)
+          .where(eq(applications.id, body.appId))
+          .for('update');
+        // The same answer for an application that does not exist and for a requester without the link.
+        if (!app || !(await mayRequest(tx, app, caller, body.linkToken))) throw new HttpProblem(404, 'The application could not be found.');
+        appId = app.id;
         destination = body.channel === 'Email' ? app.email : app.mobilePhone;
         if (!destination) throw new HttpProblem(409, `No ${body.channel === 'Email' ? 'e-mail' : 'mobile phone'} is on file for this application.`);
       } else {
@@ -56,47 +79,36 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
           .where(sql`${applications.officeId} = ${body.officeId ?? 0} and ${contact}`)
           .orderBy(sql`${applications.createdAt} desc`)
           .limit(1);
-        if (!app) {
-          // The same answer whether or not the office has such an application; this challenge never verifies.
-          return {
-            status: 200 as const,
-            body: {
-              challengeId: randomUUID(),
-              channel: body.channel,
-              destination: body.channel === 'Email' ? maskEmail(destination) : maskPhone(destination),
-              expiresAtUtc: toUtc(minutesFrom(now, OTP.codeMinutes)),
-              resendAfterSeconds: OTP.resendSeconds,
-            },
-          };
-        }
-        appId = app.id;
+        // No such application: a challenge without one, answered and verified like any other, tells nobody so.
+        appId = app?.id ?? null;
       }
 
-      // One lock for the application whatever the channel: alternating channels gains no guesses.
-      const rows = await tx.select().from(otpCodes).where(eq(otpCodes.appId, appId)).for('update');
-      const locked = rows.map((row) => row.lockedUntil).find((until) => until && until > now);
-      if (locked) throw tooMany(`Too many wrong passcodes. Try again in ${Math.ceil(secondsUntil(locked, now) / 60)} minutes.`, secondsUntil(locked, now));
-      const previous = rows.find((row) => row.channel === body.channel);
-      const resendAt = previous ? new Date(previous.lastSentAt.getTime() + OTP.resendSeconds * 1000) : now;
-      if (resendAt > now) throw tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
+      if (appId !== null) {
+        const [last] = await tx
+          .select({ createdAt: otpChallenges.createdAt })
+          .from(otpChallenges)
+          .where(and(eq(otpChallenges.appId, appId), eq(otpChallenges.channel, body.channel)))
+          .orderBy(desc(otpChallenges.createdAt))
+          .limit(1);
+        const resendAt = last ? new Date(last.createdAt.getTime() + OTP.resendSeconds * 1000) : now;
+        if (resendAt > now) throw tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
+      }
 
+      const id = randomUUID();
       const code = newPasscode();
       const expiresAt = minutesFrom(now, OTP.codeMinutes);
-      const codeHash = hashCode(secret, appId, body.channel, code);
-      // A resend replaces the code but keeps the count of wrong tries.
-      await tx
-        .insert(otpCodes)
-        .values({ appId, channel: body.channel, codeHash, expiresAt, attempts: 0, lastSentAt: now })
-        .onConflictDoUpdate({ target: [otpCodes.appId, otpCodes.channel], set: { codeHash, expiresAt, lastSentAt: now } });
-      const queued =
-        body.channel === 'Email'
-          ? await sendEmail(tx, passcodeEmail({ to: destination, code, minutes: OTP.codeMinutes }))
-          : await sendSms(tx, passcodeSms({ to: destination, code, minutes: OTP.codeMinutes }));
-      if (!queued.queued) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
+      await tx.insert(otpChallenges).values({ id, appId, channel: body.channel, codeHash: hashCode(secret, id, code), expiresAt, createdAt: now });
+      if (appId !== null) {
+        const queued =
+          body.channel === 'Email'
+            ? await sendEmail(tx, passcodeEmail({ to: destination, code, minutes: OTP.codeMinutes }))
+            : await sendSms(tx, passcodeSms({ to: destination, code, minutes: OTP.codeMinutes }));
+        if (!queued.queued) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
+      }
       return {
         status: 200 as const,
         body: {
-          challengeId: encodeChallenge(secret, appId, body.channel),
+          challengeId: id,
           channel: body.channel,
           destination: body.channel === 'Email' ? maskEmail(destination) : maskPhone(destination),
           expiresAtUtc: toUtc(expiresAt),
@@ -108,41 +120,30 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
 
   async Otp_VerifyOtp({ body, services, request }) {
     const secret = services.settings.borrowerTokenSecret;
-    const challenge = decodeChallenge(secret, body.challengeId);
-    const wrong = (detail: string) => HttpProblem.validation({ code: [detail] });
-    if (!challenge) throw wrong('The passcode is not correct or has expired. Ask for a new one.');
-    const { appId, channel } = challenge;
     const outcome = await services.db.transaction(async (tx) => {
       const now = new Date();
-      const rows = await tx.select().from(otpCodes).where(eq(otpCodes.appId, appId)).for('update');
-      const locked = rows.map((row) => row.lockedUntil).find((until) => until && until > now);
-      if (locked) throw tooMany(`Too many wrong passcodes. Try again in ${Math.ceil(secondsUntil(locked, now) / 60)} minutes.`, secondsUntil(locked, now));
-      const row = rows.find((candidate) => candidate.channel === channel);
+      // Concurrent guesses at one challenge take turns, so none escapes the count.
+      const [row] = await tx.select().from(otpChallenges).where(eq(otpChallenges.id, body.challengeId)).for('update');
       if (!row || row.expiresAt <= now) return { ok: false as const, detail: 'The passcode has expired. Ask for a new one.' };
-      if (sameHash(row.codeHash, hashCode(secret, appId, channel, body.code))) {
-        // Used once: every code of the application goes.
-        await tx.delete(otpCodes).where(eq(otpCodes.appId, appId));
-        return { ok: true as const };
+      if (row.attempts >= OTP.maxWrong) return { ok: false as const, detail: 'Too many wrong passcodes. Ask for a new one.' };
+      if (row.appId !== null && sameHash(row.codeHash, hashCode(secret, row.id, body.code))) {
+        // Used once: every challenge of the application goes.
+        await tx.delete(otpChallenges).where(eq(otpChallenges.appId, row.appId));
+        return { ok: true as const, appId: row.appId };
       }
-      const attempts = Math.max(...rows.map((r) => r.attempts)) + 1;
-      if (attempts >= OTP.maxWrong) {
-        const until = minutesFrom(now, OTP.lockMinutes);
-        await tx.update(otpCodes).set({ attempts: 0, lockedUntil: until }).where(eq(otpCodes.appId, appId));
-        return { ok: false as const, locked: until };
+      // Wrong tries count against this challenge only: whoever guesses locks their own, never the borrower's.
+      const attempts = row.attempts + 1;
+      await tx.update(otpChallenges).set({ attempts }).where(eq(otpChallenges.id, row.id));
+      if (attempts < OTP.maxWrong) {
+        const left = OTP.maxWrong - attempts;
+        return { ok: false as const, detail: `The passcode is not correct. ${left} ${left === 1 ? 'try' : 'tries'} left.` };
       }
-      await tx.update(otpCodes).set({ attempts }).where(eq(otpCodes.appId, appId));
-      const left = OTP.maxWrong - attempts;
-      return { ok: false as const, detail: `The passcode is not correct. ${left} ${left === 1 ? 'try' : 'tries'} left.` };
+      await tx.execute(sql`insert into security_events (kind, actor, detail, ip) values ('otp-locked', ${row.appId === null ? 'nobody' : `borrower:${row.appId}`}, ${JSON.stringify({ challengeId: row.id })}::jsonb, ${request.ip})`);
+      return { ok: false as const, detail: 'Too many wrong passcodes. Ask for a new one.' };
     });
-    if (!outcome.ok) {
-      if ('locked' in outcome && outcome.locked) {
-        await services.db.execute(sql`insert into security_events (kind, actor, detail, ip) values ('otp-locked', ${`borrower:${appId}`}, '{}'::jsonb, ${request.ip})`);
-        throw tooMany(`Too many wrong passcodes. Try again in ${OTP.lockMinutes} minutes.`, OTP.lockMinutes * 60);
-      }
-      throw wrong(outcome.detail ?? 'The passcode is not correct.');
-    }
+    if (!outcome.ok) throw HttpProblem.validation({ code: [outcome.detail] });
     const expiresAt = minutesFrom(new Date(), OTP.tokenMinutes);
-    const token = await issueBorrowerToken(secret, appId, OTP.tokenMinutes * 60);
-    return { status: 200, body: { token, expiresAtUtc: toUtc(expiresAt), appId } };
+    const token = await issueBorrowerToken(secret, outcome.appId, OTP.tokenMinutes * 60);
+    return { status: 200, body: { token, expiresAtUtc: toUtc(expiresAt), appId: outcome.appId } };
   },
 };

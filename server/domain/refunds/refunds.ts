@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offices, refunds, users } from '../../db/schema.ts';
@@ -132,6 +132,15 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
   const id = await db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
     if (!FUNDED_STAGES.includes(app.stage) || app.fundedAmount === null) throw notAllowedNow('be refunded before it is funded');
+    // A second click with a new key is still the same intent: the same amount while one is open is refused (decision 0172).
+    const [open] = await tx
+      .select({ id: refunds.id })
+      .from(refunds)
+      .where(and(eq(refunds.appId, app.id), eq(refunds.amount, cents), inArray(refunds.status, ['Submitted', 'Processing'])))
+      .limit(1);
+    if (open) {
+      throw new HttpProblem(409, `A refund of $${toDollars(cents).toFixed(2)} for this loan is already pending (refund #${open.id}). Wait until it completes, or cancel it first.`);
+    }
     if (cents > refundable(app)) throw fieldError('amount', 'refundExceeds');
     const [row] = await tx
       .insert(refunds)

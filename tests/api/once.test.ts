@@ -1,0 +1,89 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import type { LightMyRequestResponse } from 'fastify';
+import { bundleOpenApi } from '../../server/contract/bundle.ts';
+import { readOperations } from '../../server/contract/operations.ts';
+import messages from '../../schemas/messages.json';
+import { harness, type Harness } from '../support/harness.ts';
+import { databaseFingerprint, rowCounts } from '../support/snapshot.ts';
+import { exampleFixtures, examples, type Example } from './examples.ts';
+
+/**
+ * Money and messages happen once (issue 16, part 5; decision 0172), for every x-idempotent operation of the contract:
+ * a call without an Idempotency-Key is refused and changes nothing, and ten identical calls with one key, fired at
+ * once, change the database exactly as one call does — table by table, outbox included.
+ */
+const operations = readOperations(bundleOpenApi());
+const idempotent = new Set(operations.filter((op) => op.idempotent).map((op) => op.operationId));
+
+const delta = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.keys(after).map((table) => [table, after[table]! - (before[table] ?? 0)]).filter(([, change]) => change !== 0));
+
+describe('money and messages happen once', () => {
+  let h: Harness;
+  let appId: number;
+  beforeAll(async () => {
+    h = await harness();
+    const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
+    appId = Number(rows.rows[0]!.id);
+  });
+
+  const call = (example: Example, idempotencyKey: string | false) => h.call({ ...example.request, as: example.as, borrowerOf: example.borrowerOf, idempotencyKey });
+
+  it('requires the key on every x-idempotent operation of the contract, and each has an example', () => {
+    for (const op of operations.filter((o) => o.idempotent)) {
+      expect(op.parameters.find((p) => p.in === 'header' && p.name === 'Idempotency-Key')?.required, op.operationId).toBe(true);
+    }
+    expect([...idempotent].filter((id) => !examples(appId).some((e) => e.operationId === id))).toEqual([]);
+    expect([...idempotent]).toEqual(expect.arrayContaining(['App_SendApp', 'App_SubmitRefund', 'App_FinalizeApp', 'AdminApps_MarkAppsFunded', 'App_SubmitTrans', 'App_SendESignLink', 'Otp_SendOtp', 'Users_UpsertUser', 'Users_ResendInvite']));
+  });
+
+  it('refuses each one without an Idempotency-Key with a problem that says what to send, and changes nothing', async () => {
+    const list = examples(appId, await exampleFixtures(h)).filter((e) => idempotent.has(e.operationId));
+    const before = await databaseFingerprint(h.database.db);
+    for (const example of list) {
+      const response = await call(example, false);
+      expect(response.statusCode, example.operationId).toBe(400);
+      expect(response.headers['content-type']).toContain('application/problem+json');
+      expect(JSON.parse(response.body), example.operationId).toMatchObject({
+        detail: messages.messages.idempotencyKeyRequired,
+        errors: { 'idempotency-key': [messages.messages.idempotencyKeyRequired] },
+      });
+    }
+    expect(await databaseFingerprint(h.database.db)).toEqual(before);
+  });
+
+  it('changes the database as one call does when ten identical calls with one key arrive at once', async () => {
+    // Two sets of the same records: on one each call is made once, on the other ten times at once.
+    const once = examples(appId, await exampleFixtures(h));
+    const tenfold = examples(appId, await exampleFixtures(h));
+    let checked = 0;
+    for (const [index, single] of once.entries()) {
+      const repeated = tenfold[index]!;
+      if (!idempotent.has(single.operationId)) {
+        // The calls before set up the state the next example needs (enrollment, review…), on both sets alike.
+        await call(single, undefined as never);
+        await call(repeated, undefined as never);
+        continue;
+      }
+      const start = await rowCounts(h.database.db);
+      const first = await call(single, `once-${index}-${Date.now()}`);
+      const one = delta(start, await rowCounts(h.database.db));
+
+      const key = `tenfold-${index}-${Date.now()}`;
+      const before = await rowCounts(h.database.db);
+      const answers: LightMyRequestResponse[] = await Promise.all(Array.from({ length: 10 }, () => call(repeated, key)));
+      const ten = delta(before, await rowCounts(h.database.db));
+
+      const what = `${single.operationId} (one call answered ${first.statusCode}: ${first.body.slice(0, 120)})`;
+      expect(first.statusCode, what).toBeLessThan(300);
+      expect(ten, what).toEqual(one);
+      // One ran; the others were told it is under way (409) or got its answer again.
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.every((status) => status < 300 || status === 409), `${what}: ${statuses}`).toBe(true);
+      expect(new Set(answers.filter((a) => a.statusCode < 300).map((a) => a.body)).size, what).toBe(1);
+      checked += 1;
+    }
+    expect(checked).toBe(idempotent.size);
+  });
+});

@@ -71,7 +71,7 @@ test('finalize → fund and download the file → funded list and CSV → partia
 
   // 1. The office finds an application ready to finalize (Home, filtered by stage) and finalizes it.
   await open(page, '/home', 'Active Applications');
-  await filter(page, 'GetOfficeApps', {}, { Stage: 'Ready To Finalize' });
+  await filter(page, 'GetOfficeApps', {}, { Stage: 'Ready to finalize' });
   const row = page.getByRole('row').filter({ has: page.getByRole('button', { name: 'Finalize' }) }).first();
   await expect(row).toBeVisible();
   const appId = (await row.getByRole('link').first().innerText()).trim();
@@ -96,7 +96,7 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await filter(page, 'GetOfficeApps', { 'Applicant Name or ID': appId }, { Stage: 'All' });
   await page.getByRole('row').filter({ hasText: appId }).getByRole('button', { name: 'View' }).click();
   const detail = page.getByRole('dialog', { name: `Application #${appId}` });
-  await expect(detail.getByText('Submitted For Funding', { exact: true })).toBeVisible();
+  await expect(detail.getByText('Submitted for funding', { exact: true }).first()).toBeVisible();
   await expect(detail.getByText('Initiated')).toBeVisible();
   await detail.getByRole('button', { name: 'Close the dialog' }).click();
 

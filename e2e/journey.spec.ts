@@ -256,11 +256,11 @@ async function borrowerWords(page: Page): Promise<void> {
 /** The office's page followed the borrower without a reload; the signed PDF is downloaded from it (Files_GetContent). */
 async function officeDownloadsSignedPdf(page: Page, appId: number): Promise<void> {
   expect(hashOf(page)).toBe(`/app/${appId}`);
-  await expect(page.getByText('ReadyToFinalize')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Ready to finalize', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('Signed: ready to finalize')).toBeVisible();
   const status = page.locator('[data-chip]').first();
   await expect(status).toHaveText('Action Required');
-  const row = page.locator('[data-screen="table"] tbody tr').filter({ hasText: 'SignedLoanAgreement' });
+  const row = page.locator('[data-screen="table"] tbody tr').filter({ hasText: 'Signed loan agreement' });
   await expect(row).toHaveCount(1, { timeout: 15_000 });
   await shot(page, 'office');
   const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: 'Download' }).click()]);
@@ -303,7 +303,7 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await consent(phone);
   await answerKba(phone, b);
   // The signing part reports that the borrower is reading the agreement (App_UpdateContractStatus); the office sees it.
-  await expect(office.getByText('AgreementPresented')).toBeVisible({ timeout: 15_000 });
+  await expect(office.getByText('Agreement presented', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(office.getByText('Borrower is reading the loan agreement')).toBeVisible();
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/cta/${appId}`);
@@ -429,7 +429,7 @@ test("upg: the lender hosts the documents; the borrower signs on the sandbox len
   await borrowerWords(phone);
   await context.close();
   // The office sees it ready to finalize, signed at the lender.
-  await expect(page.getByText('ReadyToFinalize')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('Ready to finalize', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('Signed at the lender: ready to finalize')).toBeVisible();
 });
 
@@ -458,7 +458,7 @@ test("pending: last name 'Pending' goes to manual review", async ({ page, browse
   await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/nomatch?id=${appId}`);
   await expect(phone.getByRole('heading', { name: 'Your application is under review' })).toBeVisible();
   await context.close();
-  await expect(page.getByText('Review', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('In review', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.locator('[data-chip]').first()).toHaveText('Action Required');
 });
 

@@ -71,8 +71,8 @@ test('the kanban shows a lane per stage with its cards', async ({ page }) => {
   );
   await seedSession(page, staffState({}));
   await openApp(page, '/kanban');
-  await expect(page.getByRole('region', { name: 'Not Applicable' })).toContainText('First1 Last1 #1');
-  await expect(page.getByRole('region', { name: 'Ready To Finalize' })).toContainText('Action Required');
+  await expect(page.getByRole('region', { name: 'Started' })).toContainText('First1 Last1 #1');
+  await expect(page.getByRole('region', { name: 'Ready to finalize' })).toContainText('Action Required');
   await expect(page.getByRole('link', { name: 'First3 Last3 #3' })).toHaveAttribute('href', '#/app/3');
 });
 
@@ -87,7 +87,7 @@ test('the platform admin kanban asks each lane on its own across offices, with t
   });
   await seedSession(page, staffState({ role: 'admin', userRole: 'df.admin', officeId: null, officeName: null }));
   await openApp(page, '/admin/apps/kanban');
-  const lane = page.getByRole('region', { name: 'Ready To Finalize' });
+  const lane = page.getByRole('region', { name: 'Ready to finalize' });
   await expect(lane).toContainText('First7 Last7 #7');
   await expect(lane).toContainText('137');
   expect([...asked].sort()).toEqual(['Finalized', 'NeedsAttention', 'NotApplicable', 'OfferSelected', 'ReadyToFinalize', 'Review', 'SigningRequired', 'SubmittedForFunding']);
@@ -108,9 +108,20 @@ test('borrower sign-in: a passcode by text, the passcode entry, then the borrowe
   });
   await openApp(page, '/app/borrower/5');
   await expect(page).toHaveURL(/#\/app\/auth\/5$/);
+  // Without the office's link nobody may have a passcode texted to this borrower (decision 0173).
+  await expect(page.getByText('Open the link you received by text or e-mail to continue your application.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Text me a passcode' })).toHaveCount(0);
+  // A spent link keeps its token in the address: the passcode buttons send it.
+  let sent: unknown;
+  page.on('request', (r) => {
+    if (r.url().includes('/api/Otp/SendOtp')) sent = r.postDataJSON();
+  });
+  const spent = 'a'.repeat(43);
+  await page.evaluate((k) => (window.location.hash = `/app/auth/5?expired=1&k=${k}`), spent);
   await page.getByRole('button', { name: 'Text me a passcode' }).click();
   const dialog = page.getByRole('dialog', { name: 'Enter your passcode' });
   await expect(dialog.getByText('We sent a 6-digit passcode to (***) ***-0142.')).toBeVisible();
+  expect(sent).toEqual({ appId: 5, linkToken: spent, channel: 'Sms' });
   await dialog.getByRole('textbox', { name: 'Passcode digit 1 of 6' }).click();
   await page.keyboard.type('123456');
   await dialog.getByRole('button', { name: 'Continue' }).click();

@@ -17,7 +17,7 @@ import { createTheme } from './theme.ts';
 import { brands, engineDescriptors, loadScreen } from './descriptors.ts';
 import { session } from './session/store.ts';
 import { authPort } from './auth-port.ts';
-import { callOperation, downloadOperation } from './api/client.ts';
+import { callOperation, downloadOperation, readsOnly } from './api/client.ts';
 import { toasts, onFirstToast } from './ui/toasts.ts';
 import { progress, withOverlay } from './ui/progress.ts';
 import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
@@ -70,7 +70,7 @@ export function App() {
       loadScreen,
       session: session as unknown as EngineServices['session'],
       auth: () => authPort(),
-      api: { call: callOperation, download: downloadOperation },
+      api: { call: callOperation, download: downloadOperation, reads: readsOnly },
       toast: toasts,
       forms: formModules,
       labels: loadLabelTable,

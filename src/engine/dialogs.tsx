@@ -1,5 +1,9 @@
-/** Dialogs opened by actions (screens/dialogs/<name>.json), stacked; the Chakra dialog code loads on first open. */
+/**
+ * Dialogs opened by actions (screens/dialogs/<name>.json), stacked; the Chakra dialog code loads on first open. A dialog
+ * belongs to the page it was opened on: going to another page closes them all.
+ */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useLocation } from 'react-router-dom';
 import { DialogsContext, type DialogControls } from './hooks.tsx';
 
 export interface OpenDialog {
@@ -14,6 +18,13 @@ let nextId = 1;
 
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [stack, setStack] = useState<OpenDialog[]>([]);
+  // The router keeps this provider when one route gives way to another, so it watches the page itself.
+  const { pathname } = useLocation();
+  const [openedOn, setOpenedOn] = useState(pathname);
+  if (openedOn !== pathname) {
+    setOpenedOn(pathname);
+    if (stack.length) setStack([]);
+  }
   const open = useCallback((name: string, props: Record<string, unknown>) => setStack((s) => [...s, { id: nextId++, name, props }]), []);
   const close = useCallback((id?: number) => setStack((s) => (id === undefined ? s.slice(0, -1) : s.filter((d) => d.id !== id))), []);
   const controls = useMemo<DialogControls>(() => ({ open, close }), [open, close]);

@@ -1,9 +1,9 @@
 /** React glue of the engine: session, route, expression context, action runtime, operation queries. */
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
 import { UNSAFE_NavigationContext } from 'react-router-dom';
-import { useQueries, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useQueries, useQuery, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
-import { bind, condition, text, type Context } from './expressions.ts';
+import { bind, condition, getPath, text, type Context } from './expressions.ts';
 import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
@@ -37,8 +37,11 @@ export interface WizardStep {
 }
 export const WizardStepContext = createContext<WizardStep | null>(null);
 
-/** Shows the not-found content in place of the screen being rendered (a source with `notFound` answered 404). */
-export const NotFoundContext = createContext<() => void>(() => undefined);
+/** What a page shows in place of itself when its address names nothing it can show: not found, or not the visitor's. */
+export type Missing = 'notFound' | 'forbidden';
+
+/** Set by the screen at the root of a page or a dialog (ScreenView); null outside one. */
+export const MissingContext = createContext<((kind: Missing) => void) | null>(null);
 
 export function useSessionState(): Record<string, unknown> {
   const { session } = useEngine();
@@ -87,7 +90,12 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
       assign: (href, replace) => (replace ? window.location.replace(href) : window.location.assign(href)),
       openDialog: dialogs.open,
       closeDialog: () => dialogs.close(),
-      call: (id, input) => services.api.call(id, input),
+      // A read joins the page's query of the same request (a source and an onLoad reading one record make one call)
+      // and leaves its answer there; it is always read anew, as an action means to.
+      call: (id, input) =>
+        services.api.reads(id)
+          ? queryClient.fetchQuery({ queryKey: [id, requestKey(input)], queryFn: () => services.api.call(id, input), staleTime: 0 })
+          : services.api.call(id, input),
       download: async (id, input) => {
         const { blob, fileName } = await services.api.download(id, input);
         const url = URL.createObjectURL(blob);
@@ -115,20 +123,60 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
 
 type QueryBinding = Binding | DataSource | undefined;
 
-/** The query of a binding in a context: keyed by operationId and the bound input. */
-function operationQuery(services: EngineServices, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
+/** How many times its interval a poll waits at most while the answer stays the same. */
+export const POLL_BACKOFF_LIMIT = 4;
+
+/** Per query: when its answer last arrived, that answer, and how many answers in a row were the same. */
+const pollHistory = new WeakMap<object, { at: number; data: unknown; same: number }>();
+
+/**
+ * A poll's next wait (spec §7, TanStack calls it after every change of the query): none once a read failed (a record
+ * gone or not the visitor's has nothing to follow) or once `refetchWhile` no longer holds for the answer; otherwise the
+ * interval, doubled for each answer in a row that equals the one before (structural sharing keeps an equal answer the
+ * same object), up to POLL_BACKOFF_LIMIT times; a changed answer starts again from the interval.
+ */
+export function pollWait(source: DataSource & { refetchInterval: number }, context: Context) {
+  return (query: Pick<Query, 'state'>): number | false => {
+    const { status, data, dataUpdatedAt } = query.state;
+    if (status === 'error') return false;
+    if (data !== undefined && source.refetchWhile !== undefined) {
+      const answer = source.select ? getPath(data, source.select) : data;
+      if (!condition(source.refetchWhile, { ...context, data: answer }, true)) return false;
+    }
+    const seen = pollHistory.get(query);
+    if (!seen || seen.at !== dataUpdatedAt) pollHistory.set(query, { at: dataUpdatedAt, data, same: seen && seen.data === data ? seen.same + 1 : 0 });
+    return source.refetchInterval * Math.min(2 ** pollHistory.get(query)!.same, POLL_BACKOFF_LIMIT);
+  };
+}
+
+/** Path and query values travel as text: '7' from the address and 7 from the session name one request, and share one query. */
+const asText = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, String(value)]));
+const requestKey = ({ params, query, body }: CallInput) => ({
+  ...(params ? { params: asText(params) } : {}),
+  ...(query ? { query: asText(query) } : {}),
+  ...(body === undefined ? {} : { body }),
+});
+
+const namesNothingHere = (error: unknown) => [403, 404].includes((error as { status?: unknown } | null)?.status as number);
+
+/** The query of a binding in a context: keyed by operationId and the request it makes. */
+function operationQuery(services: EngineServices, client: QueryClient, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
   const enabled = !!binding && condition(binding.when, context, true);
   let input: CallInput | undefined;
   if (binding && enabled) {
     const base = callInput(binding, context);
     input = extraBody ? { ...base, body: { ...((base.body as Record<string, unknown>) ?? {}), ...extraBody } } : base;
   }
-  const refresh = binding && 'refetchInterval' in binding ? binding : undefined;
+  const poll = binding && 'refetchInterval' in binding && binding.refetchInterval ? { ...binding, refetchInterval: binding.refetchInterval } : undefined;
+  const queryKey = [binding?.operation ?? 'none', input && requestKey(input)];
   return {
-    queryKey: [binding?.operation ?? 'none', input],
+    queryKey,
     queryFn: () => services.api.call(binding!.operation, input!),
     enabled,
-    ...(refresh?.refetchInterval ? { refetchInterval: refresh.refetchInterval } : {}),
+    // An answer that the record is missing or not the visitor's stands: another part of the page showing the same
+    // read does not ask again (a failure that may pass, a 5xx or a lapsed session, is asked again).
+    retryOnMount: !namesNothingHere(client.getQueryState(queryKey)?.error),
+    ...(poll ? { refetchInterval: pollWait(poll, context) } : {}),
     ...(binding && 'refetchOnFocus' in binding && binding.refetchOnFocus ? { refetchOnWindowFocus: 'always' as const } : {}),
   };
 }
@@ -153,26 +201,44 @@ function useErrorToast(error: unknown, binding: QueryBinding, context: Context):
   }, [error]);
 }
 
-/** A 404 answer to a source marked `notFound`: the address names nothing (an unknown landing code). */
-function namesNothing(error: unknown, binding: QueryBinding): boolean {
-  return !!binding && 'notFound' in binding && binding.notFound === true && (error as { status?: unknown } | null)?.status === 404;
+/** Does an expression read the address's parameters (`route.params.…`)? */
+function readsRouteParams(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(readsRouteParams);
+  if (!node || typeof node !== 'object') return false;
+  return Object.entries(node).some(([key, value]) => {
+    const name = key === 'var' ? (Array.isArray(value) ? value[0] : value) : undefined;
+    return (typeof name === 'string' && name.startsWith('route.params.')) || readsRouteParams(value);
+  });
 }
 
 /**
- * Reads an operation through TanStack Query; the screen renders whether it answers or fails. A source marked
- * `notFound` that answers 404 shows the not-found content in place of the screen, without an error toast.
+ * A read the page cannot do without: 403, the page shows what the visitor may not see (the server refuses more than
+ * the route table, or the address names another office's record); 404 of the record the address names (the binding
+ * reads `route.params`), the address names nothing. A quiet source says so in its own words instead.
+ */
+export function missingRecord(error: unknown, binding: QueryBinding): Missing | undefined {
+  if (!binding || ('quiet' in binding && binding.quiet)) return undefined;
+  const status = (error as { status?: unknown } | null)?.status;
+  if (status === 403) return 'forbidden';
+  return status === 404 && readsRouteParams([binding.params, binding.query, binding.body]) ? 'notFound' : undefined;
+}
+
+/**
+ * Reads an operation through TanStack Query; the screen renders whether it answers or fails. When the read of the
+ * record the address names fails with 404 or 403, the page shows the not-found or not-authorized content in place of
+ * itself, once and without an error toast (the query is not read again: the screen that read it is gone).
  */
 export function useOperationQuery(binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
   const services = useEngine();
   const client = useQueryClient();
-  const showNotFound = useContext(NotFoundContext);
-  const options = operationQuery(services, binding, context, extraBody);
+  const showMissing = useContext(MissingContext);
+  const options = operationQuery(services, client, binding, context, extraBody);
   startWhileRendering(client, options);
   const query = useQuery(options);
-  const missing = namesNothing(query.error, binding);
+  const missing = showMissing ? missingRecord(query.error, binding) : undefined;
   useEffect(() => {
-    if (missing) showNotFound();
-  }, [missing, showNotFound]);
+    if (missing) showMissing?.(missing);
+  }, [missing, showMissing]);
   useErrorToast(missing ? null : query.error, binding, context);
   useSessionSync(binding, context, query.data);
   return query;
@@ -196,7 +262,7 @@ function useSessionSync(binding: QueryBinding, context: Context, data: unknown):
 export function useOperationQueries(binding: QueryBinding, contexts: readonly Context[]) {
   const services = useEngine();
   const client = useQueryClient();
-  const all = contexts.map((context) => operationQuery(services, binding, context));
+  const all = contexts.map((context) => operationQuery(services, client, binding, context));
   for (const options of all) startWhileRendering(client, options);
   const queries = useQueries({ queries: all });
   useErrorToast(queries.find((q) => q.error)?.error ?? null, binding, contexts[0] ?? {});

@@ -2,7 +2,7 @@
  * The route table → hash router with guards (spec §2, §6). Every route renders its layout (code-split by layout
  * component) around its screen (code-split by screen kind, descriptors loaded on demand).
  */
-import { Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
+import { Suspense, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import { HashRouter, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import type { Layout, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
@@ -10,7 +10,7 @@ import { resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from './expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
 import { runActions } from './actions.ts';
-import { NotFoundContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState } from './hooks.tsx';
+import { MissingContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState, type Missing } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
@@ -132,27 +132,47 @@ function RoutePage({ name, prefetch }: { name: string; prefetch: boolean }) {
   return <ScreenView screen={screen} />;
 }
 
-/** Renders a screen descriptor: runs its onLoad actions once, shows 404 in place when an action or its source says so. */
+const whileHere =
+  <A extends unknown[]>(here: { current: boolean }, go: (...args: A) => void) =>
+  (...args: A) => {
+    if (here.current) go(...args);
+  };
+
+/**
+ * Renders a screen descriptor and runs its onLoad actions once. The screen at the root of a page (or a dialog) shows
+ * the not-found or not-authorized content in place of itself when an action or a read of the address's record says
+ * so; screens inside it (composite parts, wizard steps) hand that to the root, so the page shows it once.
+ */
 export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
-  const [missing, setMissing] = useState(false);
-  const overrides = useMemo(() => ({ notFound: () => setMissing(true) }), []);
+  const outer = useContext(MissingContext);
+  const [missing, setMissing] = useState<Missing | null>(null);
+  const show = outer ?? setMissing;
+  const overrides = useMemo(() => ({ notFound: () => show('notFound') }), [show]);
   const runtime = useActionRuntime(overrides);
   const context = useExprContext();
   const started = useRef(false);
+  const here = useRef(true);
   useEffect(() => {
-    if (started.current || !screen.onLoad?.length) return;
-    started.current = true;
-    void runActions(screen.onLoad, context, runtime);
+    here.current = true;
+    if (!started.current && screen.onLoad?.length) {
+      started.current = true;
+      // A page that is gone when its load actions end does not take the visitor anywhere: they went elsewhere.
+      const stay = { ...runtime, navigate: whileHere(here, runtime.navigate), assign: whileHere(here, runtime.assign) };
+      void runActions(screen.onLoad, context, stay);
+    }
+    return () => {
+      here.current = false;
+    };
   }, [screen, context, runtime]);
   const Kind = read(loadKind(screen.kind)).default as ComponentType<ScreenProps>;
-  if (missing) return <NotFoundContent />;
-  return (
-    <NotFoundContext.Provider value={overrides.notFound}>
-      <Lazy>
-        <Kind screen={screen} />
-      </Lazy>
-    </NotFoundContext.Provider>
+  if (missing === 'notFound') return <NotFoundContent />;
+  if (missing === 'forbidden') return <ForbiddenContent />;
+  const body = (
+    <Lazy>
+      <Kind screen={screen} />
+    </Lazy>
   );
+  return outer ? body : <MissingContext.Provider value={setMissing}>{body}</MissingContext.Provider>;
 }
 
 export function ScreenHost({ name, place = 'pages' }: { name: string; place?: 'pages' | 'dialogs' }) {

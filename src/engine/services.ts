@@ -47,6 +47,8 @@ export interface DownloadResult {
 export interface ApiPort {
   call(operationId: string, input: CallInput): Promise<unknown>;
   download(operationId: string, input: CallInput): Promise<DownloadResult>;
+  /** Does the operation only read (GET)? An action that calls one shares the page's query of the same request. */
+  reads(operationId: string): boolean;
 }
 
 export interface ToastPort {

@@ -14,6 +14,7 @@ import { fieldErrorsOf } from '../../src/engine/screens/FormScreen.tsx';
 import { loadOnce, tracked } from '../../src/engine/preload.ts';
 import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
 import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';
+import { labels } from '../../codegen/generated/labels.ts';
 
 type Json = Record<string, unknown>;
 const read = <T = Json>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -91,11 +92,11 @@ describe('application lists (spec §2, §4; decision 0006)', () => {
     expect(evaluate(admin.source.body.stages, { filter: { stage: 'Review' }, route: { query: {} } })).toEqual(['Review']);
   });
 
-  it('shows stages in words', () => {
+  it('shows stages in words, from the enumeration (decision 0147)', () => {
     const summary = page('app-detail-summary');
-    const stage = ((summary.sections as Array<{ fields: Array<{ label: string; value: unknown }> }>)[0]!.fields.find((f) => f.label === 'Stage'))!;
-    expect(evaluate(stage.value, { data: { stage: 'SubmittedForFunding' } })).toBe('Submitted For Funding');
-    expect(evaluate(stage.value, { data: { stage: 'NotApplicable' } })).toBe('Not Applicable');
+    const stage = ((summary.sections as Array<{ fields: Array<{ label: string; value: unknown; format?: string }> }>)[0]!.fields.find((f) => f.label === 'Stage'))!;
+    expect(stage.format).toBe('label:Stage');
+    expect(labels.Stage!.SubmittedForFunding).toBe('Submitted for funding');
   });
 });
 

@@ -74,6 +74,9 @@ async function send(id: string, input: CallInput, parseAs: 'json' | 'blob') {
   return result;
 }
 
+/** Operations that only read: the engine lets an action's call of one share the page's query. */
+export const readsOnly = (id: string): boolean => operationIndex[id as OperationId]?.method === 'get';
+
 export async function callOperation(id: string, input: CallInput = {}): Promise<unknown> {
   return (await send(id, input, 'json')).data;
 }

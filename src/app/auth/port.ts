@@ -11,7 +11,8 @@
  * - acquireToken: the cached token, renewed with the refresh token (never a hidden iframe); when that
  *   fails, sign-in again by redirect (spec §4: silently, otherwise by redirect).
  * - signOut: all session data goes (spec §4), MSAL's cache too, then the provider's end-session with the
- *   ID token hint; the ?state= it comes back with is removed.
+ *   ID token hint; the ?state= it comes back with is removed. The page keeps its state until it leaves (the
+ *   stored copy goes first), so its route guard starts no sign-in meanwhile.
  * - B2C: AADB2C90118 starts the password-reset user flow, AADB2C90091 (cancelled) goes back to sign-in.
  * The session timeout of spec §4 (./session-timeout.ts) is not the port's: src/main.tsx starts it for every
  * visitor and it signs staff out through the port.
@@ -120,7 +121,19 @@ class MsalAuthPort implements AuthPort {
     return { ...(invite ? { invite } : {}), ...(signUp ? { screen: 'signup' } : {}), ...(brand ? { brand } : {}) };
   }
 
-  async signIn(returnPath: string, signUp = false): Promise<void> {
+  /** The sign-in redirect under way: the page is leaving, and a second call (a guard and a refused token at once) joins it. */
+  private redirecting: Promise<void> | null = null;
+
+  signIn(returnPath: string, signUp = false): Promise<void> {
+    this.redirecting ??= this.redirectToSignIn(returnPath, signUp).catch((error: unknown) => {
+      // The page did not leave: a later call may try again.
+      this.redirecting = null;
+      throw error;
+    });
+    return this.redirecting;
+  }
+
+  private async redirectToSignIn(returnPath: string, signUp: boolean): Promise<void> {
     session.update({ loginRoute: returnPath });
     // The redirect leaves the page: the encrypted session must be written first.
     await session.flush();
@@ -131,13 +144,20 @@ class MsalAuthPort implements AuthPort {
 
   async signOut(): Promise<void> {
     const account = this.account();
-    session.clear();
-    await session.flush();
     if (!account) {
+      session.clear();
+      await session.flush();
       window.location.assign(`${this.origin}/`);
       return;
     }
-    await this.msal.logoutRedirect({ account, idTokenHint: account.idToken, postLogoutRedirectUri: `${this.origin}/` });
+    // The page shows 'Signing you out…' until the provider's end-session page replaces it.
+    await session.forget();
+    try {
+      await this.msal.logoutRedirect({ account, idTokenHint: account.idToken, postLogoutRedirectUri: `${this.origin}/` });
+    } catch {
+      // The page did not leave (the provider is out of reach): signed out here at least.
+      session.clear();
+    }
   }
 
   async acquireToken(options: { forceRefresh?: boolean } = {}): Promise<string | null> {

@@ -80,6 +80,8 @@ export class SessionStore {
   private writes: Promise<void> = Promise.resolve();
   /** Changed before the stored state was read: the change wins. */
   private dirty = false;
+  /** Signing out by redirect (forget): nothing is stored until the next clear. */
+  private leaving = false;
   /** Resolves once the stored state has been read (or found missing). */
   readonly ready: Promise<void>;
 
@@ -109,8 +111,20 @@ export class SessionStore {
   clear = (): void => {
     this.state = EMPTY_SESSION;
     this.dirty = true;
+    this.leaving = false;
     this.notify();
     this.writes = this.writes.then(() => this.storage?.removeItem(STORAGE_KEY));
+  };
+
+  /**
+   * Sign-out by redirect: the stored session goes now and nothing is stored again, so the tab comes back signed out;
+   * the page keeps its state until it leaves, so that its route guard does not start a sign-in in the middle of the
+   * sign-out (MSAL then throws interaction_in_progress).
+   */
+  forget = (): Promise<void> => {
+    this.leaving = true;
+    this.writes = this.writes.then(() => this.storage?.removeItem(STORAGE_KEY));
+    return this.writes;
   };
 
   subscribe = (listener: Listener): (() => void) => {
@@ -130,7 +144,7 @@ export class SessionStore {
     this.writes = this.writes
       .then(() => this.ready)
       .then(async () => {
-        if (!this.key || !this.storage || snapshot !== this.state) return;
+        if (!this.key || !this.storage || snapshot !== this.state || this.leaving) return;
         this.storage.setItem(STORAGE_KEY, await encryptState(this.key, snapshot));
       })
       .catch(() => undefined);

@@ -12,9 +12,6 @@ import { Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 
 type Row = Record<string, unknown>;
 
-/** 'ReadyToFinalize' → 'Ready To Finalize' */
-export const humanize = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2');
-
 const BOARD = {
   display: 'flex',
   gap: '4',
@@ -119,9 +116,9 @@ export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
           per element costs more than the cards themselves (bench/kanban.ts). */}
       <Box css={BOARD}>
         {lanes.map((lane) => (
-          <section key={lane.key} aria-label={humanize(lane.key)} className="kb-lane">
+          <section key={lane.key} aria-label={text(spec.title, { ...context, lane })} className="kb-lane">
             <div className="kb-lane-head">
-              <h2>{spec.title ? text(spec.title, { ...context, lane }) : humanize(lane.key)}</h2>
+              <h2>{text(spec.title, { ...context, lane })}</h2>
               <p>{lane.count}</p>
             </div>
             <div className="kb-cards">

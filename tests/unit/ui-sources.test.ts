@@ -1,0 +1,63 @@
+/**
+ * How a screen's source behaves when its record is missing or it polls (issue 16, decision 0181): a read of the record
+ * the address names that answers 404 shows the not-found page, a read refused with 403 the not-authorized page; a poll stops when a read fails
+ * or its `refetchWhile` no longer holds, and waits longer while the answer stays the same.
+ */
+import { describe, expect, it } from 'vitest';
+import { missingRecord, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/hooks.tsx';
+
+const byAddress = { operation: 'App_GetApp', params: { id: { var: 'route.params.id' } } };
+
+describe('a read of the record the address names', () => {
+  it('shows not-found on 404 and not-authorized on 403, wherever the binding reads the address', () => {
+    expect(missingRecord({ status: 404 }, byAddress)).toBe('notFound');
+    expect(missingRecord({ status: 403 }, byAddress)).toBe('forbidden');
+    expect(missingRecord({ status: 404 }, { operation: 'App_GetAppFiles', query: { appId: { or: [{ var: 'dialog.appId' }, { var: 'route.params.id' }] } } })).toBe('notFound');
+    expect(missingRecord({ status: 404 }, { operation: 'Office_GetLandingPage', params: { code: { var: ['route.params.code', ''] } } })).toBe('notFound');
+  });
+
+  it('shows not-authorized when any read of the page is refused: the server refuses more than the route table shows', () => {
+    expect(missingRecord({ status: 403 }, { operation: 'AdminUsers_GetAllUsers', body: { userRoles: ['df.admin'] } })).toBe('forbidden');
+  });
+
+  it('leaves other failures, other sources and quiet sources (which word the failure themselves) to the page', () => {
+    expect(missingRecord({ status: 400 }, byAddress)).toBeUndefined();
+    expect(missingRecord({ status: 500 }, byAddress)).toBeUndefined();
+    expect(missingRecord(null, byAddress)).toBeUndefined();
+    expect(missingRecord({ status: 404 }, { operation: 'App_GetOfficeApps', body: { officeId: { var: 'session.officeId' } } })).toBeUndefined();
+    expect(missingRecord({ status: 404 }, { ...byAddress, quiet: true })).toBeUndefined();
+    expect(missingRecord({ status: 404 }, undefined)).toBeUndefined();
+  });
+});
+
+describe('a poll (spec §7)', () => {
+  const source = { operation: 'App_GetApp', refetchInterval: 3000, refetchWhile: { '!': { in: [{ var: 'data.stage' }, ['Funded']] } } };
+  const query = () => ({ state: { status: 'success' as const, data: { stage: 'Review' } as unknown, dataUpdatedAt: 1 } });
+
+  it('waits its interval, then twice as long for each answer that did not change, up to a limit', () => {
+    const wait = pollWait(source, {});
+    const q = query();
+    const waits: Array<number | false> = [wait(q as never)];
+    for (let at = 2; at <= 6; at++) {
+      q.state.dataUpdatedAt = at;
+      waits.push(wait(q as never), wait(q as never));
+    }
+    expect(waits).toEqual([3000, 6000, 6000, 12000, 12000, 3000 * POLL_BACKOFF_LIMIT, 3000 * POLL_BACKOFF_LIMIT, 12000, 12000, 12000, 12000]);
+  });
+
+  it('starts again from its interval when the answer changes', () => {
+    const wait = pollWait(source, {});
+    const q = query();
+    wait(q as never);
+    q.state.dataUpdatedAt = 2;
+    expect(wait(q as never)).toBe(6000);
+    q.state = { status: 'success', data: { stage: 'OfferSelected' }, dataUpdatedAt: 3 };
+    expect(wait(q as never)).toBe(3000);
+  });
+
+  it('stops when a read failed, or once refetchWhile no longer holds', () => {
+    const wait = pollWait(source, {});
+    expect(wait({ state: { status: 'error', data: undefined, dataUpdatedAt: 0 } } as never)).toBe(false);
+    expect(wait({ state: { status: 'success', data: { stage: 'Funded' }, dataUpdatedAt: 1 } } as never)).toBe(false);
+  });
+});

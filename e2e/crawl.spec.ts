@@ -1,0 +1,82 @@
+/**
+ * The crawl (issue 16): every route of the route table (lender flows joined in) × every visitor — anonymous, a
+ * borrower, each staff role's demo account and an account of no office — × every brand host, with the known, foreign
+ * and unknown ids of each path parameter (and none, when it is optional). Generated from data (support/crawl.ts): a
+ * new route, brand, screen or enumeration is crawled without writing a test.
+ *
+ * A visit fails on an uncaught error or console error, a 5xx, an error toast, a call repeated beyond what the page's
+ * sources need (a loop, a poll after a failure or faster than its interval), a page still loading after 10 s or blank,
+ * an enumeration code, JSON or a UUID among the visible texts, an axe-core violation of serious or critical impact,
+ * and a page without an h1. One test per visitor and brand host, in parallel workers against the one server: the
+ * visitor signs in once (staff through the provider session crawl.setup.ts left in the storage state) and visits
+ * every path in one tab, as a link would; every problem of every visit is listed at the end.
+ */
+import { expect, test } from '@playwright/test';
+import { brandHosts } from './support/brands.ts';
+import { crawlRoutes, crawlVisitors, pollInterval, Recorder, signsOut, INSTRUMENT, variants, visit, type CrawlVisitor } from './support/crawl.ts';
+import { expectation } from './support/routes.ts';
+import { firstInRun, readCrawlData, samplesFor } from './support/crawl-data.ts';
+import { DEMO_PASSWORD, seedSession } from './support/session.ts';
+import { hashOf } from './support/borrower.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+test.describe.configure({ mode: 'parallel', timeout: 240_000 });
+
+const routes = crawlRoutes();
+// The route that signs out comes last: it ends the session.
+const ordered = [...routes.filter((r) => !signsOut(r)), ...routes.filter((r) => signsOut(r))];
+
+/** Staff with the most pages to see first, so the longest tests start first. */
+const weight = (v: CrawlVisitor) => (v.kind === 'staff' ? 0 : v.kind === 'borrower' ? 1 : 2);
+
+for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))) {
+  for (const brand of brandHosts()) {
+    test(`${visitor.name} on ${brand.host}`, async ({ browser, baseURL }) => {
+      const port = new URL(baseURL!).port;
+      const origin = `https://${brand.host}:${port}`;
+      const data = readCrawlData();
+      const context = await browser.newContext({ ignoreHTTPSErrors: true });
+      const page = await context.newPage();
+      await page.addInitScript(INSTRUMENT);
+      if (visitor.kind === 'borrower') {
+        await seedSession(page, { borrowerAuthenticated: true, borrowerAppId: data.borrower.appId, borrowerToken: data.borrower.token }, origin);
+      }
+      const recorder = new Recorder(page);
+      if (visitor.kind === 'staff') {
+        // A provider session of this test's own: the visit to #/logout ends it, and no other test may lose theirs.
+        await page.goto(`${origin}/#/`);
+        await page.getByLabel('Email').fill(visitor.email!);
+        await page.getByLabel('Password').fill(DEMO_PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        await expect
+          .poll(() => (page.url().startsWith(origin) ? hashOf(page) : page.url()), { timeout: 30_000, message: `staff sign-in on ${origin}` })
+          .toMatch(/^\/(?!auth|signed-in)[a-z]/);
+      }
+      const samples = samplesFor(visitor, data);
+      const checked = new Set<string>();
+      const problems: string[] = [];
+      let visits = 0;
+      const started = Date.now();
+      for (const route of ordered) {
+        const all = variants(route, samples);
+        // Where the route table turns the visitor away (a sign-in, the 403 page), no id is read: one visit shows it.
+        const shown = expectation(route, visitor, all[0]!.path).kind === 'page' ? all : all.slice(0, 1);
+        for (const variant of shown) {
+          const result = await visit(recorder, origin, {
+            path: variant.path,
+            pollMs: pollInterval(route),
+            check: (landed) => !checked.has(landed) && !!checked.add(landed),
+            // A page structure axe-core checked for any visitor or host in this run is not checked again (a brand's
+            // other palette is another structure: its class names differ).
+            axe: (markup) => firstInRun('axe', markup),
+          });
+          visits++;
+          for (const p of result.problems) problems.push(`${route.name} ${variant.path} (${variant.id} id → ${result.landed}): ${p}`);
+        }
+      }
+      console.log(`${test.info().title}: ${visits} visits (${checked.size} pages checked) in ${Math.round((Date.now() - started) / 1000)} s`);
+      await context.close();
+      expect(problems).toEqual([]);
+    });
+  }
+}

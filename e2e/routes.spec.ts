@@ -77,7 +77,7 @@ for (const visitor of visitors()) {
         }
         await expect(page.locator('main')).toBeVisible();
         // The page may word its state in its query (a lender's e-sign page adds ?outcome=…): the path is what stays.
-        await expect.poll(() => hashOf(page).split('?')[0]).toBe(path);
+        await expect.poll(async () => (await hashOf(page)).split('?')[0]).toBe(path);
         const forbidden = page.getByText(routesFile.forbidden.message);
         if (expected.kind === 'forbidden') await expect(forbidden).toBeVisible();
         else {

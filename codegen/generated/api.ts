@@ -1162,7 +1162,7 @@ export interface paths {
         };
         /**
          * Open the signed loan documents by the short-lived link App_GetDownloadUrl gave
-         * @description Designed path (decision 0166). Anonymous and without X-Api-Key, so that a browser can open the link as a page (a navigation sends neither a token nor a header): the token names one file and an expiry, signed by the server; an unknown, altered or expired token answers 404. Shown inline. No screen names it (x-caller link): the borrower's and the office's pages ask App_GetDownloadUrl for the link and open the address it hands out.
+         * @description Designed path (decision 0166). Anonymous and without X-Api-Key, so that a browser can open the link as a page (a navigation sends neither a token nor a header): the token names one file and an expiry, signed by the server; an unknown, altered or expired token answers 404. Shown inline. No screen names it (x-caller link): the borrower's pages ('Open my documents' on the summary, the signed and the call-to-action steps) ask App_GetDownloadUrl for the link and open the address it hands out; the office downloads the same file with Files_GetContent.
          */
         get: operations["Files_GetContentByLink"];
         put?: never;

@@ -1,4 +1,5 @@
 import type { ServerBrand as Brand } from '../descriptors/brands.ts';
+import { escapeHtml } from '../http/html.ts';
 import { MIN_PASSWORD_LENGTH } from './password.ts';
 
 /**
@@ -6,10 +7,6 @@ import { MIN_PASSWORD_LENGTH } from './password.ts';
  * footer), no script except the one-line auto-submit of the sign-out form, a strict Content-Security-Policy,
  * and every value escaped. Labels are real <label for> pairs so screen readers and Playwright find them.
  */
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '').replace(/[&<>"'`]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 export interface Page {
   html: string;

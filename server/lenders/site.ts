@@ -2,8 +2,10 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applicationLenders, applications, lenders, offers } from '../db/schema.ts';
 import { CALLBACK_PATH } from '../domain/journey/lender-calls.ts';
-import { normalName } from '../domain/journey/esign.ts';
+import { normalName, OPEN_STAGES } from '../domain/journey/esign.ts';
+import { AFTER_SIGNING } from '../domain/journey/routing.ts';
 import type { Services } from '../services.ts';
+import { escapeHtml } from '../http/html.ts';
 import { lenderCallbackKey, lenderCatalogue, signLenderCallback } from './registry.ts';
 import type { LenderDescriptor } from './descriptor.ts';
 import { sandboxAppUrl, SITE_PATH } from './sandbox.ts';
@@ -18,10 +20,7 @@ import { sandboxAppUrl, SITE_PATH } from './sandbox.ts';
  * which the page sends the borrower back to the portal.
  */
 
-const SIGNABLE = ['OfferSelected', 'SigningRequired'];
-const SIGNED = ['ReadyToFinalize', 'Finalized', 'SubmittedForFunding', 'Funded', 'Refund'];
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 const money = (cents: number | null) => (cents === null ? '—' : (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
 const apr = (value: string | number | null) => (value === null ? '—' : `${Number(value).toFixed(3)}%`);
 
@@ -83,8 +82,8 @@ async function findApplication(services: Services, code: string, lenderAppId: st
 
 const portalUrl = (services: Services, appId: number) => `${services.settings.publicUrl}/#/app/borrower/${appId}`;
 const isChosen = (found: Found) => found.app.lenderId === found.lenderId;
-const signsHere = (found: Found) => found.lender.journey.esign === 'lender' && isChosen(found) && SIGNABLE.includes(found.app.stage);
-const signedHere = (found: Found) => isChosen(found) && SIGNED.includes(found.app.stage);
+const signsHere = (found: Found) => found.lender.journey.esign === 'lender' && isChosen(found) && OPEN_STAGES.has(found.app.stage);
+const signedHere = (found: Found) => isChosen(found) && AFTER_SIGNING.includes(found.app.stage);
 
 function backToPortal(services: Services, found: Found): string {
   return `<p><a class="button" href="${escapeHtml(portalUrl(services, found.app.id))}">Back to ${escapeHtml(found.app.firstName)}'s application</a></p>`;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../http/caller.ts';
 import { fromThisMachine } from '../http/local.ts';
 import { HttpProblem } from '../http/problem.ts';
+import { escapeHtml } from '../http/html.ts';
 import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
 import { receiveSmsReply } from './optouts.ts';
@@ -50,9 +51,6 @@ export async function optOutList(db: Db): Promise<{ phone: string; createdAtUtc:
   const rows = await db.select().from(smsOptOuts).orderBy(desc(smsOptOuts.createdAt)).limit(200);
   return rows.map((row) => ({ phone: row.phone, createdAtUtc: row.createdAt.toISOString() }));
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Only http(s) links become anchors; anything else is shown as text. */
 const safeHref = (url: string) => /^https?:\/\//i.test(url);

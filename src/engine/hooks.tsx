@@ -157,7 +157,9 @@ const requestKey = ({ params, query, body }: CallInput) => ({
   ...(body === undefined ? {} : { body }),
 });
 
-const namesNothingHere = (error: unknown) => [403, 404].includes((error as { status?: unknown } | null)?.status as number);
+/** The HTTP status of a failed call, if it carries one. */
+const statusOf = (error: unknown): unknown => (error as { status?: unknown } | null)?.status;
+const namesNothingHere = (error: unknown) => statusOf(error) === 403 || statusOf(error) === 404;
 
 /** The query of a binding in a context: keyed by operationId and the request it makes. */
 function operationQuery(services: EngineServices, client: QueryClient, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
@@ -218,7 +220,7 @@ function readsRouteParams(node: unknown): boolean {
  */
 export function missingRecord(error: unknown, binding: QueryBinding): Missing | undefined {
   if (!binding || ('quiet' in binding && binding.quiet)) return undefined;
-  const status = (error as { status?: unknown } | null)?.status;
+  const status = statusOf(error);
   if (status === 403) return 'forbidden';
   return status === 404 && readsRouteParams([binding.params, binding.query, binding.body]) ? 'notFound' : undefined;
 }

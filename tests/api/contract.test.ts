@@ -1,5 +1,4 @@
 import { describe, expect, it, beforeAll } from 'vitest';
-import { sql } from 'drizzle-orm';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { bundleOpenApi } from '../../server/contract/bundle.ts';
 import { readOperations } from '../../server/contract/operations.ts';
@@ -8,7 +7,7 @@ import { createHandlers } from '../../server/domain/handlers.ts';
 import { HttpProblem } from '../../server/http/problem.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SPEC_CALLS } from './spec-calls.ts';
-import { exampleFixtures, examples, type ExampleFixtures } from './examples.ts';
+import { exampleFixtures, examples, type ExampleFixtures, exampleAppId } from './examples.ts';
 
 const contract = bundleOpenApi();
 const operations = readOperations(contract);
@@ -61,8 +60,7 @@ describe('every implemented operation answers the demo data as the contract says
   const validators = compileValidators(contract, operations);
   beforeAll(async () => {
     h = await harness();
-    const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
-    appId = Number(rows.rows[0]!.id);
+    appId = await exampleAppId(h);
     fixtures = await exampleFixtures(h);
   });
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { encryptPii } from '../../server/crypto/pii.ts';
 import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpChallenges, userOffices, users } from '../../server/db/schema.ts';
@@ -204,6 +204,12 @@ async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 
       eSignToken: await issueLenderESignToken(tx, h.settings.borrowerTokenSecret, office!.id, lenderIds.ally!),
     };
   });
+}
+
+/** The application of Bright Smiles Dental the examples act on: the first of the demo data with an offer selected. */
+export async function exampleAppId(h: Harness): Promise<number> {
+  const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
+  return Number(rows.rows[0]!.id);
 }
 
 /**

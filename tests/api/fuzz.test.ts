@@ -11,7 +11,6 @@
  */
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Json, JsonObject } from '../../server/contract/documents.ts';
 import { bundleOpenApi } from '../../server/contract/bundle.ts';
@@ -19,7 +18,7 @@ import { readOperations, type Operation } from '../../server/contract/operations
 import { harness, type Harness } from '../support/harness.ts';
 import { multipart, type Part } from '../support/multipart.ts';
 import { contractSchemas } from './contract-schemas.ts';
-import { exampleFixtures, examples, type Example } from './examples.ts';
+import { exampleFixtures, examples, type Example, exampleAppId } from './examples.ts';
 
 const contract = bundleOpenApi();
 const operations = new Map(readOperations(contract).map((op) => [op.operationId, op]));
@@ -345,9 +344,8 @@ describe('the fuzzer: hostile and broken input to every operation', () => {
   let list: Example[];
   beforeAll(async () => {
     h = await harness();
-    const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
     // Records made for this run: hostile values that are cleaned and pass change them, never the demo rows others read.
-    list = examples(Number(rows.rows[0]!.id), await exampleFixtures(h));
+    list = examples(await exampleAppId(h), await exampleFixtures(h));
   });
 
   it('never answers 5xx, always answers problem+json, never shows a stack or SQL, and refuses what breaks the contract', async () => {

@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
 import { bundleOpenApi } from '../../server/contract/bundle.ts';
 import { readOperations } from '../../server/contract/operations.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { databaseFingerprint } from '../support/snapshot.ts';
-import { examples, type Example } from './examples.ts';
+import { examples, type Example, exampleAppId } from './examples.ts';
 
 const operations = new Map(readOperations(bundleOpenApi()).map((op) => [op.operationId, op]));
 
@@ -63,8 +62,7 @@ describe('malformed input to every implemented operation', () => {
   let appId: number;
   beforeAll(async () => {
     h = await harness();
-    const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
-    appId = Number(rows.rows[0]!.id);
+    appId = await exampleAppId(h);
   });
 
   it('answers 400 problem+json naming the field, and changes nothing in the database', async () => {

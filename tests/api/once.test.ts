@@ -1,12 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { bundleOpenApi } from '../../server/contract/bundle.ts';
 import { readOperations } from '../../server/contract/operations.ts';
 import messages from '../../schemas/messages.json';
 import { harness, type Harness } from '../support/harness.ts';
 import { databaseFingerprint, rowCounts } from '../support/snapshot.ts';
-import { exampleFixtures, examples, type Example } from './examples.ts';
+import { exampleFixtures, examples, type Example, exampleAppId } from './examples.ts';
 
 /**
  * Money and messages happen once (issue 16, part 5; decision 0172), for every x-idempotent operation of the contract:
@@ -24,8 +23,7 @@ describe('money and messages happen once', () => {
   let appId: number;
   beforeAll(async () => {
     h = await harness();
-    const rows = await h.database.db.execute<{ id: number }>(sql`select id from applications where office_id = 100 and stage = 'OfferSelected' order by id limit 1`);
-    appId = Number(rows.rows[0]!.id);
+    appId = await exampleAppId(h);
   });
 
   const call = (example: Example, idempotencyKey: string | false) => h.call({ ...example.request, as: example.as, borrowerOf: example.borrowerOf, idempotencyKey });

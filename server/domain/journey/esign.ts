@@ -141,7 +141,8 @@ async function esignResult(services: Services, appId: number): Promise<Schemas['
   };
 }
 
-const OPEN_STAGES = new Set(['OfferSelected', 'SigningRequired']);
+/** Stages in which the borrower may still sign. */
+export const OPEN_STAGES: ReadonlySet<string> = new Set(['OfferSelected', 'SigningRequired']);
 
 /**
  * App_SubmitForESign: generates the loan documents of the selected offer (once per contract) and

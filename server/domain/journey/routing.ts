@@ -53,7 +53,8 @@ export interface JourneyState {
   kbaPassed: boolean;
 }
 
-const AFTER_SIGNING: readonly Stage[] = ['ReadyToFinalize', 'Finalized', 'SubmittedForFunding', 'Funded', 'Refund'];
+/** Stages an application reaches once the borrower has signed. */
+export const AFTER_SIGNING: readonly Stage[] = ['ReadyToFinalize', 'Finalized', 'SubmittedForFunding', 'Funded', 'Refund'];
 
 export function nextRoute(catalogue: LenderCatalogue, state: JourneyState): string | null {
   const { id, stage } = state;

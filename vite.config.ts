@@ -58,6 +58,19 @@ function lenderFilesForTheBrowser(): Plugin {
   };
 }
 
+/** Brotli and gzip copies of the built text files, for the server to send as they are (scripts/precompress.ts). */
+function precompressed(): Plugin {
+  return {
+    name: 'pos-precompress',
+    apply: 'build',
+    async closeBundle() {
+      const { precompress } = await import('./scripts/precompress.ts');
+      const { files, bytes, brotliBytes } = await precompress(fileURLToPath(new URL('./dist', import.meta.url)));
+      this.info(`compressed ${files} files: ${(bytes / 1024).toFixed(0)} KB → ${(brotliBytes / 1024).toFixed(0)} KB brotli`);
+    },
+  };
+}
+
 /** @rjsf/core parts the engine never renders (its own widgets replace the rest). */
 const RJSF_UNUSED = new Set([
   './LayoutGridField.js', './LayoutHeaderField.js', './LayoutMultiSchemaField.js', './AltDateTimeWidget.js', './AltDateWidget.js',
@@ -91,7 +104,7 @@ function rjsfShims(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), rjsfShims(), ...descriptors(), lenderFilesForTheBrowser()],
+  plugins: [react(), rjsfShims(), ...descriptors(), lenderFilesForTheBrowser(), precompressed()],
   resolve: {
     alias: [
       { find: /^markdown-to-jsx(\/react)?$/, replacement: shim('markdown-to-jsx.tsx') },

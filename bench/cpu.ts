@@ -9,6 +9,7 @@ const TICKS_PER_SECOND = 100;
 
 interface ProcessTimes {
   name: string;
+  parent: number;
   /** User + system CPU seconds so far. */
   seconds: number;
 }
@@ -18,10 +19,23 @@ function processTimes(pid: number | string): ProcessTimes | undefined {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The name is in parentheses and may hold spaces; utime and stime are fields 14 and 15.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
+    return { name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')), parent: Number(fields[1]), seconds: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND };
   } catch {
     return undefined;
   }
+}
+
+/** CPU seconds of a process and its children: a server's cluster workers are its children (decision 0202). */
+function serverSeconds(pid: number): number | undefined {
+  const own = processTimes(pid);
+  if (!own) return undefined;
+  let total = own.seconds;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const times = processTimes(entry);
+    if (times?.parent === pid) total += times.seconds;
+  }
+  return total;
 }
 
 /** CPU seconds of every local PostgreSQL process (backends, checkpointer, autovacuum …). */
@@ -60,13 +74,13 @@ export interface CpuUse {
 export function cpuMeter(serverPid: number | undefined, countPostgres: boolean): () => CpuUse {
   const linux = existsSync('/proc/stat');
   const started = performance.now();
-  const server = serverPid === undefined ? undefined : processTimes(serverPid)?.seconds;
+  const server = serverPid === undefined ? undefined : serverSeconds(serverPid);
   const database = linux && countPostgres ? postgresSeconds() : 0;
   const own = process.cpuUsage();
   const machine = machineSeconds();
   return () => {
     const seconds = (performance.now() - started) / 1000;
-    const serverUsed = server === undefined || serverPid === undefined ? undefined : (processTimes(serverPid)?.seconds ?? server) - server;
+    const serverUsed = server === undefined || serverPid === undefined ? undefined : (serverSeconds(serverPid) ?? server) - server;
     const databaseUsed = linux && countPostgres ? postgresSeconds() - database : 0;
     const ownNow = process.cpuUsage(own);
     const ownUsed = (ownNow.user + ownNow.system) / 1e6;

@@ -8,7 +8,7 @@ export type DatabaseKind = 'pglite' | 'postgres';
 
 /** The size of the data set and of each measurement. */
 export interface Profile {
-  name: 'full' | 'quick';
+  name: 'full' | 'quick' | 'scale';
   apps: number;
   offices: number;
   /** Of `apps`, how many belong to the one office the load runs as (its Home list and kanban). */
@@ -24,6 +24,8 @@ export interface Profile {
 
 export const PROFILES: Record<Profile['name'], Profile> = {
   full: { name: 'full', apps: 100_000, offices: 200, busyOfficeApps: 5_000, seconds: 10, warmupRequests: 400, connections: 16, email: 'bench.full.v2@bench.test' },
+  // Issue 17 item 5: a million applications (PostgreSQL only), the busy office as in the full set.
+  scale: { name: 'scale', apps: 1_000_000, offices: 2_000, busyOfficeApps: 5_000, seconds: 10, warmupRequests: 400, connections: 16, email: 'bench.scale.v1@bench.test' },
   quick: { name: 'quick', apps: 10_000, offices: 20, busyOfficeApps: 1_000, seconds: 3, warmupRequests: 200, connections: 16, email: 'bench.quick.v2@bench.test' },
 };
 
@@ -33,7 +35,7 @@ export const PROFILES: Record<Profile['name'], Profile> = {
  * application rows are encrypted with it at seed time, so the server must run with the same one.
  */
 export function dataDir(profile: Profile, kind: DatabaseKind): string {
-  const base = profile.name === 'full' ? 'bench' : 'bench-quick';
+  const base = profile.name === 'full' ? 'bench' : `bench-${profile.name}`;
   return join(ROOT, 'data', kind === 'pglite' ? base : `${base}-postgres`);
 }
 

@@ -20,8 +20,10 @@ interface Target {
 }
 
 export const TARGETS: readonly Target[] = [
-  // Issue 2: the Home list under 16 connections.
-  { scenario: 'GetOfficeApps', database: 'postgres', connections: 16, maxP99Ms: 25, minRequestsPerSecond: 2_000 },
+  // Issue 2: the Home list under 16 connections (issue 17 measures its throughput against its floor instead: run.ts).
+  { scenario: 'GetOfficeApps', database: 'postgres', connections: 16, maxP99Ms: 25, minRequestsPerSecond: 0 },
+  // Issue 17: the kanban's lanes under 16 connections.
+  { scenario: 'GetOfficeAppsByStage', database: 'postgres', connections: 16, maxP99Ms: 50, minRequestsPerSecond: 600 },
   // Issue 6: the Home list and the kanban's lanes over the 5,000-application office, one user at a time.
   { scenario: 'GetOfficeApps', database: 'postgres', connections: 1, maxP99Ms: 25, minRequestsPerSecond: 0 },
   { scenario: 'GetOfficeAppsByStage', database: 'postgres', connections: 1, maxP99Ms: 25, minRequestsPerSecond: 0 },

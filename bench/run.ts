@@ -1,17 +1,20 @@
 /**
  * npm run bench               100,000 applications over 200 offices (one of them with 5,000), 10 s per scenario
  * npm run bench -- --quick    10,000 applications over 20 offices (one with 1,000), 3 s per scenario (smoke run)
+ * npm run bench -- --scale    1,000,000 applications over 2,000 offices (one with 5,000), PostgreSQL only (DATABASE_URL):
+ *                             the API figures and the kanban, without the browser's and the waterfall's
  *
  * Measures the real server (node --import tsx server/main.ts, a child process) on PGlite, and on
  * PostgreSQL too when DATABASE_URL is set, against a bare Fastify hello-world on the same machine:
  * - the API under load (autocannon): the Home list, the kanban's lanes and the detail (issues 2, 6);
  * - the kanban's render in Chromium over the busy office (issue 6);
  * - SubmitApp's lender waterfall with every sandbox lender at 1 s, then at 0 s (issue 5);
- * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3).
+ * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
+ * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts).
  * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
  * time, and nothing is seeded while a server is measured.
  */
-import { cpus, platform, release, totalmem } from 'node:os';
+import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { cpuMeter, machineBusyOver } from './cpu.ts';
@@ -25,6 +28,7 @@ import {
 } from './scenarios.ts';
 import { benchKanban, TARGET_KANBAN_MS } from './kanban.ts';
 import { benchUi, TARGET_JS_GZIP_BYTES, TARGET_KEYSTROKE_MS } from './ui.ts';
+import { benchPhone, phoneLines } from './phone.ts';
 import { percentile } from './stats.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
@@ -45,10 +49,14 @@ const MAX_ATTEMPTS = 3;
 const say = (message: string) => console.log(message);
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false } }, strict: true });
-const profile: Profile = values.quick ? PROFILES.quick : PROFILES.full;
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false } }, strict: true });
+const profile: Profile = values.scale ? PROFILES.scale : values.quick ? PROFILES.quick : PROFILES.full;
 const postgresUrl = process.env.DATABASE_URL || undefined;
-const kinds: DatabaseKind[] = postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
+if (values.scale && !postgresUrl) {
+  console.error('--scale measures PostgreSQL only: set DATABASE_URL');
+  process.exit(2);
+}
+const kinds: DatabaseKind[] = values.scale ? ['postgres'] : postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
 
 /** The environment of every child for `kind`: its own DATA_DIR, and DATABASE_URL only for PostgreSQL. */
 function envFor(kind: DatabaseKind, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -197,11 +205,57 @@ async function measurePortal(kind: DatabaseKind, fixture: Fixture, issuer: Issue
         `Borrower entry route JS: ${(ui.jsGzipBytes / 1024).toFixed(1)} KB gzip — ${verdict(ui.jsGzipBytes <= TARGET_JS_GZIP_BYTES)} (≤ ${TARGET_JS_GZIP_BYTES / 1024} KB); ` +
           `send-app keystroke: median ${ui.keystrokeMedianMs.toFixed(1)} ms, p95 ${ui.keystrokeP95Ms.toFixed(1)} ms — ${verdict(ui.keystrokeP95Ms < TARGET_KEYSTROKE_MS)} (< ${TARGET_KEYSTROKE_MS} ms)`,
       );
+      await quietMachine();
+      for (const result of await benchPhone({ baseUrl: base, runs: values.quick ? 1 : undefined, log: say })) summary.push(...phoneLines(result).map((line) => `Phone: ${line}`));
     }
     return rows;
   } finally {
     await stopChild(child);
   }
+}
+
+/** Issue 17: GetOfficeApps at 16 connections should reach this share of its floor measured in the same run. */
+const FLOOR_SHARE = 0.85;
+
+/**
+ * PostgreSQL only (PGlite is one process's database): the two hot lists on the floor server (bench/floor.ts) and on
+ * the portal, each as one process and as one per core (WORKERS, decision 0202), all in this run.
+ */
+async function measureProcesses(fixture: Fixture, issuer: Issuer, single: Row[]): Promise<Row[]> {
+  const cores = availableParallelism();
+  const rows: Row[] = [];
+  const env = envFor('postgres', issuerEnv(issuer.url));
+  const token = await issuer.token(fixture.userId, fixture.email, AUDIENCE);
+  const run = async (label: string, script: string, workers: number, readyPath: string) => {
+    say(`\n▸ postgres: ${label}, ${workers} process${workers > 1 ? 'es' : ''}`);
+    const { child, base } = await startServer(`${label} ×${workers}`, script, { ...env, WORKERS: String(workers) }, join(dataDir(profile, 'postgres'), `${label}-${workers}.log`), readyPath);
+    try {
+      const list = { ...officeAppsScenario(base, token, fixture), name: `GetOfficeApps ${label} ×${workers}` };
+      const lanes = { ...officeAppsByStageScenario(base, token, fixture), name: `GetOfficeAppsByStage ${label} ×${workers}` };
+      say(`  ${await checkScenario(list, expectPage(fixture))}`);
+      say(`  ${await checkScenario(lanes, expectLanes(fixture))}`);
+      for (const scenario of [list, lanes]) rows.push(await measure(scenario, 'postgres', child));
+    } finally {
+      await stopChild(child);
+    }
+  };
+  await run('floor', 'bench/floor.ts', 1, '/health');
+  if (cores > 1) {
+    await run('floor', 'bench/floor.ts', cores, '/health');
+    await run('portal', 'server/main.ts', cores, '/api/health');
+  }
+  const rps = (name: string) => [...single, ...rows].find((r) => r.scenario === name && r.connections === profile.connections)?.measurement.requestsPerSecond ?? NaN;
+  for (const [call, processes] of [['GetOfficeApps', 1], ['GetOfficeAppsByStage', 1], ['GetOfficeApps', cores], ['GetOfficeAppsByStage', cores]] as const) {
+    if (processes > 1 && cores === 1) continue;
+    const portal = processes === 1 ? rps(call) : rps(`${call} portal ×${processes}`);
+    const floor = rps(`${call} floor ×${processes}`);
+    const share = portal / floor;
+    summary.push(
+      `${call} ×${profile.connections} connections, ${processes} process${processes > 1 ? 'es' : ''} (postgres): ${Math.round(portal)} req/s = ${(share * 100).toFixed(0)} % of its floor (${Math.round(floor)} req/s)` +
+        (call === 'GetOfficeApps' ? ` — ${verdict(share >= FLOOR_SHARE)} (≥ ${FLOOR_SHARE * 100} %)` : ''),
+    );
+  }
+  return rows;
 }
 
 /** SubmitApp with every sandbox lender at 1 s (the waterfall's wall time), then at 0 s (the portal's own time). */
@@ -270,8 +324,10 @@ async function main(): Promise<number> {
 
   const rows: Row[] = [await measureHello()];
   for (const [i, kind] of kinds.entries()) {
-    rows.push(...(await measurePortal(kind, fixtures.get(kind)!, issuer, i === 0)));
-    await measureWaterfall(kind, fixtures.get(kind)!, issuer);
+    const portal = await measurePortal(kind, fixtures.get(kind)!, issuer, i === 0 && !values.scale);
+    rows.push(...portal);
+    if (kind === 'postgres') rows.push(...(await measureProcesses(fixtures.get(kind)!, issuer, portal)));
+    if (!values.scale) await measureWaterfall(kind, fixtures.get(kind)!, issuer);
   }
 
   say(`\nResults (${profile.name}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores; CPU of the server, the database and the load generator in % of one core, of other processes in % of the machine):\n`);

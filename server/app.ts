@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { DestinationStream } from 'pino';
-import fastifyStatic from '@fastify/static';
 import fastifyMultipart from '@fastify/multipart';
 import type { Settings } from './config.ts';
 import type { Database } from './db/index.ts';
@@ -18,6 +17,8 @@ import { createAccess, type TokenVerifiers } from './http/access.ts';
 import { HttpProblem, problemBody } from './http/problem.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerReference } from './http/reference.ts';
+import { registerWebApp } from './http/web-app.ts';
+import { registerApiAnswers } from './http/api-answers.ts';
 import { createHandlers } from './domain/handlers.ts';
 import { CALLBACK_PATH } from './domain/journey/lender-calls.ts';
 import { lenderCatalogue, syncLenderRows } from './lenders/registry.ts';
@@ -110,8 +111,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     reply.header('x-trace-id', String(request.id));
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   });
+  registerApiAnswers(app);
 
   // The API speaks JSON and multipart only; anything else is 415, not a string body.
   app.removeContentTypeParser('text/plain');
@@ -158,10 +159,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // The sandbox lenders' own pages, where their links lead (demo mode only, as their links: docs/decisions/0191).
   if (sandboxSiteUrl(settings)) await registerSandboxLenderSite(app, services);
 
-  await (await import('./http/security-headers.ts')).registerSecurityHeaders(app, settings);
   const webRoot = options.webRoot ?? join(ROOT, 'dist');
-  if (existsSync(join(webRoot, 'index.html'))) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/', wildcard: false, index: ['index.html'] });
-  }
+  if (existsSync(join(webRoot, 'index.html'))) await registerWebApp(app, settings, webRoot);
   return app;
 }

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createHmac, randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -8,6 +9,8 @@ export interface Settings {
   mode: 'demo' | 'production';
   host: string;
   port: number;
+  /** Server processes sharing the port (decision 0202); above 1 only on PostgreSQL. */
+  workers: number;
   dataDir: string;
   databaseUrl: string | undefined;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -246,12 +249,14 @@ export function loadSettings(env: Env = process.env): Settings {
   const webApiKey = env.WEB_API_KEY || apiKeys[0]!;
   if (!apiKeys.includes(webApiKey)) throw new SettingsError('WEB_API_KEY', 'must be one of API_KEYS');
   const port = integer(env, 'PORT', 3000, 1, 65535);
+  const databaseUrl = postgresUrl(env);
   return {
     mode,
     host: env.HOST || '127.0.0.1',
     port,
+    workers: workers(env, databaseUrl),
     dataDir,
-    databaseUrl: postgresUrl(env),
+    databaseUrl,
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     piiKey: secret(env, 'PII_KEY', mode, dataDir, 32),
     apiKeys,
@@ -264,6 +269,14 @@ export function loadSettings(env: Env = process.env): Settings {
     ...endpoints(env, mode, port, dataDir),
     ...journey(env, mode, dataDir),
   };
+}
+
+/** WORKERS: a number, or 'auto' for one process per core on PostgreSQL. PGlite is one process's database. */
+function workers(env: Env, databaseUrl: string | undefined): number {
+  if (env.WORKERS === 'auto') return databaseUrl ? availableParallelism() : 1;
+  const count = integer(env, 'WORKERS', 1, 1, 64);
+  if (count > 1 && !databaseUrl) throw new SettingsError('WORKERS', 'above 1 needs DATABASE_URL: the embedded PGlite database belongs to one process');
+  return count;
 }
 
 /** Lenders, borrower links and message delivery (the borrower journey, docs/decisions/0100-0119). */

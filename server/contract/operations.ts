@@ -46,11 +46,20 @@ export interface Operation {
   idempotent: boolean;
   /** `x-caller` (decision 0165): who calls an operation that no screen calls; undefined for the screens' own. */
   caller: OperationCaller | undefined;
+  /** `x-cache: revalidate` (decision 0200): a public read a browser may keep and revalidate by ETag. */
+  revalidate: boolean;
 }
 
 /** machine: another system calls it; link: a browser opens an address the server handed out in another answer. */
 const CALLERS = ['machine', 'link'] as const;
 export type OperationCaller = (typeof CALLERS)[number];
+
+function revalidates(op: JsonObject): boolean {
+  const value = op['x-cache'];
+  if (value === undefined) return false;
+  if (value !== 'revalidate') throw new Error(`${String(op.operationId)}: x-cache must be revalidate, not ${JSON.stringify(value)}`);
+  return true;
+}
 
 function callerOf(op: JsonObject): OperationCaller | undefined {
   const value = op['x-caller'];
@@ -120,6 +129,7 @@ export function readOperations(document: JsonObject): Operation[] {
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,
         caller: callerOf(op),
+        revalidate: revalidates(op),
       });
     }
   }

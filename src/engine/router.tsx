@@ -3,10 +3,10 @@
  * component) around its screen (code-split by screen kind, descriptors loaded on demand).
  */
 import { Suspense, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import { HashRouter, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import type { Layout, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
-import { resolveTarget, type RouteEntry } from './routing.ts';
+import { resolveTarget, routeMatcher, type RouteEntry } from './routing.ts';
+import { HashLocationProvider, NavigateTo, useHashLocation } from './location.tsx';
 import { condition, type Context } from './expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
 import { runActions } from './actions.ts';
@@ -201,10 +201,9 @@ function useTitle(title: string | undefined) {
 }
 
 /** One route: the guard's decision, then the layout with the screen, a redirect, or the 403 page. */
-function RouteHost({ entry }: { entry: RouteEntry }) {
+function RouteHost({ entry, params }: { entry: RouteEntry; params: Record<string, string> }) {
   const services = useEngine();
-  const params = useParams();
-  const location = useLocation();
+  const location = useHashLocation();
   const session = useSessionState();
   const info = useMemo<RouteInfo>(
     () => ({ name: entry.name, path: location.pathname, params: { ...params }, query: queryOf(location.search), ...(entry.flow ? { flow: entry.flow } : {}) }),
@@ -216,7 +215,7 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
   const { routes, table } = services.descriptors;
   if (decision.kind === 'signIn' || decision.kind === 'borrowerSignIn') {
     const target = resolveTarget(decision.kind === 'signIn' ? routes.signIn : routes.borrowerSignIn, request, table);
-    return <Navigate replace to={target.kind === 'route' ? target.path : '/'} />;
+    return <NavigateTo to={target.kind === 'route' ? target.path : '/'} />;
   }
   return (
     <RouteInfoContext.Provider value={info}>
@@ -249,7 +248,7 @@ function Redirect({ entry }: { entry: RouteEntry }) {
     window.location.replace(target.href);
     return null;
   }
-  return <Navigate replace to={target.path} />;
+  return <NavigateTo to={target.path} />;
 }
 
 function NotFoundRoute() {
@@ -266,12 +265,12 @@ function NotFoundRoute() {
 
 function Routes() {
   const { descriptors } = useEngine();
-  const objects = useMemo<RouteObject[]>(
-    () => [...descriptors.table.map((entry) => ({ path: entry.path, element: <RouteHost entry={entry} /> })), { path: '*', element: <NotFoundRoute /> }],
-    [descriptors],
-  );
-  // A layout's code loads on first use: until then the page shows that it is loading.
-  return <Suspense fallback={<Loading />}>{useRoutes(objects)}</Suspense>;
+  const { pathname } = useHashLocation();
+  const matcher = useMemo(() => routeMatcher(descriptors.table), [descriptors]);
+  const match = useMemo(() => matcher(pathname), [matcher, pathname]);
+  // A layout's code loads on first use: until then the page shows that it is loading. One route giving way to another
+  // keeps the host (and its dialog provider, which closes its dialogs itself when the page changes).
+  return <Suspense fallback={<Loading />}>{match ? <RouteHost entry={match.entry} params={match.params} /> : <NotFoundRoute />}</Suspense>;
 }
 
 /**
@@ -279,7 +278,7 @@ function Routes() {
  * listener of its own would re-render the page being left before the router renders the next one.
  */
 function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'>) {
-  const { pathname } = useLocation();
+  const { pathname } = useHashLocation();
   return (
     <ErrorBoundary onChunkError={onChunkError} resetKey={pathname}>
       <Routes />
@@ -289,9 +288,9 @@ function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'
 
 export function EngineRouter({ children, onChunkError }: { children?: ReactNode } & Pick<ErrorBoundaryProps, 'onChunkError'>) {
   return (
-    <HashRouter>
+    <HashLocationProvider>
       <GuardedRoutes onChunkError={onChunkError} />
       {children}
-    </HashRouter>
+    </HashLocationProvider>
   );
 }

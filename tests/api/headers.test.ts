@@ -62,4 +62,17 @@ describe('transport and framing headers', () => {
     expect(docs.headers['x-frame-options']).toBe('DENY');
     expect(String(docs.headers['content-security-policy'])).toContain("frame-ancestors 'none'");
   });
+
+  it('lets a browser revalidate the public reads the contract marks x-cache: revalidate, and keeps every other answer out of caches (decision 0200)', async () => {
+    const url = '/api/Config/GetAllConfigItems';
+    const first = await h.call({ method: 'GET', url, headers: { 'accept-encoding': 'br' } });
+    expect([first.statusCode, first.headers['cache-control'], first.headers['content-encoding']]).toEqual([200, 'no-cache', 'br']);
+    const again = await h.call({ method: 'GET', url, headers: { 'if-none-match': String(first.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+    // Signed in, the same read is not kept; nor is a private read.
+    const signedIn = await h.call({ method: 'GET', url, as: 'office.admin@demo.test', headers: { 'if-none-match': String(first.headers.etag) } });
+    expect([signedIn.statusCode, signedIn.headers['cache-control']]).toEqual([200, 'no-store']);
+    const health = await h.call({ method: 'GET', url: '/api/health' });
+    expect([health.headers['cache-control'], health.headers.etag]).toEqual(['no-store', undefined]);
+  });
 });

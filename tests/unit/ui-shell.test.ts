@@ -1,18 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import Fastify from 'fastify';
 import { createProgress, HIDE_DELAY_MS, THROTTLE_MS } from '../../src/app/ui/progress.ts';
 import { isChunkError, RELOAD_GUARD_MS, reloadOnce } from '../../src/app/chunk-reload.ts';
 import { brandContext, chooseBrand, hostMatches } from '../../src/app/brand.ts';
-import { parseWebConfig } from '../../src/app/config.ts';
 import { lazyAuthPort, needsAuthAtStart } from '../../src/app/lazy-auth.ts';
 import type { AuthPort } from '../../src/app/auth-port.ts';
 import { signedOutAuthPort } from '../../src/app/auth-port.ts';
-import { contentSecurityPolicy, registerSecurityHeaders, webConfigMeta } from '../../server/http/security-headers.ts';
+import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
 import { signInOrigins } from '../../server/identity/paths.ts';
 import { appOriginAllowed } from '../../server/identity/provider.ts';
 import { listDescriptorFiles } from '../../codegen/descriptors.ts';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import type { Settings } from '../../server/config.ts';
 
 function fakeTimers() {
   let now = 0;
@@ -157,22 +154,5 @@ describe('the web page headers and configuration', () => {
     const allowed = appOriginAllowed('https://localhost:3000', ['*.carefinancing.example', 'carefinancing.example']);
     expect(['https://localhost:3000', 'https://127.0.0.1:3000', 'https://carefinancing.example:3000', 'https://www.carefinancing.example:3000'].filter(allowed)).toHaveLength(4);
     expect(['https://carefinancing.example', 'http://carefinancing.example:3000', 'https://a.b.carefinancing.example:3000', 'https://evil.example:3000', 'https://carefinancing.example.evil:3000'].filter(allowed)).toEqual([]);
-  });
-
-  it('puts the web API key into index.html and the CSP on it, not on the API', async () => {
-    const app = Fastify();
-    await registerSecurityHeaders(app, { webApiKey: "k'1<", identity: { kind: 'builtin' }, publicUrl: 'https://localhost:3000' } as unknown as Settings);
-    app.get('/', async (_req, reply) => reply.type('text/html').send('<head><meta name="pos-config" content="" /></head>'));
-    app.get('/api/x', async () => ({ ok: true }));
-    const page = await app.inject({ url: '/' });
-    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(page.headers['cache-control']).toBe('no-cache');
-    expect(page.body).toContain(webConfigMeta({ webApiKey: "k'1<" }));
-    const meta = /content='([^']*)'/.exec(page.body)![1]!.replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
-    expect(parseWebConfig(meta)).toEqual({ apiKey: "k'1<" });
-    const api = await app.inject({ url: '/api/x' });
-    expect(api.headers['content-security-policy']).toBeUndefined();
-    expect(parseWebConfig('')).toEqual({ apiKey: null });
-    await app.close();
   });
 });

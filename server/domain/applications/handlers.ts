@@ -14,7 +14,7 @@ type ApplicationFollowUp =
   | 'App_AddReferenceCode' | 'App_FinalizeApp' | 'App_GetLenderTrans' | 'App_SubmitTrans' | 'App_CancelTrans';
 
 /** Lanes of the kanban hold this many cards each; the lane header shows the full count. */
-const KANBAN_LANE_SIZE = 25;
+export const KANBAN_LANE_SIZE = 25;
 
 export const applicationHandlers: Pick<Handlers, ApplicationReads | ApplicationFollowUp> = {
   async App_GetOfficeApps({ body, services }) {

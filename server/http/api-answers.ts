@@ -1,0 +1,63 @@
+/**
+ * How API answers travel (issue 17, docs/decisions/0200):
+ * - nothing is stored by a browser or a proxy (Cache-Control: no-store): answers carry patients' data, and office
+ *   devices are shared;
+ * - except the public reads the contract marks `x-cache: revalidate` (reference lists, a landing page, a logo): asked
+ *   without anyone's token they get an ETag and `no-cache`, so a repeat visit revalidates them for a 304 instead of
+ *   downloading them again;
+ * - JSON answers of 1 KB or more are compressed (brotli at a quality that costs well under a millisecond, or gzip),
+ *   per the request's Accept-Encoding.
+ */
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { preferredEncoding } from './encoding.ts';
+
+const MIN_BYTES = 1024;
+/** Brotli quality 4 compresses JSON about as well as gzip -9, several times faster. */
+const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } };
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+const isPublic = (request: FastifyRequest, reply: FastifyReply) =>
+  (request.routeOptions.config as { revalidate?: boolean }).revalidate === true &&
+  request.method === 'GET' &&
+  reply.statusCode === 200 &&
+  !request.headers.authorization &&
+  !request.headers['x-borrower-token'];
+
+const etagOf = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+async function compressed(request: FastifyRequest, reply: FastifyReply, body: string | Buffer): Promise<string | Buffer> {
+  const contentType = String(reply.getHeader('content-type') ?? '');
+  if (!/json/.test(contentType) || Buffer.byteLength(body) < MIN_BYTES || reply.getHeader('content-encoding')) return body;
+  reply.header('vary', 'accept-encoding');
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (!encoding) return body;
+  reply.header('content-encoding', encoding);
+  reply.removeHeader('content-length');
+  return encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, { level: 6 });
+}
+
+export function registerApiAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!request.url.startsWith('/api/')) return payload;
+    // Streams (files) and empty answers pass as they are.
+    if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) {
+      reply.header('cache-control', 'no-store');
+      return payload;
+    }
+    if (!isPublic(request, reply)) {
+      reply.header('cache-control', 'no-store');
+      return compressed(request, reply, payload);
+    }
+    const etag = etagOf(payload);
+    reply.header('cache-control', 'no-cache').header('etag', etag);
+    if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
+      reply.code(304);
+      return '';
+    }
+    return compressed(request, reply, payload);
+  });
+}

@@ -1,0 +1,16 @@
+/** Content negotiation of the response encoding, shared by the web app's files and the API's answers. */
+
+export type Encoding = 'br' | 'gzip';
+
+/** The encoding the client accepts that we prefer (brotli, then gzip), honouring q=0 refusals. */
+export function preferredEncoding(acceptEncoding: string | undefined): Encoding | undefined {
+  const accepted = new Map<string, number>();
+  for (const part of (acceptEncoding ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    if (!name) continue;
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const allows = (name: Encoding) => (accepted.get(name) ?? (accepted.has('*') ? accepted.get('*')! : 0)) > 0;
+  return (['br', 'gzip'] as const).find(allows);
+}

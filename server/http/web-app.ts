@@ -1,0 +1,80 @@
+/**
+ * The built web app (dist/), delivered for a phone on a slow network (issue 17, docs/decisions/0200):
+ * - the build writes brotli and gzip copies of every text file (scripts/precompress.ts); each request gets the
+ *   best copy its Accept-Encoding allows, with Vary: Accept-Encoding so caches keep them apart;
+ * - hashed files (assets/*-<hash>.*) never change under their name: cached for a year, immutable;
+ * - the page itself (/ and /index.html) is filled in once at start (its run-time configuration, decision 0045),
+ *   compressed in memory, and revalidated on every visit by a content ETag, so a repeat visit costs a 304.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Settings } from '../config.ts';
+import { signInOrigins } from '../identity/paths.ts';
+import { preferredEncoding } from './encoding.ts';
+import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Vite names every emitted asset `<name>-<8+ character hash>.<ext>` under assets/. */
+const HASHED = /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(\.(br|gz))?$/;
+
+interface AppPage {
+  identity: Buffer;
+  br: Buffer;
+  gzip: Buffer;
+  etag: string;
+}
+
+/** index.html with the configuration filled in, in every encoding, and its ETag. */
+export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>): AppPage {
+  const html = Buffer.from(template.replace(/<meta name="pos-config" content="[^"]*"\s*\/?>/, webConfigMeta(settings)));
+  return {
+    identity: html,
+    br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
+    gzip: gzipSync(html, { level: 9 }),
+    etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
+  };
+}
+
+function sendPage(request: FastifyRequest, reply: FastifyReply, page: AppPage, policy: string): FastifyReply {
+  reply
+    .header('content-security-policy', policy)
+    .header('x-frame-options', 'DENY')
+    .header('permissions-policy', 'camera=(), microphone=(), geolocation=()')
+    .header('cache-control', 'no-cache')
+    .header('vary', 'accept-encoding')
+    .header('etag', page.etag)
+    .type('text/html; charset=utf-8');
+  const seen = request.headers['if-none-match'];
+  if (seen && seen.split(',').some((tag) => tag.trim() === page.etag)) return reply.code(304).send();
+  const encoding = preferredEncoding(request.headers['accept-encoding']);
+  if (encoding) reply.header('content-encoding', encoding);
+  return reply.send(encoding ? page[encoding] : page.identity);
+}
+
+function assetHeaders(response: { setHeader(name: string, value: string): unknown }, path: string): void {
+  response.setHeader('vary', 'accept-encoding');
+  response.setHeader('cache-control', HASHED.test(path) ? IMMUTABLE : 'no-cache');
+}
+
+/** Serves the web app built into `webRoot` (which must hold index.html). */
+export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string): Promise<void> {
+  const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl));
+  const page = appPage(readFileSync(join(webRoot, 'index.html'), 'utf8'), settings);
+  for (const url of ['/', '/index.html']) app.get(url, async (request, reply) => sendPage(request, reply, page, policy));
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    // The compressed copies are found beside their file, not served as routes of their own.
+    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: assetHeaders,
+  });
+}

@@ -8,7 +8,7 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App.tsx';
+import { App, preloadFirstPage } from './app/App.tsx';
 import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
@@ -21,6 +21,7 @@ window.addEventListener('vite:preloadError', (event) => {
 const authModules = import.meta.glob<{ createAuthPort(): AuthPort | Promise<AuthPort> }>('./app/auth/port.ts');
 
 async function start(): Promise<void> {
+  preloadFirstPage();
   await session.ready;
   const load = authModules['./app/auth/port.ts'];
   if (load) {

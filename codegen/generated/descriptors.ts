@@ -909,7 +909,7 @@ export interface MenuItem {
 export interface Route {
   name: Name;
   /**
-   * Segments separated by '/': fixed words, ':id' a parameter, ':id?' one that may be left out. A fixed segment outranks a parameter (src/engine/routing.ts routeMatcher).
+   * react-router syntax; ':id?' is an optional parameter.
    */
   path: string;
   title?: string;

@@ -2,7 +2,8 @@
  * The built web app (dist/), delivered for a phone on a slow network (issue 17, docs/decisions/0200):
  * - the build writes brotli and gzip copies of every text file (scripts/precompress.ts); each request gets the
  *   best copy its Accept-Encoding allows, with Vary: Accept-Encoding so caches keep them apart;
- * - hashed files (assets/*-<hash>.*) never change under their name: cached for a year, immutable;
+ * - hashed files (assets/*-<hash>.*) never change under their name: cached for a year, immutable; the few others for
+ *   a day;
  * - the page itself (/ and /index.html) is filled in once at start (its run-time configuration, decision 0045),
  *   compressed in memory, and revalidated on every visit by a content ETag, so a repeat visit costs a 304.
  */
@@ -56,9 +57,12 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: AppPage, p
   return reply.send(encoding ? page[encoding] : page.identity);
 }
 
+/** Files under other names (the favicon): a day, then fetched again. */
+export const DAILY = 'public, max-age=86400';
+
 function assetHeaders(response: { setHeader(name: string, value: string): unknown }, path: string): void {
   response.setHeader('vary', 'accept-encoding');
-  response.setHeader('cache-control', HASHED.test(path) ? IMMUTABLE : 'no-cache');
+  response.setHeader('cache-control', HASHED.test(path) ? IMMUTABLE : DAILY);
 }
 
 /** Serves the web app built into `webRoot` (which must hold index.html). */
@@ -75,6 +79,11 @@ export async function registerWebApp(app: FastifyInstance, settings: Settings, w
     globIgnore: ['index.html', '**/*.br', '**/*.gz'],
     preCompressed: true,
     cacheControl: false,
+    // A file is fetched whole or not at all: hashed ones never change, the few others are cached for a day. Validators
+    // and ranges would only add bytes to every answer (on a slow network, each header line counts).
+    etag: false,
+    lastModified: false,
+    acceptRanges: false,
     setHeaders: assetHeaders,
   });
 }

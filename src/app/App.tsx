@@ -10,7 +10,7 @@ import type { MessageCatalogue } from '../../server/contract/messages.ts';
 import { formModules } from '../../codegen/generated/forms/index.ts';
 import { loadLabelTable } from './labels.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
-import { EngineRouter } from '../engine/router.tsx';
+import { EngineRouter, preloadLocation } from '../engine/router.tsx';
 import { flagsOf } from '../engine/context.ts';
 import { brandContext, chooseBrand, requestedBrand } from './brand.ts';
 import { createTheme } from './theme.ts';
@@ -43,13 +43,12 @@ interface ConfigItem {
   isEnabled?: boolean;
 }
 
+/** Every page reads the config items (its feature flags): asked for at start, beside the page's code (issue 17). */
+const CONFIG_ITEMS = { queryKey: ['Config_GetAllConfigItems', {}], queryFn: () => callOperation('Config_GetAllConfigItems'), staleTime: Infinity };
+
 /** Feature flags from Config_GetAllConfigItems, loaded once; a failure shows nothing and hides the bar (spec §8). */
 function useFlags(): Record<string, boolean> {
-  const query = useQuery({
-    queryKey: ['Config_GetAllConfigItems', {}],
-    queryFn: () => callOperation('Config_GetAllConfigItems'),
-    staleTime: Infinity,
-  });
+  const query = useQuery(CONFIG_ITEMS);
   useEffect(() => {
     if (query.isError) progress.hide();
   }, [query.isError]);
@@ -57,30 +56,43 @@ function useFlags(): Record<string, boolean> {
   return useMemo(() => flagsOf(items ?? []), [items]);
 }
 
+/** The app's services to the engine; made once, at start (the brand is chosen by the address then). */
+function createServices(): EngineServices {
+  const brand = chooseBrand(brands, window.location.hostname, requestedBrand(window.location, sessionStorage));
+  const query = queryOf(window.location.hash.includes('?') ? window.location.hash.slice(window.location.hash.indexOf('?')) : window.location.search);
+  return {
+    descriptors: engineDescriptors(),
+    brand: { context: brandContext(brand, query), palette: brand.palette, logo: brand.logo },
+    loadScreen,
+    session: session as unknown as EngineServices['session'],
+    auth: () => authPort(),
+    api: { call: callOperation, download: downloadOperation, reads: readsOnly },
+    toast: toasts,
+    forms: formModules,
+    labels: loadLabelTable,
+    messages: messages as unknown as MessageCatalogue,
+    widgets: () => import('../widgets/index.ts').then((m) => m.registry),
+    icons: () => import('../widgets/icons.ts').then((m) => m.icons),
+    progress: withOverlay,
+    useFlags,
+  };
+}
+
+let created: EngineServices | undefined;
+const appServices = () => (created ??= createServices());
+
+/** Starts loading the first page's code, descriptors and reads before React renders anything (issue 17). */
+export function preloadFirstPage(): void {
+  preloadLocation(appServices());
+}
+
 export function App() {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 }, mutations: { retry: false } } }),
-  );
-  const services = useMemo<EngineServices>(() => {
-    const brand = chooseBrand(brands, window.location.hostname, requestedBrand(window.location, sessionStorage));
-    const query = queryOf(window.location.hash.includes('?') ? window.location.hash.slice(window.location.hash.indexOf('?')) : window.location.search);
-    return {
-      descriptors: engineDescriptors(),
-      brand: { context: brandContext(brand, query), palette: brand.palette, logo: brand.logo },
-      loadScreen,
-      session: session as unknown as EngineServices['session'],
-      auth: () => authPort(),
-      api: { call: callOperation, download: downloadOperation, reads: readsOnly },
-      toast: toasts,
-      forms: formModules,
-      labels: loadLabelTable,
-      messages: messages as unknown as MessageCatalogue,
-      widgets: () => import('../widgets/index.ts').then((m) => m.registry),
-      icons: () => import('../widgets/icons.ts').then((m) => m.icons),
-      progress: withOverlay,
-      useFlags,
-    };
-  }, []);
+  const [queryClient] = useState(() => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 }, mutations: { retry: false } } });
+    void client.prefetchQuery(CONFIG_ITEMS);
+    return client;
+  });
+  const services = appServices();
   const system = useMemo(() => createTheme(services.brand.palette), [services]);
   return (
     <ChakraProvider value={system}>

@@ -3,7 +3,7 @@
  * belongs to the page it was opened on: going to another page closes them all.
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
-import { useHashLocation } from './location.tsx';
+import { useLocation } from 'react-router-dom';
 import { DialogsContext, type DialogControls } from './hooks.tsx';
 
 export interface OpenDialog {
@@ -19,7 +19,7 @@ let nextId = 1;
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [stack, setStack] = useState<OpenDialog[]>([]);
   // The router keeps this provider when one route gives way to another, so it watches the page itself.
-  const { pathname } = useHashLocation();
+  const { pathname } = useLocation();
   const [openedOn, setOpenedOn] = useState(pathname);
   if (openedOn !== pathname) {
     setOpenedOn(pathname);

@@ -1,5 +1,6 @@
 /** React glue of the engine: session, route, expression context, action runtime, operation queries. */
 import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { UNSAFE_NavigationContext } from 'react-router-dom';
 import { useQueries, useQuery, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
 import { bind, condition, getPath, text, type Context } from './expressions.ts';
@@ -7,7 +8,6 @@ import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
 import { loadIcons, read } from './preload.ts';
-import { currentHashPath, hashNavigator } from './location.tsx';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 
@@ -67,6 +67,9 @@ export function useExprContext(extra?: Context): Context {
   return useMemo(() => ({ ...base, ...scope, ...extra }), [base, scope, extra]);
 }
 
+/** The in-app path with its query, as the hash router holds it ('/auth?p=%2Fhome'). */
+export const currentHashPath = () => window.location.hash.replace(/^#/, '') || '/';
+
 /**
  * What actions act on. It does not follow the location (the router's navigator, and the current path read when an
  * action runs): screens that hold buttons do not render again on every navigation, which would also delay the next
@@ -74,6 +77,7 @@ export function useExprContext(extra?: Context): Context {
  */
 export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRuntime {
   const services = useEngine();
+  const { navigator } = useContext(UNSAFE_NavigationContext);
   const dialogs = useContext(DialogsContext);
   const queryClient = useQueryClient();
   return useMemo<ActionRuntime>(
@@ -82,7 +86,7 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
       get currentPath() {
         return currentHashPath();
       },
-      navigate: (path, replace) => (replace ? hashNavigator.replace(path) : hashNavigator.push(path)),
+      navigate: (path, replace) => (replace ? navigator.replace(path) : navigator.push(path)),
       assign: (href, replace) => (replace ? window.location.replace(href) : window.location.assign(href)),
       openDialog: dialogs.open,
       closeDialog: () => dialogs.close(),
@@ -113,7 +117,7 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
       progress: (work) => services.progress(work),
       ...overrides,
     }),
-    [services, dialogs, queryClient, overrides],
+    [services, navigator, dialogs, queryClient, overrides],
   );
 }
 

@@ -2,20 +2,20 @@
  * The route table → hash router with guards (spec §2, §6). Every route renders its layout (code-split by layout
  * component) around its screen (code-split by screen kind, descriptors loaded on demand).
  */
+import { HashRouter, matchRoutes, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import { Suspense, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
 import type { Layout, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
-import { resolveTarget, routeMatcher, type RouteEntry } from './routing.ts';
-import { HashLocationProvider, NavigateTo, useHashLocation } from './location.tsx';
+import { resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from './expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
 import { runActions } from './actions.ts';
-import { MissingContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState, type Missing } from './hooks.tsx';
+import { currentHashPath, MissingContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState, type Missing } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
-import { loadLabels, loadOnce, loadWidgets, read } from './preload.ts';
+import { loadForm, loadLabels, loadOnce, loadWidgets, read } from './preload.ts';
 import { labelNamesIn } from './labels.ts';
 
 export interface LayoutProps {
@@ -77,15 +77,47 @@ export function loadScreen(services: EngineServices, name: string, place: 'pages
 }
 
 /**
- * Everything a page's first render needs, loaded together: its descriptor, the code of its kind and the widget
- * registry. The page waits for all of it in one Suspense boundary, so it appears in one commit instead of through
- * nested fallbacks, each of which React holds back for up to 500 ms.
+ * A screen's descriptor, then at once everything its render reads: the code of its kind and its form's precompiled
+ * module (awaited), and the screens stacked in it (started, not awaited: a composite renders and asks for its data
+ * while its parts' code arrives). Loading them side by side instead of as each render asks for the next saves the
+ * phone a round trip per step (issue 17).
+ */
+function preloadScreen(services: EngineServices, name: string): Promise<unknown> {
+  return loadScreen(services, name, 'pages').then((screen) => {
+    if (screen.kind === 'composite' && screen.arrangement !== 'tabs') {
+      for (const part of screen.parts) preloadScreen(services, part.screen).catch(() => undefined);
+    }
+    return Promise.all([
+      loadKind(screen.kind),
+      screen.kind === 'form' ? Promise.all([loadForm(services, screen.schema), loadWidgets(services).then((registry) => registry.preloadFields())]) : undefined,
+    ]);
+  });
+}
+
+/**
+ * Everything a page's first render needs, loaded together: its screens and the widget registry. The page waits for all
+ * of it in one Suspense boundary, so it appears in one commit instead of through nested fallbacks, each of which React
+ * holds back for up to 500 ms.
  */
 const pageCache = new WeakMap<EngineServices, Map<string, Promise<unknown>>>();
 function preloadPage(services: EngineServices, name: string): Promise<unknown> {
   let cache = pageCache.get(services);
   if (!cache) pageCache.set(services, (cache = new Map()));
-  return loadOnce(cache, name, () => Promise.all([loadScreen(services, name, 'pages').then((d) => loadKind(d.kind)), loadWidgets(services)]));
+  return loadOnce(cache, name, () => Promise.all([preloadScreen(services, name), loadWidgets(services)]));
+}
+
+/** A route's layout code and page, started together as soon as the route is known (before the layout renders). */
+export function preloadRoute(services: EngineServices, entry: RouteEntry): void {
+  const layout = services.descriptors.layouts.layouts[entry.layout];
+  if (layout) loadLayout(layout.component).catch(() => undefined);
+  if (entry.screen) preloadPage(services, entry.screen).catch(() => undefined);
+}
+
+/** The address's route, preloaded before the first render (whoever may open it: it is code and descriptors only). */
+export function preloadLocation(services: EngineServices): void {
+  const pathname = currentHashPath().split('?')[0]!;
+  const entry = matchRoutes(services.descriptors.table, pathname)?.[0]?.route;
+  if (entry && !entry.redirect) preloadRoute(services, entry);
 }
 
 /** Route names a descriptor navigates to by a literal name (its buttons, toolbar, row actions). */
@@ -201,9 +233,10 @@ function useTitle(title: string | undefined) {
 }
 
 /** One route: the guard's decision, then the layout with the screen, a redirect, or the 403 page. */
-function RouteHost({ entry, params }: { entry: RouteEntry; params: Record<string, string> }) {
+function RouteHost({ entry }: { entry: RouteEntry }) {
   const services = useEngine();
-  const location = useHashLocation();
+  const params = useParams();
+  const location = useLocation();
   const session = useSessionState();
   const info = useMemo<RouteInfo>(
     () => ({ name: entry.name, path: location.pathname, params: { ...params }, query: queryOf(location.search), ...(entry.flow ? { flow: entry.flow } : {}) }),
@@ -213,9 +246,10 @@ function RouteHost({ entry, params }: { entry: RouteEntry; params: Record<string
   const decision = decideAccess(entry.access, visitorOf(session), info.params);
   const request: Context = { session, request: { path: location.pathname + location.search, params: info.params } };
   const { routes, table } = services.descriptors;
+  if (decision.kind === 'allow' && !entry.redirect) preloadRoute(services, entry);
   if (decision.kind === 'signIn' || decision.kind === 'borrowerSignIn') {
     const target = resolveTarget(decision.kind === 'signIn' ? routes.signIn : routes.borrowerSignIn, request, table);
-    return <NavigateTo to={target.kind === 'route' ? target.path : '/'} />;
+    return <Navigate replace to={target.kind === 'route' ? target.path : '/'} />;
   }
   return (
     <RouteInfoContext.Provider value={info}>
@@ -248,7 +282,7 @@ function Redirect({ entry }: { entry: RouteEntry }) {
     window.location.replace(target.href);
     return null;
   }
-  return <NavigateTo to={target.path} />;
+  return <Navigate replace to={target.path} />;
 }
 
 function NotFoundRoute() {
@@ -265,12 +299,12 @@ function NotFoundRoute() {
 
 function Routes() {
   const { descriptors } = useEngine();
-  const { pathname } = useHashLocation();
-  const matcher = useMemo(() => routeMatcher(descriptors.table), [descriptors]);
-  const match = useMemo(() => matcher(pathname), [matcher, pathname]);
-  // A layout's code loads on first use: until then the page shows that it is loading. One route giving way to another
-  // keeps the host (and its dialog provider, which closes its dialogs itself when the page changes).
-  return <Suspense fallback={<Loading />}>{match ? <RouteHost entry={match.entry} params={match.params} /> : <NotFoundRoute />}</Suspense>;
+  const objects = useMemo<RouteObject[]>(
+    () => [...descriptors.table.map((entry) => ({ path: entry.path, element: <RouteHost entry={entry} /> })), { path: '*', element: <NotFoundRoute /> }],
+    [descriptors],
+  );
+  // A layout's code loads on first use: until then the page shows that it is loading.
+  return <Suspense fallback={<Loading />}>{useRoutes(objects)}</Suspense>;
 }
 
 /**
@@ -278,7 +312,7 @@ function Routes() {
  * listener of its own would re-render the page being left before the router renders the next one.
  */
 function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'>) {
-  const { pathname } = useHashLocation();
+  const { pathname } = useLocation();
   return (
     <ErrorBoundary onChunkError={onChunkError} resetKey={pathname}>
       <Routes />
@@ -288,9 +322,9 @@ function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'
 
 export function EngineRouter({ children, onChunkError }: { children?: ReactNode } & Pick<ErrorBoundaryProps, 'onChunkError'>) {
   return (
-    <HashLocationProvider>
+    <HashRouter>
       <GuardedRoutes onChunkError={onChunkError} />
       {children}
-    </HashLocationProvider>
+    </HashRouter>
   );
 }

@@ -29,68 +29,6 @@ export function paramsOf(path: string): Array<{ name: string; optional: boolean 
   return [...path.matchAll(/:([A-Za-z][A-Za-z0-9_]*)(\?)?/g)].map((m) => ({ name: m[1]!, optional: m[2] === '?' }));
 }
 
-export interface RouteMatch {
-  entry: RouteEntry;
-  /** The path's parameters, decoded ('/app/auth/5' → { id: '5' }); an optional one left out is absent. */
-  params: Record<string, string>;
-}
-
-interface Pattern {
-  entry: RouteEntry;
-  segments: string[];
-  score: number;
-}
-
-/** An optional parameter's segment may be left out: '/a/:b?' is '/a/:b' and '/a'. */
-function variants(segments: string[]): string[][] {
-  const at = segments.findIndex((s) => s.endsWith('?'));
-  if (at < 0) return [segments];
-  const rest = variants(segments.slice(at + 1));
-  const head = segments.slice(0, at);
-  return [...rest.map((r) => [...head, segments[at]!.slice(0, -1), ...r]), ...rest.map((r) => [...head, ...r])];
-}
-
-const isParam = (segment: string) => segment.startsWith(':');
-
-function decoded(value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    return value;
-  }
-}
-
-/**
- * The route an address's path shows: the most specific pattern that matches it, as people read a route table — a
- * fixed segment outranks a parameter ('/app/prequal/match' before '/app/prequal/:id?', '/home' before '/:state'),
- * then the table's order. Fixed segments match in any letter case; a trailing slash is ignored.
- */
-export function routeMatcher(table: readonly RouteEntry[]): (pathname: string) => RouteMatch | undefined {
-  const patterns: Pattern[] = table.flatMap((entry) =>
-    variants(entry.path.split('/').filter(Boolean)).map((segments) => ({
-      entry,
-      segments,
-      score: segments.reduce((score, s) => score + (isParam(s) ? 3 : 10), segments.length),
-    })),
-  );
-  // Array.prototype.sort is stable: equal scores keep the table's order.
-  patterns.sort((a, b) => b.score - a.score);
-  return (pathname) => {
-    const parts = pathname.split('/').filter(Boolean);
-    for (const { entry, segments } of patterns) {
-      if (segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      const matches = segments.every((segment, i) => {
-        if (!isParam(segment)) return segment.toLowerCase() === parts[i]!.toLowerCase();
-        params[segment.slice(1)] = decoded(parts[i]!);
-        return true;
-      });
-      if (matches) return { entry, params };
-    }
-    return undefined;
-  };
-}
-
 export class TargetError extends Error {}
 
 /** '/app/auth/:id?' + {id: 5} → '/app/auth/5'; a missing optional parameter drops its segment. */

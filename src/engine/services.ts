@@ -67,6 +67,8 @@ export interface IconProps {
 export interface WidgetRegistry {
   widgets: Record<string, ComponentType<never>>;
   StatusChip: ComponentType<{ value: unknown }>;
+  /** Loads the code most forms' fields need, ahead of their first render. */
+  preloadFields(): Promise<unknown>;
 }
 
 export interface BrandInfo {

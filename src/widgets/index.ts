@@ -35,4 +35,5 @@ export const registry: WidgetRegistry = {
     CheckboxWidget,
   } as WidgetRegistry['widgets'],
   StatusChip,
+  preloadFields: fields,
 };

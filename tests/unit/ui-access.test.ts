@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideAccess, type Visitor } from '../../src/engine/access.ts';
-import { buildPath, buildRouteTable, paramsOf, queryString, resolveTarget, routeMatcher, TargetError } from '../../src/engine/routing.ts';
-import { readdirSync, readFileSync } from 'node:fs';
+import { buildPath, buildRouteTable, paramsOf, queryString, resolveTarget, TargetError } from '../../src/engine/routing.ts';
 import type { LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
 
 const anonymous: Visitor = { authenticated: false, role: null, userRole: null, borrowerAuthenticated: false, borrowerAppId: null };
@@ -74,49 +73,5 @@ describe('paths and targets', () => {
     expect(resolveTarget({ route: { cat: [{ var: 'row.code' }, '-start'] }, params: { id: 9 } }, { row: { code: 'abc' } }, table)).toMatchObject({ path: '/flows/abc/9' });
     expect(resolveTarget({ href: { var: 'u' } }, { u: 'https://example.test' }, table)).toEqual({ kind: 'href', href: 'https://example.test' });
     expect(() => resolveTarget({ route: 'nope' }, {}, table)).toThrow(TargetError);
-  });
-
-  it('finds the route of a path: fixed segments before parameters, then the table order; decoded parameters', () => {
-    const route = (name: string, path: string) => ({ name, path, layout: 'l', access: {}, screen: 's' });
-    const match = routeMatcher([
-      route('root', '/'),
-      route('state', '/:state'),
-      route('home', '/home'),
-      route('prequal', '/app/prequal/:id?'),
-      route('match', '/app/prequal/match'),
-      route('landing', '/landing/:code?'),
-      route('multi', '/landing/multi/:code?'),
-      route('first', '/twice/:a'),
-      route('second', '/twice/:b'),
-    ] as unknown as Parameters<typeof routeMatcher>[0]);
-    const at = (path: string) => {
-      const found = match(path);
-      return found && [found.entry.name, found.params];
-    };
-    expect(at('/')).toEqual(['root', {}]);
-    expect(at('/home')).toEqual(['home', {}]);
-    expect(at('/HOME/')).toEqual(['home', {}]);
-    expect(at('/done')).toEqual(['state', { state: 'done' }]);
-    expect(at('/app/prequal/match')).toEqual(['match', {}]);
-    expect(at('/app/prequal/0')).toEqual(['prequal', { id: '0' }]);
-    expect(at('/app/prequal')).toEqual(['prequal', {}]);
-    expect(at('/landing/multi')).toEqual(['multi', {}]);
-    expect(at('/landing/multi/abc')).toEqual(['multi', { code: 'abc' }]);
-    expect(at('/landing/a%20b')).toEqual(['landing', { code: 'a b' }]);
-    expect(at('/landing/%E0%A4%A')).toEqual(['landing', { code: '%E0%A4%A' }]);
-    expect(at('/twice/x')).toEqual(['first', { a: 'x' }]);
-    expect(at('/app/prequal/1/2')).toBeUndefined();
-    expect(at('/nope/nope')).toBeUndefined();
-  });
-
-  it('finds every route of the real table by a path built from it', () => {
-    const json = (path: string) => JSON.parse(readFileSync(path, 'utf8'));
-    const lenders = readdirSync('screens/lenders').filter((f) => f.endsWith('.json')).map((f) => json(`screens/lenders/${f}`) as LenderDescriptor);
-    const table = buildRouteTable(json('screens/routes.json') as RoutesDescriptor, lenders);
-    const match = routeMatcher(table);
-    for (const entry of table) {
-      const path = buildPath(entry.path, Object.fromEntries(paramsOf(entry.path).map((p) => [p.name, '7'])));
-      expect(match(path)?.entry.name, `${entry.name} (${path})`).toBe(entry.name);
-    }
   });
 });

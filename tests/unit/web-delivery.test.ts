@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseWebConfig } from '../../src/app/config.ts';
 import { webConfigMeta } from '../../server/http/security-headers.ts';
-import { IMMUTABLE, registerWebApp } from '../../server/http/web-app.ts';
+import { DAILY, IMMUTABLE, registerWebApp } from '../../server/http/web-app.ts';
 import { preferredEncoding } from '../../server/http/encoding.ts';
 import { precompress } from '../../scripts/precompress.ts';
 import { registerApiAnswers } from '../../server/http/api-answers.ts';
@@ -64,9 +64,10 @@ describe('delivering the web app (issue 17, decision 0200)', () => {
     // A file too small to gain from compression has no copies and is sent as it is.
     const tiny = await app.inject({ url: '/assets/tiny-B8ewwq1b.js', headers: { 'accept-encoding': 'br' } });
     expect([tiny.statusCode, tiny.headers['content-encoding'], tiny.body]).toEqual([200, undefined, 'export {};\n']);
-    // A file whose name does not change with its content is revalidated.
+    // A file whose name does not change with its content is kept a day.
     const icon = await app.inject({ url: '/favicon.svg', headers: { 'accept-encoding': 'br' } });
-    expect([icon.headers['content-encoding'], icon.headers['cache-control']]).toEqual(['br', 'no-cache']);
+    expect([icon.headers['content-encoding'], icon.headers['cache-control']]).toEqual(['br', DAILY]);
+    expect([br.headers.etag, br.headers['last-modified'], br.headers['accept-ranges']]).toEqual([undefined, undefined, undefined]);
     await app.close();
   });
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useHashLocation } from '../../engine/location.tsx';
+import { useLocation } from 'react-router-dom';
 import { Button, createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import { attach, TOAST_MS } from './toasts.ts';
 
@@ -23,7 +23,7 @@ function belongsToPage(id: string): void {
  * left beside the next step), and the others keep their 10 seconds.
  */
 function useToastsEndWithTheirPage(): void {
-  const { pathname } = useHashLocation();
+  const { pathname } = useLocation();
   useEffect(() => {
     const here = pageNow();
     for (const [id, page] of pages) {

@@ -228,7 +228,8 @@ async function measureProcesses(fixture: Fixture, issuer: Issuer, single: Row[])
   const token = await issuer.token(fixture.userId, fixture.email, AUDIENCE);
   const run = async (label: string, script: string, workers: number, readyPath: string) => {
     say(`\n▸ postgres: ${label}, ${workers} process${workers > 1 ? 'es' : ''}`);
-    const { child, base } = await startServer(`${label} ×${workers}`, script, { ...env, WORKERS: String(workers) }, join(dataDir(profile, 'postgres'), `${label}-${workers}.log`), readyPath);
+    const own = { WORKERS: String(workers), FLOOR_USER_ID: fixture.userId };
+    const { child, base } = await startServer(`${label} ×${workers}`, script, { ...env, ...own }, join(dataDir(profile, 'postgres'), `${label}-${workers}.log`), readyPath);
     try {
       const list = { ...officeAppsScenario(base, token, fixture), name: `GetOfficeApps ${label} ×${workers}` };
       const lanes = { ...officeAppsByStageScenario(base, token, fixture), name: `GetOfficeAppsByStage ${label} ×${workers}` };

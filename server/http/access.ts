@@ -27,7 +27,7 @@ const staffStatement = new StatementCache<
 const ACCESS_DISABLED = 'Your access to this office has been disabled. Ask an admin of the office to enable it.';
 
 /** The user and their roles per office, read on every call (decision 0140): one statement, prepared once. */
-async function loadStaff(services: Services, userId: string): Promise<Staff | undefined> {
+export async function loadStaff(services: Pick<Services, 'db'>, userId: string): Promise<Staff | undefined> {
   const db = services.db;
   const list = await staffStatement.run(db, 'roles', { userId }, () =>
     db

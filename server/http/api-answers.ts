@@ -29,12 +29,15 @@ const isPublic = (request: FastifyRequest, reply: FastifyReply) =>
 
 const etagOf = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 
-async function compressed(request: FastifyRequest, reply: FastifyReply, body: string | Buffer): Promise<string | Buffer> {
-  const contentType = String(reply.getHeader('content-type') ?? '');
-  if (!/json/.test(contentType) || Buffer.byteLength(body) < MIN_BYTES || reply.getHeader('content-encoding')) return body;
-  reply.header('vary', 'accept-encoding');
-  const encoding = preferredEncoding(request.headers['accept-encoding']);
+async function compressed(request: FastifyRequest, reply: FastifyReply, body: string | Buffer, cacheable: boolean): Promise<string | Buffer> {
+  // A string's length is at most its size in bytes: short answers are let through without measuring them.
+  if (body.length < MIN_BYTES || !/json/.test(String(reply.getHeader('content-type') ?? '')) || reply.getHeader('content-encoding')) return body;
+  // A cache must keep the encodings apart; an answer no one keeps needs the header only when it is compressed.
+  if (cacheable) reply.header('vary', 'accept-encoding');
+  const accept = request.headers['accept-encoding'];
+  const encoding = accept ? preferredEncoding(accept) : undefined;
   if (!encoding) return body;
+  reply.header('vary', 'accept-encoding');
   reply.header('content-encoding', encoding);
   reply.removeHeader('content-length');
   return encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, { level: 6 });
@@ -50,7 +53,7 @@ export function registerApiAnswers(app: FastifyInstance): void {
     }
     if (!isPublic(request, reply)) {
       reply.header('cache-control', 'no-store');
-      return compressed(request, reply, payload);
+      return compressed(request, reply, payload, false);
     }
     const etag = etagOf(payload);
     reply.header('cache-control', 'no-cache').header('etag', etag);
@@ -58,6 +61,6 @@ export function registerApiAnswers(app: FastifyInstance): void {
       reply.code(304);
       return '';
     }
-    return compressed(request, reply, payload);
+    return compressed(request, reply, payload, true);
   });
 }

@@ -378,13 +378,14 @@ test('powerpay on a phone: offers as cards; consent, KBA (a second try) and sign
   // … and ends with it: the summary shows the signing's toast, not '… 1 try left.' (well within its 10 seconds).
   await expect(phone.getByText('Your loan agreement is signed.')).toBeVisible();
   await expect(phone.getByText(/try left/)).toHaveCount(0);
-  // 'Open my documents' asks for a short-lived link (App_GetDownloadUrl) and opens it: the PDF, with no credential.
+  // 'Open my documents' asks for a short-lived link (App_GetDownloadUrl) and downloads the PDF by its token.
   const opened = phone.waitForResponse((r) => r.url().includes('/api/Files/GetContentByLink/'));
+  const saved = phone.waitForEvent('download');
   await phone.getByRole('button', { name: 'Open my documents' }).click();
   const pdf = await opened;
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toBe('application/pdf');
-  expect(pdf.request().headers()['x-borrower-token']).toBeUndefined();
+  expect((await saved).suggestedFilename()).toBe(`loan-agreement-${appId}-signed.pdf`);
   await context.close();
 
   await officeDownloadsSignedPdf(page, appId);

@@ -117,7 +117,7 @@ export interface paths {
         };
         /**
          * Get a short-lived URL of the signed loan documents
-         * @description The url opens the signed loan agreement (Files_GetContentByLink) without any credential until expiresAtUtc, 15 minutes on (decision 0166), so the browser can open it as a page; after that, ask again. 409 before the documents are signed.
+         * @description The token opens the signed loan agreement (Files_GetContentByLink) without any credential until expiresAtUtc, 15 minutes on (decision 0166); url is the whole address, for a browser to open as a page or to hand on. After that, ask again. 409 before the documents are signed.
          */
         get: operations["App_GetDownloadUrl"];
         put?: never;
@@ -1162,7 +1162,7 @@ export interface paths {
         };
         /**
          * Open the signed loan documents by the short-lived link App_GetDownloadUrl gave
-         * @description Designed path (decision 0166). Anonymous and without X-Api-Key, so that a browser can open the link as a page (a navigation sends neither a token nor a header): the token names one file and an expiry, signed by the server; an unknown, altered or expired token answers 404. Shown inline. No screen names it (x-caller link): the borrower's pages ('Open my documents' on the summary, the signed and the call-to-action steps) ask App_GetDownloadUrl for the link and open the address it hands out; the office downloads the same file with Files_GetContent.
+         * @description Designed path (decision 0166). Anonymous and without X-Api-Key, so that a browser can open the link as a page (a navigation sends neither a token nor a header): the token names one file and an expiry, signed by the server; an unknown, altered or expired token answers 404. Shown inline. The borrower's pages ('Open my documents' on the summary, the signed and the call-to-action steps) ask App_GetDownloadUrl for a token and download the file with it; the office downloads the same file with Files_GetContent.
          */
         get: operations["Files_GetContentByLink"];
         put?: never;
@@ -2110,11 +2110,12 @@ export interface components {
         };
         /**
          * Download URL
-         * @description A short-lived URL of the signed loan documents (App_GetDownloadUrl).
+         * @description A short-lived link to the signed loan documents (App_GetDownloadUrl): its token for Files_GetContentByLink, and the whole address.
          */
         DownloadUrl: {
             /** Format: uri */
             url: string;
+            token: string;
             /** Format: date-time */
             expiresAtUtc: string;
         };

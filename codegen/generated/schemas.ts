@@ -846,13 +846,14 @@ export interface SelectOffer {
   agreeToTerms: true;
 }
 /**
- * A short-lived URL of the signed loan documents (App_GetDownloadUrl).
+ * A short-lived link to the signed loan documents (App_GetDownloadUrl): its token for Files_GetContentByLink, and the whole address.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "DownloadUrl".
  */
 export interface DownloadUrl {
   url: string;
+  token: string;
   expiresAtUtc: string;
 }
 /**

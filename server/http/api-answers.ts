@@ -8,11 +8,10 @@
  * - JSON answers of 1 KB or more are compressed (brotli at a quality that costs well under a millisecond, or gzip),
  *   per the request's Accept-Encoding.
  */
-import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { preferredEncoding } from './encoding.ts';
+import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
 
 const MIN_BYTES = 1024;
 /** Brotli quality 4 compresses JSON about as well as gzip -9, several times faster. */
@@ -27,17 +26,14 @@ const isPublic = (request: FastifyRequest, reply: FastifyReply) =>
   !request.headers.authorization &&
   !request.headers['x-borrower-token'];
 
-const etagOf = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-
 async function compressed(request: FastifyRequest, reply: FastifyReply, body: string | Buffer, cacheable: boolean): Promise<string | Buffer> {
   // A string's length is at most its size in bytes: short answers are let through without measuring them.
   if (body.length < MIN_BYTES || !/json/.test(String(reply.getHeader('content-type') ?? '')) || reply.getHeader('content-encoding')) return body;
-  // A cache must keep the encodings apart; an answer no one keeps needs the header only when it is compressed.
-  if (cacheable) reply.header('vary', 'accept-encoding');
   const accept = request.headers['accept-encoding'];
   const encoding = accept ? preferredEncoding(accept) : undefined;
+  // A cache must keep the encodings apart; an answer no one keeps needs the header only when it is compressed.
+  if (cacheable || encoding) reply.header('vary', 'accept-encoding');
   if (!encoding) return body;
-  reply.header('vary', 'accept-encoding');
   reply.header('content-encoding', encoding);
   reply.removeHeader('content-length');
   return encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, { level: 6 });
@@ -55,9 +51,9 @@ export function registerApiAnswers(app: FastifyInstance): void {
       reply.header('cache-control', 'no-store');
       return compressed(request, reply, payload, false);
     }
-    const etag = etagOf(payload);
+    const etag = contentEtag(payload);
     reply.header('cache-control', 'no-cache').header('etag', etag);
-    if (request.headers['if-none-match']?.split(',').some((tag) => tag.trim() === etag)) {
+    if (stillFresh(request.headers['if-none-match'], etag)) {
       reply.code(304);
       return '';
     }

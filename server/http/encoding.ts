@@ -1,4 +1,5 @@
-/** Content negotiation of the response encoding, shared by the web app's files and the API's answers. */
+/** Content negotiation and revalidation, shared by the web app's page and files and the API's answers. */
+import { createHash } from 'node:crypto';
 
 export type Encoding = 'br' | 'gzip';
 
@@ -14,3 +15,9 @@ export function preferredEncoding(acceptEncoding: string | undefined): Encoding 
   const allows = (name: Encoding) => (accepted.get(name) ?? (accepted.has('*') ? accepted.get('*')! : 0)) > 0;
   return (['br', 'gzip'] as const).find(allows);
 }
+
+/** A weak validator naming the content (the same bytes in any encoding). */
+export const contentEtag = (body: string | Buffer) => `W/"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+
+/** Does the request's If-None-Match name this validator (the client's copy is current)? */
+export const stillFresh = (ifNoneMatch: string | undefined, etag: string) => !!ifNoneMatch && ifNoneMatch.split(',').some((tag) => tag.trim() === etag);

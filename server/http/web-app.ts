@@ -7,7 +7,6 @@
  * - the page itself (/ and /index.html) is filled in once at start (its run-time configuration, decision 0045),
  *   compressed in memory, and revalidated on every visit by a content ETag, so a repeat visit costs a 304.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
@@ -15,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Settings } from '../config.ts';
 import { signInOrigins } from '../identity/paths.ts';
-import { preferredEncoding } from './encoding.ts';
+import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
 import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -37,7 +36,7 @@ export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>)
     identity: html,
     br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
     gzip: gzipSync(html, { level: 9 }),
-    etag: `W/"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
+    etag: contentEtag(html),
   };
 }
 
@@ -50,8 +49,7 @@ function sendPage(request: FastifyRequest, reply: FastifyReply, page: AppPage, p
     .header('vary', 'accept-encoding')
     .header('etag', page.etag)
     .type('text/html; charset=utf-8');
-  const seen = request.headers['if-none-match'];
-  if (seen && seen.split(',').some((tag) => tag.trim() === page.etag)) return reply.code(304).send();
+  if (stillFresh(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
   const encoding = preferredEncoding(request.headers['accept-encoding']);
   if (encoding) reply.header('content-encoding', encoding);
   return reply.send(encoding ? page[encoding] : page.identity);

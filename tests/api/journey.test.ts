@@ -336,8 +336,8 @@ describe('the borrower journey', () => {
       expect(sha256(mine.rawPayload)).toBe(sha256(signedPdf));
       // 'Open my documents': a short-lived link that a browser opens as a page, with no credential at all (decision 0166).
       for (const asker of [() => asBorrower(appId, 'GET', `/api/App/GetDownloadUrl/${appId}`), () => h.call({ method: 'GET', url: `/api/App/GetDownloadUrl/${appId}`, as: office.support })]) {
-        const link = json<{ url: string; expiresAtUtc: string }>(await asker());
-        expect(link.url.startsWith(`${h.settings.publicUrl}/api/Files/GetContentByLink/`)).toBe(true);
+        const link = json<{ url: string; token: string; expiresAtUtc: string }>(await asker());
+        expect(link.url).toBe(`${h.settings.publicUrl}/api/Files/GetContentByLink/${link.token}`);
         expect(Date.parse(link.expiresAtUtc) - Date.now()).toBeGreaterThan(14 * 60_000);
         expect(Date.parse(link.expiresAtUtc) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
         const opened = await h.call({ method: 'GET', url: link.url.slice(h.settings.publicUrl.length), key: false });

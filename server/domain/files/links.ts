@@ -15,9 +15,10 @@ const signatureOf = (secret: Buffer, fileId: string, expires: string) => createH
 
 export const FILE_LINK_PATH = '/api/Files/GetContentByLink/';
 
-export function fileLink(secret: Buffer, fileId: string, expiresAt: Date): string {
+/** The token of a link to one file until `expiresAt`; the link's path is FILE_LINK_PATH + token. */
+export function fileLinkToken(secret: Buffer, fileId: string, expiresAt: Date): string {
   const expires = String(Math.floor(expiresAt.getTime() / 1000));
-  return `${FILE_LINK_PATH}fl1.${fileId}.${expires}.${signatureOf(secret, fileId, expires)}`;
+  return `fl1.${fileId}.${expires}.${signatureOf(secret, fileId, expires)}`;
 }
 
 /** The file a link names; an unknown, altered or expired link answers the same 404 as a missing file. */

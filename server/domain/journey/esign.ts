@@ -13,7 +13,7 @@ import { eSignLinkEmail, eSignLinkSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
-import { fileLink } from '../files/links.ts';
+import { FILE_LINK_PATH, fileLinkToken } from '../files/links.ts';
 import { toUtc, toUsDate } from '../values.ts';
 import {
   adapterOf, appendESignEvent, borrowerLink, catalogueOf, clientOf, conflict, esignEvents, fieldProblem, issueLinkToken, journeyStateOf,
@@ -318,7 +318,7 @@ const DOCUMENTS_LINK_TTL_MS = 15 * 60_000;
 
 /**
  * App_GetDownloadUrl: a link that opens the signed agreement without credentials until it expires (Files_GetContentByLink,
- * decision 0166). The access layer has already checked that the caller may read this application.
+ * decision 0166): its token, which the borrower's pages download the file with, and the whole address. The access layer has already checked that the caller may read this application.
  */
 export async function downloadUrl(services: Services, appId: number): Promise<Schemas['DownloadUrl']> {
   const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
@@ -326,7 +326,8 @@ export async function downloadUrl(services: Services, appId: number): Promise<Sc
   const signed = await agreementFile(services.db, app, SIGNED_KIND);
   if (!signed) throw conflict('The loan documents are not signed yet.');
   const expiresAt = new Date(Date.now() + DOCUMENTS_LINK_TTL_MS);
-  return { url: services.settings.publicUrl + fileLink(services.settings.borrowerTokenSecret, signed.id, expiresAt), expiresAtUtc: toUtc(expiresAt) };
+  const token = fileLinkToken(services.settings.borrowerTokenSecret, signed.id, expiresAt);
+  return { url: `${services.settings.publicUrl}${FILE_LINK_PATH}${token}`, token, expiresAtUtc: toUtc(expiresAt) };
 }
 
 /**

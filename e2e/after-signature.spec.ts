@@ -18,7 +18,7 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const OFFICE = 'office.admin@demo.test';
 const ADMIN = 'admin@demo.test';
 const REFUND_EXCEEDS = 'Refund amount cannot exceed the original loan amount.';
-const LOAN_EXCEEDS = 'Loan amount cannot exceed the approved amount.';
+const LOAN_EXCEEDS_SIGNED = 'Loan amount cannot exceed the amount the borrower signed for. A larger loan needs a new agreement.';
 
 /** A context of its own, signed in at the built-in provider; answers the page and the bearer token it uses. */
 async function signedIn(browser: Browser, email: string): Promise<{ page: Page; token: () => string }> {
@@ -78,13 +78,15 @@ test('finalize → fund and download the file → funded list and CSV → partia
   expect(appId).toMatch(/^\d+$/);
   await row.getByRole('button', { name: 'Finalize' }).click();
   const finalize = page.getByRole('dialog', { name: `Finalize application #${appId}` });
-  await expect(finalize).toContainText(/approved for \$[\d,]+\.\d\d/);
-  const approved = money(/approved for (\$[\d,]+\.\d\d)/.exec(await finalize.innerText())![1]!);
+  // The amount the borrower signed for binds: the dialog starts from it and refuses more (issue 19).
+  await expect(finalize).toContainText(/signed for \$[\d,]+\.\d\d \(approved for \$[\d,]+\.\d\d\)/);
+  const signed = money(/signed for (\$[\d,]+\.\d\d)/.exec(await finalize.innerText())![1]!);
   const loanField = finalize.getByLabel('Loan Amount');
-  await loanField.fill(String(approved + 1));
+  await expect.poll(async () => money(await loanField.inputValue())).toBe(signed);
+  await loanField.fill(String(signed + 1));
   await finalize.getByRole('button', { name: 'Finalize' }).click();
-  await expect(finalize.getByText(LOAN_EXCEEDS)).toBeVisible();
-  const loan = Math.min(approved, 1234.56);
+  await expect(finalize.getByText(LOAN_EXCEEDS_SIGNED)).toBeVisible();
+  const loan = Math.min(signed, 1234.56);
   await loanField.fill(loan.toFixed(2));
   const finalized = page.waitForResponse((r) => r.url().endsWith('/api/App/FinalizeApp'));
   await finalize.getByRole('button', { name: 'Finalize' }).click();

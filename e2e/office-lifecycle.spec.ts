@@ -56,9 +56,7 @@ test('a new practice signs up, enrolls, is approved, verifies its bank and build
   await chooseAccount(page, 'Nadia', 'Reyes', email);
   await onStep(page, 'profile');
 
-  // Profile: Next saves it, or says what is wrong at each field. (Next pressed before the step's form is on screen
-  // acts without it: see the issue note; a person sees the form first.)
-  await expect(page.getByLabel('Office name')).toBeVisible();
+  // Profile: Next saves it, or says what is wrong at each field.
   await next(page);
   await expect(page.getByText('This field is required.').first()).toBeVisible();
   await page.getByLabel('Office name').fill(OFFICE);

@@ -19,7 +19,15 @@ export function ScreenTitle({ children }: { children: ReactNode }) {
   );
 }
 
+/**
+ * Told while a Loading shows below it: a wizard keeps Next from acting before its step's screens (and their forms'
+ * saves) are on screen. Returns the release.
+ */
+export const LoadingWatch = createContext<(() => () => void) | null>(null);
+
 export function Loading({ label = 'Loading' }: { label?: string }) {
+  const watch = useContext(LoadingWatch);
+  useEffect(() => watch?.(), [watch]);
   return (
     <Flex align="center" gap="3" py="6" color="fg.muted" role="status" aria-live="polite">
       <Spinner size="sm" aria-hidden />

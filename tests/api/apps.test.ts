@@ -19,6 +19,7 @@ let h: Harness;
 
 const MESSAGES = {
   loanExceedsApproved: 'Loan amount cannot exceed the approved amount.',
+  fundingExceedsLoan: 'Funding amount cannot exceed the loan amount.',
   refundExceeds: 'Refund amount cannot exceed the original loan amount.',
   code: 'Can only contain alphabets, numbers and underscore with no spaces.',
   required: 'This field is required.',
@@ -297,6 +298,8 @@ describe('lender transactions', () => {
     const over = await submit(SUPPORT, { appId: awaiting, type: 'Funding', amount: 5000.01 });
     expect(over.statusCode).toBe(400);
     expect(over.json().errors).toEqual({ amount: [MESSAGES.loanExceedsApproved] });
+    const aboveLoan = await submit(SUPPORT, { appId: awaiting, type: 'Funding', amount: 4500.01 });
+    expect(aboveLoan.json().errors).toEqual({ amount: [MESSAGES.fundingExceedsLoan] });
     const sent = await submit(SUPPORT, { appId: awaiting, type: 'Funding', amount: 4500, notes: 'Fund at the loan amount.' });
     expect(sent.statusCode, sent.body).toBe(200);
     expect(sent.json()).toMatchObject({ appId: awaiting, officeId: DEMO.brightSmiles, lenderCode: 'ally', type: 'Funding', amount: 4500, status: 'OfficeFundsSubmitted', notes: 'Fund at the loan amount.', createdBy: 'Sam Ortiz' });
@@ -346,7 +349,7 @@ describe('audit logs', () => {
   it('shows platform admins the event, decision and contract logs, with who, when and what changed', async () => {
     const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 300_000, amount: 250_000 });
     await db().insert(appLogs).values({ appId, kind: 'Decision', message: 'Ally Lending: Approved', data: { lender: 'ally', status: 'Approved', approvedAmountCents: 300_000 }, actor: 'system' });
-    expect((await call(SUPPORT, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 2750 })).statusCode).toBe(200);
+    expect((await call(SUPPORT, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 2450 })).statusCode).toBe(200);
 
     const response = await call(DFI, 'PUT', `/api/admin/Apps/GetAppAuditLogs?id=${appId}`);
     expect(response.statusCode).toBe(200);
@@ -355,7 +358,7 @@ describe('audit logs', () => {
     expect(logs.events).toEqual([expect.objectContaining({ kind: 'Event', action: 'Application finalized', userName: 'Sam Ortiz' })]);
     // What changed, in words: no JSON, no ids (issue 16).
     expect(logs.events[0].details).toBe(
-      'stage: Ready to finalize → Submitted for funding; amount: $2,500.00 → $2,750.00; finalized: no → yes; funding status: none → Initiated; approved amount: $3,000.00',
+      'stage: Ready to finalize → Submitted for funding; amount: $2,500.00 → $2,450.00; finalized: no → yes; funding status: none → Initiated; signed amount: $2,500.00; approved amount: $3,000.00',
     );
     expect(logs.decisions[0].details).toBe('lender: Ally Lending; status: Approved; approved amount: $3,000.00');
     expect(Date.parse(logs.events[0].createdAtUtc)).toBeGreaterThan(Date.now() - 60_000);

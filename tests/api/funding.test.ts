@@ -14,6 +14,7 @@ import { DEMO } from './examples.ts';
 
 let h: Harness;
 const LOAN_EXCEEDS = 'Loan amount cannot exceed the approved amount.';
+const LOAN_EXCEEDS_SIGNED = 'Loan amount cannot exceed the amount the borrower signed for. A larger loan needs a new agreement.';
 
 const call: Harness['request'] = (...args) => h.request(...args);
 
@@ -61,37 +62,46 @@ describe('finalizing an application', () => {
     expect([await app(appId), await logCount(appId)]).toEqual(before);
   });
 
-  it('finalizes at the approved amount or less: Finalized, then SubmittedForFunding with the funding Initiated', async () => {
+  it('refuses a loan amount above what the borrower signed for, even within the approved line, and changes nothing', async () => {
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 1_800_000, amount: 450_000 });
+    const before = [await app(appId), await logCount(appId)];
+    const response = await call(SUPPORT, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 4500.01 });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().errors).toEqual({ loanAmount: [LOAN_EXCEEDS_SIGNED] });
+    expect([await app(appId), await logCount(appId)]).toEqual(before);
+  });
+
+  it('finalizes at the signed amount or less: Finalized, then SubmittedForFunding with the funding Initiated', async () => {
     const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 500_000, amount: 450_000 });
     const listed = (await call(SALES, 'GET', `/api/App/GetApp/${appId}/false`)).json();
     expect(listed).toMatchObject({ showFinalizeButton: true, statusChip: 'ActionRequired', fundingStatus: null });
 
-    const response = await call(SALES, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 4999.99 });
+    const response = await call(SALES, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 4499.99 });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({
-      id: appId, stage: 'SubmittedForFunding', statusChip: 'Completed', isFinalized: true, amount: 4999.99, approvedAmount: 5000,
+      id: appId, stage: 'SubmittedForFunding', statusChip: 'Completed', isFinalized: true, amount: 4499.99, approvedAmount: 5000,
       fundingStatus: 'Initiated', showFinalizeButton: false,
     });
     const row = await app(appId);
-    expect(row).toMatchObject({ amount: 499_999, stage: 'SubmittedForFunding', isFinalized: true, fundingStatus: 'Initiated' });
+    expect(row).toMatchObject({ amount: 449_999, stage: 'SubmittedForFunding', isFinalized: true, fundingStatus: 'Initiated' });
     const logs = await db().select().from(appLogs).where(eq(appLogs.appId, appId)).orderBy(appLogs.id);
     expect(logs.map((l) => [l.kind, l.message, l.actor])).toEqual([
       ['Event', 'Application finalized', SALES],
       ['Contract', 'Finalized by the office', SALES],
       ['Contract', 'Submitted for funding', SALES],
     ]);
-    expect(logs[0]!.data).toMatchObject({ before: { amountCents: 450_000, stage: 'ReadyToFinalize' }, after: { amountCents: 499_999, stage: 'SubmittedForFunding' } });
+    expect(logs[0]!.data).toMatchObject({ before: { amountCents: 450_000, stage: 'ReadyToFinalize' }, after: { amountCents: 449_999, stage: 'SubmittedForFunding' }, signedAmountCents: 450_000 });
     // The office sees the funding status on Home too.
     const home = await call(SALES, 'PUT', '/api/App/GetOfficeApps', { officeId: DEMO.brightSmiles, search: String(appId) });
     expect(home.json().results.find((r: { id: number }) => r.id === appId)).toMatchObject({ fundingStatus: 'Initiated', statusChip: 'Completed' });
 
     // The finalize button is gone: a second finalize is refused.
     expect((await call(SALES, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 1 })).statusCode).toBe(409);
-    expect((await app(appId)).amount).toBe(499_999);
+    expect((await app(appId)).amount).toBe(449_999);
   });
 
   it('keeps cents exact', async () => {
-    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 1_000_000 });
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 1_000_000, amount: 200_000 });
     const response = await call(SUPPORT, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 1234.57 });
     expect(response.json().amount).toBe(1234.57);
     expect((await app(appId)).amount).toBe(123_457);

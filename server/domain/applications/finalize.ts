@@ -11,7 +11,8 @@ type Schemas = components['schemas'];
 
 /**
  * App_FinalizeApp: the office confirms the loan amount of a signed application (ReadyToFinalize, the
- * showFinalizeButton flag). The amount may not exceed what the lender approved (§5). The stage moves
+ * showFinalizeButton flag). The amount may not exceed what the lender approved (§5), nor what the borrower signed
+ * for: the application's amount while it is ReadyToFinalize (decision 0210). It may be less. The stage moves
  * to Finalized and, in the same transaction, on to SubmittedForFunding with the funding Initiated:
  * the platform's Office Funding queue picks it up from there (decision 0081).
  */
@@ -22,6 +23,7 @@ export async function finalizeApplication(db: Db, caller: Caller, body: Schemas[
     if (!displayFlags(app).showFinalizeButton) throw notAllowedNow('be finalized');
     if (app.approvedAmount === null) throw notAllowedNow('be finalized without an approved amount');
     if (loanCents > app.approvedAmount) throw fieldError('loanAmount', 'loanExceedsApproved');
+    if (loanCents > app.amount) throw fieldError('loanAmount', 'loanExceedsSigned');
     const after = { stage: 'SubmittedForFunding' as const, amountCents: loanCents, isFinalized: true, fundingStatus: 'Initiated' as const };
     await tx
       .update(applications)
@@ -36,6 +38,7 @@ export async function finalizeApplication(db: Db, caller: Caller, body: Schemas[
           before: { stage: app.stage, amountCents: app.amount, isFinalized: app.isFinalized, fundingStatus: app.fundingStatus },
           after,
           approvedAmountCents: app.approvedAmount,
+          signedAmountCents: app.amount,
         },
       },
       { kind: 'Contract', message: 'Finalized by the office', data: { ...contract, stage: 'Finalized', loanAmountCents: loanCents } },

@@ -110,6 +110,8 @@ async function checkAmount(tx: Db, app: ApplicationRecord, type: TransactionType
   if (app.approvedAmount === null) throw notAllowedNow('take a lender transaction without an approved amount');
   if (cents > app.approvedAmount) throw fieldError('amount', 'loanExceedsApproved');
   if (type === 'Funding') {
+    // Funding follows finalizing, which set the amount to the loan the borrower signed for or less (decision 0210).
+    if (cents > app.amount) throw fieldError('amount', 'fundingExceedsLoan');
     const [open] = await tx
       .select({ id: lenderTransactions.id })
       .from(lenderTransactions)

@@ -6,7 +6,7 @@ import { ScreenHost, type ScreenProps } from '../router.tsx';
 import { condition, text, type Context } from '../expressions.ts';
 import { runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery, useRouteInfo, WizardStepContext, type WizardStep } from '../hooks.tsx';
-import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';
+import { HeadingLevel, Lazy, Loading, LoadingWatch, ScreenTitle } from '../ui.tsx';
 
 type Data = Record<string, unknown>;
 type Step = Wizard['steps'][number];
@@ -44,6 +44,13 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
   const drafts = useRef(new Map<string, Data>());
   const save = useRef<(() => Promise<boolean>) | null>(null);
   const [busy, setBusy] = useState(false);
+  // Next waits while any part of the step is still loading: pressed before the step's form is on screen, it would
+  // move on without validating or saving it.
+  const [loadingParts, setLoadingParts] = useState(0);
+  const watchLoading = useCallback(() => {
+    setLoadingParts((n) => n + 1);
+    return () => setLoadingParts((n) => n - 1);
+  }, []);
   const [missing, setMissing] = useState<string | null>(null);
   // The step Next asked for: shown once the source was read again, if the steps before it are done by then.
   const [wanted, setWanted] = useState<number | null>(null);
@@ -71,7 +78,7 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
   }, [wanted, settled, reachable, goTo, step, context]);
 
   const next = useCallback(async () => {
-    if (!step || busy) return;
+    if (!step || busy || loadingParts > 0) return;
     setBusy(true);
     setMissing(null);
     try {
@@ -87,7 +94,7 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
     } finally {
       setBusy(false);
     }
-  }, [step, busy, context, runtime, current, steps.length, screen.finish, screen.source, queryClient]);
+  }, [step, busy, loadingParts, context, runtime, current, steps.length, screen.finish, screen.source, queryClient]);
 
   const stepContext = useMemo<WizardStep | null>(
     () =>
@@ -136,9 +143,11 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
       {step ? (
         <HeadingLevel.Provider value={2}>
           <WizardStepContext.Provider value={stepContext}>
-            <Lazy>
-              <ScreenHost key={step.id} name={step.screen} />
-            </Lazy>
+            <LoadingWatch.Provider value={watchLoading}>
+              <Lazy>
+                <ScreenHost key={step.id} name={step.screen} />
+              </Lazy>
+            </LoadingWatch.Provider>
           </WizardStepContext.Provider>
         </HeadingLevel.Provider>
       ) : null}
@@ -159,7 +168,7 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
         >
           Back
         </Button>
-        <Button colorPalette="brand" onClick={() => void next()} loading={busy} data-button="wizard-next">
+        <Button colorPalette="brand" onClick={() => void next()} loading={busy} disabled={loadingParts > 0} data-button="wizard-next">
           {text(step?.next ?? (last ? 'Finish' : 'Next'), context)}
         </Button>
       </Flex>

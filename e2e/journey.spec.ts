@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
-import { signIn } from './support/session.ts';
+import { DEMO_PASSWORD, signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 120_000 });
@@ -232,6 +232,13 @@ async function failKbaOnce(page: Page, b: Borrower): Promise<void> {
 async function sign(page: Page, b: Borrower): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Your loan', exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByRole('button', { name: 'Read the loan agreement (PDF)' })).toBeVisible();
+  // The federal box before signing (Reg Z §1026.18), the APR and the finance charge first and in bold.
+  await expect(page.getByRole('heading', { name: 'Federal Truth in Lending disclosures' })).toBeVisible();
+  for (const term of ['Annual percentage rate', 'Finance charge']) {
+    const value = page.locator(`xpath=//dt[normalize-space()="${term}"]/following-sibling::dd[1]`);
+    await expect(value).toHaveCSS('font-weight', '700');
+  }
+  await expect(page.getByText(/^Payment schedule: \d+ monthly payments of \$[\d,]+\.\d\d, starting month 1\.$/)).toBeVisible();
   await page.getByLabel('Type your full name').fill(`${b.first} ${b.last}`);
   const pad = page.getByRole('img', { name: 'Signature pad' });
   await pad.scrollIntoViewIfNeeded();
@@ -305,6 +312,10 @@ test('gsky: link → prequal → offers for another amount → select → congra
   // The signing part reports that the borrower is reading the agreement (App_UpdateContractStatus); the office sees it.
   await expect(office.getByText('Agreement presented', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(office.getByText('Borrower is reading the loan agreement')).toBeVisible();
+  // A deferred-interest plan says, where the borrower signs, how long the promotion is, what pays it off and what
+  // happens if it is not paid in full (issue 19): $3,000 over 12 months is $250.00 a month.
+  await expect(phone.getByRole('heading', { name: 'No interest if paid in full within 12 months' })).toBeVisible({ timeout: 15_000 });
+  await expect(phone.getByText(/^Pay \$250\.00 a month to pay the amount in full within 12 months, and no interest is charged\. If it is not paid in full within 12 months, interest at 26\.990% APR is charged from the start date: \$[\d,]+\.\d\d with the scheduled payments above\.$/)).toBeVisible();
   await sign(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/cta/${appId}`);
   await expect(phone.getByRole('heading', { name: "You're all set" })).toBeVisible();
@@ -498,4 +509,25 @@ test('on this device: the office fills the form (id 0), the borrower takes over 
   await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
   await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
   await expect(page.getByRole('heading', { name: 'Your offers from PowerPay' })).toBeVisible();
+
+  // The device is now the patient's (issue 19): no staff screen opens, and the provider asks for the password again
+  // rather than signing staff in on its own session.
+  const apiCalls: string[] = [];
+  const authorize: URL[] = [];
+  page.on('request', (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.match(/^\/api\/(App\/GetOfficeApps|User\/GetUserInfo)/)) apiCalls.push(r.url());
+    if (url.searchParams.has('client_id') && url.searchParams.has('code_challenge')) authorize.push(url);
+  });
+  await page.evaluate(() => (window.location.hash = '/home'));
+  await expect(page.getByLabel('Password')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByLabel('Email')).toBeVisible();
+  expect(authorize.map((url) => url.searchParams.get('prompt'))).toEqual(['login']);
+  expect(apiCalls, 'no office data was asked for as the patient').toEqual([]);
+  // The staff member signs in again and is back at work.
+  await page.getByLabel('Email').fill(OFFICE_ADMIN);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect.poll(() => hashOf(page), { timeout: 30_000 }).toBe('/home');
+  await expect(page.locator('main').getByRole('link', { name: String(appId), exact: true })).toBeVisible({ timeout: 15_000 });
 });

@@ -2008,6 +2008,8 @@ export interface components {
             productCode: string | null;
             productName: string | null;
             productType: string | null;
+            /** @description The chosen plan's Truth in Lending disclosure; null before a plan is chosen. */
+            disclosure: components["schemas"]["Disclosure"] | null;
             offers: components["schemas"]["Offer"][];
             selectedOfferId: number | null;
             /** Format: uri */
@@ -3611,6 +3613,31 @@ export interface components {
          * @enum {string}
          */
         StatusChip: "OffersAvailable" | "Expired" | "ActionRequired" | "Completed" | "Refund" | "Inactive" | "Funded" | "NoOffers";
+        /**
+         * Disclosure
+         * @description The federal Truth in Lending disclosure of a chosen plan (Reg Z §1026.18), computed by the one credit calculation (core/credit.ts, docs/decisions/0211). Money in dollars, APR a percent to two decimals. A deferred-interest plan is disclosed by its regular terms, with the promotion beside them.
+         */
+        Disclosure: {
+            amountFinanced: number;
+            financeCharge: number;
+            totalOfPayments: number;
+            apr: number;
+            /** @description The payment schedule: runs of equal monthly payments. */
+            payments: {
+                count: number;
+                amount: number;
+                /** @description The month, counted from the start, of the run's first payment. */
+                firstMonth: number;
+            }[];
+            /** @description Deferred interest: no interest if paid in full within `months`; otherwise interest from the start date. */
+            promotion: {
+                months: number;
+                /** @description What pays the plan in full within the promotion, each month. */
+                monthlyPayment: number;
+                /** @description Interest charged from the start date, with the scheduled payments, if not paid in full within the promotion. */
+                interestIfUnpaid: number;
+            } | null;
+        };
         /**
          * Funding status
          * @description Status of the funding (or refund ACH transfer) of an application.

@@ -547,6 +547,10 @@ export interface DisplayField {
   label: Text;
   value: Expression;
   format?: ValueFormat;
+  /**
+   * Shown larger and bold: the terms a rule wants more conspicuous than the rest (Reg Z §1026.17(a)(2): the finance charge and the APR).
+   */
+  emphasis?: boolean;
   visible?: Expression;
 }
 /**

@@ -722,6 +722,10 @@ export interface Application {
   productCode: string | null;
   productName: string | null;
   productType: string | null;
+  /**
+   * The chosen plan's Truth in Lending disclosure; null before a plan is chosen.
+   */
+  disclosure: Disclosure | null;
   offers: Offer[];
   selectedOfferId: number | null;
   downloadUrl: string | null;
@@ -776,6 +780,687 @@ export interface Application {
    * Borrower-journey answers only (App_GetApp, App_SelectOffer, App_SignAgreement, App_UpdateContractStatus): where the borrower goes next for the application's state — a hash route of the app (/app/prequal/..., /app/<lender>/<step>/<id>), the lender's own https page when the lender hosts the next step, or null when nothing is left to do (docs/decisions/0103).
    */
   nextRoute?: string | null;
+}
+/**
+ * The federal Truth in Lending disclosure of a chosen plan (Reg Z §1026.18), computed by the one credit calculation (core/credit.ts, docs/decisions/0211). Money in dollars, APR a percent to two decimals. A deferred-interest plan is disclosed by its regular terms, with the promotion beside them.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "Disclosure".
+ */
+export interface Disclosure {
+  amountFinanced: number;
+  financeCharge: number;
+  totalOfPayments: number;
+  apr: number;
+  /**
+   * The payment schedule: runs of equal monthly payments.
+   *
+   * @maxItems 12
+   */
+  payments:
+    | []
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ]
+    | [
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        },
+        {
+          count: number;
+          amount: number;
+          /**
+           * The month, counted from the start, of the run's first payment.
+           */
+          firstMonth: number;
+        }
+      ];
+  /**
+   * Deferred interest: no interest if paid in full within `months`; otherwise interest from the start date.
+   */
+  promotion: {
+    months: number;
+    /**
+     * What pays the plan in full within the promotion, each month.
+     */
+    monthlyPayment: number;
+    /**
+     * Interest charged from the start date, with the scheduled payments, if not paid in full within the promotion.
+     */
+    interestIfUnpaid: number;
+  } | null;
 }
 /**
  * A loan offer from a lender (spec §3 Offer). Rates are percents; terms are months.

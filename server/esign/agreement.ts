@@ -1,11 +1,12 @@
 import { PDFDocument, rgb } from 'pdf-lib';
+import type { Disclosure } from '../../core/credit.ts';
 import type { ChainedEvent } from './audit.ts';
 import { PAGE, winAnsi, Writer } from './pdf.ts';
 
 /**
  * The loan agreement PDF and its signed version (docs/decisions/0107). The agreement states the
- * offer's terms (amount, APR to three decimals, term, monthly payment, promotion) in a Truth in
- * Lending box, the lender's clauses from its JSON, and an empty signature block whose place is
+ * offer's Truth in Lending disclosure (core/credit.ts, docs/decisions/0211: APR and finance charge
+ * first and in bold, amount financed, total of payments, the schedule, a promotion's terms) in a box, the lender's clauses from its JSON, and an empty signature block whose place is
  * returned so that signing draws into it. Signing adds the typed name, the drawn signature and a
  * certificate page with the audit trail; the document's SHA-256 before signing is on that page.
  */
@@ -20,19 +21,12 @@ export interface AgreementInput {
   serviceDate: string | null;
   offer: {
     productName: string;
-    productType: string | null;
-    amount: number;
-    apr: number;
-    term: number;
-    monthlyPayment: number;
-    promoTerm: number | null;
-    promoApr: number | null;
-    promoMonthlyPayment: number | null;
+    /** The plan's own rate (for a deferred-interest plan, the rate charged from the start if unpaid). */
+    noteApr: number;
     originationFee: number;
-    totalInterest: number;
-    totalCost: number;
     messages: string[];
   };
+  disclosure: Disclosure;
   clauses: { title: string; text: string }[];
 }
 
@@ -82,29 +76,37 @@ export async function buildAgreement(input: AgreementInput): Promise<{ bytes: Bu
   ]);
 
   w.heading('Federal Truth in Lending Disclosures');
-  const financeCharge = offer.totalInterest + offer.originationFee;
-  w.rows([
-    ['Plan', `${offer.productName}${offer.productType ? ` (${offer.productType})` : ''}`],
-    ['Amount financed', money(offer.amount)],
-    ['Annual percentage rate', apr(offer.apr)],
-    ['Finance charge', money(financeCharge)],
-    ['Total of payments', money(offer.totalCost)],
-    ['Term', `${offer.term} months`],
-    ['Monthly payment', money(offer.monthlyPayment)],
+  const { disclosure } = input;
+  w.rows(
     [
-      'Promotion',
-      offer.promoTerm
-        ? `${offer.promoTerm} months at ${apr(offer.promoApr ?? 0)}: pay ${money(offer.promoMonthlyPayment ?? offer.monthlyPayment)} a month to pay the amount in full within the promotion`
-        : 'None',
+      ['Annual percentage rate', apr(disclosure.apr)],
+      ['Finance charge', money(disclosure.financeChargeCents)],
     ],
-    ['Origination fee', money(offer.originationFee)],
+    { size: 12, emphasis: true },
+  );
+  w.rows([
+    ['Amount financed', money(disclosure.amountFinancedCents)],
+    ['Total of payments', money(disclosure.totalOfPaymentsCents)],
+    ['Plan', offer.productName],
+    ['Origination fee', `${money(offer.originationFee)} (part of the finance charge)`],
   ]);
   w.text(
-    offer.promoTerm
-      ? `Payment schedule: ${offer.promoTerm} monthly payments of ${money(offer.promoMonthlyPayment ?? offer.monthlyPayment)} during the promotion. If the amount is not paid in full by its end, interest at ${apr(offer.apr)} APR from the date of purchase is added and the balance is repaid over the remaining term.`
-      : `Payment schedule: ${offer.term} monthly payments of ${money(offer.monthlyPayment)}, the first due one month after the loan is funded.`,
-    { size: 9, gap: 6 },
+    'The annual percentage rate is the cost of your credit as a yearly rate; the finance charge, the dollar amount the credit will cost you; ' +
+      'the amount financed, the amount of credit provided to you or on your behalf; the total of payments, what you will have paid after you have made all payments as scheduled.',
+    { size: 8.5, color: [0.3, 0.3, 0.3], gap: 4 },
   );
+  const schedule = disclosure.payments
+    .map((run) => `${run.count} monthly payment${run.count === 1 ? '' : 's'} of ${money(run.amountCents)}${run.firstMonth === 1 ? ', the first due one month after the loan is funded' : ` in month ${run.firstMonth}`}`)
+    .join('; then ');
+  w.text(`Payment schedule: ${schedule}.`, { size: 9, gap: 6 });
+  if (disclosure.promotion) {
+    const { months, monthlyCents, interestIfUnpaidCents } = disclosure.promotion;
+    w.text(
+      `Deferred interest: no interest is charged if the amount financed is paid in full within ${months} months (${money(monthlyCents)} a month pays it in full). ` +
+        `If it is not paid in full within ${months} months, interest at ${apr(offer.noteApr)} APR is charged from the start date: ${money(interestIfUnpaidCents)} with the scheduled payments.`,
+      { size: 9, font: 'bold', gap: 6 },
+    );
+  }
   for (const message of offer.messages) w.text(`• ${message}`, { size: 9, indent: 8, gap: 1 });
 
   w.heading('Terms');
@@ -112,7 +114,7 @@ export async function buildAgreement(input: AgreementInput): Promise<{ bytes: Bu
     { title: 'Promise to pay', text: `You promise to pay ${input.lender.name} the amount financed plus the finance charge in the payments shown above.` },
     { title: 'Prepayment', text: 'You may pay all or part of the balance at any time without penalty.' },
     { title: 'Late payment', text: 'A payment more than 15 days late may be charged a late fee of up to $25 or 5% of the payment, whichever is less, where permitted by law.' },
-    { title: 'Funding', text: `The loan is funded to ${input.office.name} for the services you receive; the provider finalizes the amount, which may not exceed the approved amount.` },
+    { title: 'Funding', text: `The loan is funded to ${input.office.name} for the services you receive; the provider finalizes the amount, which may be less than the amount financed above but never more.` },
     { title: 'Electronic signature', text: 'You agreed to sign this agreement electronically. Your electronic signature and the audit certificate attached to this document have the same effect as a handwritten signature.' },
   ];
   for (const clause of [...standard, ...input.clauses]) {

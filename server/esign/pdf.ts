@@ -87,18 +87,19 @@ export class Writer {
     this.text(text, { size, font: 'bold', gap: 4 });
   }
 
-  /** Label / value rows in two columns. */
-  rows(rows: [string, string][], size = 10): void {
+  /** Label / value rows in two columns; `emphasis` sets the values in bold too (Reg Z §1026.17(a)(2)). */
+  rows(rows: [string, string][], { size = 10, emphasis = false }: { size?: number; emphasis?: boolean } = {}): void {
+    const valueFont = emphasis ? this.bold : this.regular;
     const labelWidth = 190;
     for (const [label, value] of rows) {
-      const lines = wrap(value, this.regular, size, this.width - labelWidth);
+      const lines = wrap(value, valueFont, size, this.width - labelWidth);
       const leading = size * 1.35;
       this.ensure(leading * lines.length);
       this.y -= leading;
       this.page.drawText(winAnsi(label), { x: PAGE.margin, y: this.y, size, font: this.bold });
       lines.forEach((line, i) => {
         if (i > 0) this.y -= leading;
-        this.page.drawText(line, { x: PAGE.margin + labelWidth, y: this.y, size, font: this.regular });
+        this.page.drawText(line, { x: PAGE.margin + labelWidth, y: this.y, size, font: valueFont });
       });
     }
     this.y -= 4;

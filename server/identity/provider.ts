@@ -225,8 +225,9 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
     if (ctx.method === 'GET' && ctx.path === '/auth') {
       const query = ctx.query as Record<string, string | string[] | undefined>;
       const scope = typeof query.scope === 'string' ? query.scope.split(' ') : [];
-      if (query.client_id === settings.identity.clientId && scope.includes('offline_access') && query.prompt === undefined) {
-        ctx.query = { ...query, prompt: 'consent' };
+      // prompt=login (staff signing in again after handing the device to a patient, decision 0212) keeps it too.
+      if (query.client_id === settings.identity.clientId && scope.includes('offline_access') && (query.prompt === undefined || query.prompt === 'login')) {
+        ctx.query = { ...query, prompt: query.prompt === 'login' ? 'login consent' : 'consent' };
         // oidc-provider finds its mount path by locating the request URL inside originalUrl: keep them in step.
         (ctx.req as { originalUrl?: string }).originalUrl = `${MOUNT}${ctx.url}`;
       }

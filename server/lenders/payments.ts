@@ -1,8 +1,10 @@
+import { disclose, type PlanKind } from '../../core/credit.ts';
+
 /**
- * Pricing of a lender product in integer cents (docs/decisions/0010: no arithmetic on binary floats
- * for money beyond the one rounding of a payment). Rates are percents, terms months.
+ * Pricing of a lender product in integer cents, by the one credit calculation (core/credit.ts,
+ * docs/decisions/0211). Rates are percents, terms months.
  */
-export type ProductType = 'Installment' | 'DeferredInterest' | 'PaymentPlan';
+export type ProductType = PlanKind;
 
 export interface ProductDefinition {
   code: string;
@@ -41,25 +43,18 @@ export interface PricedTerms {
   messages: string[];
 }
 
-/** The level monthly payment, in cents, of `principal` cents at `aprPercent` over `months`. */
-export function amortizedPayment(principal: number, aprPercent: number, months: number): number {
-  if (months <= 0) throw new RangeError('a term is at least one month');
-  if (aprPercent === 0) return Math.ceil(principal / months);
-  const r = aprPercent / 100 / 12;
-  return Math.round((principal * r) / (1 - (1 + r) ** -months));
-}
-
 const percentOf = (cents: number, percent: number) => Math.round((cents * percent) / 100);
 
 /**
  * Installment: the amount plus the origination fee, amortised at the APR. PaymentPlan: the same with
  * (usually) no interest. DeferredInterest: the payment that clears the amount within the promotion,
- * no interest when it is paid so; the APR applies from the purchase date otherwise (shown in the
- * messages and the agreement).
+ * no interest when it is paid so; the APR applies from the purchase date otherwise (the disclosure
+ * before signing says how much).
  */
 export function priceProduct(product: ProductDefinition, amountCents: number, discountRate: number): PricedTerms {
   const fee = percentOf(amountCents, product.originationFeePercent ?? 0);
-  const discountAmount = percentOf(amountCents, discountRate);
+  const financed = amountCents + fee;
+  const disclosure = disclose({ kind: product.type, amountCents, feeCents: fee, aprPercent: product.apr, termMonths: product.term, promoMonths: product.promoTerm ?? null });
   const base = {
     productCode: product.code,
     productName: product.name,
@@ -69,35 +64,30 @@ export function priceProduct(product: ProductDefinition, amountCents: number, di
     amount: amountCents,
     originationFee: fee,
     discountRate,
-    discountAmount,
+    discountAmount: percentOf(amountCents, discountRate),
+    term: product.term,
     messages: product.messages ?? [],
   };
-  if (product.type === 'DeferredInterest' && product.promoTerm) {
-    const payment = Math.ceil((amountCents + fee) / product.promoTerm);
+  if (disclosure.promotion) {
     return {
       ...base,
-      promoTerm: product.promoTerm,
+      promoTerm: disclosure.promotion.months,
       promoApr: product.promoApr ?? 0,
-      noInterestTerm: product.promoTerm,
-      term: product.term,
-      monthlyPayment: payment,
-      promoMonthlyPayment: payment,
+      noInterestTerm: disclosure.promotion.months,
+      monthlyPayment: disclosure.promotion.monthlyCents,
+      promoMonthlyPayment: disclosure.promotion.monthlyCents,
       totalInterest: 0,
-      totalCost: amountCents + fee,
+      totalCost: financed,
     };
   }
-  const financed = amountCents + fee;
-  const payment = amortizedPayment(financed, product.apr, product.term);
-  const totalCost = payment * product.term;
   return {
     ...base,
     promoTerm: null,
     promoApr: null,
     noInterestTerm: product.apr === 0 ? product.term : null,
-    term: product.term,
-    monthlyPayment: payment,
+    monthlyPayment: disclosure.payments[0]!.amountCents,
     promoMonthlyPayment: null,
-    totalInterest: Math.max(0, totalCost - financed),
-    totalCost,
+    totalInterest: Math.max(0, disclosure.totalOfPaymentsCents - financed),
+    totalCost: disclosure.totalOfPaymentsCents,
   };
 }

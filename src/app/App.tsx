@@ -22,6 +22,7 @@ import { toasts, onFirstToast } from './ui/toasts.ts';
 import { progress, withOverlay } from './ui/progress.ts';
 import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
 import { handleChunkError } from './chunk-reload.ts';
+import { watchHandOver } from './auth/hand-over.ts';
 import { queryOf } from '../engine/context.ts';
 
 const Toaster = lazy(() => import('./ui/Toaster.tsx'));
@@ -92,6 +93,15 @@ export function App() {
     void client.prefetchQuery(CONFIG_ITEMS);
     return client;
   });
+  // A patient signing in where staff is signed in ends the staff session here (decision 0212).
+  useEffect(
+    () =>
+      watchHandOver(session, {
+        lockStaff: () => authPort().lock(),
+        forgetStaffData: () => queryClient.removeQueries({ predicate: (query) => query.getObserversCount() === 0 }),
+      }),
+    [queryClient],
+  );
   const services = appServices();
   const system = useMemo(() => createTheme(services.brand.palette), [services]);
   return (

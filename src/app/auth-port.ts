@@ -12,6 +12,11 @@ export interface AuthPort {
   signIn(returnPath: string, signUp?: boolean): Promise<void>;
   /** Ends the staff session at the identity provider. The caller clears the session state. */
   signOut(): Promise<void>;
+  /**
+   * Drops the staff's tokens from this device without leaving the page (the device is handed to a patient); the
+   * next sign-in asks the identity provider for the password again.
+   */
+  lock(): Promise<void>;
   /** The staff access token, silently renewed when `forceRefresh`; null when nobody is signed in or renewal fails. */
   acquireToken(options?: { forceRefresh?: boolean }): Promise<string | null>;
   /**
@@ -27,6 +32,7 @@ export const signedOutAuthPort: AuthPort = {
     console.info(`Staff sign-in is not available yet (requested return path ${returnPath}).`);
   },
   async signOut() {},
+  async lock() {},
   async acquireToken() {
     return null;
   },

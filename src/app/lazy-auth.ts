@@ -38,6 +38,11 @@ export function lazyAuthPort(options: LazyAuthOptions): AuthPort & { loaded(): b
     async signOut() {
       return (await ready()).signOut();
     },
+    async lock() {
+      // Nothing loaded, no tokens held here to drop.
+      if (!real) return;
+      return (await ready()).lock();
+    },
     async acquireToken(request) {
       if (!real && !options.signedIn()) return null;
       return (await ready()).acquireToken(request);

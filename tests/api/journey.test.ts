@@ -1,3 +1,4 @@
+import type { components } from '../../codegen/generated/api.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
@@ -9,7 +10,7 @@ import { journeyOffice, json, kbaAnswers, logLines, prequalForm, signaturePng, t
 
 type AppResult = { id: number; stage: string; decisionStatus: string; isOfferMatch: boolean; nextRoute: string | null; lenders: { code: string; status: string; adverseActionReason: string | null; offerCount: number }[] };
 type Offer = { id: number; lenderCode: string; productCode: string; amount: number; apr: number; term: number; monthlyPayment: number; maxLine: number; isVisible: boolean; isSelected: boolean; messages: string[] };
-type Application = { id: number; stage: string; statusChip: string; contractSubStatus: string; contractStatus: string | null; statusText: string; lenderCode: string | null; nextRoute: string | null; amount: number; last4SSN: string; dobDateTime: string; lenderAppUrl: string | null };
+type Application = { id: number; stage: string; statusChip: string; contractSubStatus: string; contractStatus: string | null; statusText: string; lenderCode: string | null; nextRoute: string | null; amount: number; last4SSN: string; dobDateTime: string; lenderAppUrl: string | null; disclosure: components['schemas']['Disclosure'] | null };
 type Quiz = { quizId: string; transactionId: string; status: string; questions: { id: string; text: string; choices: { id: string; text: string }[] }[] };
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
@@ -279,9 +280,17 @@ describe('the borrower journey', () => {
       const unsignedPdf = unsigned.rawPayload;
       expect(sha256(unsignedPdf)).toBe(json<{ documentSha256: string }>(await esign(appId)).documentSha256);
       const terms = await pageText(unsignedPdf, 0);
+      // The PDF's federal box states what App_GetApp discloses: the one credit calculation (decision 0211).
+      const { disclosure } = await getApp(appId);
+      expect(disclosure).not.toBeNull();
+      const dollars = (n: number) => `$${n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
       expect(terms).toContain('Annual percentage rate');
-      expect(terms).toMatch(/\d+\.\d{3}%/);
-      expect(terms).toContain('Monthly payment');
+      expect(terms).toContain(`${disclosure!.apr.toFixed(3)}%`);
+      for (const [label, amount] of [['Finance charge', disclosure!.financeCharge], ['Amount financed', disclosure!.amountFinanced], ['Total of payments', disclosure!.totalOfPayments]] as const) {
+        expect(terms).toContain(label);
+        expect(terms).toContain(dollars(amount));
+      }
+      expect(terms).toContain(`Payment schedule: ${disclosure!.payments[0]!.count} monthly payment`);
       expect((await getApp(appId)).contractSubStatus).toBe('AgreementPresented');
 
       const wrongName = await asBorrower(appId, 'POST', '/api/App/SignAgreement', { appId, typedName: 'Someone Else', signaturePng: await signaturePng(), agreeToTerms: true });

@@ -106,7 +106,7 @@ describe('finalize and refunds (spec §5)', () => {
     invalid: unknown;
     message: string;
   }
-  const rule = (name: string) => (dialog(name).rules as Rule[])[0]!;
+  const rule = (name: string, index = 0) => (dialog(name).rules as Rule[])[index]!;
 
   it('refuses a loan amount over the approved amount, in the spec words', () => {
     const r = rule('app-finalize');
@@ -132,10 +132,20 @@ describe('finalize and refunds (spec §5)', () => {
     expect(check(1234.56, 1234.56, 0)).toBe(false);
   });
 
-  it('pre-fills the loan amount with the requested amount, or the approved one when that is lower', () => {
+  it('refuses a loan amount over what the borrower signed for (issue 19, decision 0210)', () => {
+    const r = rule('app-finalize', 1);
+    expect(r.field).toBe('loanAmount');
+    expect(messages[r.message]).toBe('Loan amount cannot exceed the amount the borrower signed for. A larger loan needs a new agreement.');
+    const check = (loanAmount: number, amount: number) => condition(r.invalid, { form: { loanAmount }, dialog: { amount, approvedAmount: 18_000 } }, false);
+    expect(check(4500, 4500)).toBe(false);
+    expect(check(4499.99, 4500)).toBe(false);
+    expect(check(4500.01, 4500)).toBe(true);
+    expect(check(18_000, 4500)).toBe(true);
+  });
+
+  it('pre-fills the loan amount with the amount the borrower signed for', () => {
     const initial = (dialog('app-finalize').initial as { loanAmount: unknown }).loanAmount;
     expect(evaluate(initial, { dialog: { amount: 1600, approvedAmount: 3000 } })).toBe(1600);
-    expect(evaluate(initial, { dialog: { amount: 5000, approvedAmount: 3000 } })).toBe(3000);
   });
 
   it('moves a refund on: Submitted → Processing → Completed, for df.admin only', () => {

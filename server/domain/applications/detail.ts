@@ -5,7 +5,8 @@ import { StatementCache } from '../../db/prepared.ts';
 import { applicationLenders, applications, lenders, offers, offices, refunds } from '../../db/schema.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { toDollars, toUsDate, toUtc } from '../values.ts';
+import { disclose, type CreditTerms, type PlanKind } from '../../../core/credit.ts';
+import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { displayFlags, statusChip } from './status.ts';
 import type { ApplicationRecord } from './records.ts';
 
@@ -44,6 +45,39 @@ export function toOffer(row: OfferRecord): Offer {
     isVisible: row.isVisible,
     isDefault: row.isDefault,
     messages: row.messages,
+  };
+}
+
+const PLAN_KINDS: readonly string[] = ['Installment', 'DeferredInterest', 'PaymentPlan'] satisfies PlanKind[];
+
+/** An offer's terms for the one credit calculation (core/credit.ts); null for a plan it does not know or missing terms. */
+export function creditTermsOf(offer: { productType: string | null; amountCents: number | null; feeCents: number | null; apr: number | null; term: number | null; promoTerm: number | null }): CreditTerms | null {
+  const { productType, amountCents, apr, term } = offer;
+  if (amountCents === null || apr === null || !term || !PLAN_KINDS.includes(productType ?? '')) return null;
+  return { kind: productType as PlanKind, amountCents, feeCents: offer.feeCents ?? 0, aprPercent: apr, termMonths: term, promoMonths: offer.promoTerm };
+}
+
+/** The Truth in Lending disclosure of the chosen offer, as chosen: its amount is what the borrower signs for. */
+export function disclosureOf(offer: Offer | undefined): Schemas['Disclosure'] | null {
+  const terms =
+    offer &&
+    creditTermsOf({
+      productType: offer.productType,
+      amountCents: offer.amount === null ? null : toCents(offer.amount),
+      feeCents: offer.originationFee === null ? null : toCents(offer.originationFee),
+      apr: offer.apr,
+      term: offer.term,
+      promoTerm: offer.promoTerm,
+    });
+  if (!terms) return null;
+  const d = disclose(terms);
+  return {
+    amountFinanced: toDollars(d.amountFinancedCents),
+    financeCharge: toDollars(d.financeChargeCents),
+    totalOfPayments: toDollars(d.totalOfPaymentsCents),
+    apr: d.apr,
+    payments: d.payments.map((run) => ({ count: run.count, amount: toDollars(run.amountCents), firstMonth: run.firstMonth })),
+    promotion: d.promotion && { months: d.promotion.months, monthlyPayment: toDollars(d.promotion.monthlyCents), interestIfUnpaid: toDollars(d.promotion.interestIfUnpaidCents) },
   };
 }
 
@@ -144,6 +178,7 @@ export async function readApplication(db: Db, piiKey: Buffer, id: number): Promi
     productCode: app.productCode,
     productName: app.productName,
     productType: app.productType,
+    disclosure: disclosureOf(selected),
     offers: appOffers,
     selectedOfferId: selected?.id ?? null,
     downloadUrl: null,

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import { disclose } from '../../../core/credit.ts';
 import type { FastifyRequest } from 'fastify';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
@@ -13,6 +14,7 @@ import { eSignLinkEmail, eSignLinkSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
+import { creditTermsOf } from '../applications/detail.ts';
 import { FILE_LINK_PATH, fileLinkToken } from '../files/links.ts';
 import { toUtc, toUsDate } from '../values.ts';
 import {
@@ -66,6 +68,10 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
   const [lender] = await tx.select({ name: lenders.name, phone: lenders.phone }).from(lenders).where(eq(lenders.id, offer.lenderId));
   const session = await adapter.esignDocuments({ appId: app.id, contractId: app.contractId, lenderAppUrl: app.lenderAppUrl });
   const address = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(', ') || null;
+  const terms = creditTermsOf({ productType: offer.productType, amountCents: offer.amount ?? app.amount, feeCents: offer.originationFee, apr: offer.apr, term: offer.term, promoTerm: offer.promoTerm });
+  // No agreement without the federal disclosure: a plan the calculation cannot disclose is not signed here.
+  if (!terms) throw notReady();
+  const disclosure = disclose(terms);
   const { bytes, signatureBox } = await buildAgreement({
     appId: app.id,
     contractId: app.contractId,
@@ -79,21 +85,8 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
       mobilePhone: app.mobilePhone,
     },
     serviceDate: toUsDate(app.serviceDate),
-    offer: {
-      productName: offer.productName ?? offer.productCode,
-      productType: offer.productType,
-      amount: offer.amount ?? app.amount,
-      apr: offer.apr ?? 0,
-      term: offer.term ?? 0,
-      monthlyPayment: offer.monthlyPayment ?? 0,
-      promoTerm: offer.promoTerm,
-      promoApr: offer.promoApr,
-      promoMonthlyPayment: offer.promoMonthlyPayment,
-      originationFee: offer.originationFee ?? 0,
-      totalInterest: offer.totalInterest ?? 0,
-      totalCost: offer.totalCost ?? 0,
-      messages: offer.messages,
-    },
+    offer: { productName: offer.productName ?? offer.productCode, noteApr: offer.apr ?? 0, originationFee: offer.originationFee ?? 0, messages: offer.messages },
+    disclosure,
     clauses: session.clauses,
   });
   const sha256 = sha256Hex(bytes);

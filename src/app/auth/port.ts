@@ -138,8 +138,9 @@ class MsalAuthPort implements AuthPort {
     // The redirect leaves the page: the encrypted session must be written first.
     await session.flush();
     // An external issuer opens its sign-up page on prompt=create (OpenID Connect's user registration; Entra External ID).
-    const create = signUp && this.config.kind !== 'builtin' ? { prompt: 'create' } : {};
-    await this.msal.loginRedirect({ scopes: this.config.scopes, extraQueryParameters: this.builtInParameters(returnPath, signUp), ...create });
+    // After a hand-over to a patient, prompt=login: the provider's own session must not sign staff in unasked.
+    const prompt = signUp && this.config.kind !== 'builtin' ? { prompt: 'create' } : session.get().handedOver ? { prompt: 'login' } : {};
+    await this.msal.loginRedirect({ scopes: this.config.scopes, extraQueryParameters: this.builtInParameters(returnPath, signUp), ...prompt });
   }
 
   async signOut(): Promise<void> {
@@ -158,6 +159,11 @@ class MsalAuthPort implements AuthPort {
       // The page did not leave (the provider is out of reach): signed out here at least.
       session.clear();
     }
+  }
+
+  async lock(): Promise<void> {
+    // Tokens only: the provider's session stays, so the next sign-in is made to ask for the password (prompt=login).
+    await this.msal.clearCache();
   }
 
   async acquireToken(options: { forceRefresh?: boolean } = {}): Promise<string | null> {
@@ -192,7 +198,16 @@ class MsalAuthPort implements AuthPort {
       return `/error?${new URLSearchParams({ message: `Sign-in failed: ${message.split('\n')[0]!.slice(0, 200)}`, status: '401' })}`;
     }
     const { result } = outcome;
-    session.update({ authenticated: true, identity: identityFromClaims(result.idTokenClaims as Record<string, unknown>), accessToken: result.accessToken || null });
+    // Staff signing in takes the device back: a patient's session in this tab ends (decision 0212).
+    session.update({
+      authenticated: true,
+      identity: identityFromClaims(result.idTokenClaims as Record<string, unknown>),
+      accessToken: result.accessToken || null,
+      handedOver: false,
+      borrowerAuthenticated: false,
+      borrowerToken: null,
+      borrowerAppId: null,
+    });
     const route = session.get().loginRoute;
     // An invite route goes first, without waiting for user info (it loads in the background).
     if (!route?.includes('invite')) {

@@ -36,6 +36,11 @@ export interface SessionState {
   /** Which send-application channels the popup marks required; reset to false after use. */
   fieldEmail: boolean;
   fieldPhone: boolean;
+  /**
+   * The office's device was handed to a patient (a borrower signed in where staff was): the staff session ended here
+   * and the next staff sign-in asks for the password again (src/app/auth/hand-over.ts).
+   */
+  handedOver: boolean;
 }
 
 export const EMPTY_SESSION: SessionState = {
@@ -68,4 +73,5 @@ export const EMPTY_SESSION: SessionState = {
   configItems: [],
   fieldEmail: false,
   fieldPhone: false,
+  handedOver: false,
 };

@@ -52,8 +52,10 @@ function Section({ section, ctx, hasData, runtime }: { section: DetailSection; c
             const value = hasData ? evaluate(field.value, ctx) : undefined;
             return (
               <DataList.Item key={j}>
-                <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0}>{text(field.label, ctx)}</DataList.ItemLabel>
-                <DataList.ItemValue>{!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatValue(field.format, value)}</DataList.ItemValue>
+                <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0} {...(field.emphasis ? { fontWeight: 'bold', color: 'fg' } : {})}>{text(field.label, ctx)}</DataList.ItemLabel>
+                <DataList.ItemValue {...(field.emphasis ? { fontWeight: 'bold', fontSize: 'xl' } : {})}>
+                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatValue(field.format, value)}
+                </DataList.ItemValue>
               </DataList.Item>
             );
           })}

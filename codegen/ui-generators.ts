@@ -94,6 +94,7 @@ const VALIDATED: Record<string, string> = {
   conditions: 'conditions.schema.json',
   brand: 'brand.schema.json',
   lender: 'lender.schema.json',
+  states: 'states.schema.json',
 };
 
 function descriptorAjv(): { ajv: Ajv2020; exports: Record<string, string> } {

@@ -145,6 +145,16 @@ async function prequalify(page: Page, b: Borrower): Promise<void> {
   await page.getByRole('button', { name: 'See my offers' }).click();
 }
 
+/** On the office's device: staff type who and how much, then the rest of the form is filled and sent. */
+async function staffTypesAndPrequalifies(page: Page, b: Borrower): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
+  await page.getByLabel('First Name').fill(b.first);
+  await page.getByLabel('Last Name').fill(b.last);
+  await page.getByLabel('Mobile Phone').pressSequentially(b.phone.replace(/\D/g, ''));
+  await page.getByLabel('Estimated Treatment Amount').fill(b.amount);
+  await prequalify(page, b);
+}
+
 /** The match page lists every lender's offers; go to one lender's own offers page. */
 async function chooseLender(page: Page, lenderName: string): Promise<void> {
   await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
@@ -474,6 +484,19 @@ test("pending: last name 'Pending' goes to manual review", async ({ page, browse
   await expect(page.locator('[data-chip]').first()).toHaveText('Action Required');
 });
 
+test('a borrower in a state a lender does not serve never reaches it: West Virginia, without Ally Lending (issue 19)', async ({ page }) => {
+  const b = { ...borrower('Kanawha'), street: '12 Kanawha Blvd', streetName: 'Kanawha Blvd', city: 'Charleston', state: 'West Virginia', zip: '25301' };
+  await signIn(page, OFFICE_ADMIN, /^\/home$/);
+  await page.getByRole('button', { name: 'New Application' }).click();
+  await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'On this device' }).click();
+  await staffTypesAndPrequalifies(page, b);
+  await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('[data-screen="table"][data-ready]').first()).toBeVisible();
+  const lenders = new Set(await page.locator('[data-screen="table"] tbody tr td:first-child').allTextContents());
+  expect(lenders.size, 'the other lenders answered').toBeGreaterThanOrEqual(3);
+  expect([...lenders]).not.toContain('Ally Lending');
+});
+
 test('on this device: the office fills the form (id 0), the borrower takes over with a passcode at the desk', async ({ page }) => {
   const b = borrower('Castillo');
   await signIn(page, OFFICE_ADMIN, /^\/home$/);
@@ -485,12 +508,7 @@ test('on this device: the office fills the form (id 0), the borrower takes over 
   await expect.poll(() => hashOf(page)).toBe('/app/prequal/0');
   // The office layout's header shows the signed-in office.
   await expect(page.locator('[data-office-name]')).toContainText('Bright Smiles Dental');
-  await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
-  await page.getByLabel('First Name').fill(b.first);
-  await page.getByLabel('Last Name').fill(b.last);
-  await page.getByLabel('Mobile Phone').pressSequentially(b.phone.replace(/\D/g, ''));
-  await page.getByLabel('Estimated Treatment Amount').fill(b.amount);
-  await prequalify(page, b);
+  await staffTypesAndPrequalifies(page, b);
   await expect.poll(() => hashOf(page), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/match\?id=\d+$/);
   const appId = Number(hashOf(page).split('=')[1]);
   await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible();

@@ -232,3 +232,19 @@ test('the popup says so when the link went by e-mail only because the number opt
   await sent.getByRole('button', { name: 'Follow this application' }).click();
   await expect.poll(() => hashOf(page)).toBe('/app/4242');
 });
+
+test("a patient-only state (New York, GBL §349-g): staff are offered the links only, with the reason", async ({ page }) => {
+  // The office's state is the server's fact; this office is in Texas, so its answer is read and marked patient-only
+  // as the server marks a New York office's (tests/api/state-rules.test.ts proves that mark and the refusal).
+  await page.route('**/api/Users/GetUserInfo', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, json: { ...(await response.json()), patientOnlyApplication: true } });
+  });
+  await signIn(page, 'office.admin@demo.test', /^\/home$/);
+  await page.getByRole('button', { name: 'New Application' }).click();
+  const how = page.getByRole('dialog', { name: 'How would you like to apply?' });
+  await expect(how.getByText("In this office's state the patient fills in the application on their own device: send them the link.")).toBeVisible();
+  await expect(how.getByRole('button', { name: 'Text a link' })).toBeVisible();
+  await expect(how.getByRole('button', { name: 'Email a link' })).toBeVisible();
+  await expect(how.getByRole('button', { name: 'On this device' })).toHaveCount(0);
+});

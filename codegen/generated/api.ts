@@ -3235,6 +3235,8 @@ export interface components {
             officeName: string | null;
             /** @description Enrollment status of the current office; null without one (internal admins, a user who has not enrolled). */
             enrollmentStatus: components["schemas"]["EnrollmentStatus"] | null;
+            /** @description The current office's state wants the patient alone to fill in the application (screens/states.json, e.g. N.Y. Gen. Bus. Law §349-g): staff send the link instead of applying on the office's device. */
+            patientOnlyApplication: boolean;
             /** @description The reason given with the current office's status (e.g. why it was declined); null when none was given. */
             statusReason: string | null;
         };

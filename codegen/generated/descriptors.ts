@@ -694,6 +694,7 @@ export interface LenderDescriptor {
    * Which implementation of the lender adapter interface (server/lenders/) serves this lender. Only the sandbox adapter exists, driven entirely by `sandbox` below.
    */
   adapter?: 'sandbox';
+  eligibility: LenderEligibility;
   journey: LenderJourney;
   /**
    * Columns of this lender's offers table (the engine's table column).
@@ -747,6 +748,47 @@ export interface RouteAccess {
   userRoles?: string[];
 }
 /**
+ * Whom the lender lends to and how (issue 19, docs/decisions/0213): the waterfall asks a lender only about a borrower it may serve — state, age, amount — and the offers and agreement carry its licence.
+ */
+export interface LenderEligibility {
+  /**
+   * Two-letter codes of the states the lender serves; ["*"] for every state.
+   *
+   * @minItems 1
+   * @maxItems 60
+   */
+  states: string[];
+  /**
+   * States left out of `states` (with "*").
+   *
+   * @maxItems 60
+   */
+  excludedStates?: string[];
+  /**
+   * The lender's own minimum age; the state's age of majority (screens/states.json) applies when it is higher.
+   */
+  minimumAge?: number;
+  /**
+   * Amounts the lender finances, dollars: a request outside is not sent to it.
+   */
+  amount: {
+    min: number;
+    max: number;
+  };
+  /**
+   * What pre-qualification asks the credit bureau for: a soft inquiry (no effect on the borrower's score) or a hard one.
+   */
+  creditCheck: 'soft' | 'hard';
+  /**
+   * The lender's NMLS identifier.
+   */
+  nmlsId?: string;
+  /**
+   * The licence text shown with the lender's offers.
+   */
+  licence?: string;
+}
+/**
  * The order of the flow's steps and where the signing ceremony happens. Step names are the `step` values of `routes`.
  */
 export interface LenderJourney {
@@ -788,7 +830,7 @@ export interface LenderDisclosure {
   showWith?: 'offers' | 'agreement' | 'both';
 }
 /**
- * How the sandbox adapter answers for this lender (README 'Sandbox lenders'). Rules are tried in order; the first whose `when` holds decides; otherwise the applicant is approved for the products whose amount range holds the requested amount.
+ * How the sandbox adapter answers for this lender (README 'Sandbox lenders'). Rules are tried in order; the first whose `when` holds decides; otherwise the applicant is approved for the products whose amount range holds the requested amount (within `eligibility.amount`).
  */
 export interface LenderSandbox {
   /**
@@ -805,14 +847,7 @@ export interface LenderSandbox {
    */
   failureRate: number;
   /**
-   * Amounts the lender finances, dollars.
-   */
-  amount: {
-    min: number;
-    max: number;
-  };
-  /**
-   * The approved line is the larger of the requested amount and annual income times this, within amount.max. Default 0.2.
+   * The approved line is the larger of the requested amount and annual income times this, within eligibility.amount.max. Default 0.2.
    */
   lineToIncome?: number;
   /**
@@ -1577,4 +1612,37 @@ export interface CompositePart {
   screen: Name;
   title?: Text;
   visible?: Expression;
+}
+/**
+ * The rules of US states that shape a credit application (screens/states.json, docs/decisions/0213): who may fill it in, the age from which a borrower may contract. Adding or changing a state's rule is a change of this file, read by the server (the waterfall, the office's send options) and checked by the build.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "states".
+ */
+export interface StateRules {
+  format: FormatVersion;
+  /**
+   * The age of majority where a state sets no other.
+   */
+  defaultMinimumAge: number;
+  /**
+   * Rules by two-letter state code; a state not listed has none beyond the default.
+   */
+  states: {
+    [k: string]: StateRule | undefined;
+  };
+}
+export interface StateRule {
+  /**
+   * The state's age of majority: younger borrowers cannot contract a loan.
+   */
+  minimumAge?: number;
+  /**
+   * Office staff may not fill in any part of the patient's application: the patient does (the link, or the patient's own start).
+   */
+  patientOnlyApplication?: boolean;
+  /**
+   * The statute or regulation the rule comes from.
+   */
+  source: string;
 }

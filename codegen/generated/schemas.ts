@@ -6865,6 +6865,10 @@ export interface SessionUser {
    */
   enrollmentStatus: EnrollmentStatus | null;
   /**
+   * The current office's state wants the patient alone to fill in the application (screens/states.json, e.g. N.Y. Gen. Bus. Law §349-g): staff send the link instead of applying on the office's device.
+   */
+  patientOnlyApplication: boolean;
+  /**
    * The reason given with the current office's status (e.g. why it was declined); null when none was given.
    */
   statusReason: string | null;

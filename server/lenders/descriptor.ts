@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { metaErrors, metaValidator } from '../descriptors/meta.ts';
-import type { Expression } from '../../codegen/generated/descriptors.ts';
+import type { Expression, LenderEligibility } from '../../codegen/generated/descriptors.ts';
 import type { ProductDefinition } from './payments.ts';
 
 /**
@@ -44,7 +44,6 @@ export interface SandboxRule {
 export interface SandboxSettings {
   latencyMs: number | { min: number; max: number };
   failureRate: number;
-  amount: { min: number; max: number };
   lineToIncome?: number;
   offerDays?: number;
   rules: SandboxRule[];
@@ -57,6 +56,7 @@ export interface LenderDescriptor {
   name: string;
   phone?: string;
   adapter?: 'sandbox';
+  eligibility: LenderEligibility;
   routes: LenderRoute[];
   journey: LenderJourney;
   offerColumns: Array<{ id: string; header: unknown }>;
@@ -84,7 +84,8 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
     }
   }
   if (journey.done && !journey.steps.includes(journey.done)) problems.push(`journey.done '${journey.done}' is not one of journey.steps`);
-  if (doc.sandbox.amount.min > doc.sandbox.amount.max) problems.push('sandbox.amount.min is above sandbox.amount.max');
+  if (doc.eligibility.amount.min > doc.eligibility.amount.max) problems.push('eligibility.amount.min is above eligibility.amount.max');
+  if (doc.eligibility.excludedStates?.length && !doc.eligibility.states.includes('*')) problems.push('eligibility.excludedStates needs states ["*"]');
   for (const product of doc.sandbox.products) {
     if (product.minAmount > product.maxAmount) problems.push(`product ${product.code}: minAmount is above maxAmount`);
     if (product.type === 'DeferredInterest' && !product.promoTerm) problems.push(`product ${product.code}: a DeferredInterest product needs promoTerm`);

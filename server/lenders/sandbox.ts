@@ -157,7 +157,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
 
   function offersFor(applicant: Applicant, lenderAppId: string, officeRate: number | null): { answer: PrequalAnswer } {
     const amount = applicant.amount;
-    const range = settings.amount;
+    const range = descriptor.eligibility.amount;
     if (amount < Math.round(range.min * 100) || amount > Math.round(range.max * 100)) {
       return { answer: declined(lenderAppId, `Requested amount outside the lender's range ($${range.min}–$${range.max})`, 'AMOUNT') };
     }

@@ -116,7 +116,8 @@ describe('the borrower journey', () => {
     it('asks every lender of the office at once: an income of 30,000+ and an amount up to 10,000 get offers from at least three', async () => {
       for (const amount of [100, 2500, 10000]) {
         const { result } = await prequalified({ annualIncome: 30000, amount });
-        expect(result.lenders).toHaveLength(6);
+        // Lending USA and Upgrade finance from $1,000: a smaller request is not sent to them (decision 0213).
+        expect(result.lenders).toHaveLength(amount >= 1000 ? 6 : 4);
         const offering = result.lenders.filter((l) => l.status === 'Approved' && l.offerCount > 0);
         expect(offering.length, `amount ${amount}: ${JSON.stringify(result.lenders)}`).toBeGreaterThanOrEqual(3);
         expect(result).toMatchObject({ stage: 'NotApplicable', decisionStatus: 'Approved', isOfferMatch: true, nextRoute: '/app/prequal/match' });

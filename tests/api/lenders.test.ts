@@ -214,8 +214,9 @@ describe('lenders', () => {
         { name: 'sign-id', path: 'sign/:id?', step: 'sign', layout: 'esign', access: { borrower: true }, screen: 'lender-sign' },
       ],
       journey: { steps: ['offers', 'select', 'congrats', 'sign'], esign: 'platform', consent: 'sign', kba: 'sign', sign: 'sign' },
+      eligibility: { states: ['*'], amount: { min: 25, max: 20000 }, creditCheck: 'soft' },
       sandbox: {
-        latencyMs: 10, failureRate: 0, amount: { min: 25, max: 20000 }, lineToIncome: 0.2, offerDays: 30,
+        latencyMs: 10, failureRate: 0, lineToIncome: 0.2, offerDays: 30,
         rules: [{ when: { '==': [{ var: 'lastNameLower' }, 'decline'] }, decision: 'Declined', reason: 'Sandbox decline' }],
         products: [{ code: 'ZETA-INST18', name: '18-Month Plan', type: 'Installment', term: 18, apr: 11.5, minAmount: 25, maxAmount: 20000 }],
       },

@@ -11,7 +11,9 @@ import { appLenderAnswers } from '../applications/followup.ts';
 import { calendarDate, lockApplication, staffUserId, writeLogs, type ApplicationRecord, type LogEntry } from '../applications/records.ts';
 import { displayFlags } from '../applications/status.ts';
 import { toCents } from '../values.ts';
-import { applicantOf, catalogueOf, conflict, fieldProblem, officeLenderEntries, requireApprovedOffice } from './records.ts';
+import { ineligibility, patientOnlyApplication, type Borrower } from '../../../core/eligibility.ts';
+import { stateRules } from '../../descriptors/states.ts';
+import { applicantOf, catalogueOf, conflict, fieldProblem, officeLenderEntries, officeOf, requireApprovedOffice } from './records.ts';
 import { nextRoute } from './routing.ts';
 import { requirePersonalEmail } from './send.ts';
 
@@ -82,6 +84,46 @@ function formColumns(body: SubmitBody, piiKey: Buffer) {
   };
 }
 
+/** A lender the borrower is not sent to, and why (decision 0213). */
+interface NotSent {
+  lender: string;
+  reason: string;
+}
+
+/**
+ * The lenders that may be asked about this borrower — the state they live in, their age there, the amount — and the
+ * others with the reason. None eligible is a 409 that names every lender and reason, before anything is written.
+ */
+function eligibleEntries(entries: WaterfallEntry[], borrower: Borrower): { eligible: WaterfallEntry[]; notSent: NotSent[] } {
+  const rules = stateRules();
+  const today = new Date().toISOString().slice(0, 10);
+  const eligible: WaterfallEntry[] = [];
+  const notSent: NotSent[] = [];
+  for (const entry of entries) {
+    const reason = ineligibility(rules, entry.adapter.descriptor.eligibility, borrower, today);
+    if (reason) notSent.push({ lender: entry.adapter.descriptor.name, reason });
+    else eligible.push(entry);
+  }
+  if (eligible.length === 0 && notSent.length) {
+    throw conflict(`No lender of the office can consider this application: ${notSent.map((n) => `${n.lender} ${n.reason}`).join('; ')}.`);
+  }
+  return { eligible, notSent };
+}
+
+/**
+ * Where the office's state wants the patient alone to fill in the application (N.Y. Gen. Bus. Law §349-g), staff may
+ * not submit it, new or again: the patient does, from the link the office sends (decision 0213).
+ */
+async function refuseStaffWherePatientOnly(db: Db, officeId: number): Promise<void> {
+  const office = await officeOf(db, officeId);
+  if (patientOnlyApplication(stateRules(), office.state)) {
+    throw new HttpProblem(403, `In ${office.state}, the patient fills in the application: send the patient the application link (text or e-mail).`);
+  }
+}
+
+const notSentLogs = (notSent: NotSent[]): LogEntry[] =>
+  notSent.map((n) => ({ kind: 'Event' as const, message: `Not sent to ${n.lender}: it ${n.reason}`, data: { lender: n.lender, reason: n.reason } }));
+
 /**
  * App_SubmitApp: saves the form (a new application for id 0) and runs the waterfall. The lenders'
  * answers are awaited outside any transaction (each at most LENDER_TIMEOUT_MS), then written together.
@@ -91,9 +133,11 @@ export async function submitApplication(services: Services, caller: Caller, body
   const catalogue = catalogueOf(services);
   const known = await existing(db, body);
   if (body.id === 0) await requireApprovedOffice(db, body.officeId);
+  if (caller.kind === 'staff') await refuseStaffWherePatientOnly(db, body.officeId);
   await requirePersonalEmail(db, body.officeId, body.email);
-  const entries = await officeLenderEntries(db, catalogue, body.officeId, body.lenderCodes);
-  if (entries.length === 0) throw conflict(body.lenderCodes ? 'None of these lenders is active for the office.' : 'The office has no active lenders.');
+  const active = await officeLenderEntries(db, catalogue, body.officeId, body.lenderCodes);
+  if (active.length === 0) throw conflict(body.lenderCodes ? 'None of these lenders is active for the office.' : 'The office has no active lenders.');
+  const { eligible: entries, notSent } = eligibleEntries(active, { state: body.address.state, dob: calendarDate(body.dob, 'dob'), amountCents: toCents(body.amount) });
   const columns = formColumns(body, settings.piiKey);
   const waiting = { decisionStatus: 'Pending' as const, isPending: true, statusText: `Waiting for ${entries.length} lender${entries.length === 1 ? '' : 's'}` };
   const appId = await db.transaction(async (tx) => {
@@ -124,6 +168,7 @@ export async function submitApplication(services: Services, caller: Caller, body
     await writeLogs(tx, app.id, caller, [
       ...(known ? [] : [{ kind: 'Event' as const, message: 'Application created', data: { inOfficeApply: app.inOfficeApply, amountCents: app.amount } }]),
       { kind: 'Event', message: `Submitted to ${entries.length} lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code) } },
+      ...notSentLogs(notSent),
     ]);
     return app.id;
   });
@@ -265,10 +310,11 @@ export async function submitToLenders(services: Services, caller: Caller, body: 
   const [app] = await db.select().from(applications).where(eq(applications.id, body.appId));
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
   if (!displayFlags(app).showSubmitToLendersButton) throw conflict('The application cannot be submitted to lenders in its current state.');
-  applicantOf(app, services.settings.piiKey);
-  const entries = await officeLenderEntries(db, catalogueOf(services), app.officeId, body.lenderCodes);
-  const missing = body.lenderCodes.filter((code) => !entries.some((e) => e.adapter.code === code));
+  const applicant = applicantOf(app, services.settings.piiKey);
+  const active = await officeLenderEntries(db, catalogueOf(services), app.officeId, body.lenderCodes);
+  const missing = body.lenderCodes.filter((code) => !active.some((e) => e.adapter.code === code));
   if (missing.length) throw fieldProblem('lenderCodes', `Not an active lender of the office: ${missing.join(', ')}.`);
+  const { eligible: entries, notSent } = eligibleEntries(active, { state: applicant.address.state, dob: applicant.dob, amountCents: applicant.amount });
   await db.transaction(async (tx) => {
     const locked = await lockApplication(tx, app.id);
     if (!displayFlags(locked).showSubmitToLendersButton) throw conflict('The application cannot be submitted to lenders in its current state.');
@@ -278,7 +324,10 @@ export async function submitToLenders(services: Services, caller: Caller, body: 
       .insert(applicationLenders)
       .values(entries.map((e) => ({ appId: app.id, lenderId: e.lenderId, status: 'Pending' as const })))
       .onConflictDoUpdate({ target: [applicationLenders.appId, applicationLenders.lenderId], set: { status: 'Pending', adverseActionReason: null, respondedAt: null } });
-    await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Submitted to ${entries.length} more lender${entries.length === 1 ? '' : 's'}`, data: { lenders: body.lenderCodes } }]);
+    await writeLogs(tx, app.id, caller, [
+      { kind: 'Event', message: `Submitted to ${entries.length} more lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code) } },
+      ...notSentLogs(notSent),
+    ]);
   });
   return runWaterfall(services, caller, app.id, entries);
 }

@@ -1,3 +1,5 @@
+import { patientOnlyApplication } from '../../../core/eligibility.ts';
+import { stateRules } from '../../descriptors/states.ts';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
@@ -127,6 +129,7 @@ export async function sessionUser(db: Db, userId: string): Promise<Schemas['Sess
     officeName: current?.office.name ?? null,
     enrollmentStatus: current?.office.enrollmentStatus ?? null,
     statusReason: current?.office.statusReason ?? null,
+    patientOnlyApplication: patientOnlyApplication(stateRules(), current?.office.state),
   };
 }
 

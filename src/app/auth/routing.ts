@@ -53,6 +53,7 @@ export function sessionFromUser(user: SessionUser): Partial<SessionState> {
     hasBizApps: user.hasBizApps,
     enrolled: user.isEnrollmentCompleted,
     approved: user.isApproved,
+    patientOnlyApplication: user.patientOnlyApplication,
   };
 }
 

@@ -9,6 +9,8 @@ export interface SessionState {
   accessToken: string | null;
   enrolled: boolean;
   approved: boolean;
+  /** The office's state wants the patient alone to fill in the application: 'On this device' is not offered. */
+  patientOnlyApplication: boolean;
   userId: string | null;
   officeId: number | null;
   officeName: string | null;
@@ -49,6 +51,7 @@ export const EMPTY_SESSION: SessionState = {
   accessToken: null,
   enrolled: false,
   approved: false,
+  patientOnlyApplication: false,
   userId: null,
   officeId: null,
   officeName: null,

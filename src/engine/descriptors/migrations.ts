@@ -23,6 +23,7 @@ export const MIGRATIONS: MigrationSteps = {
   screen: [stamp],
   brand: [stamp],
   lender: [stamp],
+  states: [stamp],
 };
 
 export class MigrationError extends Error {}

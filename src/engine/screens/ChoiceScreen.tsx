@@ -9,10 +9,12 @@ import { ActionButton, ButtonRow, ScreenTitle } from '../ui.tsx';
 export default function ChoiceScreen({ screen }: ScreenProps<Choice>) {
   const context = useExprContext();
   const runtime = useActionRuntime();
+  // A message may be conditional: an empty one takes no room.
+  const message = text(screen.text, context);
   return (
     <Box data-screen="dialog">
       {screen.dialog ? null : <ScreenTitle>{text(screen.title, context)}</ScreenTitle>}
-      {screen.text ? <Text mb="4">{text(screen.text, context)}</Text> : null}
+      {message ? <Text mb="4">{message}</Text> : null}
       {screen.choices?.length ? (
         <SimpleGrid columns={{ base: 1, sm: Math.min(screen.choices.length, 3) }} gap="3">
           {screen.choices.map((choice, i) => (

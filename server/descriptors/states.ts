@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { StateRules } from '../../codegen/generated/descriptors.ts';
+import { migrate } from '../../src/engine/descriptors/migrations.ts';
+import { ROOT } from '../contract/documents.ts';
+import { metaErrors, metaValidator } from './meta.ts';
+
+/** screens/states.json (docs/decisions/0213), read once: the file is part of the deployment, like the lender files. */
+export class StateRulesError extends Error {}
+
+const loaded = new Map<string, StateRules>();
+
+export function stateRules(file = join(ROOT, 'screens', 'states.json')): StateRules {
+  let rules = loaded.get(file);
+  if (!rules) {
+    const { doc } = migrate<StateRules>('states', JSON.parse(readFileSync(file, 'utf8')));
+    const validate = metaValidator('states.schema.json');
+    if (!validate(doc)) throw new StateRulesError(`${file}: does not match screens/_meta/states.schema.json: ${metaErrors(validate)}`);
+    rules = doc;
+    loaded.set(file, rules);
+  }
+  return rules;
+}

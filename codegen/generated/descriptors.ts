@@ -1522,7 +1522,6 @@ export interface ChoiceScreen {
   kind: 'dialog';
   format: FormatVersion;
   title?: Text;
-  intro?: Text;
   dialog?: DialogFrame5;
   onLoad?: Actions;
   text?: Text;

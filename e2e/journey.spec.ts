@@ -461,10 +461,24 @@ test("decline: last name 'Decline' gets no offer from any lender (the nomatch pa
   const { appId, link } = await sendTextLink(page, b);
   const { context, page: phone } = await borrowerPage(browser);
   await phone.goto(link);
+  const email = `jamie.decline.${Date.now()}@example.com`;
+  await expect(phone.getByLabel('Email')).toBeVisible({ timeout: 20_000 });
+  await phone.getByLabel('Email').fill(email);
   await prequalify(phone, b);
   await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/nomatch?id=${appId}`);
   await expect(phone.getByRole('heading', { name: 'No offers right now' })).toBeVisible();
   await expect(phone.getByText('We could not find an offer for this application at this time.')).toBeVisible();
+  // One adverse-action notice names every lender that declined, with its reason and the borrower's rights (issue 19):
+  // e-mailed once, and on this page as it was sent.
+  const notices = (await outbox(phone, email)).filter((m) => m.subject?.endsWith("the lenders' decisions"));
+  expect(notices).toHaveLength(1);
+  await expect(phone.getByRole('heading', { name: "Notice of the lenders' decisions" })).toBeVisible();
+  const named = [...notices[0]!.body.matchAll(/^- (.+?), \(/gm)].map((m) => m[1]!);
+  expect(named.length, 'every lender the office offers declined the name Decline').toBeGreaterThanOrEqual(3);
+  const shown = await phone.locator('[data-screen="detail"]').innerText();
+  for (const name of named) expect(shown).toContain(`- ${name}, (`);
+  await expect(phone.getByText(/Equal Credit Opportunity Act/)).toBeVisible();
+  await shot(phone, 'nomatch');
   await context.close();
   await expect(page.getByText('Declined', { exact: true })).toBeVisible({ timeout: 15_000 });
   await expect(page.locator('[data-chip]').first()).toHaveText('Inactive');

@@ -2010,6 +2010,8 @@ export interface components {
             productType: string | null;
             /** @description The chosen plan's Truth in Lending disclosure; null before a plan is chosen. */
             disclosure: components["schemas"]["Disclosure"] | null;
+            /** @description The notice of the lenders' decisions sent when every lender declined (Reg B §1002.9, decision 0214), as it was sent; null otherwise. */
+            adverseActionNotice: string | null;
             offers: components["schemas"]["Offer"][];
             selectedOfferId: number | null;
             /** Format: uri */

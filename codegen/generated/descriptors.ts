@@ -779,6 +779,7 @@ export interface LenderEligibility {
    * What pre-qualification asks the credit bureau for: a soft inquiry (no effect on the borrower's score) or a hard one.
    */
   creditCheck: 'soft' | 'hard';
+  creditBureau?: CreditBureau;
   /**
    * The lender's NMLS identifier.
    */
@@ -787,6 +788,14 @@ export interface LenderEligibility {
    * The licence text shown with the lender's offers.
    */
   licence?: string;
+}
+/**
+ * The consumer reporting agency whose report the lender uses: named, with how to reach it, in the adverse-action notice (FCRA §615(a)).
+ */
+export interface CreditBureau {
+  name: string;
+  address: string;
+  phone: string;
 }
 /**
  * The order of the flow's steps and where the signing ceremony happens. Step names are the `step` values of `routes`.

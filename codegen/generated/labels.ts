@@ -22,6 +22,7 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "ProofOfIncome": "Proof of income",
     "SignedAgreement": "Signed agreement",
     "SignedLoanAgreement": "Signed loan agreement",
+    "AdverseActionNotice": "Notice of the lenders' decisions",
     "Other": "Other"
   },
   "AppLogKind": {

@@ -726,6 +726,10 @@ export interface Application {
    * The chosen plan's Truth in Lending disclosure; null before a plan is chosen.
    */
   disclosure: Disclosure | null;
+  /**
+   * The notice of the lenders' decisions sent when every lender declined (Reg B §1002.9, decision 0214), as it was sent; null otherwise.
+   */
+  adverseActionNotice: string | null;
   offers: Offer[];
   selectedOfferId: number | null;
   downloadUrl: string | null;

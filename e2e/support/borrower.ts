@@ -7,6 +7,7 @@ export const hashOf = (page: Page) => decodeURIComponent(new URL(page.url()).has
 export interface OutboxMessage {
   channel: 'Email' | 'Sms';
   recipient: string;
+  subject: string | null;
   body: string;
   links: Array<{ label: string; url: string }>;
 }

@@ -149,3 +149,56 @@ export function bankStatementEmail(input: { to: string; firstName: string; offic
     links: [{ label: 'Verify the bank account', url: input.url }],
   };
 }
+
+/** One declining lender, as the adverse-action notice names it. */
+export interface DecliningLender {
+  name: string;
+  phone: string | null;
+  /** The lender's principal reason; null when it gave none (the applicant may then ask for it). */
+  reason: string | null;
+  /** The consumer reporting agency whose report the lender used, if any. */
+  bureau: { name: string; address: string; phone: string } | null;
+}
+
+/**
+ * The one adverse-action notice for every lender that declined (Reg B §1002.9(a)(2), (b)(1), (g); FCRA §615(a);
+ * docs/decisions/0214): each lender with its reasons or the right to ask for them, the ECOA notice, and the credit
+ * report notice for each agency used. The same text is e-mailed and kept with the application.
+ */
+export function adverseActionNotice(input: { firstName: string; officeName: string; appliedOn: string; lenders: readonly DecliningLender[] }): { subject: string; text: string } {
+  const lines = input.lenders.map((l) => {
+    const contact = l.phone ? `, ${l.phone}` : '';
+    const reason = l.reason
+      ? `Principal reason: ${l.reason}`
+      : 'You may ask this lender for the specific reasons within 60 days of this notice; it will tell you within 30 days of your request.';
+    return `- ${l.name}${contact}. ${reason}`;
+  });
+  const bureaus = [...new Map(input.lenders.filter((l) => l.bureau).map((l) => [l.bureau!.name, l.bureau!])).values()];
+  const fcra = bureaus.length
+    ? '\n\nYour credit report. These decisions were based in whole or in part on information in a report from the consumer reporting agency below. ' +
+      'It did not make the decisions and cannot tell you why they were made. You have the right to a free copy of your report from it if you ask within 60 days of this notice, ' +
+      'and to dispute with it anything in the report that is inaccurate or incomplete.\n' +
+      bureaus.map((b) => `${b.name}, ${b.address}, ${b.phone}`).join('\n')
+    : '';
+  return {
+    subject: `Your financing application at ${input.officeName}: the lenders' decisions`,
+    text:
+      `Dear ${input.firstName},\n\n` +
+      `Thank you for applying for financing at ${input.officeName} on ${input.appliedOn}. Your application was sent to the lenders below, and none of them could approve it at this time. ` +
+      `This notice is sent on behalf of each of them.\n\n` +
+      `${lines.join('\n')}` +
+      `${fcra}\n\n` +
+      'Your rights. The federal Equal Credit Opportunity Act prohibits creditors from discriminating against credit applicants on the basis of race, color, religion, national origin, sex, ' +
+      'marital status or age (provided the applicant has the capacity to enter into a binding contract); because all or part of the applicant\'s income derives from any public assistance program; ' +
+      'or because the applicant has in good faith exercised any right under the Consumer Credit Protection Act. The federal agency that administers compliance with this law concerning these ' +
+      'lenders is the Consumer Financial Protection Bureau, 1700 G Street NW, Washington, DC 20552.\n',
+  };
+}
+
+/** A text for a borrower without an e-mail address: the written notice waits for them in their application. */
+export function adverseActionSms(input: { to: string; officeName: string; lenderCount: number }): Sms {
+  return {
+    to: input.to,
+    text: `${input.officeName}: none of the ${input.lenderCount} lenders could approve your financing application. Your notice with each lender's reasons and your rights is in your application; ask the office for a paper copy.`,
+  };
+}

@@ -2,7 +2,8 @@ import { and, desc, eq, ne, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { StatementCache } from '../../db/prepared.ts';
-import { applicationLenders, applications, lenders, offers, offices, refunds } from '../../db/schema.ts';
+import { applicationLenders, applications, files, lenders, offers, offices, refunds } from '../../db/schema.ts';
+import { ADVERSE_ACTION_KIND } from '../notices/adverse-action.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { disclose, type CreditTerms, type PlanKind } from '../../../core/credit.ts';
@@ -81,6 +82,17 @@ export function disclosureOf(offer: Offer | undefined): Schemas['Disclosure'] | 
   };
 }
 
+/** The latest adverse-action notice kept with the application, as sent. */
+async function adverseActionNoticeOf(db: Db, appId: number): Promise<string | null> {
+  const [file] = await db
+    .select({ bytes: files.bytes })
+    .from(files)
+    .where(and(eq(files.appId, appId), eq(files.kind, ADVERSE_ACTION_KIND)))
+    .orderBy(desc(files.createdAt))
+    .limit(1);
+  return file ? Buffer.from(file.bytes).toString('utf8') : null;
+}
+
 /** The date of birth is shown as **\/**\/yyyy: enough to recognise, useless to an identity thief. */
 function maskedDob(piiKey: Buffer, encrypted: string | null): string | null {
   if (!encrypted) return null;
@@ -131,6 +143,8 @@ export async function readApplication(db: Db, piiKey: Buffer, id: number): Promi
     ),
   ]);
   const selected = appOffers.find((o) => o.isSelected);
+  // Only a declined application has a notice: no read on the hot path of the others.
+  const notice = app.stage === 'Declined' ? await adverseActionNoticeOf(db, id) : null;
   const application: Application = {
     id: app.id,
     officeId: app.officeId,
@@ -179,6 +193,7 @@ export async function readApplication(db: Db, piiKey: Buffer, id: number): Promi
     productName: app.productName,
     productType: app.productType,
     disclosure: disclosureOf(selected),
+    adverseActionNotice: notice,
     offers: appOffers,
     selectedOfferId: selected?.id ?? null,
     downloadUrl: null,

@@ -129,7 +129,7 @@ export async function processCallback(services: Services, body: Schemas['LenderC
       if (app.stage !== 'NotApplicable' && app.stage !== 'Review' && app.stage !== 'Declined') {
         throw conflict('A decision cannot change an application whose offer is already selected.');
       }
-      await recordAnswers(tx, app, caller, [{ ...effect.decision, code: body.lenderCode, lenderId: lender.id, latencyMs: 0 }]);
+      await recordAnswers(tx, app, caller, [{ ...effect.decision, code: body.lenderCode, lenderId: lender.id, latencyMs: 0 }], catalogueOf(services));
       await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: { ...logData, status: effect.decision.status } }]);
       return { success: true, message: 'Processed.' };
     }

@@ -13,6 +13,8 @@ import { displayFlags } from '../applications/status.ts';
 import { toCents } from '../values.ts';
 import { ineligibility, patientOnlyApplication, type Borrower } from '../../../core/eligibility.ts';
 import { stateRules } from '../../descriptors/states.ts';
+import type { LenderCatalogue } from '../../lenders/registry.ts';
+import { sendAdverseActionNotice } from '../notices/adverse-action.ts';
 import { applicantOf, catalogueOf, conflict, fieldProblem, officeLenderEntries, officeOf, requireApprovedOffice } from './records.ts';
 import { nextRoute } from './routing.ts';
 import { requirePersonalEmail } from './send.ts';
@@ -183,7 +185,7 @@ async function runWaterfall(services: Services, caller: Caller, appId: number, e
   const answers = await askLenders(entries, applicant, settings.lenderTimeoutMs);
   await db.transaction(async (tx) => {
     const app = await lockApplication(tx, appId);
-    await recordAnswers(tx, app, caller, answers);
+    await recordAnswers(tx, app, caller, answers, catalogueOf(services));
   });
   return appResult(services, appId);
 }
@@ -206,7 +208,7 @@ export async function appResult(services: Services, appId: number): Promise<Sche
  * result: offers → Approved, the office sees Offers Available; a review → Review; only declines →
  * Declined; lenders that failed or timed out without any other answer → NotApplicable to resubmit.
  */
-export async function recordAnswers(tx: Db, app: ApplicationRecord, caller: Caller, answers: readonly WaterfallAnswer[]): Promise<void> {
+export async function recordAnswers(tx: Db, app: ApplicationRecord, caller: Caller, answers: readonly WaterfallAnswer[], catalogue: LenderCatalogue): Promise<void> {
   const now = new Date();
   if (answers.length === 0) return;
   // One statement each for the answers, the old offers and the new ones, whatever the number of lenders.
@@ -268,11 +270,14 @@ export async function recordAnswers(tx: Db, app: ApplicationRecord, caller: Call
     },
   }));
   await writeLogs(tx, app.id, { kind: 'anonymous' }, logs);
-  await settleApplication(tx, app, caller);
+  await settleApplication(tx, app, caller, catalogue);
 }
 
-/** The application's overall decision from all of its lenders' answers. */
-export async function settleApplication(tx: Db, app: ApplicationRecord, caller: Caller): Promise<void> {
+/**
+ * The application's overall decision from all of its lenders' answers. Declined by every lender (a new decision): the one
+ * adverse-action notice naming them all goes out in the same transaction (decision 0214).
+ */
+export async function settleApplication(tx: Db, app: ApplicationRecord, caller: Caller, catalogue: LenderCatalogue): Promise<void> {
   const rows = await tx
     .select({ status: applicationLenders.status })
     .from(applicationLenders)
@@ -301,6 +306,8 @@ export async function settleApplication(tx: Db, app: ApplicationRecord, caller: 
   if (stage !== app.stage) {
     entries.push({ kind: 'Contract', message: `Stage ${stage}`, data: { stage, contractSubStatus: app.contractSubStatus, contractStatus: app.contractStatus, before: { stage: app.stage } } });
   }
+  // Each decision to decline is noticed once: a resubmission declined again is a new decision, a repeat callback is not.
+  if (change.decisionStatus === 'Declined' && app.decisionStatus !== 'Declined') entries.push(await sendAdverseActionNotice(tx, catalogue, app));
   await writeLogs(tx, app.id, caller, entries);
 }
 

@@ -1,0 +1,50 @@
+import { createHash } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { applicationLenders, files, lenders, offices } from '../../db/schema.ts';
+import type { LenderCatalogue } from '../../lenders/registry.ts';
+import { adverseActionNotice, adverseActionSms, type DecliningLender } from '../../notify/messages.ts';
+import { sendEmail, sendSms } from '../../notify/outbox.ts';
+import type { ApplicationRecord, LogEntry } from '../applications/records.ts';
+import { toUsDate } from '../values.ts';
+
+/** The kind of the file that keeps the notice with the application, as it was sent. */
+export const ADVERSE_ACTION_KIND = 'AdverseActionNotice';
+
+/**
+ * When every lender declined: one notice naming each of them (docs/decisions/0214), in the same transaction as the
+ * decision — kept with the application as a file, e-mailed (or, without an e-mail address, a text saying where it is)
+ * through the outbox, and logged with its hash. Returns the log line.
+ */
+export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue, app: ApplicationRecord): Promise<LogEntry> {
+  const declined = await tx
+    .select({ code: lenders.code, name: lenders.name, phone: lenders.phone, reason: applicationLenders.adverseActionReason })
+    .from(applicationLenders)
+    .innerJoin(lenders, eq(lenders.id, applicationLenders.lenderId))
+    .where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.status, 'Declined')))
+    .orderBy(lenders.name);
+  const [office] = await tx.select({ name: offices.name }).from(offices).where(eq(offices.id, app.officeId));
+  const named: DecliningLender[] = declined.map((l) => ({
+    name: l.name,
+    phone: l.phone,
+    reason: l.reason,
+    bureau: catalogue.get(l.code)?.descriptor.eligibility.creditBureau ?? null,
+  }));
+  const notice = adverseActionNotice({ firstName: app.firstName, officeName: office!.name, appliedOn: toUsDate(app.createdAt.toISOString().slice(0, 10))!, lenders: named });
+  const bytes = Buffer.from(`${notice.subject}\n\n${notice.text}`, 'utf8');
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  await tx.insert(files).values({
+    officeId: app.officeId, appId: app.id, kind: ADVERSE_ACTION_KIND, fileName: `adverse-action-notice-${app.id}.txt`,
+    description: 'Notice of the lenders\' decisions', contentType: 'text/plain; charset=utf-8', sizeBytes: bytes.length, sha256, bytes,
+  });
+  let channel: string;
+  if (app.email) {
+    await sendEmail(tx, { to: app.email, subject: notice.subject, text: notice.text });
+    channel = 'e-mail';
+  } else if (app.mobilePhone && (await sendSms(tx, adverseActionSms({ to: app.mobilePhone, officeName: office!.name, lenderCount: named.length }))).queued) {
+    channel = 'text (the notice is in the application)';
+  } else {
+    channel = 'none: kept for the office to give on paper';
+  }
+  return { kind: 'Event', message: `Adverse-action notice for ${named.length} lender${named.length === 1 ? '' : 's'} sent by ${channel}`, data: { lenders: named.map((l) => l.name), sha256 } };
+}

@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { appLogs, files, outbox } from '../../server/db/schema.ts';
+import { harness, type Harness } from '../support/harness.ts';
+import { freshEmail, journeyOffice, json, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
+
+const LENDER_NAMES = ['Ally Lending', 'GreenSky', 'LendingPoint', 'Lending USA', 'PowerPay', 'Upgrade'];
+
+/** The consolidated adverse-action notice (issue 19, decision 0214). */
+describe('the adverse-action notice', () => {
+  let h: Harness;
+  let office: JourneyOffice;
+  const db = () => h.database.db;
+  const submit = (form: Record<string, unknown>) => h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: form, as: office.admin });
+  const noticesOf = (appId: number) => db().select().from(files).where(and(eq(files.appId, appId), eq(files.kind, 'AdverseActionNotice')));
+  const messagesTo = (to: string) => db().select().from(outbox).where(eq(outbox.recipient, to));
+
+  beforeAll(async () => {
+    h = await harness();
+    office = await journeyOffice(h);
+  });
+
+  it('names every declining lender with its reason, the credit report used and the ECOA rights, in one e-mail kept with the application', async () => {
+    const email = freshEmail();
+    const appId = json<{ id: number }>(await submit(prequalForm(office.officeId, { lastName: 'Decline', email }))).id;
+    const sent = await messagesTo(email);
+    expect(sent).toHaveLength(1);
+    const [message] = sent;
+    expect(message!.subject).toMatch(/^Your financing application at Journey Dental \w+: the lenders' decisions$/);
+    for (const name of LENDER_NAMES) expect(message!.body).toContain(`- ${name}, (800) `);
+    expect(message!.body).toContain("Principal reason: Sandbox: the last name 'Decline' is declined by every lender.");
+    expect(message!.body).toContain('Sandbox Credit Reporting (simulated), 100 Example Way, Austin, TX 78701, (800) 555-0190');
+    expect(message!.body).toContain('Equal Credit Opportunity Act');
+    expect(message!.body).toContain('Consumer Financial Protection Bureau');
+    // Kept with the application, as sent, and shown to the borrower and the office.
+    const kept = await noticesOf(appId);
+    expect(kept).toHaveLength(1);
+    const text = Buffer.from(kept[0]!.bytes).toString('utf8');
+    expect(text).toBe(`${message!.subject}\n\n${message!.body}`);
+    const asBorrower = json<{ adverseActionNotice: string | null }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, borrowerOf: appId }));
+    const asOffice = json<{ adverseActionNotice: string | null }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as: office.admin }));
+    expect(asBorrower.adverseActionNotice).toBe(text);
+    expect(asOffice.adverseActionNotice).toBe(text);
+    const logs = await db().select().from(appLogs).where(eq(appLogs.appId, appId));
+    expect(logs.map((l) => l.message)).toContain('Adverse-action notice for 6 lenders sent by e-mail');
+  });
+
+  it('texts a borrower without an e-mail address where the notice is, and keeps it for a paper copy', async () => {
+    const form = prequalForm(office.officeId, { lastName: 'Decline' });
+    delete form.email;
+    const appId = json<{ id: number }>(await submit(form)).id;
+    const texts = await messagesTo(String(form.mobilePhone));
+    expect(texts.filter((t) => t.body.includes('none of the 6 lenders could approve'))).toHaveLength(1);
+    expect(await noticesOf(appId)).toHaveLength(1);
+  });
+
+  it('sends none when a lender made an offer', async () => {
+    const email = freshEmail();
+    const appId = json<{ id: number }>(await submit(prequalForm(office.officeId, { email }))).id;
+    expect(await noticesOf(appId)).toEqual([]);
+    expect(await messagesTo(email)).toEqual([]);
+  });
+});

@@ -525,6 +525,10 @@ export interface Binding1 {
 export interface Column {
   id: string;
   header: Text;
+  /**
+   * The header is for screen readers only (a column of buttons): it still names the column for assistive technology (WCAG 1.3.1), and a phone's cards show no label for it.
+   */
+  headerHidden?: boolean;
   value?: Expression1;
   format?: ValueFormat;
   /**

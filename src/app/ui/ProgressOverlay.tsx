@@ -8,7 +8,8 @@ export function ProgressOverlay() {
   if (!state.visible) return null;
   return (
     <>
-      <Box position="fixed" top="0" left="0" right="0" h="3px" zIndex="max" bg="brand.subtle" role="progressbar" aria-label="Loading" aria-busy="true">
+      {/* Seen, not announced: each screen says 'Loading…' in a status region of its own, inside the page's landmarks. */}
+      <Box position="fixed" top="0" left="0" right="0" h="3px" zIndex="max" bg="brand.subtle" aria-hidden data-progress-bar>
         <Box h="full" bg="brand.solid" css={{ animation: `pos-progress ${BAR_DURATION_MS}ms ease-out forwards`, '@keyframes pos-progress': { from: { width: '5%' }, to: { width: '95%' } } }} />
       </Box>
       {state.overlay ? (

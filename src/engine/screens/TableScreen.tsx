@@ -254,7 +254,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
     () =>
       visibleColumns.map((column) => ({
         id: column.id,
-        header: () => text(column.header, ctx),
+        header: () => (column.headerHidden ? <Text as="span" srOnly>{text(column.header, ctx)}</Text> : text(column.header, ctx)),
         accessorFn: (row: Row) => evaluate(column.value ?? { var: `row.${column.id}` }, { ...ctx, row }),
         cell: (info) => <Cell column={column} row={info.row.original} context={ctx} runtime={runtime} widgets={widgets} />,
         enableSorting: !!column.sortBy,
@@ -368,7 +368,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                     <Table.Cell
                       key={cell.id}
                       textAlign={column?.align === 'end' ? 'end' : undefined}
-                      data-label={cards ? text(column?.header ?? '', ctx) : undefined}
+                      data-label={cards ? (column?.headerHidden ? '' : text(column?.header ?? '', ctx)) : undefined}
                     >
                       <table.FlexRender cell={cell} />
                     </Table.Cell>

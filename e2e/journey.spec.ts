@@ -14,7 +14,7 @@
  */
 import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
 import { DEMO_PASSWORD, signIn } from './support/session.ts';
 
@@ -80,6 +80,82 @@ async function shot(page: Page, name: string): Promise<void> {
   expect(results.violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`)).toEqual([]);
 }
 
+/**
+ * How the borrower acts on a page: with the pointer, or — on a page marked with `byKeyboard` — by keyboard alone
+ * (WCAG 2.1.1): Tab to each control, which must then show where the focus is (2.4.7), and keys to use it.
+ */
+interface Hands {
+  press(target: Locator): Promise<void>;
+  check(target: Locator): Promise<void>;
+  type(target: Locator, text: string): Promise<void>;
+  choose(select: Locator, label: string): Promise<void>;
+  /** A radio of a group: Tab into the group, arrows to the answer. */
+  pick(radio: Locator): Promise<void>;
+}
+
+const KEYBOARD_PAGES = new WeakSet<Page>();
+const byKeyboard = (page: Page) => KEYBOARD_PAGES.add(page);
+
+const pointer: Hands = {
+  press: (target) => target.click(),
+  check: (target) => target.check(),
+  type: (target, text) => target.fill(text),
+  choose: async (select, label) => void (await select.selectOption({ label })),
+  pick: (radio) => radio.check(),
+};
+
+/** Tabs forward until `target` has the focus, and checks that the focus can be seen. */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  await expect(target).toBeVisible();
+  for (let i = 0; i < 200; i++) {
+    if (await target.evaluate((el) => el === document.activeElement)) {
+      const ring = await target.evaluate((el) => {
+        const style = getComputedStyle(el);
+        return el.matches(':focus-visible') && ((style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none');
+      });
+      expect(ring, `a visible focus on ${String(target)}`).toBe(true);
+      return;
+    }
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`${String(target)} is not reachable with Tab`);
+}
+
+function keyboard(page: Page): Hands {
+  return {
+    async press(target) {
+      await tabTo(page, target);
+      await page.keyboard.press('Enter');
+    },
+    async check(target) {
+      await tabTo(page, target);
+      await page.keyboard.press('Space');
+      await expect(target).toBeChecked();
+    },
+    async type(target, text) {
+      await tabTo(page, target);
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.type(text);
+    },
+    async choose(select, label) {
+      await tabTo(page, select);
+      for (let i = 0; i < 80 && (await select.evaluate((el: HTMLSelectElement) => el.selectedOptions[0]?.label ?? '')) !== label; i++) await page.keyboard.press('ArrowDown');
+      await expect(select).toHaveValue(await select.locator('option', { hasText: label }).first().getAttribute('value') ?? '');
+    },
+    async pick(radio) {
+      // Tab enters a group at its checked radio, or its first; the arrows then move the choice.
+      const radios = radio.locator('xpath=ancestor::fieldset[1]').getByRole('radio');
+      const checked = radios.locator(':scope:checked');
+      await tabTo(page, (await checked.count()) ? checked.first() : radios.first());
+      if (await radio.evaluate((el) => el === document.activeElement)) await page.keyboard.press('Space');
+      for (let i = 0; i < 8 && !(await radio.isChecked()); i++) await page.keyboard.press('ArrowDown');
+      await expect(radio).toBeChecked();
+    },
+  };
+}
+
+const act = (page: Page): Hands => (KEYBOARD_PAGES.has(page) ? keyboard(page) : pointer);
+
 /** 'New Application' → 'Text a link' → the popup → the QR code dialog; answers the application id and the texted link. */
 async function sendTextLink(page: Page, b: Borrower): Promise<{ appId: number; link: string }> {
   await page.getByRole('button', { name: 'New Application' }).click();
@@ -128,21 +204,23 @@ async function prequalify(page: Page, b: Borrower): Promise<void> {
   await expect(page.getByLabel('Last Name')).toHaveValue(b.last);
   await expect(page.getByLabel('Mobile Phone')).toHaveValue(b.phone);
   await expect(page.getByLabel('Estimated Treatment Amount')).toHaveValue(/^4,?500$/);
-  await page.getByLabel('Street Address').fill(b.street);
-  await page.getByLabel('City').fill(b.city);
-  await page.getByLabel('State').selectOption({ label: b.state });
-  await page.getByLabel('Zip Code').fill(b.zip);
-  await page.getByLabel('Date of Birth').pressSequentially(b.dob.replace(/\D/g, ''));
-  await page.getByLabel('Social Security Number').fill(b.ssn);
-  await page.getByLabel('Employment Status').selectOption('EmployedFull');
-  await page.getByLabel('Employer').fill('Hill Country Builders');
-  await page.getByLabel('Annual Income').fill(b.income);
-  await page.getByLabel('Residence').selectOption('Rent');
-  await page.getByLabel('Monthly Housing Payment').fill('1200');
-  await page.getByRole('checkbox', { name: 'I agree to the terms and consent to a soft credit inquiry.' }).check();
-  await page.getByRole('checkbox', { name: 'I agree to receive disclosures and documents electronically (ESIGN Act).' }).check();
+  const hands = act(page);
+  await hands.type(page.getByLabel('Street Address'), b.street);
+  await hands.type(page.getByLabel('City'), b.city);
+  await hands.choose(page.getByLabel('State'), b.state);
+  await hands.type(page.getByLabel('Zip Code'), b.zip);
+  if (KEYBOARD_PAGES.has(page)) await hands.type(page.getByLabel('Date of Birth'), b.dob.replace(/\D/g, ''));
+  else await page.getByLabel('Date of Birth').pressSequentially(b.dob.replace(/\D/g, ''));
+  await hands.type(page.getByLabel('Social Security Number'), b.ssn);
+  await hands.choose(page.getByLabel('Employment Status'), 'Employed full time');
+  await hands.type(page.getByLabel('Employer'), 'Hill Country Builders');
+  await hands.type(page.getByLabel('Annual Income'), b.income);
+  await hands.choose(page.getByLabel('Residence'), 'Rent');
+  await hands.type(page.getByLabel('Monthly Housing Payment'), '1200');
+  await hands.check(page.getByRole('checkbox', { name: 'I agree to the terms and consent to a soft credit inquiry.' }));
+  await hands.check(page.getByRole('checkbox', { name: 'I agree to receive disclosures and documents electronically (ESIGN Act).' }));
   await shot(page, 'prequal');
-  await page.getByRole('button', { name: 'See my offers' }).click();
+  await hands.press(page.getByRole('button', { name: 'See my offers' }));
 }
 
 /** On the office's device: staff type who and how much, then the rest of the form is filled and sent. */
@@ -173,7 +251,7 @@ async function chooseLender(page: Page, lenderName: string): Promise<void> {
     expect(box.x + box.width).toBeLessThanOrEqual(width);
     await expect(table.locator('tbody tr').first().locator('td[data-label="APR"]')).toBeVisible();
   }
-  await see.click();
+  await act(page).press(see);
   await expect(page.getByRole('heading', { name: `Your offers from ${lenderName}` })).toBeVisible();
 }
 
@@ -186,23 +264,25 @@ async function selectFirstOffer(page: Page): Promise<void> {
   await expect(firstRow).toContainText(/\$\d{1,3}(,\d{3})*\.\d{2}/);
   await expect(page.getByRole('heading', { name: 'Disclosures' })).toBeVisible();
   await shot(page, 'offers');
-  await firstRow.getByRole('button', { name: 'Choose' }).click();
+  const hands = act(page);
+  await hands.press(firstRow.getByRole('button', { name: 'Choose' }));
   await expect(page.getByRole('heading', { name: 'Confirm your offer' })).toBeVisible();
   const card = page.locator('[data-confirm-card]');
   await expect(card).toBeVisible();
-  await page.getByRole('button', { name: 'Confirm my choice' }).click();
-  // The checkbox confirmation card must be ticked.
+  await hands.press(page.getByRole('button', { name: 'Confirm my choice' }));
+  // The checkbox confirmation card must be ticked; the error is said at the box, which has the focus.
   await expect(page.locator('[data-error-for="root_agreeToTerms"]')).toHaveText('This field is required.');
-  await card.getByRole('checkbox').check();
+  if (KEYBOARD_PAGES.has(page)) await expect(card.getByRole('checkbox')).toBeFocused();
+  await hands.check(card.getByRole('checkbox'));
   await shot(page, 'select');
-  await page.getByRole('button', { name: 'Confirm my choice' }).click();
+  await hands.press(page.getByRole('button', { name: 'Confirm my choice' }));
 }
 
 async function congratsToDocuments(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: /^Congratulations/ })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('Monthly payment')).toBeVisible();
   await shot(page, 'congrats');
-  await page.getByRole('button', { name: 'Continue to my loan documents' }).click();
+  await act(page).press(page.getByRole('button', { name: 'Continue to my loan documents' }));
 }
 
 async function consent(page: Page): Promise<void> {
@@ -210,8 +290,8 @@ async function consent(page: Page): Promise<void> {
   // The 15 USC 7001(c) disclosures are shown before the consent.
   await expect(page.getByText(/paper/i).first()).toBeVisible();
   await shot(page, 'consent');
-  await page.getByRole('checkbox', { name: 'I have read this notice and I consent to electronic records and signatures.' }).check();
-  await page.getByRole('button', { name: 'I consent' }).click();
+  await act(page).check(page.getByRole('checkbox', { name: 'I have read this notice and I consent to electronic records and signatures.' }));
+  await act(page).press(page.getByRole('button', { name: 'I consent' }));
 }
 
 /** The identity questions: the right answers are what the borrower entered. */
@@ -219,9 +299,9 @@ async function answerKba(page: Page, b: Borrower): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Confirm your identity' })).toBeVisible({ timeout: 15_000 });
   const quiz = page.locator('[data-kba]');
   await expect(quiz.locator('fieldset')).toHaveCount(4);
-  for (const answer of [b.streetName, b.city, b.dob.slice(-4), b.zip]) await quiz.getByRole('radio', { name: answer, exact: true }).check();
+  for (const answer of [b.streetName, b.city, b.dob.slice(-4), b.zip]) await act(page).pick(quiz.getByRole('radio', { name: answer, exact: true }));
   await shot(page, 'kba');
-  await page.getByRole('button', { name: 'Submit my answers' }).click();
+  await act(page).press(page.getByRole('button', { name: 'Submit my answers' }));
 }
 
 /** A wrong first try at the identity questions: a toast says so and new questions come (two attempts). */
@@ -249,18 +329,24 @@ async function sign(page: Page, b: Borrower): Promise<void> {
     await expect(value).toHaveCSS('font-weight', '700');
   }
   await expect(page.getByText(/^Payment schedule: \d+ monthly payments of \$[\d,]+\.\d\d, starting month 1\.$/)).toBeVisible();
-  await page.getByLabel('Type your full name').fill(`${b.first} ${b.last}`);
-  const pad = page.getByRole('img', { name: 'Signature pad' });
-  await pad.scrollIntoViewIfNeeded();
-  const box = (await pad.boundingBox())!;
-  await page.mouse.move(box.x + 30, box.y + box.height * 0.6);
-  await page.mouse.down();
-  for (const [dx, dy] of [[60, -30], [110, 10], [160, -25], [220, 15], [280, -10]] as const) await page.mouse.move(box.x + dx, box.y + box.height * 0.5 + dy, { steps: 4 });
-  await page.mouse.up();
+  const hands = act(page);
+  await hands.type(page.getByLabel('Type your full name'), `${b.first} ${b.last}`);
+  if (KEYBOARD_PAGES.has(page)) {
+    // Without a pointer, the name typed under the pad is the signature.
+    await hands.type(page.getByPlaceholder('Or type your name to sign'), `${b.first} ${b.last}`);
+  } else {
+    const pad = page.getByRole('img', { name: 'Signature pad' });
+    await pad.scrollIntoViewIfNeeded();
+    const box = (await pad.boundingBox())!;
+    await page.mouse.move(box.x + 30, box.y + box.height * 0.6);
+    await page.mouse.down();
+    for (const [dx, dy] of [[60, -30], [110, 10], [160, -25], [220, 15], [280, -10]] as const) await page.mouse.move(box.x + dx, box.y + box.height * 0.5 + dy, { steps: 4 });
+    await page.mouse.up();
+  }
   await expect(page.getByText('Signature ready.')).toBeVisible();
-  await page.getByRole('checkbox', { name: 'I have read the loan agreement and I agree to its terms.' }).check();
+  await hands.check(page.getByRole('checkbox', { name: 'I have read the loan agreement and I agree to its terms.' }));
   await shot(page, 'sign');
-  await page.getByRole('button', { name: 'Sign the agreement' }).click();
+  await hands.press(page.getByRole('button', { name: 'Sign the agreement' }));
   await expect(page.getByText('Your loan agreement is signed.').first()).toBeVisible({ timeout: 15_000 });
 }
 
@@ -295,6 +381,8 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await expect(office.locator('[data-chip]').first()).toHaveText('No Offers');
 
   const { context, page: phone } = await borrowerPage(browser);
+  // This borrower has no pointer: every step by keyboard alone, with the focus in sight (issue 19, WCAG 2.1.1, 2.4.7).
+  byKeyboard(phone);
   await phone.goto(link);
   // The link is exchanged for a borrower session and lands on the form of this application, in the office layout.
   await expect.poll(() => hashOf(phone), { timeout: 20_000 }).toBe(`/app/prequal/${appId}`);
@@ -308,10 +396,10 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await expect(office.locator('[data-chip]').first()).toHaveText('Offers Available', { timeout: 15_000 });
 
   // GetOffers with another amount: the plans are priced again.
-  await phone.getByRole('button', { name: /^Filter/ }).click();
-  await phone.getByLabel('Amount to finance').fill('3000');
+  await act(phone).press(phone.getByRole('button', { name: /^Filter/ }));
+  await act(phone).type(phone.getByLabel('Amount to finance'), '3000');
   const repriced = phone.waitForResponse((r) => r.url().includes(`/api/App/GetOffers/${appId}?amount=3000`));
-  await phone.getByRole('button', { name: 'Apply' }).click();
+  await act(phone).press(phone.getByRole('button', { name: 'Apply' }));
   expect((await repriced).status()).toBe(200);
   await expect(phone.locator('[data-screen="table"] tbody tr').first()).toContainText('$3,000.00');
   await selectFirstOffer(phone);

@@ -3,7 +3,12 @@
  * offer cards, the federal (Truth in Lending) box before signing, the examples on landing pages — comes from here, in
  * integer cents. Rates are percents a year, terms months; the unit period is the month (Reg Z Appendix J (b)(4)).
  */
-export type PlanKind = 'Installment' | 'DeferredInterest' | 'PaymentPlan';
+import type { SandboxProduct } from '../codegen/generated/descriptors.ts';
+
+/** The kinds of plan, as the lender files' products name them (screens/_meta/lender.schema.json). */
+export type PlanKind = SandboxProduct['type'];
+const PLAN_KINDS = { Installment: true, DeferredInterest: true, PaymentPlan: true } satisfies Record<PlanKind, true>;
+const isPlanKind = (kind: string | null): kind is PlanKind => kind !== null && Object.hasOwn(PLAN_KINDS, kind);
 
 export interface CreditTerms {
   kind: PlanKind;
@@ -16,6 +21,16 @@ export interface CreditTerms {
   termMonths: number;
   /** Deferred interest: the months within which paying in full costs no interest. */
   promoMonths?: number | null;
+}
+
+/**
+ * The terms of an offer as stored (cents, percents, months); null for a plan kind the calculation does not know or
+ * an offer without its terms.
+ */
+export function creditTermsOf(offer: { productType: string | null; amountCents: number | null; feeCents: number | null; apr: number | null; term: number | null; promoTerm: number | null }): CreditTerms | null {
+  const { productType, amountCents, apr, term } = offer;
+  if (amountCents === null || apr === null || !term || !isPlanKind(productType)) return null;
+  return { kind: productType, amountCents, feeCents: offer.feeCents ?? 0, aprPercent: apr, termMonths: term, promoMonths: offer.promoTerm };
 }
 
 /** `count` payments of `amountCents`, the first of them due at the end of month `firstMonth`. */

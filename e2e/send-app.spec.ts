@@ -233,18 +233,34 @@ test('the popup says so when the link went by e-mail only because the number opt
   await expect.poll(() => hashOf(page)).toBe('/app/4242');
 });
 
-test("a patient-only state (New York, GBL §349-g): staff are offered the links only, with the reason", async ({ page }) => {
-  // The office's state is the server's fact; this office is in Texas, so its answer is read and marked patient-only
-  // as the server marks a New York office's (tests/api/state-rules.test.ts proves that mark and the refusal).
-  await page.route('**/api/Users/GetUserInfo', async (route) => {
-    const response = await route.fetch();
-    await route.fulfill({ response, json: { ...(await response.json()), patientOnlyApplication: true } });
-  });
-  await signIn(page, 'office.admin@demo.test', /^\/home$/);
+test("a patient-only state (New York, GBL §349-g): staff are offered the links only, and the server refuses a form they fill in", async ({ page }) => {
+  // The demo's New York office (screens/states.json marks NY patient-only).
+  await signIn(page, 'ny.office@demo.test', /^\/home$/);
   await page.getByRole('button', { name: 'New Application' }).click();
   const how = page.getByRole('dialog', { name: 'How would you like to apply?' });
   await expect(how.getByText("In this office's state the patient fills in the application on their own device: send them the link.")).toBeVisible();
   await expect(how.getByRole('button', { name: 'Text a link' })).toBeVisible();
   await expect(how.getByRole('button', { name: 'Email a link' })).toBeVisible();
   await expect(how.getByRole('button', { name: 'On this device' })).toHaveCount(0);
+  await how.getByRole('button', { name: 'Close', exact: true }).click();
+  // Typing the address of the office-device form does not get round it: the server refuses what staff submit.
+  await page.evaluate(() => (window.location.hash = '/app/prequal/0'));
+  await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
+  for (const [label, value] of [
+    ['First Name', 'Ana'], ['Last Name', 'Rivera'], ['Estimated Treatment Amount', '3000'], ['Street Address', '12 Lark St'], ['City', 'Albany'],
+    ['Zip Code', '12210'], ['Social Security Number', '123-45-6789'], ['Employer', 'Capital Region Transit'], ['Annual Income', '58000'],
+    ['Monthly Housing Payment', '1100'],
+  ]) await page.getByLabel(label!).fill(value!);
+  await page.getByLabel('Mobile Phone').pressSequentially(freshPhone().replace(/\D/g, ''));
+  await page.getByLabel('Date of Birth').pressSequentially('04121984');
+  await page.getByLabel('State').selectOption({ label: 'New York' });
+  await page.getByLabel('Employment Status').selectOption({ label: 'Employed full time' });
+  await page.getByLabel('Residence').selectOption({ label: 'Rent' });
+  await page.getByRole('checkbox', { name: 'I agree to the terms and consent to a soft credit inquiry.' }).check();
+  await page.getByRole('checkbox', { name: 'I agree to receive disclosures and documents electronically (ESIGN Act).' }).check();
+  const submitted = page.waitForResponse((r) => r.url().endsWith('/api/App/SubmitApp'));
+  await page.getByRole('button', { name: 'See my offers' }).click();
+  expect((await submitted).status()).toBe(403);
+  await expect(page.getByText('In NY, the patient fills in the application: send the patient the application link (text or e-mail).')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
 });

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { metaErrors, metaValidator } from '../descriptors/meta.ts';
-import type { Expression, LenderEligibility } from '../../codegen/generated/descriptors.ts';
-import type { ProductDefinition } from './payments.ts';
+import type { Expression, LenderEligibility, SandboxProduct } from '../../codegen/generated/descriptors.ts';
 
 /**
  * screens/lenders/<code>.json as the server reads it (meta-schema screens/_meta/lender.schema.json,
@@ -47,7 +46,7 @@ export interface SandboxSettings {
   lineToIncome?: number;
   offerDays?: number;
   rules: SandboxRule[];
-  products: ProductDefinition[];
+  products: SandboxProduct[];
 }
 
 export interface LenderDescriptor {

@@ -1,31 +1,16 @@
 import { disclose, type PlanKind } from '../../core/credit.ts';
+import type { SandboxProduct } from '../../codegen/generated/descriptors.ts';
 
 /**
- * Pricing of a lender product in integer cents, by the one credit calculation (core/credit.ts,
- * docs/decisions/0211). Rates are percents, terms months.
+ * Pricing of a lender product (its file's `sandbox.products`) in integer cents, by the one credit calculation
+ * (core/credit.ts, docs/decisions/0211). Rates are percents, terms months.
  */
-export type ProductType = PlanKind;
-
-export interface ProductDefinition {
-  code: string;
-  name: string;
-  type: ProductType;
-  term: number;
-  apr: number;
-  promoTerm?: number;
-  promoApr?: number;
-  originationFeePercent?: number;
-  minAmount: number;
-  maxAmount: number;
-  discountRate?: number;
-  messages?: string[];
-}
 
 /** What an offer row holds (cents, percents, months). */
 export interface PricedTerms {
   productCode: string;
   productName: string;
-  productType: ProductType;
+  productType: PlanKind;
   promoTerm: number | null;
   promoApr: number | null;
   noInterestTerm: number | null;
@@ -51,7 +36,7 @@ const percentOf = (cents: number, percent: number) => Math.round((cents * percen
  * no interest when it is paid so; the APR applies from the purchase date otherwise (the disclosure
  * before signing says how much).
  */
-export function priceProduct(product: ProductDefinition, amountCents: number, discountRate: number): PricedTerms {
+export function priceProduct(product: SandboxProduct, amountCents: number, discountRate: number): PricedTerms {
   const fee = percentOf(amountCents, product.originationFeePercent ?? 0);
   const financed = amountCents + fee;
   const disclosure = disclose({ kind: product.type, amountCents, feeCents: fee, aprPercent: product.apr, termMonths: product.term, promoMonths: product.promoTerm ?? null });

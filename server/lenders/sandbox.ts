@@ -2,7 +2,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { LenderDescriptor, SandboxSettings } from './descriptor.ts';
 // The descriptors' one expression language, the same interpreter the web app runs (docs/decisions/0040).
 import { condition } from '../../src/engine/expressions.ts';
-import { priceProduct, type ProductDefinition } from './payments.ts';
+import type { SandboxProduct } from '../../codegen/generated/descriptors.ts';
+import { priceProduct } from './payments.ts';
 import type { Applicant, KbaQuestionDraft, LenderAdapter, LenderEventEffect, OfferTerms, PrequalAnswer } from './types.ts';
 
 /**
@@ -153,7 +154,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
   const appUrl = (lenderAppId: string | null) => (site && lenderAppId ? sandboxAppUrl(site, code, lenderAppId) : null);
   const products = new Map(settings.products.map((product) => [product.code, product]));
 
-  const discountOf = (product: ProductDefinition, officeRate: number | null) => officeRate ?? product.discountRate ?? 0;
+  const discountOf = (product: SandboxProduct, officeRate: number | null) => officeRate ?? product.discountRate ?? 0;
 
   function offersFor(applicant: Applicant, lenderAppId: string, officeRate: number | null): { answer: PrequalAnswer } {
     const amount = applicant.amount;

@@ -77,8 +77,11 @@ describe('demo seed', () => {
     expect(new Set(offices.map((o) => o.enrollmentStatus))).toEqual(new Set(schema.enrollmentStatus.enumValues));
 
     const approved = offices.filter((o) => o.enrollmentStatus === 'Approved');
-    expect(approved.map((o) => o.name).sort()).toEqual(['Bright Smiles Dental', 'Lakeside Family Dental']);
-    for (const office of approved) {
+    expect(approved.map((o) => o.name).sort()).toEqual(['Bright Smiles Dental', 'Empire State Dental Care', 'Lakeside Family Dental']);
+    // The New York office has started none: its patients apply themselves (decision 0213).
+    const newYork = approved.find((o) => o.state === 'NY')!;
+    expect(await db.select().from(schema.applications).where(eq(schema.applications.officeId, newYork.id))).toEqual([]);
+    for (const office of approved.filter((o) => o !== newYork)) {
       expect(office.code).toBeTruthy();
       const apps = await db.select().from(schema.applications).where(eq(schema.applications.officeId, office.id));
       expect(new Set(apps.map((a) => a.stage))).toEqual(new Set(schema.appStage.enumValues));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { actuarialApr, amortize, disclose, levelPayment } from '../../core/credit.ts';
+import { actuarialApr, amortize, creditTermsOf, disclose, levelPayment } from '../../core/credit.ts';
 
 /** Reg Z §1026.22(a)(2): a regular transaction's APR is accurate within 1/8 of a percentage point. */
 const EIGHTH = 0.125;
@@ -72,5 +72,18 @@ describe('deferred interest', () => {
 
   it('has no promotion on other plans', () => {
     expect(disclose({ kind: 'Installment', amountCents: 450_000, feeCents: 0, aprPercent: 9.99, termMonths: 24, promoMonths: 12 }).promotion).toBeNull();
+  });
+});
+
+describe('an offer as the calculation reads it', () => {
+  const offer = { productType: 'Installment', amountCents: 450_000, feeCents: null, apr: 9.99, term: 24, promoTerm: null };
+  it('takes the kinds of plan the lender files name, with a missing fee as none', () => {
+    expect(creditTermsOf(offer)).toEqual({ kind: 'Installment', amountCents: 450_000, feeCents: 0, aprPercent: 9.99, termMonths: 24, promoMonths: null });
+  });
+  it('has nothing to disclose for an unknown plan or missing terms', () => {
+    expect(creditTermsOf({ ...offer, productType: 'Lease' })).toBeNull();
+    expect(creditTermsOf({ ...offer, productType: null })).toBeNull();
+    expect(creditTermsOf({ ...offer, apr: null })).toBeNull();
+    expect(creditTermsOf({ ...offer, term: 0 })).toBeNull();
   });
 });

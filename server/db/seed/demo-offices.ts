@@ -25,11 +25,13 @@ interface DemoOffice {
   lenders: string[];
   /** The platform admin's decisions after the submission, oldest first, with their reasons; the last gives `status`. */
   decisions?: readonly (readonly [ReviewStatus, string])[];
+  /** An approved office that has started no application yet (the demo applications go to the others). */
+  noApplications?: true;
 }
 
 const VERIFIED = 'Licenses, owners and bank documents checked.';
 
-/** One office per enrollment status; the first two are the approved offices with applications. */
+/** One office per enrollment status; the first two are the approved offices with applications, the last an approved New York office with none yet. */
 const DEMO_OFFICES: readonly DemoOffice[] = [
   {
     key: 'bright', name: 'Bright Smiles Dental', legalName: 'Bright Smiles Dental PLLC', category: 'Dental', status: 'Approved',
@@ -86,6 +88,12 @@ const DEMO_OFFICES: readonly DemoOffice[] = [
     status: 'Terminated', street: '1301 Punchbowl St', city: 'Honolulu', state: 'HI', zip: '96813', phone: '(808) 555-0147',
     timeZone: 'HT', lenders: ['gsky'], decisions: [['Approved', VERIFIED], ['Terminated', 'The practice closed; the owners asked to end the agreement.']],
   },
+  {
+    // New York (screens/states.json): its patients fill in their applications themselves (decision 0213).
+    key: 'empire', name: 'Empire State Dental Care', legalName: 'Empire State Dental Care PLLC', category: 'Dental', status: 'Approved',
+    street: '90 State St', city: 'Albany', state: 'NY', zip: '12207', phone: '(518) 555-0163', timeZone: 'ET',
+    lenders: ['ally', 'gsky', 'lpoint'], decisions: [['Approved', VERIFIED]], noApplications: true,
+  },
 ];
 
 const BEFORE_SUBMISSION: readonly EnrollmentStatus[] = ['New', 'ESignSent', 'ESignCompleted'];
@@ -101,6 +109,7 @@ export interface SeededOffice {
   zip: string;
   status: EnrollmentStatus;
   lenders: { code: string; discountRate: number }[];
+  hasApplications: boolean;
 }
 
 export async function seedDemoOffices(
@@ -214,7 +223,10 @@ export async function seedDemoOffices(
         })),
       );
     }
-    seeded.push({ key: office.key, id, name: office.name, city: office.city, state: office.state, zip: office.zip, status: office.status, lenders: links });
+    seeded.push({
+      key: office.key, id, name: office.name, city: office.city, state: office.state, zip: office.zip, status: office.status, lenders: links,
+      hasApplications: office.status === 'Approved' && !office.noApplications,
+    });
   }
   return seeded;
 }

@@ -66,6 +66,10 @@ const DEMO_USERS: readonly DemoUser[] = [
     firstName: 'Dora', lastName: 'Price', title: 'Practice Owner', role: 'admin', offices: [['pinecrest', 'admin']],
   },
   {
+    email: 'ny.office@demo.test', description: 'Office admin of Empire State Dental Care, New York: patients fill in their own applications',
+    firstName: 'Grace', lastName: 'Okafor', title: 'Practice Manager', role: 'admin', offices: [['empire', 'admin']],
+  },
+  {
     email: 'newoffice@demo.test', description: 'Signed up, no office yet: lands on the enrollment wizard',
     firstName: 'Nora', lastName: 'Quinn', title: 'Owner', role: 'admin', offices: [],
   },
@@ -113,7 +117,7 @@ export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode
     await seedDemoApplications(tx, {
       piiKey: settings.piiKey,
       lenderSite: sandboxSiteUrl(settings),
-      offices: seededOffices.filter((o) => o.status === 'Approved'),
+      offices: seededOffices.filter((o) => o.hasApplications),
       lenders: new Map(lenderRows.map((l) => [l.code, l])),
       staffUserId: userIds.get(OFFICE_ADMIN_EMAIL)!,
       staffEmail: OFFICE_ADMIN_EMAIL,

@@ -6,7 +6,7 @@ import { applicationLenders, applications, files, lenders, offers, offices, refu
 import { ADVERSE_ACTION_KIND } from '../notices/adverse-action.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { disclose, type CreditTerms, type PlanKind } from '../../../core/credit.ts';
+import { creditTermsOf, disclose } from '../../../core/credit.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { displayFlags, statusChip } from './status.ts';
 import type { ApplicationRecord } from './records.ts';
@@ -47,15 +47,6 @@ export function toOffer(row: OfferRecord): Offer {
     isDefault: row.isDefault,
     messages: row.messages,
   };
-}
-
-const PLAN_KINDS: readonly string[] = ['Installment', 'DeferredInterest', 'PaymentPlan'] satisfies PlanKind[];
-
-/** An offer's terms for the one credit calculation (core/credit.ts); null for a plan it does not know or missing terms. */
-export function creditTermsOf(offer: { productType: string | null; amountCents: number | null; feeCents: number | null; apr: number | null; term: number | null; promoTerm: number | null }): CreditTerms | null {
-  const { productType, amountCents, apr, term } = offer;
-  if (amountCents === null || apr === null || !term || !PLAN_KINDS.includes(productType ?? '')) return null;
-  return { kind: productType as PlanKind, amountCents, feeCents: offer.feeCents ?? 0, aprPercent: apr, termMonths: term, promoMonths: offer.promoTerm };
 }
 
 /** The Truth in Lending disclosure of the chosen offer, as chosen: its amount is what the borrower signs for. */

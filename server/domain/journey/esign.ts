@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { disclose } from '../../../core/credit.ts';
+import { creditTermsOf, disclose } from '../../../core/credit.ts';
 import type { FastifyRequest } from 'fastify';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
@@ -14,7 +14,6 @@ import { eSignLinkEmail, eSignLinkSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
-import { creditTermsOf } from '../applications/detail.ts';
 import { FILE_LINK_PATH, fileLinkToken } from '../files/links.ts';
 import { toUtc, toUsDate } from '../values.ts';
 import {

@@ -95,10 +95,13 @@ const VALIDATED: Record<string, string> = {
   brand: 'brand.schema.json',
   lender: 'lender.schema.json',
   states: 'states.schema.json',
+  language: 'language.schema.json',
 };
 
 function descriptorAjv(): { ajv: Ajv2020; exports: Record<string, string> } {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, inlineRefs: false, code: { source: true, esm: true } });
+  // x-text marks what people read (the language files translate it, codegen/texts.ts): an annotation, not a rule.
+  ajv.addKeyword({ keyword: 'x-text', schemaType: 'boolean' });
   for (const meta of metaSchemas()) ajv.addSchema(discriminate(meta.schema, meta.schema) as JsonObject, meta.id);
   const exports: Record<string, string> = {};
   for (const [name, file] of Object.entries(VALIDATED)) exports[name] = META_ID + file;
@@ -345,11 +348,25 @@ function labelTables(tables: Map<string, Record<string, string>>): UiGenerator {
   };
 }
 
+/** The languages the picker offers, by their own names: the translations themselves load only when chosen (decision 0216). */
+const languageIndex: UiGenerator = {
+  file: join(OUT, 'languages.ts'),
+  async generate() {
+    const dir = join(ROOT, 'screens', 'languages');
+    const entries = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()
+      .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { locale: string; name: string })
+      .map((doc) => `  { locale: ${JSON.stringify(doc.locale)}, name: ${JSON.stringify(doc.name)} },`);
+    return [banner('screens/languages/'), 'export const languageIndex: ReadonlyArray<{ locale: string; name: string }> = [', ...entries, '];', ''].join('\n');
+  },
+};
+
 export function uiGenerators(): UiGenerator[] {
   const forms = formSchemaNames();
   const labels = enumerationLabels();
   return [
     descriptorValidators, descriptorTypes, operationIndex, ...forms.map(formModule), formIndex(forms),
-    labelTables(labels),
+    labelTables(labels), languageIndex,
   ];
 }

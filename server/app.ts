@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import fastifyMultipart from '@fastify/multipart';
 import type { Settings } from './config.ts';
@@ -15,6 +15,7 @@ import type { MessageCatalogue } from './contract/messages.ts';
 import { bindOperations } from './http/bind.ts';
 import { createAccess, type TokenVerifiers } from './http/access.ts';
 import { HttpProblem, problemBody } from './http/problem.ts';
+import { wordsFor } from './descriptors/languages.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerReference } from './http/reference.ts';
 import { registerWebApp } from './http/web-app.ts';
@@ -57,12 +58,13 @@ function asProblem(error: FastifyError | HttpProblem, catalogue: MessageCatalogu
   return new HttpProblem(500, catalogue.messages.serverError);
 }
 
-function sendProblem(reply: FastifyReply, traceId: string, url: string, problem: HttpProblem): void {
+function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): void {
+  const words = wordsFor(request.headers['accept-language']);
   reply
     .code(problem.status)
-    .header('x-trace-id', traceId)
+    .header('x-trace-id', String(request.id))
     .type('application/problem+json')
-    .send(JSON.stringify(problemBody(problem, traceId, url.split('?')[0] ?? '/')));
+    .send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/', (source) => words(source))));
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {
@@ -78,7 +80,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
-      sendProblem(reply, String(request.id), request.url, new HttpProblem(status, status === 414 ? 'A path parameter is too long.' : 'The URL is not valid.'));
+      sendProblem(request, reply, new HttpProblem(status, status === 414 ? 'A path parameter is too long.' : 'The URL is not valid.'));
     },
     bodyLimit: settings.bodyLimit,
     // Behind a TLS-terminating proxy the client address (sign-in rate limits) is in X-Forwarded-For.
@@ -94,11 +96,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const problem = asProblem(error, catalogue);
     if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-    sendProblem(reply, String(request.id), request.url, problem);
+    sendProblem(request, reply, problem);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    sendProblem(reply, String(request.id), request.url, new HttpProblem(404, 'This page could not be found'));
+    sendProblem(request, reply, new HttpProblem(404, 'This page could not be found'));
   });
 
   // HSTS on every https answer, set on the raw response so that routes answering it themselves (the OpenID provider's)

@@ -13,6 +13,8 @@ import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/a
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
 import { handleChunkError } from './app/chunk-reload.ts';
+import { chooseLanguage, startingLocale } from './app/language.ts';
+import { addressQuery } from './engine/context.ts';
 
 window.addEventListener('vite:preloadError', (event) => {
   if (handleChunkError((event as Event & { payload?: unknown }).payload ?? new Error('Failed to fetch dynamically imported module'))) event.preventDefault();
@@ -22,7 +24,11 @@ const authModules = import.meta.glob<{ createAuthPort(): AuthPort | Promise<Auth
 
 async function start(): Promise<void> {
   preloadFirstPage();
+  // A visitor who reads another language sees their first screen in it (decision 0216).
+  const locale = startingLocale(addressQuery(window.location), navigator.languages);
+  const language = chooseLanguage(locale, false);
   await session.ready;
+  await language;
   const load = authModules['./app/auth/port.ts'];
   if (load) {
     const port = lazyAuthPort({

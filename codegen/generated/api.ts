@@ -1838,6 +1838,12 @@ export interface components {
             /** @description Leave blank if unknown at this time. */
             serviceDate?: string | null;
             /**
+             * Patient's language
+             * @description The patient's language (screens/languages/, decision 0216): the texted or e-mailed link, its message and every later message to the patient are in it. A test keeps this list equal to the languages offered.
+             * @enum {unknown}
+             */
+            language?: "en" | "es";
+            /**
              * Enable Remote Sign
              * @default false
              */

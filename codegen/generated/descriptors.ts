@@ -19,7 +19,7 @@ export type FormatVersion = number;
  */
 export type Expression = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "text".
@@ -63,7 +63,7 @@ export type Action =
  */
 export type Actions = Action[];
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, bytes, chip (status chip, spec §4), yesno, text; label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, bytes, chip (status chip, spec §4), yesno, text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format-kind".
@@ -71,13 +71,17 @@ export type Actions = Action[];
 export type ValueFormat =
   ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'bytes' | 'chip' | 'yesno') | string;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -95,11 +99,11 @@ export type Expression4 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, bytes, chip (status chip, spec §4), yesno, text; label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, number, bytes, chip (status chip, spec §4), yesno, text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  */
 export type ValueFormat1 =
   ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'bytes' | 'chip' | 'yesno') | string;
@@ -116,13 +120,13 @@ export type Expression7 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
- */
-export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
 export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Run by Next after the step's form saved (e.g. a submission); a failure keeps the step.
  *
@@ -144,21 +148,21 @@ export type Expression9 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
- */
-export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
 export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string.
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -578,6 +582,43 @@ export interface ConditionsDescriptor {
   };
 }
 /**
+ * A language people may choose (screens/languages/<locale>.json, docs/decisions/0216). The descriptors, schemas and messages are written in the source language; a translation maps each source text, exactly as written (placeholders such as {data.amount|currency} included), to its text in this language. A text not listed shows in the source language. The build checks that every text of the borrower's side has a translation.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "language".
+ */
+export interface LanguageDescriptor {
+  format: FormatVersion;
+  /**
+   * The language code (ISO 639-1), the file's name.
+   */
+  locale: string;
+  /**
+   * The language's name in itself, as the language picker shows it ('Español').
+   */
+  name: string;
+  /**
+   * The BCP 47 tag for numbers, money and dates in the United States ('es-US').
+   */
+  tag: string;
+  /**
+   * This is the language the descriptors are written in: it has no texts of its own.
+   */
+  source?: true;
+  /**
+   * Replies in this language that end text messages to the number, besides the English keywords (TCPA: a reasonable way to revoke consent is honoured, decision 0216). Upper case, letters and spaces only.
+   *
+   * @maxItems 20
+   */
+  smsOptOut?: string[];
+  /**
+   * Source text → translation. Keep every {placeholder} of the source.
+   */
+  texts: {
+    [k: string]: string | undefined;
+  };
+}
+/**
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "layouts__layout".
  */
@@ -594,6 +635,7 @@ export interface Layout {
   bar?: LayoutBar;
   office?: LayoutOffice;
   footer?: LayoutFooter;
+  languages?: LanguagePicker;
 }
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -662,6 +704,16 @@ export interface LayoutFooter {
 export interface FooterLink {
   label: Text;
   href: Expression;
+}
+/**
+ * The language picker (decision 0216): the languages of screens/languages/, each named in itself; the choice holds for the visitor's tab and reaches the server with every call.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "layouts__languages".
+ */
+export interface LanguagePicker {
+  label: Text3;
+  visible?: Expression;
 }
 /**
  * screens/layouts.json: the content of each layout (spec §2 Layouts, header, footer). The layout components (default, esign, office, welcome) are engine code; what they show is data.
@@ -881,13 +933,16 @@ export interface SandboxRule {
   when: Expression2;
   decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
   /**
-   * The adverse-action reason of a decline, or the note of a review.
+   * The adverse-action reason of a decline, or the note of a review: the notice to the borrower quotes it, in their language.
    */
   reason?: string;
   reasonCode?: string;
 }
 export interface SandboxProduct {
   code: string;
+  /**
+   * The plan's name, as offers show it; the language files translate it.
+   */
   name: string;
   /**
    * Installment: amortised at apr over term. DeferredInterest: no interest if paid in full within promoTerm (payment = amount / promoTerm), apr afterwards. PaymentPlan: equal payments at apr (usually 0) with an origination fee.
@@ -967,6 +1022,10 @@ export interface Route {
   title?: string;
   layout: Name;
   access: RouteAccess;
+  /**
+   * A page of the borrower's side: every text it shows has a translation in each language of screens/languages/ (a unit test checks it, decision 0216). Lender flow routes always are.
+   */
+  translated?: true;
   /**
    * A page of screens/pages/.
    */
@@ -1165,7 +1224,7 @@ export interface TableFilter {
    */
   choices?: {
     value: string | number | boolean;
-    label?: Text3;
+    label?: Text4;
   }[];
   format?: ValueFormat1;
 }
@@ -1360,8 +1419,8 @@ export interface WizardStep {
   screen: Name;
   visible?: Expression;
   done?: Expression8;
-  incomplete?: Text4;
-  next?: Text5;
+  incomplete?: Text5;
+  next?: Text6;
   actions?: Actions1;
 }
 /**
@@ -1412,8 +1471,8 @@ export interface DialogFrame2 {
  */
 export interface TableSelection {
   value?: Expression10;
-  label?: Text6;
-  allLabel?: Text7;
+  label?: Text7;
+  allLabel?: Text8;
   visible?: Expression;
   enabled?: Expression11;
 }
@@ -1445,7 +1504,7 @@ export interface KanbanLanes {
   key: string;
   items: string;
   count?: string;
-  title: Text8;
+  title: Text9;
   /**
    * The rows are flat: group them into lanes by key.
    */

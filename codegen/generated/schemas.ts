@@ -8,6 +8,10 @@
 export type SendApp = {
   [k: string]: unknown | undefined;
 } & SendApp1;
+/**
+ * The patient's language (screens/languages/, decision 0216): the texted or e-mailed link, its message and every later message to the patient are in it. A test keeps this list equal to the languages offered.
+ */
+export type PatientSLanguage = 'en' | 'es';
 export type EnableRemoteSign = boolean;
 /**
  * Channel used to send a link or a one-time passcode to a borrower.
@@ -312,6 +316,7 @@ export interface SendApp1 {
    * Leave blank if unknown at this time.
    */
   serviceDate?: string | null;
+  language?: PatientSLanguage;
   enableRemoteSign?: EnableRemoteSign;
 }
 /**

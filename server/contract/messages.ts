@@ -11,6 +11,12 @@ export interface MessageCatalogue {
 
 export type FieldErrors = Record<string, string[]>;
 
+/** The catalogue with its messages passed through `words` (a language, decision 0216); {limit} is filled after. */
+export function catalogueIn(catalogue: MessageCatalogue, words: (source: string) => string): MessageCatalogue {
+  const messages = Object.fromEntries(Object.entries(catalogue.messages).map(([key, message]) => [key, words(message)]));
+  return { ...catalogue, messages: messages as MessageCatalogue['messages'] };
+}
+
 /** The field a validation error belongs to, as a dotted path ('address.city'); '$' is the whole object. */
 function fieldOf(error: ErrorObject): string {
   const parts = error.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));

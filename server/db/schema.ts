@@ -396,6 +396,9 @@ export const applications = pgTable(
     residenceStatus: residenceStatus('residence_status'),
     isActiveMilitary: boolean('is_active_military').notNull().default(false),
 
+    /** The borrower's language for what is written to them (decision 0216); null is the source language, English. */
+    language: text('language'),
+
     amount: cents('amount').notNull(),
     serviceDate: date('service_date', { mode: 'string' }),
     procedure: text('procedure'),

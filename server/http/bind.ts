@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../contract/operations.ts';
 import type { OperationValidators } from '../contract/validators.ts';
-import { toFieldErrors, type MessageCatalogue } from '../contract/messages.ts';
+import { catalogueIn, toFieldErrors, type MessageCatalogue } from '../contract/messages.ts';
+import { languageFor } from '../descriptors/languages.ts';
+import { wordsOf } from '../../core/i18n.ts';
 import { HttpProblem } from './problem.ts';
 import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handler-types.ts';
 import type { Services } from '../services.ts';
@@ -92,7 +94,15 @@ async function readMultipart(request: FastifyRequest, spec: NonNullable<Operatio
 
 /** Registers one route per contract operation, validated in and out by the contract's own schemas. */
 export function bindOperations(app: FastifyInstance, options: BindOptions): void {
-  const { operations, validators, handlers, catalogue, services, access } = options;
+  const { operations, validators, handlers, services, access } = options;
+  // The messages in each language, made once (decision 0216): a message's {limit} is filled after translation.
+  const inLanguage = new Map<string, MessageCatalogue>();
+  const catalogueOf = (request: FastifyRequest): MessageCatalogue => {
+    const language = languageFor(request.headers['accept-language']);
+    let catalogue = inLanguage.get(language.locale);
+    if (!catalogue) inLanguage.set(language.locale, (catalogue = catalogueIn(options.catalogue, wordsOf(language.texts))));
+    return catalogue;
+  };
   for (const op of operations) {
     const handler = handlers[op.operationId as OperationId] as unknown as (context: Loose) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
@@ -105,6 +115,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
       handler: async (request, reply) => {
         // Who asks comes first, so that callers without a right learn nothing from validation errors.
         const caller = await access.authenticate(op, request);
+        const catalogue = catalogueOf(request);
         const params = { ...(request.params as Loose) };
         const query = { ...(request.query as Loose) };
         refuseControlCharacters({ ...params, ...query }, catalogue);

@@ -49,15 +49,16 @@ export class HttpProblem extends Error {
   }
 }
 
-export function problemBody(problem: HttpProblem, traceId: string, instance: string): ProblemDetails {
+/** The problem's body; its detail and messages in the caller's language (`words`, decision 0216). */
+export function problemBody(problem: HttpProblem, traceId: string, instance: string, words: (source: string) => string = (s) => s): ProblemDetails {
   return {
     type: 'about:blank',
     title: TITLES[problem.status] ?? 'Error',
     status: problem.status,
-    ...(problem.detail !== undefined ? { detail: problem.detail } : {}),
+    ...(problem.detail !== undefined ? { detail: words(problem.detail) } : {}),
     instance,
     traceId,
-    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.errors ? { errors: Object.fromEntries(Object.entries(problem.errors).map(([field, messages]) => [field, messages.map((m) => words(m))])) } : {}),
     ...(problem.extensions ? { extensions: problem.extensions } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { formatCents, type Speaker } from '../../core/i18n.ts';
 import type { Email, Sms } from './outbox.ts';
 
 /** The texts of the messages identity, users and passcodes send; one place, so wording stays consistent. */
@@ -42,65 +43,66 @@ export function accountCreatedEmail(input: { to: string; firstName: string; url:
   };
 }
 
-export function passcodeEmail(input: { to: string; code: string; minutes: number }): Email {
+export function passcodeEmail(input: { to: string; code: string; minutes: number }, speak: Speaker): Email {
   return {
     to: input.to,
-    subject: 'Your passcode',
-    text: `Your passcode is ${input.code}. It expires in ${input.minutes} minutes. Do not share it with anyone; we will never ask for it.\n`,
+    subject: speak.say('Your passcode'),
+    text: `${speak.say('Your passcode is {code}. It expires in {minutes} minutes. Do not share it with anyone; we will never ask for it.', input)}\n`,
   };
 }
 
-export function passcodeSms(input: { to: string; code: string; minutes: number }): Sms {
-  return {
-    to: input.to,
-    text: `Your passcode is ${input.code}. It expires in ${input.minutes} min. Do not share it. Reply STOP to opt out.`,
-  };
+export function passcodeSms(input: { to: string; code: string; minutes: number }, speak: Speaker): Sms {
+  return { to: input.to, text: speak.say('Your passcode is {code}. It expires in {minutes} min. Do not share it. Reply STOP to opt out.', input) };
 }
 
 // ---- the borrower journey (docs/decisions/0100) ------------------------------------------------
 
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+/*
+ * What a borrower reads is written in their language (decision 0216): each text is an English source with {name}
+ * placeholders, translated by screens/languages/ and filled after.
+ */
 
-export function applicationLinkEmail(input: { to: string; firstName: string; officeName: string; amount: number; url: string; hours: number }): Email {
+export function applicationLinkEmail(input: { to: string; firstName: string; officeName: string; amount: number; url: string; hours: number }, speak: Speaker): Email {
+  const { say } = speak;
   return {
     to: input.to,
-    subject: `${input.officeName}: your financing application`,
+    subject: say('{office}: your financing application', { office: input.officeName }),
     text:
-      `Hi ${input.firstName},\n\n` +
-      `${input.officeName} sent you a link to apply for financing of about ${dollars(input.amount)}. ` +
-      `Checking your offers takes a minute and does not affect your credit score.\n\n` +
+      `${say('Hi {firstName},', input)}\n\n` +
+      `${say('{office} sent you a link to apply for financing of about {amount}. Checking your offers takes a minute and does not affect your credit score.', { office: input.officeName, amount: speak.cents(input.amount) })}\n\n` +
       `${input.url}\n\n` +
-      `The link works once and expires in ${input.hours} hours. If it no longer works, ask for a passcode on the same page.\n`,
-    links: [{ label: 'Start my application', url: input.url }],
+      `${say('The link works once and expires in {hours} hours. If it no longer works, ask for a passcode on the same page.', input)}\n`,
+    links: [{ label: say('Start my application'), url: input.url }],
   };
 }
 
-export function applicationLinkSms(input: { to: string; officeName: string; url: string }): Sms {
+export function applicationLinkSms(input: { to: string; officeName: string; url: string }, speak: Speaker): Sms {
   return {
     to: input.to,
-    text: `${input.officeName} sent you a financing application: ${input.url} Msg&data rates may apply. Reply STOP to opt out.`,
-    links: [{ label: 'Start my application', url: input.url }],
+    text: speak.say('{office} sent you a financing application: {url} Msg&data rates may apply. Reply STOP to opt out.', { office: input.officeName, url: input.url }),
+    links: [{ label: speak.say('Start my application'), url: input.url }],
   };
 }
 
-export function eSignLinkEmail(input: { to: string; firstName: string; officeName: string; lenderName: string; url: string; hours: number }): Email {
+export function eSignLinkEmail(input: { to: string; firstName: string; officeName: string; lenderName: string; url: string; hours: number }, speak: Speaker): Email {
+  const { say } = speak;
   return {
     to: input.to,
-    subject: `${input.officeName}: your ${input.lenderName} loan documents are ready to sign`,
+    subject: say('{office}: your {lender} loan documents are ready to sign', { office: input.officeName, lender: input.lenderName }),
     text:
-      `Hi ${input.firstName},\n\n` +
-      `Your loan documents with ${input.lenderName} are ready. Open the link below to review and sign them:\n\n` +
+      `${say('Hi {firstName},', input)}\n\n` +
+      `${say('Your loan documents with {lender} are ready. Open the link below to review and sign them:', { lender: input.lenderName })}\n\n` +
       `${input.url}\n\n` +
-      `The link works once and expires in ${input.hours} hours.\n`,
-    links: [{ label: 'Review and sign', url: input.url }],
+      `${say('The link works once and expires in {hours} hours.', input)}\n`,
+    links: [{ label: say('Review and sign'), url: input.url }],
   };
 }
 
-export function eSignLinkSms(input: { to: string; officeName: string; url: string }): Sms {
+export function eSignLinkSms(input: { to: string; officeName: string; url: string }, speak: Speaker): Sms {
   return {
     to: input.to,
-    text: `${input.officeName}: your loan documents are ready to sign: ${input.url} Reply STOP to opt out.`,
-    links: [{ label: 'Review and sign', url: input.url }],
+    text: speak.say('{office}: your loan documents are ready to sign: {url} Reply STOP to opt out.', { office: input.officeName, url: input.url }),
+    links: [{ label: speak.say('Review and sign'), url: input.url }],
   };
 }
 
@@ -135,7 +137,7 @@ export function officeStatusEmail(input: { to: string; firstName: string; office
  * read the two deposits.
  */
 export function bankStatementEmail(input: { to: string; firstName: string; officeName: string; accountLast4: string; amountsCents: readonly number[]; url: string; brandName: string }): Email {
-  const amounts = input.amountsCents.map(dollars);
+  const amounts = input.amountsCents.map((cents) => formatCents('en-US', cents));
   return {
     to: input.to,
     subject: `Bank statement: two deposits from ${input.brandName}`,
@@ -165,40 +167,49 @@ export interface DecliningLender {
  * docs/decisions/0214): each lender with its reasons or the right to ask for them, the ECOA notice, and the credit
  * report notice for each agency used. The same text is e-mailed and kept with the application.
  */
-export function adverseActionNotice(input: { firstName: string; officeName: string; appliedOn: string; lenders: readonly DecliningLender[] }): { subject: string; text: string } {
+export function adverseActionNotice(
+  input: { firstName: string; officeName: string; appliedOn: string; lenders: readonly DecliningLender[] },
+  speak: Speaker,
+): { subject: string; text: string } {
+  const { say } = speak;
   const lines = input.lenders.map((l) => {
     const contact = l.phone ? `, ${l.phone}` : '';
     const reason = l.reason
-      ? `Principal reason: ${l.reason}`
-      : 'You may ask this lender for the specific reasons within 60 days of this notice; it will tell you within 30 days of your request.';
+      ? say('Principal reason: {reason}', { reason: say(l.reason) })
+      : say('You may ask this lender for the specific reasons within 60 days of this notice; it will tell you within 30 days of your request.');
     return `- ${l.name}${contact}. ${reason}`;
   });
   const bureaus = [...new Map(input.lenders.filter((l) => l.bureau).map((l) => [l.bureau!.name, l.bureau!])).values()];
   const fcra = bureaus.length
-    ? '\n\nYour credit report. These decisions were based in whole or in part on information in a report from the consumer reporting agency below. ' +
-      'It did not make the decisions and cannot tell you why they were made. You have the right to a free copy of your report from it if you ask within 60 days of this notice, ' +
-      'and to dispute with it anything in the report that is inaccurate or incomplete.\n' +
-      bureaus.map((b) => `${b.name}, ${b.address}, ${b.phone}`).join('\n')
+    ? `\n\n${say(
+        'Your credit report. These decisions were based in whole or in part on information in a report from the consumer reporting agency below. ' +
+          'It did not make the decisions and cannot tell you why they were made. You have the right to a free copy of your report from it if you ask within 60 days of this notice, ' +
+          'and to dispute with it anything in the report that is inaccurate or incomplete.',
+      )}\n` + bureaus.map((b) => `${b.name}, ${b.address}, ${b.phone}`).join('\n')
     : '';
   return {
-    subject: `Your financing application at ${input.officeName}: the lenders' decisions`,
+    subject: say("Your financing application at {office}: the lenders' decisions", { office: input.officeName }),
     text:
-      `Dear ${input.firstName},\n\n` +
-      `Thank you for applying for financing at ${input.officeName} on ${input.appliedOn}. Your application was sent to the lenders below, and none of them could approve it at this time. ` +
-      `This notice is sent on behalf of each of them.\n\n` +
+      `${say('Dear {firstName},', { firstName: input.firstName })}\n\n` +
+      `${say('Thank you for applying for financing at {office} on {date}. Your application was sent to the lenders below, and none of them could approve it at this time. This notice is sent on behalf of each of them.', { office: input.officeName, date: speak.day(input.appliedOn) })}\n\n` +
       `${lines.join('\n')}` +
       `${fcra}\n\n` +
-      'Your rights. The federal Equal Credit Opportunity Act prohibits creditors from discriminating against credit applicants on the basis of race, color, religion, national origin, sex, ' +
-      'marital status or age (provided the applicant has the capacity to enter into a binding contract); because all or part of the applicant\'s income derives from any public assistance program; ' +
-      'or because the applicant has in good faith exercised any right under the Consumer Credit Protection Act. The federal agency that administers compliance with this law concerning these ' +
-      'lenders is the Consumer Financial Protection Bureau, 1700 G Street NW, Washington, DC 20552.\n',
+      `${say(
+        'Your rights. The federal Equal Credit Opportunity Act prohibits creditors from discriminating against credit applicants on the basis of race, color, religion, national origin, sex, ' +
+          "marital status or age (provided the applicant has the capacity to enter into a binding contract); because all or part of the applicant's income derives from any public assistance program; " +
+          'or because the applicant has in good faith exercised any right under the Consumer Credit Protection Act. The federal agency that administers compliance with this law concerning these ' +
+          'lenders is the Consumer Financial Protection Bureau, 1700 G Street NW, Washington, DC 20552.',
+      )}\n`,
   };
 }
 
 /** A text for a borrower without an e-mail address: the written notice waits for them in their application. */
-export function adverseActionSms(input: { to: string; officeName: string; lenderCount: number }): Sms {
+export function adverseActionSms(input: { to: string; officeName: string; lenderCount: number }, speak: Speaker): Sms {
   return {
     to: input.to,
-    text: `${input.officeName}: none of the ${input.lenderCount} lenders could approve your financing application. Your notice with each lender's reasons and your rights is in your application; ask the office for a paper copy.`,
+    text: speak.say(
+      "{office}: none of the {count} lenders could approve your financing application. Your notice with each lender's reasons and your rights is in your application; ask the office for a paper copy.",
+      { office: input.officeName, count: input.lenderCount },
+    ),
   };
 }

@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { smsOptOuts } from '../db/schema.ts';
+import { optOutWords } from '../descriptors/languages.ts';
 
 /**
  * Inbound text replies (docs/decisions/0105). A reply whose whole text is an opt-out keyword puts the
  * number on `sms_opt_outs`, after which `sendSms` queues nothing for it; START / UNSTOP take it off
- * again (the CTIA keywords). The gateway sends the carrier-required confirmation itself.
+ * again (the CTIA keywords). The gateway sends the carrier-required confirmation itself. Each language of
+ * screens/languages/ adds its own opt-out words ('ALTO', 'PARAR'), decision 0216.
  */
 export const OPT_OUT_KEYWORDS = ['STOP', 'STOPALL', 'QUIT', 'END', 'REVOKE', 'OPT OUT', 'OPTOUT', 'CANCEL', 'UNSUBSCRIBE'] as const;
 export const OPT_IN_KEYWORDS = ['START', 'UNSTOP'] as const;
@@ -19,7 +21,7 @@ export function phoneDigits(phone: string): string | null {
 
 /** The keyword a reply consists of, ignoring case, spacing and punctuation around it ('Stop.' → STOP). */
 export function keywordOf(text: string): string {
-  return text.toUpperCase().replace(/[^A-Z ]/g, ' ').replace(/\s+/g, ' ').trim();
+  return text.normalize('NFD').replace(/\p{M}/gu, '').toUpperCase().replace(/[^A-Z ]/g, ' ').replace(/\s+/g, ' ').trim();
 }
 
 export type ReplyOutcome = 'opted-out' | 'opted-in' | 'ignored';
@@ -28,7 +30,7 @@ export async function receiveSmsReply(db: Db, reply: { from: string; text: strin
   const phone = phoneDigits(reply.from);
   if (!phone) return 'ignored';
   const keyword = keywordOf(reply.text);
-  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(keyword)) {
+  if ((OPT_OUT_KEYWORDS as readonly string[]).includes(keyword) || optOutWords().has(keyword)) {
     await db.insert(smsOptOuts).values({ phone }).onConflictDoNothing();
     return 'opted-out';
   }

@@ -23,7 +23,9 @@ import { progress, withOverlay } from './ui/progress.ts';
 import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
 import { handleChunkError } from './chunk-reload.ts';
 import { watchHandOver } from './auth/hand-over.ts';
-import { queryOf } from '../engine/context.ts';
+import { addressQuery } from '../engine/context.ts';
+import { chooseLanguage, languages } from './language.ts';
+import { onLanguageChange } from '../engine/i18n.ts';
 
 const Toaster = lazy(() => import('./ui/Toaster.tsx'));
 
@@ -60,7 +62,7 @@ function useFlags(): Record<string, boolean> {
 /** The app's services to the engine; made once, at start (the brand is chosen by the address then). */
 function createServices(): EngineServices {
   const brand = chooseBrand(brands, window.location.hostname, requestedBrand(window.location, sessionStorage));
-  const query = queryOf(window.location.hash.includes('?') ? window.location.hash.slice(window.location.hash.indexOf('?')) : window.location.search);
+  const query = addressQuery(window.location);
   return {
     descriptors: engineDescriptors(),
     brand: { context: brandContext(brand, query), palette: brand.palette, logo: brand.logo },
@@ -76,6 +78,7 @@ function createServices(): EngineServices {
     icons: () => import('../widgets/icons.ts').then((m) => m.icons),
     progress: withOverlay,
     useFlags,
+    languages: { list: languages, choose: (locale) => chooseLanguage(locale, true) },
   };
 }
 
@@ -102,6 +105,8 @@ export function App() {
       }),
     [queryClient],
   );
+  // What the server said in the language before (texts, answers) is asked for again in the new one.
+  useEffect(() => onLanguageChange(() => void queryClient.invalidateQueries()), [queryClient]);
   const services = appServices();
   const system = useMemo(() => createTheme(services.brand.palette), [services]);
   return (

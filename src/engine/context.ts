@@ -1,6 +1,6 @@
 /**
- * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, flow, year, today (MM/dd/yyyy, the
- * browser's day), … plus what a screen adds:
+ * The expression context (docs/decisions/0040): { session, route, brand, cond, flags, flow, locale (the language people
+ * read, decision 0216), year, today (MM/dd/yyyy, the browser's day), … plus what a screen adds:
  * form, row, item, dialog, result, data, filter, value }. Named conditions of screens/conditions.json are evaluated in
  * order into `cond`, each seeing the ones before it. Pure.
  */
@@ -23,6 +23,7 @@ export interface BaseContextInput {
   flags: Record<string, boolean>;
   /** The descriptor of the route's flow (its journey, columns, texts), as `flow`. */
   flow?: Record<string, unknown>;
+  locale?: string;
   now?: Date;
 }
 
@@ -42,6 +43,7 @@ export function buildContext(input: BaseContextInput): Context {
     brand: input.brand,
     flags: input.flags,
     ...(input.flow ? { flow: input.flow } : {}),
+    locale: input.locale ?? 'en',
     year: now.getFullYear(),
     today: `${pad(now.getMonth() + 1)}/${pad(now.getDate())}/${now.getFullYear()}`,
   };
@@ -60,4 +62,9 @@ export function flagsOf(items: ReadonlyArray<{ type?: string; name?: string; val
 
 export function queryOf(search: string): Record<string, string> {
   return Object.fromEntries(new URLSearchParams(search).entries());
+}
+
+/** The query of an address of the hash router ('#/app/auth/7?lang=es'), or of the page's own search. */
+export function addressQuery(location: Pick<Location, 'hash' | 'search'>): Record<string, string> {
+  return queryOf(location.hash.includes('?') ? location.hash.slice(location.hash.indexOf('?')) : location.search);
 }

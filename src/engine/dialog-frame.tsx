@@ -7,6 +7,7 @@ import { read } from './preload.ts';
 import { DialogsContext, ScopeContext, useExprContext, type DialogControls } from './hooks.tsx';
 import { text } from './expressions.ts';
 import { HeadingLevel, Lazy } from './ui.tsx';
+import { tr } from './i18n.ts';
 
 /** One open dialog: the frame (title, width, close) around the dialog's screen; `dialog` in its context is the props. */
 export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; controls: DialogControls }) {
@@ -48,7 +49,7 @@ export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; 
               </DialogsContext.Provider>
             </Dialog.Body>
             <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close the dialog" />
+              <CloseButton size="sm" aria-label={tr('Close the dialog')} />
             </Dialog.CloseTrigger>
           </Dialog.Content>
         </Dialog.Positioner>

@@ -8,6 +8,7 @@
  * context: "Hi {session.identity.givenName}".
  */
 import { formatValue } from './formats.ts';
+import { tr } from './i18n.ts';
 
 export type Context = Record<string, unknown>;
 
@@ -181,13 +182,17 @@ export function fillTemplate(template: string, context: Context): string {
   });
 }
 
-/** A descriptor text: an expression whose string result has its placeholders filled. */
+/** A descriptor text: an expression whose string result, in the current language, has its placeholders filled. */
 export function text(expression: unknown, context: Context): string {
   if (expression === undefined || expression === null) return '';
   const value = evaluate(expression, context);
   if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? fillTemplate(value, context) : String(value);
+  if (typeof value !== 'string') return String(value);
+  // A text that is one placeholder shows a text of the data ('{item.text}', a lender's disclosure): translated whole.
+  return ONE_PLACEHOLDER.test(value) ? tr(fillTemplate(value, context)) : fillTemplate(tr(value), context);
 }
+
+const ONE_PLACEHOLDER = /^\{[^{}|]+\}$/;
 
 /** Evaluates every expression of a bindings map; string literals keep their placeholders filled. */
 export function bind(bindings: Record<string, unknown> | undefined, context: Context): Record<string, unknown> {

@@ -1,33 +1,47 @@
-/** Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes, and enumeration labels. */
+/**
+ * Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes, and enumeration labels —
+ * in the current language (i18n.ts): money and numbers by its tag; dates, in a language other than the source,
+ * with the month in words ('26 nov 2026'), which no reader can take for a day (decision 0216).
+ */
+import { formatMoney, formatNumber } from '../../core/i18n.ts';
 import { isLabelFormat, labelOf } from './labels.ts';
+import { currentLanguage, tr } from './i18n.ts';
 
-const currencyFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const tag = () => currentLanguage().tag;
+const inSource = () => currentLanguage().tag === 'en-US';
 
 /** '$1,234.50'; '$0.00' when the amount is not positive (or not a number). */
 export function formatCurrency(value: unknown): string {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-  if (!Number.isFinite(n) || n <= 0) return currencyFormat.format(0);
-  return currencyFormat.format(n);
+  return formatMoney(tag(), !Number.isFinite(n) || n <= 0 ? 0 : n);
 }
 
 /** '9.990%' (3 decimals), or 'n/a' when there is no rate. */
 export function formatApr(value: unknown): string {
-  if (value === null || value === undefined || value === '') return 'n/a';
+  if (value === null || value === undefined || value === '') return tr('n/a');
   const n = Number(value);
-  return Number.isFinite(n) ? `${n.toFixed(3)}%` : 'n/a';
+  return Number.isFinite(n) ? `${n.toFixed(3)}%` : tr('n/a');
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The calendar day a value names: MM/dd/yyyy and yyyy-mm-dd as written, an instant in the viewer's time zone. */
+function dayOf(s: string): Date | undefined {
+  const mdy = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+  if (mdy) return new Date(Number(mdy[3]), Number(mdy[1]) - 1, Number(mdy[2]));
+  const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (ymd) return new Date(Number(ymd[1]), Number(ymd[2]) - 1, Number(ymd[3]));
+  const d = new Date(s);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
 
 /** MM/dd/yyyy from MM/dd/yyyy, yyyy-mm-dd or an ISO instant (shown in the viewer's time zone); '' when absent. */
 export function formatDate(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const s = String(value);
-  if (/^\d{2}\/\d{2}\/\d{4}$/.test(s)) return s;
-  const ymd = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (ymd) return `${ymd[2]}/${ymd[3]}/${ymd[1]}`;
-  const d = new Date(s);
-  if (Number.isNaN(d.getTime())) return s;
+  const d = dayOf(s);
+  if (!d) return s;
+  if (!inSource()) return new Intl.DateTimeFormat(tag(), { dateStyle: 'medium' }).format(d);
   return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
 }
 
@@ -36,6 +50,7 @@ export function formatDateTime(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const d = new Date(String(value));
   if (Number.isNaN(d.getTime())) return String(value);
+  if (!inSource()) return new Intl.DateTimeFormat(tag(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
   const h = d.getHours();
   return `${formatDate(value)} ${pad(((h + 11) % 12) + 1)}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
 }
@@ -80,9 +95,12 @@ export function formatValue(format: string | undefined, value: unknown): string 
     case 'bytes':
       return formatBytes(value);
     case 'yesno':
-      return value === true ? 'Yes' : value === false ? 'No' : '';
+      return value === true ? tr('Yes') : value === false ? tr('No') : '';
     case 'number':
-      return value === null || value === undefined || value === '' ? '' : new Intl.NumberFormat('en-US').format(Number(value));
+      return value === null || value === undefined || value === '' ? '' : formatNumber(tag(), Number(value));
+    case 'text':
+      // A word of the data the language files may translate (a lender's plan name).
+      return value === null || value === undefined ? '' : tr(String(value));
     default:
       return value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
   }

@@ -8,6 +8,7 @@ import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
 import { loadIcons, read } from './preload.ts';
+import { currentLanguage, onLanguageChange, tr } from './i18n.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 
@@ -52,17 +53,28 @@ export function useRouteInfo(): RouteInfo {
   return useContext(RouteInfoContext);
 }
 
-/** The expression context for this place: session, route, brand, flags, conditions and the enclosing scope. */
+/** The current language's code; a component that reads it re-renders when it changes. */
+export function useLocale(): string {
+  return useSyncExternalStore(onLanguageChange, () => currentLanguage().locale, () => currentLanguage().locale);
+}
+
+/** The expression context for this place: session, route, brand, flags, conditions, the language and the enclosing scope. */
 export function useExprContext(extra?: Context): Context {
   const services = useEngine();
   const session = useSessionState();
+  const locale = useLocale();
   const route = useRouteInfo();
   const scope = useContext(ScopeContext);
   const flags = services.useFlags();
   const flow = route.flow ? services.descriptors.flows?.[route.flow.code] : undefined;
+  // The brand's words ({brand.wording.service}) in the current language too.
+  const brand = useMemo(() => {
+    const wording = services.brand.context.wording as Record<string, unknown> | undefined;
+    return wording ? { ...services.brand.context, wording: Object.fromEntries(Object.entries(wording).map(([key, word]) => [key, typeof word === 'string' ? tr(word) : word])) } : services.brand.context;
+  }, [services, locale]); // eslint-disable-line react-hooks/exhaustive-deps
   const base = useMemo(
-    () => buildContext({ session, route, brand: services.brand.context, conditions: services.descriptors.conditions.conditions, flags, flow }),
-    [session, route, services, flags, flow],
+    () => buildContext({ session, route, brand, conditions: services.descriptors.conditions.conditions, flags, flow, locale }),
+    [session, route, services, brand, flags, flow, locale],
   );
   return useMemo(() => ({ ...base, ...scope, ...extra }), [base, scope, extra]);
 }

@@ -7,6 +7,8 @@
  * its descriptor (router.tsx), so a screen never shows a code before its words arrive, and a screen that shows none
  * loads none.
  */
+import { tr } from './i18n.ts';
+
 export type LabelTable = Readonly<Record<string, string>>;
 
 const FORMAT = /^(?:label|config):[A-Za-z][A-Za-z0-9-]*$/;
@@ -28,8 +30,9 @@ export function registerLabels(format: string, table: LabelTable): void {
   tables.set(format, table);
 }
 
-/** The words for a value; the value itself when its table has none (a value newer than the build). */
+/** The words for a value, in the current language; the value itself when its table has none (a value newer than the build). */
 export function labelOf(format: string, value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  return tables.get(format)?.[String(value)] ?? String(value);
+  const words = tables.get(format)?.[String(value)];
+  return words === undefined ? String(value) : tr(words);
 }

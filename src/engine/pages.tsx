@@ -3,6 +3,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Box, Heading, Link, Text } from '@chakra-ui/react';
 import { useEngine } from './services.ts';
 import { resolveTarget } from './routing.ts';
+import { tr } from './i18n.ts';
 
 function homeHref(services: ReturnType<typeof useEngine>): string {
   try {
@@ -19,10 +20,10 @@ export function NotFoundContent() {
   return (
     <Box py="10" data-page="not-found">
       <Heading as="h1" size="2xl" mb="4">
-        {notFound.message}
+        {tr(notFound.message)}
       </Heading>
       <Link href={homeHref(services)} color="brand.fg" textDecoration="underline">
-        {notFound.link}
+        {tr(notFound.link)}
       </Link>
     </Box>
   );
@@ -35,7 +36,7 @@ export function ForbiddenContent() {
       <Heading as="h1" size="2xl" mb="2">
         403
       </Heading>
-      <Text fontSize="lg">{descriptors.routes.forbidden.message}</Text>
+      <Text fontSize="lg">{tr(descriptors.routes.forbidden.message)}</Text>
     </Box>
   );
 }
@@ -45,11 +46,11 @@ export function ErrorContent({ message, status }: { message?: string; status?: n
   return (
     <Box py="10" data-page="error" role="alert">
       <Heading as="h1" size="2xl" mb="2">
-        {message || 'Error'}
+        {tr(message || 'Error')}
       </Heading>
-      <Text color="fg.muted">Status {status ?? 500}</Text>
+      <Text color="fg.muted">{tr('Status')} {status ?? 500}</Text>
       <Link href="#/" color="brand.fg" textDecoration="underline" mt="4" display="inline-block">
-        Go back to home
+        {tr('Go back to home')}
       </Link>
     </Box>
   );
@@ -61,7 +62,7 @@ function ErrorPageFailed() {
     <main style={{ padding: 32, fontFamily: 'system-ui, sans-serif' }}>
       <h1 style={{ fontSize: 24 }}>An error occurred while showing the error page</h1>
       <a href="#/" style={{ color: '#1f5ad1' }}>
-        Go back to home
+        {tr('Go back to home')}
       </a>
     </main>
   );

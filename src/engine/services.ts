@@ -97,6 +97,13 @@ export interface EngineServices {
   progress<T>(work: Promise<T>): Promise<T>;
   /** Feature flags from the config items (empty until they load, or when they fail). */
   useFlags(): Record<string, boolean>;
+  /** The languages a layout's picker offers (screens/languages/) and how to switch (decision 0216). */
+  languages: LanguagePort;
+}
+
+export interface LanguagePort {
+  list: ReadonlyArray<{ locale: string; name: string }>;
+  choose(locale: string): Promise<void>;
 }
 
 export const EngineContext = createContext<EngineServices | null>(null);

@@ -5,6 +5,7 @@ import type { Button as ButtonDescriptor } from '../../codegen/generated/descrip
 import { condition, text, type Context } from './expressions.ts';
 import { runActions, type ActionRuntime } from './actions.ts';
 import { Icon } from './hooks.tsx';
+import { tr } from './i18n.ts';
 
 /** 1 for a page, 2 inside a composite, a wizard or a dialog body. */
 export const HeadingLevel = createContext<1 | 2 | 3>(1);
@@ -25,13 +26,13 @@ export function ScreenTitle({ children }: { children: ReactNode }) {
  */
 export const LoadingWatch = createContext<(() => () => void) | null>(null);
 
-export function Loading({ label = 'Loading' }: { label?: string }) {
+export function Loading({ label }: { label?: string }) {
   const watch = useContext(LoadingWatch);
   useEffect(() => watch?.(), [watch]);
   return (
     <Flex align="center" gap="3" py="6" color="fg.muted" role="status" aria-live="polite">
       <Spinner size="sm" aria-hidden />
-      <Text>{label}…</Text>
+      <Text>{label ?? tr('Loading')}…</Text>
     </Flex>
   );
 }

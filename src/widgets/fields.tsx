@@ -12,6 +12,7 @@ import { evaluate, text } from '../engine/expressions.ts';
 import { NativeCheck, type Option } from './native-check.tsx';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
+import { tr } from '../engine/i18n.ts';
 
 const PHONE_MASK = '(###) ###-####';
 const DATE_MASK = '##/##/####';
@@ -114,7 +115,7 @@ function NativeSelectInput({ props, options }: { props: WidgetProps; options: Op
         onBlur={(e) => onBlur(id, e.target.value)}
         onFocus={(e) => onFocus(id, e.target.value)}
       >
-        <option value="">{props.placeholder || 'Select…'}</option>
+        <option value="">{props.placeholder || tr('Select…')}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

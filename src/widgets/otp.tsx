@@ -1,5 +1,7 @@
 import { PinInput } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
+import { tr } from '../engine/i18n.ts';
+import { fill } from '../../core/i18n.ts';
 
 /** One-time passcode entry: one box per digit; the value is the digits typed so far. */
 export default function OtpWidget(props: WidgetProps) {
@@ -19,7 +21,7 @@ export default function OtpWidget(props: WidgetProps) {
       <PinInput.HiddenInput />
       <PinInput.Control>
         {Array.from({ length }, (_v, i) => (
-          <PinInput.Input key={i} index={i} aria-label={`${label} digit ${i + 1} of ${length}`} />
+          <PinInput.Input key={i} index={i} aria-label={fill(tr('{label} digit {n} of {count}'), { label, n: i + 1, count: length })} />
         ))}
       </PinInput.Control>
     </PinInput.Root>

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, InputGroup } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { MaskedInput, maskOf } from './fields.tsx';
+import { tr } from '../engine/i18n.ts';
 
 /**
  * A secret such as an SSN: typed through its schema's x-mask, hidden as it is typed unless shown, never filled in from
@@ -14,7 +15,7 @@ export default function SecretWidget(props: WidgetProps) {
     <InputGroup
       endElement={
         <Button variant="ghost" size="xs" me="-2" onClick={() => setShown((s) => !s)} aria-controls={props.id} aria-pressed={shown}>
-          {shown ? 'Hide' : 'Show'}
+          {shown ? tr('Hide') : tr('Show')}
         </Button>
       }
     >

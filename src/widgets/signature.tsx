@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { Box, Button, Flex, Input, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
+import { tr } from '../engine/i18n.ts';
 
 /** The pad's drawing size in pixels (the PNG the server checks: at least 20 × 10, at most 1600 × 600, ≤ 200 KB). */
 const WIDTH = 600;
@@ -79,7 +80,7 @@ export default function SignatureWidget(props: WidgetProps) {
           width={WIDTH}
           height={HEIGHT}
           role="img"
-          aria-label="Signature pad"
+          aria-label={tr('Signature pad')}
           style={{ width: '100%', height: 'auto', display: 'block', touchAction: 'none', cursor: locked ? 'not-allowed' : 'crosshair' }}
           onPointerDown={(e) => {
             if (locked) return;
@@ -117,7 +118,7 @@ export default function SignatureWidget(props: WidgetProps) {
           size="sm"
           maxW="320px"
           bg="bg"
-          placeholder="Or type your name to sign"
+          placeholder={tr('Or type your name to sign')}
           value={typed}
           disabled={locked}
           autoComplete="off"
@@ -136,11 +137,11 @@ export default function SignatureWidget(props: WidgetProps) {
             onChange(undefined);
           }}
         >
-          Clear
+          {tr('Clear')}
         </Button>
         {value ? (
           <Text fontSize="sm" color="fg.muted">
-            Signature ready.
+            {tr('Signature ready.')}
           </Text>
         ) : null}
       </Flex>

@@ -7,6 +7,7 @@ import type { Caller } from '../../server/http/caller.ts';
 import type { Services } from '../../server/services.ts';
 import { downloadUrl, recordConsent, signAgreement, submitForESign } from '../../server/domain/journey/esign.ts';
 import { getQuiz, submitQuiz } from '../../server/domain/journey/kba.ts';
+import { wordsFor } from '../../server/descriptors/languages.ts';
 import { selectOffer } from '../../server/domain/journey/offers.ts';
 import { submitApplication } from '../../server/domain/journey/prequal.ts';
 import { sendApplication } from '../../server/domain/journey/send.ts';
@@ -105,7 +106,7 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
   };
   const withQuiz = async () => {
     const app = await consented();
-    const quiz = await getQuiz(services, borrower(app.appId), app.appId);
+    const quiz = await getQuiz(services, borrower(app.appId), app.appId, wordsFor(null));
     return { ...app, answers: kbaAnswers(quiz, app.form) };
   };
   const kbaPassed = async () => {

@@ -105,7 +105,8 @@ describe('the outbox, its delivery, and text opt-outs', () => {
     expect(json(await sendLink({ mobilePhone: phone }))).toMatchObject({ channels: ['Sms'], smsOptedOut: false });
     expect(await smsTo(phone)).toBe(1);
 
-    for (const keyword of ['QUIT', 'END', 'REVOKE', 'OPT OUT', 'CANCEL', 'UNSUBSCRIBE']) {
+    // The English keywords, and the Spanish language file's own (screens/languages/es.json), accents or not.
+    for (const keyword of ['QUIT', 'END', 'REVOKE', 'OPT OUT', 'CANCEL', 'UNSUBSCRIBE', 'Alto', 'PARAR', 'cancelar']) {
       const other = freshPhone();
       expect(json(await reply(other, keyword)), keyword).toEqual({ success: true, outcome: 'opted-out' });
     }

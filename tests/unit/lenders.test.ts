@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { chain, verifyChain, type ChainedEvent } from '../../server/esign/audit.ts';
 import { consentText, sha256Hex } from '../../server/esign/consent.ts';
+import { speakerFor } from '../../server/descriptors/languages.ts';
 import { condition, evaluate } from '../../src/engine/expressions.ts';
 
 const holds = (expression: unknown, facts: Record<string, unknown>) => condition(expression, facts, false);
@@ -151,11 +152,11 @@ describe('the e-sign audit trail and consent', () => {
   });
 
   it('states the 15 USC 7001(c) disclosures and hashes the exact text', () => {
-    const text = consentText({ lenderName: 'Ally Lending', lenderPhone: '(800) 555-0101', officeName: 'Bright Smiles', email: 'pat@gmail.com' });
+    const text = consentText({ lenderName: 'Ally Lending', lenderPhone: '(800) 555-0101', officeName: 'Bright Smiles', email: 'pat@gmail.com' }, speakerFor(null));
     for (const part of ['paper', 'free of charge', 'withdraw', 'Scope of this consent', 'contact details', 'paper copy', 'Hardware and software', 'pat@gmail.com']) {
       expect(text).toContain(part);
     }
     expect(sha256Hex(text)).toMatch(/^[0-9a-f]{64}$/);
-    expect(sha256Hex(text)).toBe(sha256Hex(consentText({ lenderName: 'Ally Lending', lenderPhone: '(800) 555-0101', officeName: 'Bright Smiles', email: 'pat@gmail.com' })));
+    expect(sha256Hex(text)).toBe(sha256Hex(consentText({ lenderName: 'Ally Lending', lenderPhone: '(800) 555-0101', officeName: 'Bright Smiles', email: 'pat@gmail.com' }, speakerFor(null))));
   });
 });

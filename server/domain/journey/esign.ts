@@ -21,6 +21,7 @@ import {
   kbaSummary, kickOutbox, moveApplication,
 } from './records.ts';
 import { lenderStepPath, nextRoute } from './routing.ts';
+import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 
 type Schemas = components['schemas'];
 type SubStatus = ApplicationRecord['contractSubStatus'];
@@ -31,13 +32,18 @@ export const SIGNED_KIND = 'SignedLoanAgreement';
 /** Sub-statuses the signing ceremony may overwrite as it moves forward (never backwards). */
 const BEFORE_KBA: readonly SubStatus[] = ['NotApplicable', 'TermsPresented', 'ESignGenerated', 'ESignLinkSent'];
 
+/** The language the caller reads: their request's. */
+const requestLanguage = (request: FastifyRequest) => localeToKeep(request.headers['accept-language']);
+
 const notReady = () => conflict('The loan documents are not ready yet: an offer must be selected and the documents generated (App_SubmitForESign).');
 
-async function consentFor(db: Db, app: ApplicationRecord): Promise<{ text: string; sha256: string }> {
+/** The consent in the language the borrower reads it in (their request's, decision 0216): its hash binds that text. */
+async function consentFor(db: Db, app: ApplicationRecord, language: string | null): Promise<{ text: string; sha256: string; language: string }> {
   const [office] = await db.select({ name: offices.name }).from(offices).where(eq(offices.id, app.officeId));
   const [lender] = app.lenderId ? await db.select({ name: lenders.name, phone: lenders.phone }).from(lenders).where(eq(lenders.id, app.lenderId)) : [];
-  const text = consentText({ lenderName: lender?.name ?? app.lenderName ?? 'The lender', lenderPhone: lender?.phone ?? null, officeName: office?.name ?? 'the office', email: app.email });
-  return { text, sha256: sha256Hex(text) };
+  const speak = speakerFor(language);
+  const text = consentText({ lenderName: lender?.name ?? app.lenderName ?? speak.say('The lender'), lenderPhone: lender?.phone ?? null, officeName: office?.name ?? speak.say('the office'), email: app.email }, speak);
+  return { text, sha256: sha256Hex(text), language: speak.locale };
 }
 
 /** The stored agreement of the current contract (unsigned or signed). */
@@ -104,7 +110,7 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
 }
 
 /** The ceremony's state as esign-result answers it. */
-async function esignResult(services: Services, appId: number): Promise<Schemas['EsignResult']> {
+async function esignResult(services: Services, appId: number, language: string | null): Promise<Schemas['EsignResult']> {
   const { db, settings } = services;
   const [app] = await db.select().from(applications).where(eq(applications.id, appId));
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
@@ -112,7 +118,7 @@ async function esignResult(services: Services, appId: number): Promise<Schemas['
   const adapter = adapterOf(catalogue, app.lenderCode);
   const journey = adapter.descriptor.journey;
   const events = await esignEvents(db, app.id, app.contractId);
-  const consent = await consentFor(db, app);
+  const consent = await consentFor(db, app, language);
   const kba = await kbaSummary(db, app.id);
   const first = (type: string) => events.find((e) => e.type === type);
   const documentSha256 = first('documents-generated')?.data.documentSha256;
@@ -164,7 +170,7 @@ export async function submitForESign(services: Services, caller: Caller, appId: 
       await tx.update(applications).set({ statusText: 'Borrower opened the loan documents', updatedAt: sql`now()` }).where(eq(applications.id, app.id));
     }
   });
-  return esignResult(services, appId);
+  return esignResult(services, appId, requestLanguage(request));
 }
 
 async function openCeremony(services: Services, tx: Db, appId: number): Promise<{ app: ApplicationRecord; events: ChainedEvent[] }> {
@@ -180,12 +186,13 @@ export async function recordConsent(services: Services, caller: Caller, body: Sc
   await services.db.transaction(async (tx) => {
     const { app, events } = await openCeremony(services, tx, body.appId);
     if (events.some((e) => e.type === 'consented')) return;
-    const consent = await consentFor(tx, app);
+    const consent = await consentFor(tx, app, requestLanguage(request));
     if (body.consentSha256.toLowerCase() !== consent.sha256) throw conflict('The consent text changed since it was shown: show it again (App_SubmitForESign) and consent to that text.');
-    await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentSha256: consent.sha256 });
+    // What was agreed to: the version, the language and the hash of the text shown (issue 19, consent records).
+    await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentLanguage: consent.language, consentSha256: consent.sha256 });
     await tx.update(applications).set({ statusText: 'Borrower consented to electronic signing', updatedAt: sql`now()` }).where(eq(applications.id, app.id));
   });
-  return esignResult(services, body.appId);
+  return esignResult(services, body.appId, requestLanguage(request));
 }
 
 /**
@@ -338,13 +345,13 @@ export async function sendESignLink(services: Services, caller: Caller, body: Sc
     const channels: string[] = [];
     if (isPlatformSigning(services, app)) await generateDocuments(services, tx, app, caller, client);
     if (app.email && (!body.channel || body.channel === 'Email')) {
-      const url = borrowerLink(settings.publicUrl, app.id, await issueLinkToken(tx, app.id, hours));
-      await sendEmail(tx, eSignLinkEmail({ to: app.email, firstName: app.firstName, officeName: office!.name, lenderName: app.lenderName ?? 'your lender', url, hours }));
+      const url = borrowerLink(settings.publicUrl, app.id, await issueLinkToken(tx, app.id, hours), app.language);
+      await sendEmail(tx, eSignLinkEmail({ to: app.email, firstName: app.firstName, officeName: office!.name, lenderName: app.lenderName ?? 'your lender', url, hours }, speakerFor(app.language)));
       channels.push('e-mail');
     }
     if (app.mobilePhone && (!body.channel || body.channel === 'Sms')) {
-      const url = borrowerLink(settings.publicUrl, app.id, await issueLinkToken(tx, app.id, hours));
-      const queued = await sendSms(tx, eSignLinkSms({ to: app.mobilePhone, officeName: office!.name, url }));
+      const url = borrowerLink(settings.publicUrl, app.id, await issueLinkToken(tx, app.id, hours), app.language);
+      const queued = await sendSms(tx, eSignLinkSms({ to: app.mobilePhone, officeName: office!.name, url }, speakerFor(app.language)));
       if (queued.queued) channels.push('text');
     }
     if (channels.length === 0) {

@@ -10,6 +10,8 @@ import { applicationWithRoute, getAppWithRoute, lenderApplication, processCallba
 import { offerList, selectOffer } from './offers.ts';
 import { submitApplication, submitToLenders, validateBorrower } from './prequal.ts';
 import { exchangeLinkToken, isPersonalEmail, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
+import { localeToKeep } from '../../descriptors/languages.ts';
+import { wordsFor } from '../../descriptors/languages.ts';
 
 type JourneyOperations =
   | 'App_SendApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
@@ -48,8 +50,8 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   async App_ValidateBorrower({ body, services }) {
     return { status: 200, body: await validateBorrower(services, body) };
   },
-  async App_SubmitApp({ body, caller, services }) {
-    return { status: 200, body: await submitApplication(services, caller, body) };
+  async App_SubmitApp({ body, caller, services, request }) {
+    return { status: 200, body: await submitApplication(services, caller, body, localeToKeep(request.headers['accept-language'])) };
   },
   async App_SubmitToLender({ body, caller, services }) {
     return { status: 200, body: await submitToLenders(services, caller, body) };
@@ -72,8 +74,8 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   async App_ESignConsent({ body, caller, services, request }) {
     return { status: 200, body: await recordConsent(services, caller, body, request) };
   },
-  async App_GetKBA({ params, caller, services }) {
-    return { status: 200, body: await getQuiz(services, caller, params.id) };
+  async App_GetKBA({ params, caller, services, request }) {
+    return { status: 200, body: await getQuiz(services, caller, params.id, wordsFor(request.headers['accept-language'])) };
   },
   async App_SubmitKBA({ body, caller, services, request }) {
     return { status: 200, body: await submitQuiz(services, caller, body, request) };

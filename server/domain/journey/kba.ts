@@ -12,6 +12,8 @@ import {
   adapterOf, appendESignEvent, applicantOf, catalogueOf, clientOf, conflict, esignEvents, KBA_ATTEMPTS, KBA_MINUTES, kbaAnswerHash, kbaSummary,
   moveApplication,
 } from './records.ts';
+import { wordsFor } from '../../descriptors/languages.ts';
+import type { Words } from '../../../core/i18n.ts';
 
 type Schemas = components['schemas'];
 type Quiz = typeof kbaQuizzes.$inferSelect;
@@ -23,12 +25,13 @@ type Quiz = typeof kbaQuizzes.$inferSelect;
  * Two attempts: a failed first quiz is answered with a new one, a failed second ends in KBAFailed.
  */
 
-const toQuiz = (quiz: Quiz): Schemas['KbaQuiz'] => ({
+/** The quiz as the borrower reads it: the lender's questions in their language where it has them (decision 0216). */
+const toQuiz = (quiz: Quiz, words: Words): Schemas['KbaQuiz'] => ({
   appId: quiz.appId,
   transactionId: quiz.transactionId,
   status: quiz.status,
   quizId: quiz.quizId,
-  questions: quiz.questions,
+  questions: quiz.questions.map((question) => ({ ...question, text: words(question.text) })),
 });
 
 async function newQuiz(services: Services, tx: Db, app: ApplicationRecord): Promise<Quiz> {
@@ -63,7 +66,7 @@ async function readyForKba(services: Services, tx: Db, appId: number): Promise<A
 }
 
 /** App_GetKBA: the open quiz, or a new one (sub-status KBAPending). */
-export async function getQuiz(services: Services, caller: Caller, appId: number): Promise<Schemas['KbaQuiz']> {
+export async function getQuiz(services: Services, caller: Caller, appId: number, words: Words): Promise<Schemas['KbaQuiz']> {
   return services.db.transaction(async (tx) => {
     const app = await readyForKba(services, tx, appId);
     const summary = await kbaSummary(tx, appId);
@@ -79,7 +82,7 @@ export async function getQuiz(services: Services, caller: Caller, appId: number)
     if (app.contractSubStatus !== 'KBAPending') {
       await moveApplication(tx, app, caller, { contractSubStatus: 'KBAPending', statusText: 'Borrower is answering the identity questions' }, 'Identity questions presented', { quizId: quiz.quizId });
     }
-    return toQuiz(quiz);
+    return toQuiz(quiz, words);
   });
 }
 
@@ -124,6 +127,6 @@ export async function submitQuiz(services: Services, caller: Caller, body: Schem
     }
     const next = await newQuiz(services, tx, app);
     await moveApplication(tx, app, caller, { contractSubStatus: 'KBAPending', statusText: 'Identity questions: second attempt' }, 'Identity questions failed: second attempt', { attempts: failed });
-    return { appId: app.id, status: 'Pending', contractSubStatus: 'KBAPending', attemptsRemaining: KBA_ATTEMPTS - failed, quiz: toQuiz(next) };
+    return { appId: app.id, status: 'Pending', contractSubStatus: 'KBAPending', attemptsRemaining: KBA_ATTEMPTS - failed, quiz: toQuiz(next, wordsFor(request.headers['accept-language'])) };
   });
 }

@@ -129,8 +129,9 @@ const notSentLogs = (notSent: NotSent[]): LogEntry[] =>
 /**
  * App_SubmitApp: saves the form (a new application for id 0) and runs the waterfall. The lenders'
  * answers are awaited outside any transaction (each at most LENDER_TIMEOUT_MS), then written together.
+ * `language` is the one the form was filled in: what is written to the borrower later is in it (decision 0216).
  */
-export async function submitApplication(services: Services, caller: Caller, body: SubmitBody): Promise<Schemas['AppResult']> {
+export async function submitApplication(services: Services, caller: Caller, body: SubmitBody, language: string | null = null): Promise<Schemas['AppResult']> {
   const { db, settings } = services;
   const catalogue = catalogueOf(services);
   const known = await existing(db, body);
@@ -151,6 +152,7 @@ export async function submitApplication(services: Services, caller: Caller, body
         .update(applications)
         .set({
           ...columns,
+          language,
           isSsnMismatch: app.isSsnMismatch || ssnMismatch(app, settings.piiKey, body.ssn),
           enableRemoteSign: body.enableRemoteSign ?? app.enableRemoteSign,
           ...waiting,
@@ -162,7 +164,7 @@ export async function submitApplication(services: Services, caller: Caller, body
     } else {
       const [row] = await tx
         .insert(applications)
-        .values({ officeId: body.officeId, createdBy: staffUserId(caller), ...columns, ...waiting, inOfficeApply: body.inOfficeApply ?? caller.kind === 'staff', enableRemoteSign: body.enableRemoteSign ?? false })
+        .values({ officeId: body.officeId, createdBy: staffUserId(caller), ...columns, language, ...waiting, inOfficeApply: body.inOfficeApply ?? caller.kind === 'staff', enableRemoteSign: body.enableRemoteSign ?? false })
         .returning();
       app = row!;
     }

@@ -161,8 +161,9 @@ export async function issueLinkToken(tx: Db, appId: number, ttlHours: number): P
 }
 
 /** The borrower sign-in page of the application with the link token: `PUBLIC_URL/#/app/auth/{id}?t=…`. */
-export function borrowerLink(publicUrl: string, appId: number, token: string): string {
-  return `${publicUrl}/#${routePath('app-auth-id', { id: appId })}?t=${token}`;
+/** The borrower's link; `language` (kept with the application) opens it in theirs (decision 0216). */
+export function borrowerLink(publicUrl: string, appId: number, token: string, language: string | null = null): string {
+  return `${publicUrl}/#${routePath('app-auth-id', { id: appId })}?t=${token}${language ? `&lang=${language}` : ''}`;
 }
 
 // ---- e-sign audit events (app_logs, data.esign) -------------------------------------------------

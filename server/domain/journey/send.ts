@@ -18,6 +18,7 @@ import { nameOrIdSearch, withinDates } from '../search.ts';
 import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { borrowerLink, conflict, fieldProblem, hashToken, issueLinkToken, kickOutbox, requireApprovedOffice } from './records.ts';
+import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 
 type Schemas = components['schemas'];
 type Channel = Schemas['SendChannel'];
@@ -99,6 +100,8 @@ export async function sendApplication(services: Services, caller: Caller, body: 
   }
   const amount = toCents(body.amount);
   const hours = settings.linkTokenTtlHours;
+  const language = localeToKeep(body.language);
+  const speak = speakerFor(language);
   const result = await db.transaction(async (tx) => {
     const [app] = await tx
       .insert(applications)
@@ -110,6 +113,7 @@ export async function sendApplication(services: Services, caller: Caller, body: 
         email: body.email?.toLowerCase() ?? null,
         mobilePhone: body.mobilePhone ?? null,
         amount,
+        language,
         serviceDate,
         enableRemoteSign: body.enableRemoteSign ?? false,
         inOfficeApply: false,
@@ -119,17 +123,17 @@ export async function sendApplication(services: Services, caller: Caller, body: 
     const appId = app!.id;
     const channels: Channel[] = [];
     if (body.email) {
-      const url = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours));
-      await sendEmail(tx, applicationLinkEmail({ to: body.email, firstName: body.firstName, officeName: office.name, amount, url, hours }));
+      const url = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours), language);
+      await sendEmail(tx, applicationLinkEmail({ to: body.email, firstName: body.firstName, officeName: office.name, amount, url, hours }, speak));
       channels.push('Email');
     }
     if (body.mobilePhone && !smsOptedOut) {
-      const url = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours));
-      const queued = await sendSms(tx, applicationLinkSms({ to: body.mobilePhone, officeName: office.name, url }));
+      const url = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours), language);
+      const queued = await sendSms(tx, applicationLinkSms({ to: body.mobilePhone, officeName: office.name, url }, speak));
       if (queued.queued) channels.push('Sms');
     }
     // A third link for the QR code the popup can show at the desk.
-    const qrLink = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours));
+    const qrLink = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours), language);
     await tx.insert(sendAppLogs).values({
       officeId: body.officeId,
       appId,

@@ -6,7 +6,7 @@ import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { adverseActionNotice, adverseActionSms, type DecliningLender } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { ApplicationRecord, LogEntry } from '../applications/records.ts';
-import { toUsDate } from '../values.ts';
+import { speakerFor } from '../../descriptors/languages.ts';
 
 /** The kind of the file that keeps the notice with the application, as it was sent. */
 export const ADVERSE_ACTION_KIND = 'AdverseActionNotice';
@@ -30,7 +30,8 @@ export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue
     reason: l.reason,
     bureau: catalogue.get(l.code)?.descriptor.eligibility.creditBureau ?? null,
   }));
-  const notice = adverseActionNotice({ firstName: app.firstName, officeName: office!.name, appliedOn: toUsDate(app.createdAt.toISOString().slice(0, 10))!, lenders: named });
+  const speak = speakerFor(app.language);
+  const notice = adverseActionNotice({ firstName: app.firstName, officeName: office!.name, appliedOn: app.createdAt.toISOString().slice(0, 10), lenders: named }, speak);
   const bytes = Buffer.from(`${notice.subject}\n\n${notice.text}`, 'utf8');
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   await tx.insert(files).values({
@@ -41,7 +42,7 @@ export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue
   if (app.email) {
     await sendEmail(tx, { to: app.email, subject: notice.subject, text: notice.text });
     channel = 'e-mail';
-  } else if (app.mobilePhone && (await sendSms(tx, adverseActionSms({ to: app.mobilePhone, officeName: office!.name, lenderCount: named.length }))).queued) {
+  } else if (app.mobilePhone && (await sendSms(tx, adverseActionSms({ to: app.mobilePhone, officeName: office!.name, lenderCount: named.length }, speak))).queued) {
     channel = 'text (the notice is in the application)';
   } else {
     channel = 'none: kept for the office to give on paper';

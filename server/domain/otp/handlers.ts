@@ -11,6 +11,7 @@ import { passcodeEmail, passcodeSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import { toUtc } from '../values.ts';
 import { hashCode, maskEmail, maskPhone, sameHash } from './challenge.ts';
+import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 
 /** Borrower sign-in limits (spec issue 4; docs/decisions/0067 and 0173). */
 export const OTP = {
@@ -99,10 +100,14 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
       const expiresAt = minutesFrom(now, OTP.codeMinutes);
       await tx.insert(otpChallenges).values({ id, appId, channel: body.channel, codeHash: hashCode(secret, id, code), expiresAt, createdAt: now });
       if (appId !== null) {
+        // The passcode comes in the language of the page that asked for it, which the application keeps (decision 0216).
+        const language = localeToKeep(request.headers['accept-language']);
+        await tx.update(applications).set({ language }).where(eq(applications.id, appId));
+        const speak = speakerFor(language);
         const queued =
           body.channel === 'Email'
-            ? await sendEmail(tx, passcodeEmail({ to: destination, code, minutes: OTP.codeMinutes }))
-            : await sendSms(tx, passcodeSms({ to: destination, code, minutes: OTP.codeMinutes }));
+            ? await sendEmail(tx, passcodeEmail({ to: destination, code, minutes: OTP.codeMinutes }, speak))
+            : await sendSms(tx, passcodeSms({ to: destination, code, minutes: OTP.codeMinutes }, speak));
         if (!queued.queued) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
       }
       return {

@@ -14,6 +14,7 @@ import { webConfig } from '../config.ts';
 import { progress } from '../ui/progress.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
 import { ApiError, isProblem } from './problem.ts';
+import { currentLanguage } from '../../engine/i18n.ts';
 
 const byTemplate = new Map<string, OperationFacts>(Object.values(operationIndex).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
 const match = operationMatcher(operationIndex);
@@ -33,6 +34,7 @@ apiClient.use(
     operationFor: (method, schemaPath) => byTemplate.get(`${method.toUpperCase()} ${schemaPath}`),
     apiKey: () => webConfig().apiKey,
     borrowerToken: () => session.get().borrowerToken,
+    language: () => currentLanguage().locale,
   }),
 );
 

@@ -49,6 +49,8 @@ export interface HeaderOptions {
   operationFor(method: string, schemaPath: string): OperationFacts | undefined;
   apiKey(): string | null;
   borrowerToken(): string | null;
+  /** The language people read (decision 0216): the server answers in it (texts, problem details). */
+  language?(): string;
   newIdempotencyKey?: () => string;
 }
 
@@ -59,6 +61,8 @@ export function headerMiddleware(options: HeaderOptions): Middleware {
       const op = options.operationFor(request.method, schemaPath);
       const key = options.apiKey();
       if (op?.key && key) request.headers.set('X-Api-Key', key);
+      const language = options.language?.();
+      if (language) request.headers.set('Accept-Language', language);
       const borrower = options.borrowerToken();
       if (borrower) request.headers.set('X-Borrower-Token', borrower);
       if (op?.idempotent && !request.headers.has('Idempotency-Key')) {

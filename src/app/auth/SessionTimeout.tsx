@@ -5,6 +5,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { IdleMonitor } from './idle.ts';
+import { tr } from '../../engine/i18n.ts';
 
 export function SessionTimeout({ monitor }: { monitor: IdleMonitor }) {
   const state = useSyncExternalStore(monitor.subscribe, monitor.state, monitor.state);
@@ -16,6 +17,8 @@ export function SessionTimeout({ monitor }: { monitor: IdleMonitor }) {
     if (open && !element.open) element.showModal?.();
     if (!open && element.open) element.close();
   }, [open]);
+  // The countdown sits inside the sentence, wherever the language puts it.
+  const [before = '', after = ''] = tr('You have been inactive for a while. For your security you will be signed out in {seconds} seconds.').split('{seconds}');
   return (
     <dialog
       ref={dialog}
@@ -26,11 +29,12 @@ export function SessionTimeout({ monitor }: { monitor: IdleMonitor }) {
     >
       <div style={{ padding: '1.5rem' }}>
         <h2 id="session-timeout-title" style={{ margin: '0 0 .75rem', fontSize: '1.25rem' }}>
-          Session Timeout
+          {tr('Session Timeout')}
         </h2>
         <p id="session-timeout-text" style={{ margin: '0 0 1.25rem' }} aria-live="polite">
-          You have been inactive for a while. For your security you will be signed out in{' '}
-          <strong data-testid="session-timeout-seconds">{state.phase === 'warning' ? state.secondsLeft : 0}</strong> seconds.
+          {before}
+          <strong data-testid="session-timeout-seconds">{state.phase === 'warning' ? state.secondsLeft : 0}</strong>
+          {after}
         </p>
         <button
           type="button"
@@ -41,7 +45,7 @@ export function SessionTimeout({ monitor }: { monitor: IdleMonitor }) {
             background: 'var(--chakra-colors-brand-solid, #286df6)',
           }}
         >
-          Stay Logged In
+          {tr('Stay Logged In')}
         </button>
       </div>
     </dialog>

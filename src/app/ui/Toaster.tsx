@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import { attach, TOAST_MS } from './toasts.ts';
+import { tr } from '../../engine/i18n.ts';
 
 const toaster = createToaster({ placement: 'top', max: 5, pauseOnPageIdle: true });
 
@@ -68,8 +69,8 @@ export default function Toaster() {
               ) : null}
             </Stack>
             <Toast.CloseTrigger asChild position="static" alignSelf="flex-start">
-              <Button size="xs" variant="outline" colorPalette="gray" bg="bg" color="fg" aria-label="Close">
-                Close
+              <Button size="xs" variant="outline" colorPalette="gray" bg="bg" color="fg" aria-label={tr('Close')}>
+                {tr('Close')}
               </Button>
             </Toast.CloseTrigger>
           </Toast.Root>

@@ -5,6 +5,7 @@
  */
 import messages from '../../../schemas/messages.json';
 import { errorLines, SAVE_ERROR_TITLE } from '../api/problem.ts';
+import { tr } from '../../engine/i18n.ts';
 
 export const TOAST_MS = 10_000;
 
@@ -20,6 +21,8 @@ const queue: ToastRequest[] = [];
 const waiting = new Set<() => void>();
 
 export function push(toast: ToastRequest): void {
+  // The words of the current language (decision 0216); a server's answer arrives in it already.
+  toast = { ...toast, title: tr(toast.title), lines: toast.lines.map(tr) };
   if (show) show(toast);
   else {
     queue.push(toast);

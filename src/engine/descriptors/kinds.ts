@@ -2,9 +2,9 @@
  * Which meta-schema (screens/_meta/<kind>.schema.json) describes a descriptor file, by its place under screens/.
  * Pure: used by the build (Vite plugin), the unit tests and the browser loader alike.
  */
-export type DescriptorKind = 'routes' | 'menus' | 'layouts' | 'conditions' | 'screen' | 'brand' | 'lender' | 'states';
+export type DescriptorKind = 'routes' | 'menus' | 'layouts' | 'conditions' | 'screen' | 'brand' | 'lender' | 'states' | 'language';
 
-export const DESCRIPTOR_KINDS: readonly DescriptorKind[] = ['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender', 'states'];
+export const DESCRIPTOR_KINDS: readonly DescriptorKind[] = ['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender', 'states', 'language'];
 
 /** `relative` is the path under screens/ with forward slashes ('pages/home.json'); undefined for files that are not descriptors. */
 export function kindOfPath(relative: string): DescriptorKind | undefined {
@@ -16,6 +16,7 @@ export function kindOfPath(relative: string): DescriptorKind | undefined {
   if (folder === 'pages' || folder === 'dialogs') return 'screen';
   if (folder === 'brands') return 'brand';
   if (folder === 'lenders') return 'lender';
+  if (folder === 'languages') return 'language';
   return undefined;
 }
 

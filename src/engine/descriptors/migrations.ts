@@ -24,6 +24,7 @@ export const MIGRATIONS: MigrationSteps = {
   brand: [stamp],
   lender: [stamp],
   states: [stamp],
+  language: [stamp],
 };
 
 export class MigrationError extends Error {}

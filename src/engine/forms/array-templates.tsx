@@ -5,6 +5,7 @@
  */
 import { Button, Fieldset, Flex, Stack } from '@chakra-ui/react';
 import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps } from '@rjsf/utils';
+import { tr } from '../i18n.ts';
 
 const groupOption = (uiSchema: unknown, name: string, fallback: string, number?: number) =>
   String((uiSchema as { 'ui:options'?: Record<string, unknown> } | undefined)?.['ui:options']?.[name] ?? fallback).replace('{number}', String(number ?? ''));
@@ -25,7 +26,7 @@ export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
       {canAdd ? (
         <Flex mt="3">
           <Button variant="outline" colorPalette="brand" size="sm" onClick={onAddClick} disabled={disabled || readonly}>
-            {groupOption(uiSchema, 'addLabel', 'Add')}
+            {tr(groupOption(uiSchema, 'addLabel', tr('Add')))}
           </Button>
         </Flex>
       ) : null}
@@ -42,8 +43,8 @@ export function ArrayFieldItemTemplate(props: ArrayFieldItemTemplateProps) {
       <Flex justify="space-between" align="center" mb="2">
         <Fieldset.Legend fontWeight="semibold">{itemTitle}</Fieldset.Legend>
         {buttonsProps.hasRemove ? (
-          <Button variant="ghost" colorPalette="red" size="sm" onClick={buttonsProps.onRemoveItem} disabled={disabled || readonly} aria-label={`${groupOption(parentUiSchema, 'removeLabel', 'Remove')} ${itemTitle}`}>
-            {groupOption(parentUiSchema, 'removeLabel', 'Remove')}
+          <Button variant="ghost" colorPalette="red" size="sm" onClick={buttonsProps.onRemoveItem} disabled={disabled || readonly} aria-label={`${tr(groupOption(parentUiSchema, 'removeLabel', tr('Remove')))} ${itemTitle}`}>
+            {tr(groupOption(parentUiSchema, 'removeLabel', tr('Remove')))}
           </Button>
         ) : null}
       </Flex>

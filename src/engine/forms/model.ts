@@ -98,6 +98,19 @@ export function displaySchemaFor(schema: Schema, hidden: ReadonlySet<string>, al
   return { ...schema, properties: kept, required: [...required] };
 }
 
+/** The schema with the words people read — titles and enumeration words (x-labels) — passed through `words`. */
+export function schemaInWords(schema: Schema, words: (source: string) => string): Schema {
+  const out: Schema = { ...schema };
+  if (typeof schema.title === 'string') out.title = words(schema.title);
+  const labels = schema['x-labels'] as Record<string, string> | undefined;
+  if (labels) out['x-labels'] = Object.fromEntries(Object.entries(labels).map(([value, label]) => [value, words(label)]));
+  const props = schema.properties as Record<string, Schema> | undefined;
+  if (props) out.properties = Object.fromEntries(Object.entries(props).map(([name, prop]) => [name, schemaInWords(prop, words)]));
+  const items = itemsOf(schema);
+  if (items) out.items = schemaInWords(items, words);
+  return out;
+}
+
 export interface ErrorSchemaNode {
   __errors?: string[];
   [field: string]: ErrorSchemaNode | string[] | undefined;

@@ -9,6 +9,7 @@ import { resolveTarget } from '../routing.ts';
 import { useEngine } from '../services.ts';
 import { ActionButton } from '../ui.tsx';
 import { BrandMark, Footer, SkipLink } from './parts.tsx';
+import { tr } from '../i18n.ts';
 
 /** spec §2/§9: header offset 112px, side menu 100px collapsed and 320px on hover, toggled by a button under 600px. */
 export const HEADER_HEIGHT = 112;
@@ -126,7 +127,7 @@ export default function DefaultLayout({ layout, children }: LayoutProps) {
         <Flex h="64px" align="center" gap={{ base: '2', md: '4' }} px={{ base: '3', md: '6' }}>
           {menu ? (
             <IconButton
-              aria-label={mobileOpen ? 'Close the menu' : 'Open the menu'}
+              aria-label={mobileOpen ? tr('Close the menu') : tr('Open the menu')}
               aria-expanded={mobileOpen}
               aria-controls="side-menu"
               variant="ghost"
@@ -169,7 +170,7 @@ export default function DefaultLayout({ layout, children }: LayoutProps) {
         <Box
           as="nav"
           id="side-menu"
-          aria-label="Main menu"
+          aria-label={tr('Main menu')}
           position="fixed"
           top={`${HEADER_HEIGHT}px`}
           bottom="0"

@@ -4,7 +4,8 @@ import type { LayoutProps } from '../router.tsx';
 import { condition, evaluate } from '../expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatPhone } from '../formats.ts';
-import { Footer } from './parts.tsx';
+import { Footer, LanguagePicker } from './parts.tsx';
+import { tr } from '../i18n.ts';
 
 /** office: the pre-qualification header — office name, id, phone, address and logo (at most 200 × 60). */
 export default function OfficeLayout({ layout, children }: LayoutProps) {
@@ -32,12 +33,12 @@ export default function OfficeLayout({ layout, children }: LayoutProps) {
           {logo && logo !== brokenLogo ? (
             <img
               src={logo}
-              alt={name ? `${name} logo` : 'Office logo'}
+              alt={name ? tr('{name} logo').replace('{name}', name) : tr('Office logo')}
               style={{ maxWidth: office?.logoMaxWidth ?? 200, maxHeight: office?.logoMaxHeight ?? 60, objectFit: 'contain' }}
               onError={() => setBrokenLogo(logo)}
             />
           ) : null}
-          <Box minW="0">
+          <Box minW="0" flex="1">
             <Text fontSize={{ base: 'lg', md: 'xl' }} fontWeight="bold" color="brand.fg" data-office-name>
               {name}
               {id ? (
@@ -51,6 +52,7 @@ export default function OfficeLayout({ layout, children }: LayoutProps) {
               {address ? <Text>{address}</Text> : null}
             </Flex>
           </Box>
+          <LanguagePicker picker={layout.languages} />
         </Flex>
       </Box>
       <Box as="main" id="main-content" tabIndex={-1} flex="1" w="full" maxW="960px" mx="auto" px={{ base: '4', md: '8' }} py="6" outline="none">

@@ -1,9 +1,10 @@
-/** Parts shared by the layouts: brand mark, footer, skip link. */
-import { Box, Flex, Link, Text } from '@chakra-ui/react';
-import type { LayoutFooter } from '../../../codegen/generated/descriptors.ts';
-import { evaluate, text } from '../expressions.ts';
+/** Parts shared by the layouts: brand mark, language picker, footer, skip link. */
+import { Box, Button, Flex, Link, Text } from '@chakra-ui/react';
+import type { LanguagePicker as LanguagePickerDescriptor, LayoutFooter } from '../../../codegen/generated/descriptors.ts';
+import { condition, evaluate, text } from '../expressions.ts';
 import { useExprContext } from '../hooks.tsx';
 import { useEngine } from '../services.ts';
+import { tr } from '../i18n.ts';
 
 /** The brand's logo and name; on narrow screens (below 600px) the short word mark. */
 export function BrandMark() {
@@ -20,6 +21,36 @@ export function BrandMark() {
           {brand.logo.text}
         </Text>
       </Text>
+    </Flex>
+  );
+}
+
+/** One button per language, each named in itself (and marked as such for screen readers); the current one pressed. */
+export function LanguagePicker({ picker }: { picker: LanguagePickerDescriptor | undefined }) {
+  const context = useExprContext();
+  const { languages } = useEngine();
+  if (!picker || languages.list.length < 2 || !condition(picker.visible, context, true)) return null;
+  return (
+    <Flex as="nav" aria-label={text(picker.label, context)} gap="1" align="center" data-languages>
+      {languages.list.map((language) => {
+        const current = language.locale === context.locale;
+        // The current one outlined in the text's own colour: readable on any header, the brand's bar included.
+        return (
+          <Button
+            key={language.locale}
+            lang={language.locale}
+            size="xs"
+            variant={current ? 'outline' : 'ghost'}
+            borderColor={current ? 'currentColor' : 'transparent'}
+            fontWeight={current ? 'bold' : 'normal'}
+            color="inherit"
+            aria-pressed={current}
+            onClick={() => void languages.choose(language.locale)}
+          >
+            {language.name}
+          </Button>
+        );
+      })}
     </Flex>
   );
 }
@@ -57,7 +88,7 @@ export function SkipLink() {
       p="2"
       _focus={{ top: '2' }}
     >
-      Skip to content
+      {tr('Skip to content')}
     </Link>
   );
 }

@@ -6,11 +6,13 @@ import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, S
 import type { ScreenProps } from '../router.tsx';
 import { bind, condition, evaluate, text, type Context } from '../expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
-import { useActionRuntime, useExprContext, useOperationQuery, WizardStepContext } from '../hooks.tsx';
+import { useActionRuntime, useExprContext, useLocale, useOperationQuery, WizardStepContext } from '../hooks.tsx';
+import { tr } from '../i18n.ts';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
-import { cleanData, concretePaths, defaultsOf, displaySchemaFor, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
+import { cleanData, concretePaths, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
+import { catalogueIn } from '../../../server/contract/messages.ts';
 import { templates } from '../forms/templates.tsx';
 import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
 
@@ -69,7 +71,7 @@ export function uiSchemaFor(screen: FormDescriptor, display: Data, context: Cont
     const node: Record<string, unknown> = {};
     if (field.label !== undefined) node['ui:title'] = text(field.label, context);
     if (field.hint !== undefined) node['ui:help'] = text(field.hint, context);
-    if (field.placeholder !== undefined) node['ui:placeholder'] = field.placeholder;
+    if (field.placeholder !== undefined) node['ui:placeholder'] = tr(field.placeholder);
     if (field.widget) node['ui:widget'] = WIDGETS[field.widget];
     if (field.disabled !== undefined && condition(field.disabled, context, false)) node['ui:disabled'] = true;
     node['ui:options'] = { ...(field.options ?? {}), width: field.width ?? 'full', ownLabel: field.widget === 'confirm' };
@@ -98,7 +100,7 @@ export function brokenRules(screen: FormDescriptor, context: Context, data: Data
     const [group, field] = rule.field.split('.*.');
     const places = field === undefined ? [{ path: rule.field, context }] : ((getIn(data, group!) ?? []) as unknown[]).map((item, index) => ({ path: `${group}.${index}.${field}`, context: { ...context, item, index } }));
     for (const place of places) {
-      if (condition(rule.invalid, place.context, false)) (broken[place.path] ??= []).push(words[rule.message] ?? rule.message);
+      if (condition(rule.invalid, place.context, false)) (broken[place.path] ??= []).push(words[rule.message] ?? tr(rule.message));
     }
   }
   return broken;
@@ -157,12 +159,15 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const unseen = useMemo(() => new Set([...hidden, ...offScreen, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, offScreen, paths, screen.fields]);
   // A field with the hidden widget is not given to @rjsf (nor the code of its field kind); its value stays in the
   // form's data like any other.
-  const display = useMemo(() => displaySchemaFor(module.schema, unseen, also), [module, unseen, also]);
+  const locale = useLocale();
+  const display = useMemo(() => schemaInWords(displaySchemaFor(module.schema, unseen, also), tr), [module, unseen, also, locale]); // eslint-disable-line react-hooks/exhaustive-deps
   const uiText = JSON.stringify(uiSchemaFor(screen, display, ctx));
   const uiSchema = useMemo(() => JSON.parse(uiText) as UiSchema, [uiText]);
 
+  // The catalogue's messages in the current language: the validator fills their {limit} after translation.
+  const catalogue = useMemo(() => catalogueIn(services.messages, tr), [services.messages, locale]); // eslint-disable-line react-hooks/exhaustive-deps
   const rules = useRef<FormRules>(null as unknown as FormRules);
-  rules.current = { validate: module.validate, messagesAt: module.messagesAt, schema: module.schema, catalogue: services.messages, hidden, unseen, required: also, bound };
+  rules.current = { validate: module.validate, messagesAt: module.messagesAt, schema: module.schema, catalogue, hidden, unseen, required: also, bound };
   const validator = useMemo(() => createValidator(() => rules.current), []);
 
   const reset = useCallback(() => {
@@ -183,7 +188,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
     if (Object.keys(fieldErrors).length) return false;
     const submitCtx = { ...ctx, form: sentData };
     // Rules over the data and the context (an amount against the approved one): catalogue words on the field.
-    const broken = brokenRules(screen, submitCtx, sentData, services.messages.messages);
+    const broken = brokenRules(screen, submitCtx, sentData, catalogue.messages);
     if (Object.keys(broken).length) {
       setExtraErrors(toErrorSchema(broken));
       return false;
@@ -199,7 +204,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         valid = check.onFailure !== 'invalid';
       }
       if (!valid) {
-        const message = services.messages.messages[check.message] ?? check.message;
+        const message = catalogue.messages[check.message] ?? tr(check.message);
         setExtraErrors(toErrorSchema({ [check.field]: [message] }));
         return false;
       }
@@ -243,7 +248,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   };
 
   // In a wizard the wizard's Back and Next are the buttons.
-  const buttons: Button[] = step ? [] : (screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? 'Submit', variant: 'primary', submit: true }]);
+  const buttons: Button[] = step ? [] : (screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? tr('Submit'), variant: 'primary', submit: true }]);
   return (
     <Box data-screen="form" data-form={screen.schema}>
       {screen.dialog ? null : <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>}

@@ -9,6 +9,7 @@ import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
+import { tr } from '../i18n.ts';
 
 type Row = Record<string, unknown>;
 
@@ -111,7 +112,7 @@ export default function KanbanScreen({ screen }: ScreenProps<Kanban>) {
     <Box data-screen="kanban" data-ready={!isLoading || undefined}>
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
       {isLoading ? <Loading /> : null}
-      {!isLoading && lanes.length === 0 ? <Text color="fg.muted">{isError ? 'The board could not be loaded.' : 'No applications yet.'}</Text> : null}
+      {!isLoading && lanes.length === 0 ? <Text color="fg.muted">{isError ? tr('The board could not be loaded.') : tr('No applications yet.')}</Text> : null}
       {/* One stylesheet for the board, plain elements inside: a board holds hundreds of cards, and a styled component
           per element costs more than the cards themselves (bench/kanban.ts). */}
       <Box css={BOARD}>

@@ -11,6 +11,8 @@ import { useEngine, type WidgetRegistry } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 import type { ActionRuntime } from '../actions.ts';
+import { tr } from '../i18n.ts';
+import { fill } from '../../../core/i18n.ts';
 
 const features = tableFeatures({ rowPaginationFeature, rowSortingFeature });
 type Row = Record<string, unknown>;
@@ -90,7 +92,8 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
       return <>{shown}</>;
     }
   }
-  if (column.format) return <span className="cell-line">{shown}</span>;
+  // Formatted values (money, dates) keep to one line; words, translated or not, may wrap.
+  if (column.format && column.format !== 'text') return <span className="cell-line">{shown}</span>;
   return shown.length > PROSE_CHARS ? <span className="cell-prose">{shown}</span> : <>{shown}</>;
 }
 
@@ -144,7 +147,7 @@ function Filters({ filters, values, onApply, context }: { filters: TableFilter[]
               {f.widget === 'select' ? (
                 <NativeSelect.Root size="sm">
                   <NativeSelect.Field id={id} value={String(draft[f.id] ?? '')} onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}>
-                    <option value="">All</option>
+                    <option value="">{tr('All')}</option>
                     {(f.choices ?? []).map((c) => (
                       <option key={String(c.value)} value={String(c.value)}>
                         {c.label === undefined ? formatValue(f.format, c.value) : text(c.label, context)}
@@ -176,10 +179,10 @@ function Filters({ filters, values, onApply, context }: { filters: TableFilter[]
             onApply({});
           }}
         >
-          Clear
+          {tr('Clear')}
         </Button>
         <Button size="sm" type="submit" colorPalette="brand">
-          Apply
+          {tr('Apply')}
         </Button>
       </Flex>
     </Box>
@@ -289,7 +292,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
         <Flex gap="2" wrap="wrap">
           {screen.filters?.length ? (
             <Button size="sm" variant="outline" aria-expanded={showFilters} aria-controls="table-filters" onClick={() => setShowFilters((s) => !s)}>
-              Filter{filterCount ? ` (${filterCount})` : ''}
+              {tr('Filter')}{filterCount ? ` (${filterCount})` : ''}
             </Button>
           ) : null}
           {(screen.toolbar ?? []).map((b, i) => (
@@ -317,7 +320,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                 {select ? (
                   <Table.ColumnHeader w="1">
                     <SelectBox
-                      label={text(select.allLabel ?? 'Select all rows on this page', ctx)}
+                      label={select.allLabel === undefined ? tr('Select all rows on this page') : text(select.allLabel, ctx)}
                       checked={allPicked}
                       indeterminate={!allPicked && selectedRows.length > 0}
                       disabled={pageSelectable.length === 0}
@@ -384,21 +387,21 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
           </Box>
         ) : rows.length === 0 ? (
           <Text px="4" py="6" color="fg.muted">
-            {query.isError ? 'The list could not be loaded.' : text(screen.empty ?? 'No records found.', ctx)}
+            {query.isError ? tr('The list could not be loaded.') : screen.empty === undefined ? tr('No records found.') : text(screen.empty, ctx)}
           </Text>
         ) : null}
       </Box>
       {source.paged ? (
         <Flex justify="space-between" align="center" mt="3" gap="3" wrap="wrap" fontSize="sm">
           <Text color="fg.muted">
-            {rowCount} {rowCount === 1 ? 'record' : 'records'} · Page {pagination.pageIndex + 1} of {pageCount}
+            {fill(rowCount === 1 ? tr('1 record · Page {page} of {pages}') : tr('{count} records · Page {page} of {pages}'), { count: rowCount, page: pagination.pageIndex + 1, pages: pageCount })}
           </Text>
           <Flex gap="2">
             <Button size="sm" variant="outline" onClick={() => table.previousPage()} disabled={pagination.pageIndex === 0}>
-              Previous
+              {tr('Previous')}
             </Button>
             <Button size="sm" variant="outline" onClick={() => table.nextPage()} disabled={pagination.pageIndex + 1 >= pageCount}>
-              Next
+              {tr('Next')}
             </Button>
           </Flex>
         </Flex>

@@ -7,6 +7,7 @@ import { condition, text, type Context } from '../expressions.ts';
 import { runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery, useRouteInfo, WizardStepContext, type WizardStep } from '../hooks.tsx';
 import { HeadingLevel, Lazy, Loading, LoadingWatch, ScreenTitle } from '../ui.tsx';
+import { tr } from '../i18n.ts';
 
 type Data = Record<string, unknown>;
 type Step = Wizard['steps'][number];
@@ -74,7 +75,7 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
     if (wanted === null || !settled) return;
     setWanted(null);
     if (reachable(wanted)) goTo(wanted);
-    else if (step) setMissing(text(step.incomplete ?? 'Complete this step to continue.', context));
+    else if (step) setMissing(step.incomplete === undefined ? tr('Complete this step to continue.') : text(step.incomplete, context));
   }, [wanted, settled, reachable, goTo, step, context]);
 
   const next = useCallback(async () => {
@@ -117,7 +118,7 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
     <Box data-screen="wizard" data-step={step?.id}>
       <ScreenTitle>{text(screen.title, context)}</ScreenTitle>
       {screen.intro ? <Text mb="4">{text(screen.intro, context)}</Text> : null}
-      <List.Root as="ol" display="flex" flexWrap="wrap" gap="2" mb="6" listStyleType="none" aria-label="Steps">
+      <List.Root as="ol" display="flex" flexWrap="wrap" gap="2" mb="6" listStyleType="none" aria-label={tr('Steps')}>
         {steps.map((s, i) => (
           <List.Item key={s.id}>
             <Button
@@ -166,10 +167,10 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
           }}
           disabled={current === 0 || busy}
         >
-          Back
+          {tr('Back')}
         </Button>
         <Button colorPalette="brand" onClick={() => void next()} loading={busy} disabled={loadingParts > 0} data-button="wizard-next">
-          {text(step?.next ?? (last ? 'Finish' : 'Next'), context)}
+          {step?.next !== undefined ? text(step.next, context) : last ? tr('Finish') : tr('Next')}
         </Button>
       </Flex>
     </Box>

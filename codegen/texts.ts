@@ -1,0 +1,168 @@
+/**
+ * The texts people read on the borrower's side, found from the data (decision 0216): every place the meta-schemas
+ * mark `x-text` in the descriptors a translated route reaches (its page, the pages and dialogs that page names, its
+ * layout, its lender file), the titles and words of the forms and enumerations those pages show, the validation
+ * messages, and the engine's own words (`tr('…')` in src/). A language file must translate each of them: the unit
+ * test names the ones missing, and `npm run texts -- es` lists them for a translator.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { ROOT } from '../server/contract/documents.ts';
+import { migrate } from '../src/engine/descriptors/migrations.ts';
+import { labelNamesIn } from '../src/engine/labels.ts';
+import { listDescriptorFiles, META } from './descriptors.ts';
+import { enumerationLabels } from './schema-files.ts';
+
+type Json = unknown;
+type Doc = Record<string, Json>;
+const META_ID = 'https://pos.local/screens/_meta/';
+
+/** The strings an expression at a text position can show: literals in result places, not names it reads or compares. */
+export function shownStrings(expression: Json): string[] {
+  if (typeof expression === 'string') return expression ? [expression] : [];
+  if (Array.isArray(expression)) return expression.flatMap(shownStrings);
+  if (!expression || typeof expression !== 'object') return [];
+  const [[operator, args]] = Object.entries(expression as Doc) as [[string, Json]];
+  const list = Array.isArray(args) ? args : [args];
+  if (operator === 'if') return list.filter((_, i) => i % 2 === 1 || (i === list.length - 1 && list.length % 2 === 1)).flatMap(shownStrings);
+  if (operator === 'or' || operator === 'and') return list.flatMap(shownStrings);
+  return [];
+}
+
+let sink: Set<string> | undefined;
+let ajv: Ajv2020 | undefined;
+
+function validatorFor(schemaRef: string): ValidateFunction {
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+    ajv.addKeyword({
+      keyword: 'x-text',
+      schemaType: 'boolean',
+      validate: (marked: boolean, data: Json) => {
+        if (marked) for (const text of shownStrings(data)) sink?.add(text);
+        return true;
+      },
+    });
+    for (const file of readdirSync(META).filter((name) => name.endsWith('.schema.json'))) {
+      const schema = JSON.parse(readFileSync(join(META, file), 'utf8')) as Doc;
+      delete schema.$schema;
+      ajv.addSchema(schema, META_ID + file);
+    }
+  }
+  return ajv.getSchema(META_ID + schemaRef) ?? ajv.compile({ $ref: META_ID + schemaRef });
+}
+
+/** The x-text strings of one descriptor, validated against `schemaRef` ('layouts.schema.json', 'screen.schema.json#/$defs/form'). */
+export function markedTexts(doc: Json, schemaRef: string): Set<string> {
+  sink = new Set();
+  try {
+    validatorFor(schemaRef)(doc);
+    return sink;
+  } finally {
+    sink = undefined;
+  }
+}
+
+/** Walks a descriptor for the screens it names: `screen` (pages) and `dialog` (dialogs) values. */
+function namedScreens(node: Json, out: Array<{ place: 'pages' | 'dialogs'; name: string }> = []) {
+  if (Array.isArray(node)) node.forEach((n) => namedScreens(n, out));
+  else if (node && typeof node === 'object') {
+    for (const [key, value] of Object.entries(node as Doc)) {
+      if (key === 'screen' && typeof value === 'string') out.push({ place: 'pages', name: value });
+      else if (key === 'dialog' && typeof value === 'string') out.push({ place: 'dialogs', name: value });
+      else namedScreens(value, out);
+    }
+  }
+  return out;
+}
+
+/** The engine's own words: the literal of each tr('…') call under src/. */
+function engineWords(dir = join(ROOT, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return engineWords(path);
+    if (!/\.tsx?$/.test(entry.name)) return [];
+    return [...readFileSync(path, 'utf8').matchAll(/\btr\(\s*'((?:[^'\\]|\\.)+)'\s*\)/g)].map((m) => m[1]!.replace(/\\'/g, "'"));
+  });
+}
+
+export interface FormSchemaSource {
+  (name: string): Promise<Doc>;
+}
+
+/** Titles and enumeration words of a form's display schema. */
+function schemaWords(schema: Json, out: Set<string>): void {
+  if (!schema || typeof schema !== 'object') return;
+  const node = schema as Doc;
+  if (typeof node.title === 'string') out.add(node.title);
+  for (const word of Object.values((node['x-labels'] ?? {}) as Record<string, string>)) out.add(word);
+  for (const prop of Object.values((node.properties ?? {}) as Doc)) schemaWords(prop, out);
+  if (node.items) schemaWords(node.items, out);
+}
+
+/** Every text of the borrower's side (the routes marked `translated` and every lender flow), with where it shows. */
+export async function borrowerTexts(formSchema: FormSchemaSource): Promise<Map<string, string>> {
+  const files = listDescriptorFiles();
+  const docs = new Map(files.filter((f) => f.kind).map((f) => [f.relative, migrate(f.kind!, JSON.parse(f.text)).doc as Doc]));
+  const texts = new Map<string, string>();
+  const add = (found: Iterable<string>, where: string) => {
+    // A text that is only placeholders ('{item.text}') has no words of its own.
+    for (const text of found) if (!texts.has(text) && /\p{L}/u.test(text.replace(/\{[^{}]+\}/g, ''))) texts.set(text, where);
+  };
+  // The brand's words, as written and in lower case (brandContext's `serviceLower`).
+  for (const [relative, brand] of docs) {
+    if (!relative.startsWith('brands/')) continue;
+    const words = Object.values((brand.wording ?? {}) as Record<string, string>);
+    add([...words, ...words.map((w) => w.toLowerCase())], `screens/${relative} (wording)`);
+  }
+  const routes = docs.get('routes.json')!;
+  add(markedTexts(routes, 'routes.schema.json'), 'screens/routes.json');
+  const layouts = (docs.get('layouts.json')!.layouts ?? {}) as Record<string, Doc>;
+  const usedLayouts = new Set<string>();
+  const queue: Array<{ place: 'pages' | 'dialogs'; name: string }> = [];
+  for (const route of (routes.routes ?? []) as Doc[]) {
+    if (route.translated !== true) continue;
+    usedLayouts.add(String(route.layout));
+    queue.push(...namedScreens(route));
+  }
+  for (const [relative, lender] of docs) {
+    if (!relative.startsWith('lenders/')) continue;
+    add(markedTexts(lender, 'lender.schema.json'), `screens/${relative}`);
+    for (const route of (lender.routes ?? []) as Doc[]) usedLayouts.add(String(route.layout));
+    queue.push(...namedScreens(lender.routes));
+  }
+  for (const name of usedLayouts) {
+    add(markedTexts(layouts[name], 'layouts.schema.json#/$defs/layout'), `screens/layouts.json (${name})`);
+    queue.push(...namedScreens(layouts[name]));
+  }
+  const seen = new Set<string>();
+  const labels = new Set<string>();
+  const forms = new Set<string>();
+  while (queue.length) {
+    const { place, name } = queue.shift()!;
+    const relative = `${place}/${name}.json`;
+    if (seen.has(relative) || !docs.has(relative)) continue;
+    seen.add(relative);
+    const doc = docs.get(relative)!;
+    add(markedTexts(doc, `screen.schema.json#/$defs/${String(doc.kind)}`), `screens/${relative}`);
+    labelNamesIn(doc, labels);
+    if (doc.kind === 'form' && typeof doc.schema === 'string') forms.add(doc.schema);
+    queue.push(...namedScreens(doc));
+  }
+  const words = new Set<string>();
+  for (const form of forms) schemaWords(await formSchema(form), words);
+  add(words, 'a form of the borrower side');
+  const enumerations = enumerationLabels();
+  for (const label of labels) {
+    const [kind, name] = label.split(':') as [string, string];
+    if (kind === 'label') add(Object.values(enumerations.get(name) ?? {}), `schemas/enums (${name})`);
+  }
+  const catalogue = JSON.parse(readFileSync(join(ROOT, 'schemas', 'messages.json'), 'utf8')) as { messages: Record<string, string> };
+  add(Object.values(catalogue.messages), 'schemas/messages.json');
+  add(engineWords(), 'src/ (tr)');
+  return texts;
+}
+
+/** The {placeholders} of a text, sorted: a translation must keep the source's. */
+export const placeholdersOf = (text: string): string[] => [...text.matchAll(/\{[^{}]+\}/g)].map((m) => m[0]).sort();

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../../server/contract/documents.ts';
+import { languageIndex } from '../../codegen/generated/languages.ts';
+import { fill, negotiate, speakerOf, translate, wordsOf, type Speaker } from '../../core/i18n.ts';
+import { adverseActionNotice, adverseActionSms, applicationLinkEmail, applicationLinkSms, eSignLinkEmail, eSignLinkSms, passcodeEmail, passcodeSms } from '../../server/notify/messages.ts';
+import { consentText } from '../../server/esign/consent.ts';
+import { sandboxKba } from '../../server/lenders/sandbox.ts';
+import type { Applicant } from '../../server/lenders/types.ts';
+import { borrowerTexts, markedTexts, placeholdersOf, shownStrings } from '../../codegen/texts.ts';
+import { languageFor, localeToKeep, wordsFor } from '../../server/descriptors/languages.ts';
+import { setLanguage, SOURCE_LANGUAGE } from '../../src/engine/i18n.ts';
+import { text } from '../../src/engine/expressions.ts';
+import { formatValue } from '../../src/engine/formats.ts';
+
+const formSchema = async (name: string) => (await import(`../../codegen/generated/forms/${name}.ts`)).schema as Record<string, unknown>;
+const spanish = languageFor('es');
+
+describe('languages as data (decision 0216)', () => {
+  it('negotiates a language from a locale, a tag or an Accept-Language header', () => {
+    expect(negotiate('es', ['en', 'es'], 'en')).toBe('es');
+    expect(negotiate('es-MX,es;q=0.9,en;q=0.8', ['en', 'es'], 'en')).toBe('es');
+    expect(negotiate('fr-FR,en;q=0.5,es;q=0.7', ['en', 'es'], 'en')).toBe('es');
+    expect(negotiate('fr', ['en', 'es'], 'en')).toBe('en');
+    expect(negotiate('es;q=0', ['en', 'es'], 'en')).toBe('en');
+    expect(negotiate(undefined, ['en', 'es'], 'en')).toBe('en');
+  });
+
+  it('translates by the source text and fills placeholders after, leaving an unknown text in the source language', () => {
+    expect(translate({ Continue: 'Continuar' }, 'Continue')).toBe('Continuar');
+    expect(translate({ Continue: 'Continuar' }, 'Back')).toBe('Back');
+    expect(fill('Hola {name}, {missing}', { name: 'Ana' })).toBe('Hola Ana, {missing}');
+    expect(wordsOf({ 'Your passcode is {code}.': 'Su código es {code}.' })('Your passcode is {code}.', { code: '123456' })).toBe('Su código es 123456.');
+  });
+
+  it('keeps the locale only when it is not the source language', () => {
+    expect(localeToKeep('es-US,es;q=0.9')).toBe('es');
+    expect(localeToKeep('en-US')).toBeNull();
+    expect(localeToKeep(null)).toBeNull();
+    expect(wordsFor('es')('This field is required.')).toBe('Este campo es obligatorio.');
+  });
+
+  it('finds the texts of a descriptor where the meta-schemas mark them, not the names and values it reads', () => {
+    expect(shownStrings({ if: [{ var: 'data.ok' }, 'Signed', { '==': [{ var: 'x' }, 'Approved'] }, 'Waiting', 'Declined'] })).toEqual(['Signed', 'Waiting', 'Declined']);
+    const found = markedTexts(
+      { format: 1, kind: 'detail', title: 'Your loan', source: { operation: 'App_GetApp', params: { id: { var: 'route.params.id' } } }, sections: [{ title: 'Summary', fields: [{ label: 'Amount', value: { var: 'data.amount' }, format: 'currency' }] }] },
+      'screen.schema.json#/$defs/detail',
+    );
+    expect([...found].sort()).toEqual(['Amount', 'Summary', 'Your loan']);
+  });
+});
+
+describe('Spanish (screens/languages/es.json)', () => {
+  it('translates every text of the borrower side, keeping each placeholder', async () => {
+    const texts = await borrowerTexts(formSchema);
+    expect(texts.size).toBeGreaterThan(250);
+    const missing = [...texts].filter(([source]) => spanish.texts[source] === undefined).map(([source, where]) => `${where}: ${source}`);
+    expect(missing).toEqual([]);
+    const broken = Object.entries(spanish.texts).filter(([source, translation]) => placeholdersOf(source).join() !== placeholdersOf(translation).join());
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('the engine in another language', () => {
+  afterEach(() => setLanguage(SOURCE_LANGUAGE));
+
+  it('shows descriptor texts, enumeration words and formats in the current language', () => {
+    setLanguage(spanish);
+    expect(text('Continue your application with {flow.name}.', { flow: { name: 'GreenSky' } })).toBe('Continúe su solicitud con GreenSky.');
+    expect(text({ if: [{ var: 'ok' }, 'Signed', 'Sign'] }, { ok: true })).toBe(spanish.texts.Signed);
+    expect(formatValue('currency', 4500)).toBe('$4,500.00');
+    expect(formatValue('date', '2026-11-26')).toBe('26 nov 2026');
+    expect(formatValue('yesno', true)).toBe('Sí');
+    setLanguage(SOURCE_LANGUAGE);
+    expect(text('Continue your application with {flow.name}.', { flow: { name: 'GreenSky' } })).toBe('Continue your application with GreenSky.');
+    expect(formatValue('date', '2026-11-26')).toBe('11/26/2026');
+  });
+});
+
+describe('what the server writes to a borrower, in Spanish', () => {
+  /** A Spanish speaker that notes each source text without a translation. */
+  function recording() {
+    const missing = new Set<string>();
+    const base = speakerOf(spanish);
+    const speak: Speaker = { ...base, say: (source, values) => (spanish.texts[source] === undefined ? void missing.add(source) : undefined, base.say(source, values)) };
+    return { speak, missing };
+  }
+
+  it('translates every message, notice and the ESIGN consent, with money and days written the Spanish way', () => {
+    const { speak, missing } = recording();
+    const to = 'pat@example.com';
+    const written = [
+      passcodeEmail({ to, code: '123456', minutes: 10 }, speak).text,
+      passcodeSms({ to, code: '123456', minutes: 10 }, speak).text,
+      applicationLinkEmail({ to, firstName: 'Ana', officeName: 'Bright Smiles', amount: 450_000, url: 'https://x/#/app/auth/1?t=a&lang=es', hours: 72 }, speak).text,
+      applicationLinkSms({ to, officeName: 'Bright Smiles', url: 'https://x' }, speak).text,
+      eSignLinkEmail({ to, firstName: 'Ana', officeName: 'Bright Smiles', lenderName: 'GreenSky', url: 'https://x', hours: 72 }, speak).text,
+      eSignLinkSms({ to, officeName: 'Bright Smiles', url: 'https://x' }, speak).text,
+      adverseActionNotice(
+        {
+          firstName: 'Ana', officeName: 'Bright Smiles', appliedOn: '2026-11-26',
+          lenders: [
+            { name: 'GreenSky', phone: '(800) 555-0104', reason: null, bureau: { name: 'Equifax', address: 'P.O. Box 740241, Atlanta, GA 30374', phone: '(800) 685-1111' } },
+            { name: 'Ally Lending', phone: null, reason: 'Insufficient income for the amount requested', bureau: null },
+          ],
+        },
+        speak,
+      ).text,
+      adverseActionSms({ to, officeName: 'Bright Smiles', lenderCount: 2 }, speak).text,
+      consentText({ lenderName: 'GreenSky', lenderPhone: '(800) 555-0104', officeName: 'Bright Smiles', email: to }, speak),
+      consentText({ lenderName: 'GreenSky', lenderPhone: null, officeName: 'Bright Smiles', email: null }, speak),
+    ].join('\n');
+    expect([...missing]).toEqual([]);
+    expect(written).toContain('$4,500.00');
+    expect(written).toContain('26 nov 2026');
+    expect(written).not.toMatch(/\{[a-z]+\}/i);
+  });
+
+  it("translates the sandbox lender's identity questions", () => {
+    const applicant = { address: { streetAddress: '4100 Juniper Hollow Trl', city: 'Round Rock', zipCode: '78664' }, dob: '1984-04-12' } as Applicant;
+    for (const question of sandboxKba(applicant)) expect(spanish.texts[question.text], question.text).toBeDefined();
+  });
+});
+
+describe("the patient's language in the send-application form", () => {
+  it('offers exactly the languages of screens/languages/, each named in itself', async () => {
+    const form = JSON.parse(readFileSync(join(ROOT, 'schemas', 'forms', 'send-app.json'), 'utf8')) as { properties: { language: { enum: string[]; 'x-labels': Record<string, string> } } };
+    expect(form.properties.language.enum).toEqual(languageIndex.map((l) => l.locale));
+    expect(form.properties.language['x-labels']).toEqual(Object.fromEntries(languageIndex.map((l) => [l.locale, l.name])));
+  });
+});

@@ -1,7 +1,7 @@
 /**
- * A borrower comes back through the office's public landing page (#/landing/{code}): the passcode goes to the
- * contact the office has for them (Otp_SendOtp with the office and a mobile phone, docs/decisions/0067), and the
- * borrower continues where the application is.
+ * The office's public landing page (#/landing/{code}): a borrower comes back through it — the passcode goes to the
+ * contact the office has for them (Otp_SendOtp with the office and a mobile phone, docs/decisions/0067) — or a patient
+ * starts an application alone (App_StartApp, decision 0217), the way a New York office's patients apply.
  */
 import { expect, test } from '@playwright/test';
 import { enterPasscode, hashOf } from './support/borrower.ts';
@@ -30,7 +30,7 @@ test('the landing page: a visitor asks the office for a link, or continues an ap
   const visitor = await context.newPage();
   await visitor.goto(`${origin}/#/landing/brightsmiles`);
   await expect(visitor.getByRole('heading', { level: 1, name: 'Bright Smiles Dental' })).toBeVisible({ timeout: 20_000 });
-  await expect(visitor.getByText(/To apply, ask Bright Smiles Dental for a link/)).toBeVisible();
+  await expect(visitor.getByText(/Apply here in about a minute, or ask Bright Smiles Dental to text or e-mail you a link/)).toBeVisible();
   await expect(visitor.getByRole('button', { name: 'Apply on this device' })).toHaveCount(0);
 
   await expect(visitor.getByRole('heading', { name: 'Continue your application' })).toBeVisible();
@@ -40,5 +40,32 @@ test('the landing page: a visitor asks the office for a link, or continues an ap
   // Signed in for that application, the borrower goes where it is: the pre-qualification form, prefilled.
   await expect.poll(() => hashOf(visitor), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);
   await expect(visitor.getByLabel('First Name')).toHaveValue('Robin');
+  await context.close();
+});
+
+test("a New York office's patient applies alone from its page: the passcode opens the new application, prefilled, on the office's own pages", async ({ browser, baseURL }) => {
+  const digits = String((Date.now() * 17) % 10_000_000).padStart(7, '0');
+  const phone = `(518) ${digits.slice(0, 3)}-${digits.slice(3)}`;
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const patient = await context.newPage();
+  await patient.goto(`${baseURL}/#/landing/empiredental`);
+  await expect(patient.getByRole('heading', { level: 1, name: 'Empire State Dental Care' })).toBeVisible({ timeout: 20_000 });
+  await patient.getByRole('button', { name: 'Apply now' }).click();
+  await expect.poll(() => hashOf(patient)).toBe('/landing/empiredental/start');
+  await expect(patient.getByRole('heading', { name: 'Apply for financing' })).toBeVisible();
+  await patient.getByLabel('First Name').fill('Maya');
+  await patient.getByLabel('Last Name').fill('Goldberg');
+  await patient.getByRole('textbox', { name: 'Mobile Phone' }).pressSequentially(phone.replace(/\D/g, ''));
+  await patient.getByLabel('Estimated Treatment Amount').fill('3200');
+  // No passcode without the consent to be contacted there.
+  await patient.getByRole('button', { name: 'Send me a passcode' }).click();
+  await expect(patient.locator('[data-error-for="root_agreeToContact"]')).toHaveText('This field is required.');
+  await patient.getByRole('checkbox', { name: /^I agree to receive my passcode and messages about this application/ }).check();
+  await patient.getByRole('button', { name: 'Send me a passcode' }).click();
+  await enterPasscode(patient, phone);
+  await expect.poll(() => hashOf(patient), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);
+  await expect(patient.getByLabel('First Name')).toHaveValue('Maya');
+  await expect(patient.getByRole('textbox', { name: 'Mobile Phone' })).toHaveValue(phone);
+  await expect(patient.locator('[data-office-name]')).toContainText('Empire State Dental Care');
   await context.close();
 });

@@ -11,7 +11,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { hashOf } from './support/borrower.ts';
+import { enterPasscode, hashOf } from './support/borrower.ts';
 import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -181,7 +181,7 @@ test('success: the toast, the QR code of the link, the popup closes, and the for
   });
   await dialog.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText(SENT)).toBeVisible();
-  expect(body).toEqual({ officeId: expect.any(Number), firstName: 'Mary', lastName: 'Smith', email, amount: 1200, enableRemoteSign: true });
+  expect(body).toEqual({ officeId: expect.any(Number), firstName: 'Mary', lastName: 'Smith', email, amount: 1200, language: 'en', enableRemoteSign: true });
   await expect(dialog).toBeHidden();
   // After sending, the link as a QR code for the borrower at the desk; the e-mail is in the demo outbox.
   const sent = page.getByRole('dialog', { name: 'Application link sent' });
@@ -233,15 +233,16 @@ test('the popup says so when the link went by e-mail only because the number opt
   await expect.poll(() => hashOf(page)).toBe('/app/4242');
 });
 
-test("a patient-only state (New York, GBL §349-g): staff are offered the links only, and the server refuses a form they fill in", async ({ page }) => {
+test("a patient-only state (New York, GBL §349-g): staff are offered only the patient's own ways to apply, and the server refuses a form they fill in", async ({ page }) => {
   // The demo's New York office (screens/states.json marks NY patient-only).
   await signIn(page, 'ny.office@demo.test', /^\/home$/);
   await page.getByRole('button', { name: 'New Application' }).click();
   const how = page.getByRole('dialog', { name: 'How would you like to apply?' });
-  await expect(how.getByText("In this office's state the patient fills in the application on their own device: send them the link.")).toBeVisible();
+  await expect(how.getByText("In this office's state the patient fills in the application alone: hand them this device to apply on the office's page, or send them the link.")).toBeVisible();
   await expect(how.getByRole('button', { name: 'Text a link' })).toBeVisible();
   await expect(how.getByRole('button', { name: 'Email a link' })).toBeVisible();
-  await expect(how.getByRole('button', { name: 'On this device' })).toHaveCount(0);
+  await expect(how.getByRole('button', { name: 'The patient applies on this device' })).toBeVisible();
+  await expect(how.getByRole('button', { name: 'On this device', exact: true })).toHaveCount(0);
   await how.getByRole('button', { name: 'Close', exact: true }).click();
   // Typing the address of the office-device form does not get round it: the server refuses what staff submit.
   await page.evaluate(() => (window.location.hash = '/app/prequal/0'));
@@ -263,4 +264,25 @@ test("a patient-only state (New York, GBL §349-g): staff are offered the links 
   expect((await submitted).status()).toBe(403);
   await expect(page.getByText('In NY, the patient fills in the application: send the patient the application link (text or e-mail).')).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
+});
+
+test("New York: staff hand the device, the patient applies alone on the office's page, and no staff screen opens for them", async ({ page }) => {
+  await signIn(page, 'ny.office@demo.test', /^\/home$/);
+  await page.getByRole('button', { name: 'New Application' }).click();
+  await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'The patient applies on this device' }).click();
+  await expect.poll(() => hashOf(page)).toBe('/landing/empiredental/start');
+  // The patient's part: their name, phone and amount, their consent, then the passcode texted to them.
+  const phone = freshPhone();
+  await page.getByLabel('First Name').fill('Ana');
+  await page.getByLabel('Last Name').fill('Rivera');
+  await page.getByRole('textbox', { name: 'Mobile Phone' }).pressSequentially(phone.replace(/\D/g, ''));
+  await page.getByLabel('Estimated Treatment Amount').fill('3000');
+  await page.getByRole('checkbox', { name: /^I agree to receive my passcode/ }).check();
+  await page.getByRole('button', { name: 'Send me a passcode' }).click();
+  await enterPasscode(page, phone);
+  await expect.poll(() => hashOf(page), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);
+  await expect(page.getByLabel('First Name')).toHaveValue('Ana');
+  // The device is the patient's now: a staff screen asks for the staff password again (decision 0212).
+  await page.evaluate(() => (window.location.hash = '/home'));
+  await expect(page.getByLabel('Password')).toBeVisible({ timeout: 20_000 });
 });

@@ -1173,6 +1173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/App/StartApp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A patient starts an application alone, from the office's landing page
+         * @description Issue 19, decision 0217. The office of the landing page code must be public (approved, active, published). A new application is made with the patient's name, contact and amount, and a passcode is sent to the contact; the application opens with Otp_VerifyOtp, like a borrower coming back. The answer does not name the application. Limits: 5 starts per client address an hour, 30 per office an hour (429); an opted-out mobile phone gets 409. The consent to be contacted is kept with the application (version, time, channel).
+         */
+        post: operations["App_StartApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Otp/SendOtp": {
         parameters: {
             query?: never;
@@ -3084,21 +3104,32 @@ export interface components {
             amount2: number;
         };
         /**
-         * Send one-time passcode
-         * @description Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application), with the token of a link the office sent for it unless the caller is its borrower or staff of its office at their desk; or officeId with an e-mail or mobile phone (a borrower coming back through a landing page). docs/decisions/0173.
+         * Start my application
+         * @description Body of App_StartApp: a patient starts an application alone, from the office's landing page or its QR code (issue 19; the patient-only mode of New York). The contact given receives a passcode; the application opens once it is entered (Otp_VerifyOtp), so nobody starts one for a phone or mailbox they do not hold. agreeToContact records the patient's consent to be sent the passcode and messages about this application there (TCPA), with its version, time and channel.
          */
-        OtpSend: {
-            /** @description Application id. */
-            appId?: number;
-            /** @description Office id. */
-            officeId?: number;
-            /** @description The `t` of a link the office texted or e-mailed for this application (App_SendApp, App_SendESignLink), used or expired: it shows the requester received the office's message. */
-            linkToken?: string;
+        StartApp: {
+            /** @description The office's landing page code. */
+            code: string;
+            /** First Name */
+            firstName: string;
+            /** Last Name */
+            lastName: string;
             channel: components["schemas"]["SendChannel"];
-            /** Format: email */
-            email?: string;
+            /** Mobile Phone */
             mobilePhone?: string;
-        } & (unknown | unknown);
+            /**
+             * Email
+             * Format: email
+             */
+            email?: string;
+            /** Amount */
+            amount: number;
+            /**
+             * I agree to receive my passcode and messages about this application at this mobile phone or e-mail address. Message and data rates may apply. Reply STOP to opt out.
+             * @constant
+             */
+            agreeToContact: true;
+        } & (unknown & unknown);
         /**
          * One-time passcode sent
          * @description Answer of Otp_SendOtp. The same shape answers whether or not a matching application exists.
@@ -3116,6 +3147,22 @@ export interface components {
             expiresAtUtc: string;
             resendAfterSeconds: number;
         };
+        /**
+         * Send one-time passcode
+         * @description Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application), with the token of a link the office sent for it unless the caller is its borrower or staff of its office at their desk; or officeId with an e-mail or mobile phone (a borrower coming back through a landing page). docs/decisions/0173.
+         */
+        OtpSend: {
+            /** @description Application id. */
+            appId?: number;
+            /** @description Office id. */
+            officeId?: number;
+            /** @description The `t` of a link the office texted or e-mailed for this application (App_SendApp, App_SendESignLink), used or expired: it shows the requester received the office's message. */
+            linkToken?: string;
+            channel: components["schemas"]["SendChannel"];
+            /** Format: email */
+            email?: string;
+            mobilePhone?: string;
+        } & (unknown | unknown);
         /**
          * Verify one-time passcode
          * @description Body of Otp_VerifyOtp.
@@ -3243,6 +3290,8 @@ export interface components {
             officeName: string | null;
             /** @description Enrollment status of the current office; null without one (internal admins, a user who has not enrolled). */
             enrollmentStatus: components["schemas"]["EnrollmentStatus"] | null;
+            /** @description The current office's published landing page code (null when it has none): where its patients start an application alone, on their own phone or handed the office's device (decision 0217). */
+            officeLandingCode: string | null;
             /** @description The current office's state wants the patient alone to fill in the application (screens/states.json, e.g. N.Y. Gen. Bus. Law §349-g): staff send the link instead of applying on the office's device. */
             patientOnlyApplication: boolean;
             /** @description The reason given with the current office's status (e.g. why it was declined); null when none was given. */
@@ -6196,6 +6245,40 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    App_StartApp: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartApp"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OtpSendResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -68,6 +68,7 @@ const compact = {
   Files_GetContent: 'get /api/Files/GetContent/{id} d',
   Files_GetPublicContent: 'get /api/Files/GetPublicContent/{id} d',
   Files_GetContentByLink: 'get /api/Files/GetContentByLink/{token} d',
+  App_StartApp: 'post /api/App/StartApp kib',
   Otp_SendOtp: 'post /api/Otp/SendOtp kib',
   Otp_VerifyOtp: 'post /api/Otp/VerifyOtp kb',
   Otp_ExchangeLinkToken: 'post /api/Otp/ExchangeLinkToken kb',

@@ -278,6 +278,20 @@ export type OfficeSettingUpsert = OfficeSettingUpsert1;
  */
 export type LandingPageUpsert = LandingPageUpsert1;
 /**
+ * Body of App_StartApp: a patient starts an application alone, from the office's landing page or its QR code (issue 19; the patient-only mode of New York). The contact given receives a passcode; the application opens once it is entered (Otp_VerifyOtp), so nobody starts one for a phone or mailbox they do not hold. agreeToContact records the patient's consent to be sent the passcode and messages about this application there (TCPA), with its version, time and channel.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StartApp".
+ */
+export type StartApp = StartApp1;
+export type FirstName = string;
+export type LastName = string;
+export type MobilePhone = string;
+export type Email = string;
+export type Amount = number;
+export type IAgreeToReceiveMyPasscodeAndMessagesAboutThisApplicationAtThisMobilePhoneOrEMailAddressMessageAndDataRatesMayApplyReplySTOPToOptOut =
+  true;
+/**
  * Body of Otp_SendOtp. Either appId (the code goes to the contact on file for that application), with the token of a link the office sent for it unless the caller is its borrower or staff of its office at their desk; or officeId with an e-mail or mobile phone (a borrower coming back through a landing page). docs/decisions/0173.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -6675,22 +6689,18 @@ export interface BankVerificationConfirm {
    */
   amount2: number;
 }
-export interface OtpSend2 {
+export interface StartApp1 {
   /**
-   * Application id.
+   * The office's landing page code.
    */
-  appId?: number;
-  /**
-   * Office id.
-   */
-  officeId?: number;
-  /**
-   * The `t` of a link the office texted or e-mailed for this application (App_SendApp, App_SendESignLink), used or expired: it shows the requester received the office's message.
-   */
-  linkToken?: string;
+  code: string;
+  firstName: FirstName;
+  lastName: LastName;
   channel: SendChannel;
-  email?: string;
-  mobilePhone?: string;
+  mobilePhone?: MobilePhone;
+  email?: Email;
+  amount: Amount;
+  agreeToContact: IAgreeToReceiveMyPasscodeAndMessagesAboutThisApplicationAtThisMobilePhoneOrEMailAddressMessageAndDataRatesMayApplyReplySTOPToOptOut;
 }
 /**
  * Answer of Otp_SendOtp. The same shape answers whether or not a matching application exists.
@@ -6710,6 +6720,23 @@ export interface OtpSendResult {
   destination: string;
   expiresAtUtc: string;
   resendAfterSeconds: number;
+}
+export interface OtpSend2 {
+  /**
+   * Application id.
+   */
+  appId?: number;
+  /**
+   * Office id.
+   */
+  officeId?: number;
+  /**
+   * The `t` of a link the office texted or e-mailed for this application (App_SendApp, App_SendESignLink), used or expired: it shows the requester received the office's message.
+   */
+  linkToken?: string;
+  channel: SendChannel;
+  email?: string;
+  mobilePhone?: string;
 }
 /**
  * Body of Otp_VerifyOtp.
@@ -6873,6 +6900,10 @@ export interface SessionUser {
    * Enrollment status of the current office; null without one (internal admins, a user who has not enrolled).
    */
   enrollmentStatus: EnrollmentStatus | null;
+  /**
+   * The current office's published landing page code (null when it has none): where its patients start an application alone, on their own phone or handed the office's device (decision 0217).
+   */
+  officeLandingCode: string | null;
   /**
    * The current office's state wants the patient alone to fill in the application (screens/states.json, e.g. N.Y. Gen. Bus. Law §349-g): staff send the link instead of applying on the office's device.
    */

@@ -368,6 +368,10 @@ function identityExamples(appOfBrightSmiles: number, fixtures: ExampleFixtures):
     { operationId: 'AdminOffices_UpsertUser', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUser', person('Jordan', 'sales')) },
     { operationId: 'AdminOffices_UpsertUsers', as: 'admin@demo.test', request: put('/api/admin/Offices/UpsertUsers', { officeId: office, users: [person('Morgan', 'tpa')] }) },
     // The borrower's way back in: the office's link, spent or not, lets them ask for a passcode (decision 0173).
+    {
+      operationId: 'App_StartApp',
+      request: { ...post('/api/App/StartApp', { code: DEMO.brightSmilesCode, firstName: 'Rosa', lastName: 'Alvarez', channel: 'Email', email: `rosa.${Date.now().toString(36)}@gmail.com`, amount: 2400, agreeToContact: true }), remoteAddress: '192.0.2.77' },
+    },
     { operationId: 'Otp_SendOtp', request: post('/api/Otp/SendOtp', { appId: fixtures.journey.sentAppId, linkToken: fixtures.journey.linkToken, channel: 'Email' }) },
     { operationId: 'Otp_VerifyOtp', request: post('/api/Otp/VerifyOtp', { challengeId: fixtures.identity.otpChallengeId, code: fixtures.identity.otpCode }) },
   ];

@@ -85,6 +85,8 @@ function requiredOf(schema: JsonObject): string[] {
   for (const part of (schema.allOf as Json[] | undefined) ?? []) {
     const resolved = deref(part);
     required.push(...((resolved.required as string[] | undefined) ?? []), ...firstRequired(resolved));
+    // A part's if/then (start-app: a phone for texts, an address for e-mail): what any branch needs is given.
+    if (resolved.then) required.push(...((deref(resolved.then).required as string[] | undefined) ?? []));
   }
   if (schema.then) required.push(...((deref(schema.then).required as string[] | undefined) ?? []));
   return [...new Set(required)];

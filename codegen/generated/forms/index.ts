@@ -29,6 +29,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   SelectOffer: () => import('./SelectOffer.ts') as Promise<FormModule>,
   SendApp: () => import('./SendApp.ts') as Promise<FormModule>,
   SignAgreement: () => import('./SignAgreement.ts') as Promise<FormModule>,
+  StartApp: () => import('./StartApp.ts') as Promise<FormModule>,
   SubmitApp: () => import('./SubmitApp.ts') as Promise<FormModule>,
   SwitchOffice: () => import('./SwitchOffice.ts') as Promise<FormModule>,
 };

@@ -92,7 +92,8 @@ const DEMO_OFFICES: readonly DemoOffice[] = [
     // New York (screens/states.json): its patients fill in their applications themselves (decision 0213).
     key: 'empire', name: 'Empire State Dental Care', legalName: 'Empire State Dental Care PLLC', category: 'Dental', status: 'Approved',
     street: '90 State St', city: 'Albany', state: 'NY', zip: '12207', phone: '(518) 555-0163', timeZone: 'ET',
-    lenders: ['ally', 'gsky', 'lpoint'], decisions: [['Approved', VERIFIED]], noApplications: true,
+    // Its page (and QR code) is where its patients start on their own (decision 0217).
+    code: 'empiredental', lenders: ['ally', 'gsky', 'lpoint'], decisions: [['Approved', VERIFIED]], noApplications: true,
   },
 ];
 

@@ -10,11 +10,11 @@ import { applicationWithRoute, getAppWithRoute, lenderApplication, processCallba
 import { offerList, selectOffer } from './offers.ts';
 import { submitApplication, submitToLenders, validateBorrower } from './prequal.ts';
 import { exchangeLinkToken, isPersonalEmail, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
-import { localeToKeep } from '../../descriptors/languages.ts';
-import { wordsFor } from '../../descriptors/languages.ts';
+import { localeToKeep, wordsFor } from '../../descriptors/languages.ts';
+import { startApplication } from './self-start.ts';
 
 type JourneyOperations =
-  | 'App_SendApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
+  | 'App_SendApp' | 'App_StartApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
   | 'App_ValidateBorrower' | 'App_SubmitApp' | 'App_SubmitToLender' | 'App_GetApp' | 'App_GetOffers' | 'App_SelectOffer'
   | 'App_SubmitForESign' | 'App_ESignConsent' | 'App_GetKBA' | 'App_SubmitKBA' | 'App_GetLoanAgreement' | 'App_SignAgreement'
   | 'App_GetDownloadUrl' | 'App_SendESignLink' | 'App_GetLenderApp' | 'App_ProcessLenderCallback' | 'App_UpdateContractStatus'
@@ -32,6 +32,9 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   // Sending and the borrower's way in.
   async App_SendApp({ body, caller, services }) {
     return { status: 200, body: await sendApplication(services, caller, body) };
+  },
+  async App_StartApp({ body, caller, services, request }) {
+    return { status: 200, body: await startApplication(services, caller, body, request) };
   },
   async App_GetSendAppInfo({ params, services }) {
     return { status: 200, body: await sendAppInfo(services.db, params.id) };

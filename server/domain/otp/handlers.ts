@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import type { Handlers } from '../../http/handler-types.ts';
 import type { Caller } from '../../http/caller.ts';
@@ -25,6 +26,8 @@ export const OTP = {
 /** The office roles that start applications may have a code sent to the borrower at their desk ('On this device'). */
 const DESK_ROLES = ['admin', 'support', 'sales'];
 
+type Schemas = components['schemas'];
+
 const minutesFrom = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000);
 const secondsUntil = (at: Date, now: Date) => Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
 
@@ -43,6 +46,35 @@ async function mayRequest(tx: Db, app: { id: number; officeId: number }, caller:
   if (!linkToken) return false;
   const [link] = await tx.select({ appId: linkTokens.appId }).from(linkTokens).where(and(eq(linkTokens.tokenHash, tokenHash(linkToken)), eq(linkTokens.appId, app.id)));
   return link !== undefined;
+}
+
+/**
+ * Starts a challenge and sends its passcode to `destination` — unless there is no application (`appId` null), which
+ * nobody may learn from the answer. A mobile phone that opted out of texts gets a 409 (nothing written).
+ */
+export async function issuePasscode(
+  tx: Db,
+  secret: Buffer,
+  target: { appId: number | null; channel: 'Sms' | 'Email'; destination: string; language: string | null },
+  now = new Date(),
+): Promise<Schemas['OtpSendResult']> {
+  const id = randomUUID();
+  const code = newPasscode();
+  const expiresAt = minutesFrom(now, OTP.codeMinutes);
+  await tx.insert(otpChallenges).values({ id, appId: target.appId, channel: target.channel, codeHash: hashCode(secret, id, code), expiresAt, createdAt: now });
+  if (target.appId !== null) {
+    const speak = speakerFor(target.language);
+    const message = { to: target.destination, code, minutes: OTP.codeMinutes };
+    const queued = target.channel === 'Email' ? await sendEmail(tx, passcodeEmail(message, speak)) : await sendSms(tx, passcodeSms(message, speak));
+    if (!queued.queued) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
+  }
+  return {
+    challengeId: id,
+    channel: target.channel,
+    destination: target.channel === 'Email' ? maskEmail(target.destination) : maskPhone(target.destination),
+    expiresAtUtc: toUtc(expiresAt),
+    resendAfterSeconds: OTP.resendSeconds,
+  };
 }
 
 export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
@@ -95,31 +127,10 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         if (resendAt > now) throw tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
       }
 
-      const id = randomUUID();
-      const code = newPasscode();
-      const expiresAt = minutesFrom(now, OTP.codeMinutes);
-      await tx.insert(otpChallenges).values({ id, appId, channel: body.channel, codeHash: hashCode(secret, id, code), expiresAt, createdAt: now });
-      if (appId !== null) {
-        // The passcode comes in the language of the page that asked for it, which the application keeps (decision 0216).
-        const language = localeToKeep(request.headers['accept-language']);
-        await tx.update(applications).set({ language }).where(eq(applications.id, appId));
-        const speak = speakerFor(language);
-        const queued =
-          body.channel === 'Email'
-            ? await sendEmail(tx, passcodeEmail({ to: destination, code, minutes: OTP.codeMinutes }, speak))
-            : await sendSms(tx, passcodeSms({ to: destination, code, minutes: OTP.codeMinutes }, speak));
-        if (!queued.queued) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
-      }
-      return {
-        status: 200 as const,
-        body: {
-          challengeId: id,
-          channel: body.channel,
-          destination: body.channel === 'Email' ? maskEmail(destination) : maskPhone(destination),
-          expiresAtUtc: toUtc(expiresAt),
-          resendAfterSeconds: OTP.resendSeconds,
-        },
-      };
+      // The passcode comes in the language of the page that asked for it, which the application keeps (decision 0216).
+      const language = localeToKeep(request.headers['accept-language']);
+      if (appId !== null) await tx.update(applications).set({ language }).where(eq(applications.id, appId));
+      return { status: 200 as const, body: await issuePasscode(tx, secret, { appId, channel: body.channel, destination, language }, now) };
     });
   },
 

@@ -54,6 +54,7 @@ export function sessionFromUser(user: SessionUser): Partial<SessionState> {
     enrolled: user.isEnrollmentCompleted,
     approved: user.isApproved,
     patientOnlyApplication: user.patientOnlyApplication,
+    officeLandingCode: user.officeLandingCode,
   };
 }
 

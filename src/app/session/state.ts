@@ -11,6 +11,8 @@ export interface SessionState {
   approved: boolean;
   /** The office's state wants the patient alone to fill in the application: 'On this device' is not offered. */
   patientOnlyApplication: boolean;
+  /** The office's published landing page code: where its patients start an application alone (decision 0217). */
+  officeLandingCode: string | null;
   userId: string | null;
   officeId: number | null;
   officeName: string | null;
@@ -52,6 +54,7 @@ export const EMPTY_SESSION: SessionState = {
   enrolled: false,
   approved: false,
   patientOnlyApplication: false,
+  officeLandingCode: null,
   userId: null,
   officeId: null,
   officeName: null,

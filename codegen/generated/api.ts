@@ -1905,6 +1905,8 @@ export interface components {
             channels: components["schemas"]["SendChannel"][];
             /** Format: date-time */
             sentAtUtc: string;
+            /** @description The office's lenders the application may go to, listed as the caller's language lists them ('Ally Lending, GreenSky and LendingPoint'): the pre-qualification form's credit report authorization names each of them (FCRA §604(a)(2), decision 0218). */
+            lenderNames: string;
             /** @description The office's public profile (name, phone, address, the logo of its published landing page) for the header of the borrower pages. */
             office?: components["schemas"]["OfficeProfile"];
         };

@@ -381,6 +381,10 @@ export interface SendAppInfo {
   enableRemoteSign: boolean;
   channels: SendChannel[];
   sentAtUtc: string;
+  /**
+   * The office's lenders the application may go to, listed as the caller's language lists them ('Ally Lending, GreenSky and LendingPoint'): the pre-qualification form's credit report authorization names each of them (FCRA §604(a)(2), decision 0218).
+   */
+  lenderNames: string;
   office?: OfficeProfile;
 }
 /**

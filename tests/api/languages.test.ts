@@ -41,6 +41,10 @@ describe('the server in Spanish', () => {
     expect(mail!.links[0]!.url).toMatch(new RegExp(`/#/app/auth/${appId}\\?t=[A-Za-z0-9_-]{43}&lang=es$`));
     expect(text!.body).toContain('Responda STOP para no recibir más mensajes.');
     expect(await languageOf(appId)).toBe('es');
+    // The form's credit report authorization names each of the office's lenders, listed as each language lists them.
+    const info = async (headers: Record<string, string> = {}) => json<{ lenderNames: string }>(await h.call({ method: 'GET', url: `/api/App/GetSendAppInfo/${appId}`, borrowerOf: appId, headers })).lenderNames;
+    expect(await info(SPANISH)).toBe('Ally Lending, GreenSky, LendingPoint, Lending USA, PowerPay y Upgrade');
+    expect(await info()).toBe('Ally Lending, GreenSky, LendingPoint, Lending USA, PowerPay, and Upgrade');
 
     // A language the product does not offer is refused with the field named, nothing sent.
     const other = await h.call({ method: 'POST', url: '/api/App/SendApp', payload: { officeId: office.officeId, firstName: 'Lucia', lastName: 'Reyes', amount: 4500, email: freshEmail('x'), language: 'fr' }, as: office.admin });
@@ -77,6 +81,8 @@ describe('the server in Spanish', () => {
     expect(submitted.statusCode, submitted.body).toBe(200);
     const appId = json<{ id: number }>(submitted).id;
     expect(await languageOf(appId)).toBe('es');
+    const [submittedLog] = (await h.database.db.execute<{ data: { authorized: string[]; language: string } }>(sql`select data from app_logs where app_id = ${appId} and message like 'Submitted to %'`)).rows;
+    expect(submittedLog!.data).toMatchObject({ authorized: ['Ally Lending', 'GreenSky', 'LendingPoint', 'Lending USA', 'PowerPay', 'Upgrade'], language: 'es' });
     const offers = json<{ id: number; lenderCode: string }[]>(await h.call({ method: 'GET', url: `/api/App/GetOffers/${appId}`, borrowerOf: appId }));
     const ally = offers.find((o) => o.lenderCode === 'ally')!;
     expect((await h.call({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId, offerId: ally.id, agreeToTerms: true }, borrowerOf: appId })).statusCode).toBe(200);

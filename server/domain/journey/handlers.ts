@@ -10,7 +10,7 @@ import { applicationWithRoute, getAppWithRoute, lenderApplication, processCallba
 import { offerList, selectOffer } from './offers.ts';
 import { submitApplication, submitToLenders, validateBorrower } from './prequal.ts';
 import { exchangeLinkToken, isPersonalEmail, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
-import { localeToKeep, wordsFor } from '../../descriptors/languages.ts';
+import { languageFor, localeToKeep, wordsFor } from '../../descriptors/languages.ts';
 import { startApplication } from './self-start.ts';
 
 type JourneyOperations =
@@ -36,8 +36,8 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   async App_StartApp({ body, caller, services, request }) {
     return { status: 200, body: await startApplication(services, caller, body, request) };
   },
-  async App_GetSendAppInfo({ params, services }) {
-    return { status: 200, body: await sendAppInfo(services.db, params.id) };
+  async App_GetSendAppInfo({ params, services, request }) {
+    return { status: 200, body: await sendAppInfo(services.db, params.id, languageFor(request.headers['accept-language'])) };
   },
   async App_GetSendAppLogs({ body, services }) {
     return { status: 200, body: await sendAppLogList(services.db, body) };

@@ -171,7 +171,8 @@ export async function submitApplication(services: Services, caller: Caller, body
     await tx.insert(applicationLenders).values(entries.map((e) => ({ appId: app.id, lenderId: e.lenderId, status: 'Pending' as const })));
     await writeLogs(tx, app.id, caller, [
       ...(known ? [] : [{ kind: 'Event' as const, message: 'Application created', data: { inOfficeApply: app.inOfficeApply, amountCents: app.amount } }]),
-      { kind: 'Event', message: `Submitted to ${entries.length} lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code) } },
+      // The borrower's credit report authorization named these lenders (the form's, FCRA §604(a)(2), decision 0218).
+      { kind: 'Event', message: `Submitted to ${entries.length} lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code), authorized: active.map((e) => e.adapter.descriptor.name), language } },
       ...notSentLogs(notSent),
     ]);
     return app.id;

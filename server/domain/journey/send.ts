@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import { applications, linkTokens, officeOwners, offices, sendAppLogs, users } from '../../db/schema.ts';
+import { applications, lenders, linkTokens, officeLenders, officeOwners, offices, sendAppLogs, users } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { issueBorrowerToken } from '../../identity/tokens.ts';
@@ -19,6 +19,7 @@ import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { borrowerLink, conflict, fieldProblem, hashToken, issueLinkToken, kickOutbox, requireApprovedOffice } from './records.ts';
 import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
+import type { Language } from '../../../core/i18n.ts';
 
 type Schemas = components['schemas'];
 type Channel = Schemas['SendChannel'];
@@ -195,7 +196,18 @@ const channelsOf = (row: { email: string | null; mobilePhone: string | null }): 
 ];
 
 /** What the office sent (the latest link), or for an application started at the desk what it holds. */
-export async function sendAppInfo(db: Db, appId: number): Promise<Schemas['SendAppInfo']> {
+/** The office's lenders an application may go to, by name, listed the way `tag`'s language lists ('A, B and C'). */
+async function lenderNamesOf(db: Db, officeId: number, tag: string): Promise<string> {
+  const rows = await db
+    .select({ name: lenders.name })
+    .from(officeLenders)
+    .innerJoin(lenders, eq(lenders.id, officeLenders.lenderId))
+    .where(and(eq(officeLenders.officeId, officeId), eq(officeLenders.status, 'Completed'), eq(officeLenders.isEnabled, true), eq(lenders.isActive, true)))
+    .orderBy(asc(officeLenders.numOrder), asc(lenders.name));
+  return new Intl.ListFormat(tag, { style: 'long', type: 'conjunction' }).format(rows.map((row) => row.name));
+}
+
+export async function sendAppInfo(db: Db, appId: number, language: Language): Promise<Schemas['SendAppInfo']> {
   const [found] = await db
     .select({ app: applications, office: offices })
     .from(applications)
@@ -217,6 +229,7 @@ export async function sendAppInfo(db: Db, appId: number): Promise<Schemas['SendA
     enableRemoteSign: app.enableRemoteSign,
     channels: log ? channelsOf(log) : [],
     sentAtUtc: toUtc(log?.createdAt ?? app.createdAt),
+    lenderNames: await lenderNamesOf(db, app.officeId, language.tag),
     office: toOfficeProfile(found.office),
   };
 }

@@ -487,10 +487,14 @@ test('powerpay on a phone: offers as cards; consent, KBA (a second try) and sign
   // … and ends with it: the summary shows the signing's toast, not '… 1 try left.' (well within its 10 seconds).
   await expect(phone.getByText('Your loan agreement is signed.')).toBeVisible();
   await expect(phone.getByText(/try left/)).toHaveCount(0);
-  // 'Open my documents' asks for a short-lived link (App_GetDownloadUrl) and downloads the PDF by its token.
+  // 'Open my documents' lists the borrower's records as they saw them (App_GetMyDocuments, decision 0220): the signed
+  // agreement and the ESIGN consent; each opens by a short-lived link's token.
+  await phone.getByRole('button', { name: 'Open my documents' }).click();
+  const documents = phone.getByRole('dialog', { name: 'My documents' });
+  await expect(documents.getByRole('cell', { name: 'Consent to electronic records' })).toBeVisible();
   const opened = phone.waitForResponse((r) => r.url().includes('/api/Files/GetContentByLink/'));
   const saved = phone.waitForEvent('download');
-  await phone.getByRole('button', { name: 'Open my documents' }).click();
+  await documents.getByRole('row', { name: /Signed loan agreement/ }).getByRole('button', { name: 'Open' }).click();
   const pdf = await opened;
   expect(pdf.status()).toBe(200);
   expect(pdf.headers()['content-type']).toBe('application/pdf');

@@ -108,6 +108,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/App/GetMyDocuments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The borrower's records of the application, as they saw them
+         * @description Decision 0220. The borrower's own records of this application, newest first: the ESIGN consent they agreed to (its text, in the language they read it), the signed loan agreement, the notice of the lenders' decisions. Each with its SHA-256 and a link that opens it without any credential for 15 minutes (Files_GetContentByLink). Kept for 25 months at least.
+         */
+        get: operations["App_GetMyDocuments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/App/GetDownloadUrl/{id}": {
         parameters: {
             query?: never;
@@ -2141,6 +2161,22 @@ export interface components {
             agreeToTerms: true;
         };
         /**
+         * Borrower document
+         * @description A record the borrower was given, exactly as they saw it (App_GetMyDocuments, decision 0220): the ESIGN consent they agreed to, the signed loan agreement, the notice of the lenders' decisions. Each with its SHA-256 and a short-lived link (Files_GetContentByLink).
+         */
+        BorrowerDocument: {
+            fileName: string;
+            kind: components["schemas"]["AppFileType"];
+            /** Format: date-time */
+            addedAtUtc: string;
+            sha256: string;
+            token: string;
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            expiresAtUtc: string;
+        };
+        /**
          * Download URL
          * @description A short-lived link to the signed loan documents (App_GetDownloadUrl): its token for Files_GetContentByLink, and the whole address.
          */
@@ -3712,6 +3748,12 @@ export interface components {
          */
         RefundStatus: "Submitted" | "Processing" | "Completed" | "Cancelled";
         /**
+         * Application file type
+         * @description What a file of an application is: the kinds the office picks when it uploads one (the 'Upload a file' dialog), the signed loan agreement the e-sign ceremony files, the ESIGN consent as the borrower agreed to it, and the adverse-action notice kept when every lender declined. App_UploadFile takes any text; a kind not listed here shows as it is.
+         * @enum {string}
+         */
+        AppFileType: "TreatmentPlan" | "Invoice" | "PhotoId" | "ProofOfIncome" | "SignedAgreement" | "SignedLoanAgreement" | "AdverseActionNotice" | "ESignConsent" | "Other";
+        /**
          * KBA status
          * @description Status of a knowledge-based authentication quiz (matches the KBAPending / KBAPassed / KBAFailed contract sub-statuses).
          * @enum {string}
@@ -4291,6 +4333,35 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    App_GetMyDocuments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Application id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BorrowerDocument"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -23,6 +23,7 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "SignedAgreement": "Signed agreement",
     "SignedLoanAgreement": "Signed loan agreement",
     "AdverseActionNotice": "Notice of the lenders' decisions",
+    "ESignConsent": "Consent to electronic records",
     "Other": "Other"
   },
   "AppLogKind": {

@@ -8,6 +8,7 @@ const compact = {
   App_GetApp: 'get /api/App/GetApp/{id}/{refreshStatus} k',
   App_GetOffers: 'get /api/App/GetOffers/{id} k',
   App_SelectOffer: 'post /api/App/SelectOffer kib',
+  App_GetMyDocuments: 'get /api/App/GetMyDocuments/{id} k',
   App_GetDownloadUrl: 'get /api/App/GetDownloadUrl/{id} k',
   App_SubmitForESign: 'post /api/App/SubmitForESign k',
   App_AddReferenceCode: 'post /api/App/AddReferenceCode b',

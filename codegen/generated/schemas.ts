@@ -127,6 +127,22 @@ export type FundingStatus = 'Initiated' | 'Processing' | 'Completed';
  */
 export type RefundStatus = 'Submitted' | 'Processing' | 'Completed' | 'Cancelled';
 /**
+ * What a file of an application is: the kinds the office picks when it uploads one (the 'Upload a file' dialog), the signed loan agreement the e-sign ceremony files, the ESIGN consent as the borrower agreed to it, and the adverse-action notice kept when every lender declined. App_UploadFile takes any text; a kind not listed here shows as it is.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "AppFileType".
+ */
+export type AppFileType =
+  | 'TreatmentPlan'
+  | 'Invoice'
+  | 'PhotoId'
+  | 'ProofOfIncome'
+  | 'SignedAgreement'
+  | 'SignedLoanAgreement'
+  | 'AdverseActionNotice'
+  | 'ESignConsent'
+  | 'Other';
+/**
  * Status of a knowledge-based authentication quiz (matches the KBAPending / KBAPassed / KBAFailed contract sub-statuses).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -1556,6 +1572,21 @@ export interface SelectOffer {
    */
   amount?: number;
   agreeToTerms: true;
+}
+/**
+ * A record the borrower was given, exactly as they saw it (App_GetMyDocuments, decision 0220): the ESIGN consent they agreed to, the signed loan agreement, the notice of the lenders' decisions. Each with its SHA-256 and a short-lived link (Files_GetContentByLink).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "BorrowerDocument".
+ */
+export interface BorrowerDocument {
+  fileName: string;
+  kind: AppFileType;
+  addedAtUtc: string;
+  sha256: string;
+  token: string;
+  url: string;
+  expiresAtUtc: string;
 }
 /**
  * A short-lived link to the signed loan documents (App_GetDownloadUrl): its token for Files_GetContentByLink, and the whole address.

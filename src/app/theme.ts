@@ -1,7 +1,7 @@
 /**
  * The Chakra system: the base preset, the default tokens, only the recipes the engine uses (smaller bundle), the
  * breakpoints of spec §2 and the brand palette of spec §9 as colour palettes (brand, success, error, purple).
- * Text shades are darkened from the palette where the plain colour would fail WCAG AA contrast on white.
+ * Each colour is drawn as core/palette.ts says, which the build checks for WCAG AA contrast (decision 0219).
  */
 import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
 import {
@@ -11,13 +11,7 @@ import {
   textareaRecipe, textStyles, toastSlotRecipe, tokens,
 } from '@chakra-ui/react/theme';
 import { CHIP_CSS } from '../widgets/chip-styles.ts';
-
-export interface Palette {
-  primary: string;
-  success: string;
-  error: string;
-  purple: string;
-}
+import { SUBTLE_PERCENT, SWATCHES, type Palette } from '../../core/palette.ts';
 
 /**
  * spec §2 lists 1600, 1500, 1400, 1263/1264, 1200/1199, 992, 959/960, 768 and 599/600. The named steps the
@@ -29,13 +23,16 @@ export const MEDIA = { w960: '@media (min-width: 960px)', w1264: '@media (min-wi
 
 const mix = (color: string, percent: number, other: string) => `color-mix(in srgb, ${color} ${percent}%, ${other})`;
 
-function palette(color: string, contrast: string, solid = color) {
+/** A palette colour as core/palette.ts draws it (and checks its contrast): fill, text on the fill, text shade. */
+function palette(colors: Palette, key: keyof Palette) {
+  const color = colors[key];
+  const { onSolid, solidBlack, textBlack } = SWATCHES[key];
   return {
-    solid: { value: solid },
-    contrast: { value: contrast },
-    fg: { value: mix(color, 75, 'black') },
+    solid: { value: solidBlack ? mix(color, 100 - solidBlack, 'black') : color },
+    contrast: { value: onSolid },
+    fg: { value: mix(color, 100 - textBlack, 'black') },
     muted: { value: mix(color, 25, 'white') },
-    subtle: { value: mix(color, 12, 'white') },
+    subtle: { value: mix(color, SUBTLE_PERCENT, 'white') },
     emphasized: { value: mix(color, 35, 'white') },
     focusRing: { value: color },
   };
@@ -57,10 +54,7 @@ export function createTheme(colors: Palette): SystemContext {
           ...semanticTokens,
           colors: {
             ...semanticTokens.colors,
-            brand: palette(colors.primary, 'white'),
-            success: palette(colors.success, '#0b2e12'),
-            error: palette(colors.error, 'white', mix(colors.error, 82, 'black')),
-            purple: palette(colors.purple, 'white'),
+            ...Object.fromEntries((Object.keys(SWATCHES) as Array<keyof Palette>).map((key) => [SWATCHES[key].name, palette(colors, key)])),
           },
         },
         recipes: {

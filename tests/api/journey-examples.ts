@@ -192,6 +192,7 @@ export function journeyExamples(f: JourneyExampleFixtures, owner: string): Journ
     { operationId: 'App_GetLoanAgreement', borrowerOf: f.kbaPassedAppId, request: get(`/api/App/GetLoanAgreement/${f.kbaPassedAppId}`) },
     { operationId: 'App_SignAgreement', borrowerOf: f.kbaPassedAppId, request: post('/api/App/SignAgreement', { appId: f.kbaPassedAppId, typedName: 'Pat Applicant', signaturePng: f.signaturePng, agreeToTerms: true }) },
     { operationId: 'App_GetDownloadUrl', as: owner, request: get(`/api/App/GetDownloadUrl/${f.signedAppId}`) },
+    { operationId: 'App_GetMyDocuments', borrowerOf: f.signedAppId, request: get(`/api/App/GetMyDocuments/${f.signedAppId}`) },
     { operationId: 'Files_GetContentByLink', request: get(f.documentsLink) },
     { operationId: 'Notify_ReceiveSms', request: { method: 'POST', url: '/api/Notify/ReceiveSms', payload: { from: '+15125550166', text: 'STOP' }, headers: { 'x-sms-webhook-secret': f.smsWebhookSecret } } },
     { operationId: 'dev_outbox', request: get('/api/dev/outbox?limit=5') },

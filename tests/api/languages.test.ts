@@ -99,6 +99,14 @@ describe('the server in Spanish', () => {
     const [event] = (await h.database.db.execute<{ data: Record<string, unknown> }>(sql`select data->'esign' as data from app_logs where app_id = ${appId} and data->'esign'->>'type' = 'consented'`)).rows;
     expect(event!.data).toMatchObject({ data: { consentLanguage: 'es', consentSha256: opened.consentSha256 } });
 
+    // The consent, kept as the borrower read it, is among their documents; the office cannot list them as the borrower.
+    const documents = json<{ kind: string; sha256: string; url: string }[]>(await h.call({ method: 'GET', url: `/api/App/GetMyDocuments/${appId}`, borrowerOf: appId }));
+    expect(documents).toEqual([expect.objectContaining({ kind: 'ESignConsent', sha256: opened.consentSha256 })]);
+    const kept = await h.call({ method: 'GET', url: new URL(documents[0]!.url).pathname, key: false });
+    expect(kept.statusCode).toBe(200);
+    expect(kept.body).toBe(opened.consentText);
+    expect((await h.call({ method: 'GET', url: `/api/App/GetMyDocuments/${appId}`, as: office.admin })).statusCode).toBe(403);
+
     const quiz = json<{ questions: { text: string }[] }>(await h.call({ method: 'GET', url: `/api/App/GetKBA/${appId}`, borrowerOf: appId, headers: SPANISH }));
     expect(quiz.questions.map((q) => q.text)).toContain('¿En qué año nació?');
   });

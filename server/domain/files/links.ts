@@ -21,6 +21,16 @@ export function fileLinkToken(secret: Buffer, fileId: string, expiresAt: Date): 
   return `fl1.${fileId}.${expires}.${signatureOf(secret, fileId, expires)}`;
 }
 
+/** How long a link given to the borrower opens its file. */
+const DOCUMENT_LINK_TTL_MS = 15 * 60_000;
+
+/** A link to one file for the borrower's pages: the token, the whole address and when it stops working. */
+export function documentLink(secret: Buffer, publicUrl: string, fileId: string, now = Date.now()): { url: string; token: string; expiresAtUtc: string } {
+  const expiresAt = new Date(now + DOCUMENT_LINK_TTL_MS);
+  const token = fileLinkToken(secret, fileId, expiresAt);
+  return { url: `${publicUrl}${FILE_LINK_PATH}${token}`, token, expiresAtUtc: expiresAt.toISOString() };
+}
+
 /** The file a link names; an unknown, altered or expired link answers the same 404 as a missing file. */
 export function fileOfLink(secret: Buffer, token: string, now = Date.now()): string {
   const notFound = new HttpProblem(404, 'The link is not valid or has expired. Open the documents again from the page that gave it.');

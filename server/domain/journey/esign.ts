@@ -14,7 +14,7 @@ import { eSignLinkEmail, eSignLinkSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
-import { FILE_LINK_PATH, fileLinkToken } from '../files/links.ts';
+import { documentLink } from '../files/links.ts';
 import { toUtc, toUsDate } from '../values.ts';
 import {
   adapterOf, appendESignEvent, borrowerLink, catalogueOf, clientOf, conflict, esignEvents, fieldProblem, issueLinkToken, journeyStateOf,
@@ -28,6 +28,7 @@ type SubStatus = ApplicationRecord['contractSubStatus'];
 
 export const AGREEMENT_KIND = 'LoanAgreement';
 export const SIGNED_KIND = 'SignedLoanAgreement';
+export const CONSENT_KIND = 'ESignConsent';
 
 /** Sub-statuses the signing ceremony may overwrite as it moves forward (never backwards). */
 const BEFORE_KBA: readonly SubStatus[] = ['NotApplicable', 'TermsPresented', 'ESignGenerated', 'ESignLinkSent'];
@@ -190,6 +191,12 @@ export async function recordConsent(services: Services, caller: Caller, body: Sc
     if (body.consentSha256.toLowerCase() !== consent.sha256) throw conflict('The consent text changed since it was shown: show it again (App_SubmitForESign) and consent to that text.');
     // What was agreed to: the version, the language and the hash of the text shown (issue 19, consent records).
     await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentLanguage: consent.language, consentSha256: consent.sha256 });
+    // The text agreed to, kept with the application as the borrower read it (decision 0220).
+    const bytes = Buffer.from(consent.text, 'utf8');
+    await tx.insert(files).values({
+      officeId: app.officeId, appId: app.id, kind: CONSENT_KIND, fileName: `esign-consent-${app.id}.txt`, description: `${CONSENT_VERSION} (${consent.language})`,
+      contentType: 'text/plain; charset=utf-8', sizeBytes: bytes.length, sha256: consent.sha256, bytes,
+    });
     await tx.update(applications).set({ statusText: 'Borrower consented to electronic signing', updatedAt: sql`now()` }).where(eq(applications.id, app.id));
   });
   return esignResult(services, body.appId, requestLanguage(request));
@@ -312,9 +319,6 @@ export async function signAgreement(services: Services, caller: Caller, body: Sc
   });
 }
 
-/** How long a link to the signed documents opens them: long enough to open it, short enough that a copy soon stops working. */
-const DOCUMENTS_LINK_TTL_MS = 15 * 60_000;
-
 /**
  * App_GetDownloadUrl: a link that opens the signed agreement without credentials until it expires (Files_GetContentByLink,
  * decision 0166): its token, which the borrower's pages download the file with, and the whole address. The access layer has already checked that the caller may read this application.
@@ -324,9 +328,7 @@ export async function downloadUrl(services: Services, appId: number): Promise<Sc
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
   const signed = await agreementFile(services.db, app, SIGNED_KIND);
   if (!signed) throw conflict('The loan documents are not signed yet.');
-  const expiresAt = new Date(Date.now() + DOCUMENTS_LINK_TTL_MS);
-  const token = fileLinkToken(services.settings.borrowerTokenSecret, signed.id, expiresAt);
-  return { url: `${services.settings.publicUrl}${FILE_LINK_PATH}${token}`, token, expiresAtUtc: toUtc(expiresAt) };
+  return documentLink(services.settings.borrowerTokenSecret, services.settings.publicUrl, signed.id);
 }
 
 /**

@@ -12,12 +12,13 @@ import { submitApplication, submitToLenders, validateBorrower } from './prequal.
 import { exchangeLinkToken, isPersonalEmail, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
 import { languageFor, localeToKeep, wordsFor } from '../../descriptors/languages.ts';
 import { startApplication } from './self-start.ts';
+import { myDocuments } from './documents.ts';
 
 type JourneyOperations =
   | 'App_SendApp' | 'App_StartApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
   | 'App_ValidateBorrower' | 'App_SubmitApp' | 'App_SubmitToLender' | 'App_GetApp' | 'App_GetOffers' | 'App_SelectOffer'
   | 'App_SubmitForESign' | 'App_ESignConsent' | 'App_GetKBA' | 'App_SubmitKBA' | 'App_GetLoanAgreement' | 'App_SignAgreement'
-  | 'App_GetDownloadUrl' | 'App_SendESignLink' | 'App_GetLenderApp' | 'App_ProcessLenderCallback' | 'App_UpdateContractStatus'
+  | 'App_GetDownloadUrl' | 'App_GetMyDocuments' | 'App_SendESignLink' | 'App_GetLenderApp' | 'App_ProcessLenderCallback' | 'App_UpdateContractStatus'
   | 'Notify_ReceiveSms' | 'dev_outbox';
 
 const sameSecret = (given: unknown, expected: string | undefined) => {
@@ -93,6 +94,9 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   },
   async App_GetDownloadUrl({ params, services }) {
     return { status: 200, body: await downloadUrl(services, params.id) };
+  },
+  async App_GetMyDocuments({ params, services }) {
+    return { status: 200, body: await myDocuments(services, params.id) };
   },
   async App_SendESignLink({ body, caller, services, request }) {
     return { status: 200, body: await sendESignLink(services, caller, body, request) };

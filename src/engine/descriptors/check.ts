@@ -1,5 +1,6 @@
 import type { DescriptorKind } from './kinds.ts';
 import { labelNamesIn } from '../labels.ts';
+import { contrastProblems, type Palette } from '../../../core/palette.ts';
 
 /** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */
 export interface LoadedDescriptor {
@@ -82,6 +83,8 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   if (brands.length === 0) errors.push('screens/brands/: at least one brand is needed');
   if (brands.filter((b) => b.doc.default === true).length !== 1) errors.push('screens/brands/: exactly one brand must be "default": true');
   for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name '${brand.name}'`);
+  // A palette people cannot read is refused like a broken reference (decision 0219).
+  for (const brand of brands) for (const problem of contrastProblems(brand.doc.palette as Palette)) errors.push(`${brand.file}${problem}`);
 
   for (const descriptor of descriptors) {
     for (const format of labelNamesIn(descriptor.doc)) {

@@ -852,6 +852,15 @@ export interface CreditBureau {
   name: string;
   address: string;
   phone: string;
+  scoreModel?: CreditScoreModel;
+}
+/**
+ * The credit score the lender uses from this agency: its name and range, stated with the score in the adverse-action notice (FCRA §615(a)(1)(B), §609(f)).
+ */
+export interface CreditScoreModel {
+  name: string;
+  low: number;
+  high: number;
 }
 /**
  * The order of the flow's steps and where the signing ceremony happens. Step names are the `step` values of `routes`.
@@ -937,6 +946,18 @@ export interface SandboxRule {
    */
   reason?: string;
   reasonCode?: string;
+  score?: SandboxCreditScore;
+}
+/**
+ * The credit score the sandbox says it used for this decision, with the key factors that adversely affected it (at most 4, or 5 with inquiries): the adverse-action notice states them.
+ */
+export interface SandboxCreditScore {
+  value: number;
+  /**
+   * @minItems 1
+   * @maxItems 5
+   */
+  factors: string[];
 }
 export interface SandboxProduct {
   code: string;

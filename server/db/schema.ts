@@ -19,6 +19,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import type { CreditScoreUsed } from '../lenders/types.ts';
 
 /*
  * Conventions (docs/decisions/0010-database.md):
@@ -482,6 +483,8 @@ export const applicationLenders = pgTable(
     lenderId: integer('lender_id').notNull().references(() => lenders.id),
     status: lenderAnswerStatus('status').notNull().default('Pending'),
     adverseActionReason: text('adverse_action_reason'),
+    /** The credit score the lender used for a decline, stated in the adverse-action notice (decision 0221). */
+    creditScore: jsonb('credit_score').$type<CreditScoreUsed>(),
     lenderAppId: text('lender_app_id'),
     respondedAt: at('responded_at'),
     latencyMs: integer('latency_ms'),

@@ -1,67 +1,16 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { metaErrors, metaValidator } from '../descriptors/meta.ts';
-import type { Expression, LenderEligibility, SandboxProduct } from '../../codegen/generated/descriptors.ts';
+import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
 
 /**
- * screens/lenders/<code>.json as the server reads it (meta-schema screens/_meta/lender.schema.json,
- * docs/decisions/0101). The engine reads the routes; the server reads the journey, the disclosures
+ * screens/lenders/<code>.json as the server reads it (meta-schema screens/_meta/lender.schema.json, whose generated
+ * types these are; docs/decisions/0101). The engine reads the routes; the server reads the journey, the disclosures
  * and the sandbox rules. A file is the whole lender: adding one adds a lender.
  */
-export interface LenderRoute {
-  name: string;
-  path: string;
-  step: string;
-  layout: string;
-  screen?: string;
-  title?: string;
-}
-
-export interface LenderJourney {
-  steps: string[];
-  esign: 'platform' | 'lender';
-  consent?: string;
-  kba?: string;
-  sign?: string;
-  done?: string;
-}
-
-export interface LenderDisclosure {
-  id: string;
-  title: string;
-  text: string;
-  showWith?: 'offers' | 'agreement' | 'both';
-}
-
-export interface SandboxRule {
-  when: Expression;
-  decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
-  reason?: string;
-  reasonCode?: string;
-}
-
-export interface SandboxSettings {
-  latencyMs: number | { min: number; max: number };
-  failureRate: number;
-  lineToIncome?: number;
-  offerDays?: number;
-  rules: SandboxRule[];
-  products: SandboxProduct[];
-}
-
-export interface LenderDescriptor {
-  format: number;
-  code: string;
-  name: string;
-  phone?: string;
-  adapter?: 'sandbox';
-  eligibility: LenderEligibility;
-  routes: LenderRoute[];
-  journey: LenderJourney;
-  offerColumns: Array<{ id: string; header: unknown }>;
-  disclosures: LenderDisclosure[];
-  sandbox: SandboxSettings;
-}
+export type { LenderDescriptor };
+/** The sandbox settings of a lender file. */
+export type SandboxSettings = LenderDescriptor['sandbox'];
 
 export class LenderFileError extends Error {}
 

@@ -4,7 +4,7 @@ import type { LenderDescriptor, SandboxSettings } from './descriptor.ts';
 import { condition } from '../../src/engine/expressions.ts';
 import type { SandboxProduct } from '../../codegen/generated/descriptors.ts';
 import { priceProduct } from './payments.ts';
-import type { Applicant, KbaQuestionDraft, LenderAdapter, LenderEventEffect, OfferTerms, PrequalAnswer } from './types.ts';
+import type { Applicant, CreditScoreUsed, KbaQuestionDraft, LenderAdapter, LenderEventEffect, OfferTerms, PrequalAnswer } from './types.ts';
 
 /**
  * The sandbox lender: every answer comes from the lender's JSON (screens/lenders/<code>.json,
@@ -188,6 +188,13 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
     };
   }
 
+  /** The score a rule says was used, on the scale of the lender's bureau (none without one). */
+  function scoreUsed(score: { value: number; factors: string[] } | undefined): { creditScore?: CreditScoreUsed } {
+    const model = descriptor.eligibility.creditBureau?.scoreModel;
+    if (!score || !model) return {};
+    return { creditScore: { value: score.value, low: model.low, high: model.high, model: model.name, date: new Date().toISOString().slice(0, 10), factors: score.factors } };
+  }
+
   function declined(lenderAppId: string | null, reason: string, reasonCode?: string): PrequalAnswer {
     return { status: 'Declined', lenderAppId, lenderAppUrl: null, adverseActionReason: reason, reasonCodes: reasonCode ? [reasonCode] : [], approvedAmount: null, offers: [], expiresAt: null };
   }
@@ -203,7 +210,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
       const facts = applicantFacts(applicant);
       const rule = settings.rules.find((candidate) => condition(candidate.when, facts, false));
       if (rule && rule.decision !== 'Approved') {
-        if (rule.decision === 'Declined') return declined(lenderAppId, rule.reason ?? 'Declined by the lender', rule.reasonCode);
+        if (rule.decision === 'Declined') return { ...declined(lenderAppId, rule.reason ?? 'Declined by the lender', rule.reasonCode), ...scoreUsed(rule.score) };
         return {
           status: rule.decision,
           lenderAppId,

@@ -43,6 +43,19 @@ export interface OfferTerms extends PricedTerms {
   isDefault: boolean;
 }
 
+/** The credit score a lender used in its decision, as the adverse-action notice states it (FCRA §615(a)(1)(B)). */
+export interface CreditScoreUsed {
+  value: number;
+  low: number;
+  high: number;
+  /** The scoring model's name. */
+  model: string;
+  /** The day the score was created, yyyy-mm-dd. */
+  date: string;
+  /** The key factors that adversely affected it, in the lender's words. */
+  factors: string[];
+}
+
 export interface PrequalAnswer {
   status: Exclude<LenderDecision, 'TimedOut'>;
   lenderAppId: string | null;
@@ -53,6 +66,8 @@ export interface PrequalAnswer {
   approvedAmount: number | null;
   offers: OfferTerms[];
   expiresAt: Date | null;
+  /** When the lender used a credit score for its decision. */
+  creditScore?: CreditScoreUsed;
 }
 
 export interface KbaQuestionDraft {

@@ -1,4 +1,5 @@
 import { formatCents, type Speaker } from '../../core/i18n.ts';
+import type { CreditScoreUsed } from '../lenders/types.ts';
 import type { Email, Sms } from './outbox.ts';
 
 /** The texts of the messages identity, users and passcodes send; one place, so wording stays consistent. */
@@ -160,6 +161,8 @@ export interface DecliningLender {
   reason: string | null;
   /** The consumer reporting agency whose report the lender used, if any. */
   bureau: { name: string; address: string; phone: string } | null;
+  /** The credit score it used, if any (FCRA §615(a)(1)(B), decision 0221). */
+  score: CreditScoreUsed | null;
 }
 
 /**
@@ -187,13 +190,28 @@ export function adverseActionNotice(
           'and to dispute with it anything in the report that is inaccurate or incomplete.',
       )}\n` + bureaus.map((b) => `${b.name}, ${b.address}, ${b.phone}`).join('\n')
     : '';
+  // Each score a lender used, with its scale, date, source and key factors (FCRA §615(a)(1)(B), §609(f)).
+  const scores = input.lenders
+    .filter((l) => l.score)
+    .map((l) =>
+      say('Your credit score. {lender} used a credit score from {bureau} in its decision: {score}, on a scale from {low} to {high} ({model}), created on {date}. Key factors that adversely affected it: {factors}.', {
+        lender: l.name,
+        bureau: l.bureau?.name ?? l.name,
+        score: l.score!.value,
+        low: l.score!.low,
+        high: l.score!.high,
+        model: l.score!.model,
+        date: speak.day(l.score!.date),
+        factors: l.score!.factors.map((factor) => say(factor)).join('; '),
+      }),
+    );
   return {
     subject: say("Your financing application at {office}: the lenders' decisions", { office: input.officeName }),
     text:
       `${say('Dear {firstName},', { firstName: input.firstName })}\n\n` +
       `${say('Thank you for applying for financing at {office} on {date}. Your application was sent to the lenders below, and none of them could approve it at this time. This notice is sent on behalf of each of them.', { office: input.officeName, date: speak.day(input.appliedOn) })}\n\n` +
       `${lines.join('\n')}` +
-      `${fcra}\n\n` +
+      `${fcra}${scores.map((paragraph) => `\n\n${paragraph}`).join('')}\n\n` +
       `${say(
         'Your rights. The federal Equal Credit Opportunity Act prohibits creditors from discriminating against credit applicants on the basis of race, color, religion, national origin, sex, ' +
           "marital status or age (provided the applicant has the capacity to enter into a binding contract); because all or part of the applicant's income derives from any public assistance program; " +

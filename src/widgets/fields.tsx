@@ -56,7 +56,7 @@ export function PhoneWidget(props: WidgetProps) {
 
 export function DateWidget(props: WidgetProps) {
   const mask = maskOf(props, DATE_MASK);
-  return <MaskedInput {...props} mask={mask} inputMode="numeric" placeholderText="mm/dd/yyyy" />;
+  return <MaskedInput {...props} mask={mask} inputMode="numeric" placeholderText={tr('mm/dd/yyyy')} />;
 }
 
 export function CurrencyWidget(props: WidgetProps) {

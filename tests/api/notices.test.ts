@@ -30,6 +30,13 @@ describe('the adverse-action notice', () => {
     for (const name of LENDER_NAMES) expect(message!.body).toContain(`- ${name}, (800) `);
     expect(message!.body).toContain("Principal reason: Sandbox: the last name 'Decline' is declined by every lender.");
     expect(message!.body).toContain('Sandbox Credit Reporting (simulated), 100 Example Way, Austin, TX 78701, (800) 555-0190');
+    // The score each lender used, with its scale, date and key factors (FCRA §615(a)(1)(B), decision 0221).
+    const today = new Date().toISOString().slice(0, 10).split('-');
+    for (const name of LENDER_NAMES) {
+      expect(message!.body).toContain(
+        `Your credit score. ${name} used a credit score from Sandbox Credit Reporting (simulated) in its decision: 562, on a scale from 300 to 850 (Sandbox Score (simulated, FICO-like)), created on ${today[1]}/${today[2]}/${today[0]}. Key factors that adversely affected it: Too many recent inquiries for credit; Proportion of balances to credit limits is too high;`,
+      );
+    }
     expect(message!.body).toContain('Equal Credit Opportunity Act');
     expect(message!.body).toContain('Consumer Financial Protection Bureau');
     // Kept with the application, as sent, and shown to the borrower and the office.

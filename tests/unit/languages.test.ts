@@ -101,8 +101,11 @@ describe('what the server writes to a borrower, in Spanish', () => {
         {
           firstName: 'Ana', officeName: 'Bright Smiles', appliedOn: '2026-11-26',
           lenders: [
-            { name: 'GreenSky', phone: '(800) 555-0104', reason: null, bureau: { name: 'Equifax', address: 'P.O. Box 740241, Atlanta, GA 30374', phone: '(800) 685-1111' } },
-            { name: 'Ally Lending', phone: null, reason: 'Insufficient income for the amount requested', bureau: null },
+            {
+              name: 'GreenSky', phone: '(800) 555-0104', reason: null, bureau: { name: 'Equifax', address: 'P.O. Box 740241, Atlanta, GA 30374', phone: '(800) 685-1111' },
+              score: { value: 562, low: 300, high: 850, model: 'Sandbox Score (simulated, FICO-like)', date: '2026-11-26', factors: ['Too many recent inquiries for credit'] },
+            },
+            { name: 'Ally Lending', phone: null, reason: 'Insufficient income for the amount requested', bureau: null, score: null },
           ],
         },
         speak,

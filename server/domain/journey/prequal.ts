@@ -217,12 +217,13 @@ export async function recordAnswers(tx: Db, app: ApplicationRecord, caller: Call
   // One statement each for the answers, the old offers and the new ones, whatever the number of lenders.
   await tx
     .insert(applicationLenders)
-    .values(answers.map((answer) => ({ appId: app.id, lenderId: answer.lenderId, status: answer.status, adverseActionReason: answer.adverseActionReason, lenderAppId: answer.lenderAppId, respondedAt: now, latencyMs: answer.latencyMs })))
+    .values(answers.map((answer) => ({ appId: app.id, lenderId: answer.lenderId, status: answer.status, adverseActionReason: answer.adverseActionReason, creditScore: answer.creditScore ?? null, lenderAppId: answer.lenderAppId, respondedAt: now, latencyMs: answer.latencyMs })))
     .onConflictDoUpdate({
       target: [applicationLenders.appId, applicationLenders.lenderId],
       set: {
         status: sql`excluded.status`,
         adverseActionReason: sql`excluded.adverse_action_reason`,
+        creditScore: sql`excluded.credit_score`,
         lenderAppId: sql`excluded.lender_app_id`,
         respondedAt: sql`excluded.responded_at`,
         latencyMs: sql`excluded.latency_ms`,
@@ -333,7 +334,7 @@ export async function submitToLenders(services: Services, caller: Caller, body: 
     await tx
       .insert(applicationLenders)
       .values(entries.map((e) => ({ appId: app.id, lenderId: e.lenderId, status: 'Pending' as const })))
-      .onConflictDoUpdate({ target: [applicationLenders.appId, applicationLenders.lenderId], set: { status: 'Pending', adverseActionReason: null, respondedAt: null } });
+      .onConflictDoUpdate({ target: [applicationLenders.appId, applicationLenders.lenderId], set: { status: 'Pending', adverseActionReason: null, creditScore: null, respondedAt: null } });
     await writeLogs(tx, app.id, caller, [
       { kind: 'Event', message: `Submitted to ${entries.length} more lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code) } },
       ...notSentLogs(notSent),

@@ -18,7 +18,7 @@ export const ADVERSE_ACTION_KIND = 'AdverseActionNotice';
  */
 export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue, app: ApplicationRecord): Promise<LogEntry> {
   const declined = await tx
-    .select({ code: lenders.code, name: lenders.name, phone: lenders.phone, reason: applicationLenders.adverseActionReason })
+    .select({ code: lenders.code, name: lenders.name, phone: lenders.phone, reason: applicationLenders.adverseActionReason, score: applicationLenders.creditScore })
     .from(applicationLenders)
     .innerJoin(lenders, eq(lenders.id, applicationLenders.lenderId))
     .where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.status, 'Declined')))
@@ -29,6 +29,7 @@ export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue
     phone: l.phone,
     reason: l.reason,
     bureau: catalogue.get(l.code)?.descriptor.eligibility.creditBureau ?? null,
+    score: l.score,
   }));
   const speak = speakerFor(app.language);
   const notice = adverseActionNotice({ firstName: app.firstName, officeName: office!.name, appliedOn: app.createdAt.toISOString().slice(0, 10), lenders: named }, speak);

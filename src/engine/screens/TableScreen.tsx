@@ -161,7 +161,7 @@ function Filters({ filters, values, onApply, context }: { filters: TableFilter[]
                   id={id}
                   size="sm"
                   value={String(draft[f.id] ?? '')}
-                  placeholder={f.widget === 'date' ? 'mm/dd/yyyy' : undefined}
+                  placeholder={f.widget === 'date' ? tr('mm/dd/yyyy') : undefined}
                   inputMode={f.widget === 'date' ? 'numeric' : undefined}
                   onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}
                 />

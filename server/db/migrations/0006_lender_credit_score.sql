@@ -1,0 +1,1 @@
+ALTER TABLE "application_lenders" ADD COLUMN "credit_score" jsonb;

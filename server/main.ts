@@ -12,6 +12,8 @@ import { buildServer } from './app.ts';
 import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';
 import { createIdentity, type Identity } from './identity/index.ts';
 import { outboxDispatcher } from './notify/outbox.ts';
+import { DUE_NOTICES_EVERY_MS, sendDueNotices } from './domain/notices/due.ts';
+import { lenderCatalogue } from './lenders/registry.ts';
 
 function settingsOrExit(): Settings {
   try {
@@ -75,6 +77,10 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   const app = await buildServer({ settings, database, verifiers: id.verifiers, identity: id, https: tls });
   // Delivers queued e-mail and texts when SMTP_URL / SMS_GATEWAY_URL are set; a no-op otherwise.
   const dispatcher = outboxDispatcher(database.db, settings, app.log);
+  // Adverse-action notices that fall due while no offer is chosen (decision 0222); several servers may sweep at once.
+  const sweepNotices = () => void sendDueNotices(database.db, lenderCatalogue(settings)).catch((error: unknown) => app.log.error({ err: error }, 'due notices failed'));
+  const notices = setInterval(sweepNotices, DUE_NOTICES_EVERY_MS);
+  notices.unref();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -83,6 +89,7 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     id.close();
+    clearInterval(notices);
     await dispatcher.stop();
     await app.close();
     await database.close();
@@ -94,6 +101,7 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
 
   await app.listen({ host: settings.host, port: settings.port });
   dispatcher.start();
+  sweepNotices();
   if (cluster.isPrimary) printBanner(settings, tls, id.client, database.kind);
 }
 

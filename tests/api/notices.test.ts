@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { appLogs, files, outbox } from '../../server/db/schema.ts';
+import { applicationLenders, appLogs, files, outbox } from '../../server/db/schema.ts';
+import { NOTICE_AFTER_DAYS, sendDueNotices } from '../../server/domain/notices/due.ts';
+import { lenderCatalogue } from '../../server/lenders/registry.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { freshEmail, journeyOffice, json, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
 
@@ -66,5 +68,37 @@ describe('the adverse-action notice', () => {
     const appId = json<{ id: number }>(await submit(prequalForm(office.officeId, { email }))).id;
     expect(await noticesOf(appId)).toEqual([]);
     expect(await messagesTo(email)).toEqual([]);
+  });
+
+  it(`names the lenders that declined when no offer of the others was chosen ${NOTICE_AFTER_DAYS} days on, once (decision 0222)`, async () => {
+    // Income 22,000: GreenSky (below 25,000) declines, the others make offers.
+    const email = freshEmail();
+    const appId = json<{ id: number }>(await submit(prequalForm(office.officeId, { email, annualIncome: 22000 }))).id;
+    const declined = await db().select().from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.status, 'Declined')));
+    expect(declined).toHaveLength(1);
+    const catalogue = lenderCatalogue(h.settings);
+    const later = (days: number) => new Date(declined[0]!.respondedAt!.getTime() + days * 86_400_000);
+    expect(await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS - 1))).toBe(0);
+    expect(await messagesTo(email)).toEqual([]);
+    // Two servers sweeping at once send it once.
+    const [first, second] = await Promise.all([sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1)), sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1))]);
+    expect(first! + second!).toBeGreaterThanOrEqual(1);
+    const sent = await messagesTo(email);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toContain("- GreenSky, (800) 555-0104. Principal reason: Insufficient credit history");
+    for (const name of LENDER_NAMES.filter((n) => n !== 'GreenSky')) expect(sent[0]!.body).not.toContain(`- ${name},`);
+    expect(await noticesOf(appId)).toHaveLength(1);
+    expect(await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 2))).toBe(0);
+  });
+
+  it('sends none when the borrower chose an offer', async () => {
+    const email = freshEmail();
+    const appId = json<{ id: number }>(await submit(prequalForm(office.officeId, { email, annualIncome: 22000 }))).id;
+    const offers = json<{ id: number; lenderCode: string }[]>(await h.call({ method: 'GET', url: `/api/App/GetOffers/${appId}`, borrowerOf: appId }));
+    const chosen = await h.call({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId, offerId: offers.find((o) => o.lenderCode === 'ally')!.id, agreeToTerms: true }, borrowerOf: appId });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    expect(await sendDueNotices(db(), lenderCatalogue(h.settings), new Date(Date.now() + 40 * 86_400_000))).toBeGreaterThanOrEqual(0);
+    expect(await messagesTo(email)).toEqual([]);
+    expect(await noticesOf(appId)).toEqual([]);
   });
 });

@@ -9,8 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT } from '../server/contract/documents.ts';
-import { migrate } from '../src/engine/descriptors/migrations.ts';
-import { labelNamesIn } from '../src/engine/labels.ts';
+import { migrate } from '../core/descriptors/migrations.ts';
+import { labelNamesIn } from '../core/labels.ts';
 import { listDescriptorFiles, META } from './descriptors.ts';
 import { enumerationLabels } from './schema-files.ts';
 

@@ -33,10 +33,10 @@ const weight = (v: CrawlVisitor) => (v.kind === 'staff' ? 0 : v.kind === 'borrow
 /**
  * A brand changes words, names and its host, not who may see what: the first brand's host is crawled as every
  * visitor, the other brands' as the visitors with the widest access of each kind — anonymous, the borrower, the
- * office admin, the platform admin and the account of no office — whose pages include the other roles' (the suite
- * keeps within its 20 minutes on 2 cores).
+ * office admin and the platform admin — whose pages include the other roles' (the account of no office sees only
+ * the enrollment pages, which the office admin's visits cover too; the suite keeps within its 20 minutes on 2 cores).
  */
-const onEveryBrand = (v: CrawlVisitor) => v.kind !== 'staff' || v.officeless || (v.role === 'admin' && !v.userRole) || v.userRole === 'df.admin';
+const onEveryBrand = (v: CrawlVisitor) => v.kind !== 'staff' || (v.role === 'admin' && !v.userRole) || v.userRole === 'df.admin';
 
 for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))) {
   for (const [index, brand] of brandHosts().entries()) {

@@ -11,7 +11,7 @@ import { loadMessageCatalogue, ROOT } from './contract/documents.ts';
 import { bundleOpenApi } from './contract/bundle.ts';
 import { readOperations } from './contract/operations.ts';
 import { compileValidators } from './contract/validators.ts';
-import type { MessageCatalogue } from './contract/messages.ts';
+import type { MessageCatalogue } from '../core/messages.ts';
 import { bindOperations } from './http/bind.ts';
 import { createAccess, type TokenVerifiers } from './http/access.ts';
 import { HttpProblem, problemBody } from './http/problem.ts';

@@ -5,14 +5,14 @@
  */
 export type Brand_Color = string;
 /**
- * Format version of the descriptor file. Older versions are migrated step by step by src/engine/descriptors/migrations.ts.
+ * Format version of the descriptor file. Older versions are migrated step by step by core/descriptors/migrations.ts.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format".
  */
 export type FormatVersion = number;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "expression".
@@ -75,7 +75,7 @@ export type ValueFormat =
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -83,19 +83,19 @@ export type Expression1 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -108,15 +108,15 @@ export type Text4 = (string | number | boolean | null) | Expression[] | Operatio
 export type ValueFormat1 =
   ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'number' | 'bytes' | 'chip' | 'yesno') | string;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -140,11 +140,11 @@ export type Actions1 = Action[];
  */
 export type Actions2 = Action[];
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -156,7 +156,7 @@ export type Text7 = (string | number | boolean | null) | Expression[] | Operatio
  */
 export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -164,7 +164,7 @@ export type Expression11 = (string | number | boolean | null) | Expression[] | O
  */
 export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (src/engine/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**

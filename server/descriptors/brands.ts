@@ -1,14 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import { brandContext, chooseBrand, hostMatches } from '../../src/app/brand.ts';
-import { migrate } from '../../src/engine/descriptors/migrations.ts';
+import { brandContext, chooseBrand, hostMatches } from '../../core/brand.ts';
+import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /**
  * The brands of screens/brands/ for what the server renders or sends itself (the identity provider's pages,
- * its e-mails), chosen the way the web app chooses (src/app/brand.ts): a brand id the page asked for, else
+ * its e-mails), chosen the way the web app chooses (core/brand.ts): a brand id the page asked for, else
  * the host name, else the default brand.
  */
 export interface ServerBrand {

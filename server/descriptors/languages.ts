@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
 import { negotiate, speakerOf, wordsOf, type Language, type Speaker, type Texts, type Words } from '../../core/i18n.ts';
-import { migrate } from '../../src/engine/descriptors/migrations.ts';
+import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StateRules } from '../../codegen/generated/descriptors.ts';
-import { migrate } from '../../src/engine/descriptors/migrations.ts';
+import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 

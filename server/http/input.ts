@@ -4,7 +4,7 @@
  * finite, and a multipart `model` part is parsed as strictly as a JSON body.
  */
 import type { ParameterSpec } from '../contract/operations.ts';
-import type { MessageCatalogue } from '../contract/messages.ts';
+import type { MessageCatalogue } from '../../core/messages.ts';
 import { HttpProblem } from './problem.ts';
 
 /** Control characters no person means in text: C0 but tab, line feed and carriage return, and DEL (PostgreSQL refuses NUL). */

@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { LenderDescriptor, SandboxSettings } from './descriptor.ts';
 // The descriptors' one expression language, the same interpreter the web app runs (docs/decisions/0040).
-import { condition } from '../../src/engine/expressions.ts';
+import { condition } from '../../core/expressions.ts';
 import type { SandboxProduct } from '../../codegen/generated/descriptors.ts';
 import { priceProduct } from './payments.ts';
 import type { Applicant, CreditScoreUsed, KbaQuestionDraft, LenderAdapter, LenderEventEffect, OfferTerms, PrequalAnswer } from './types.ts';

@@ -6,13 +6,13 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import messages from '../../schemas/messages.json';
-import type { MessageCatalogue } from '../../server/contract/messages.ts';
+import type { MessageCatalogue } from '../../core/messages.ts';
 import { formModules } from '../../codegen/generated/forms/index.ts';
 import { loadLabelTable } from './labels.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
 import { EngineRouter, preloadLocation } from '../engine/router.tsx';
 import { flagsOf } from '../engine/context.ts';
-import { brandContext, chooseBrand, requestedBrand } from './brand.ts';
+import { brandContext, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
 import { brands, engineDescriptors, loadScreen } from './descriptors.ts';
 import { session } from './session/store.ts';
@@ -25,7 +25,7 @@ import { handleChunkError } from './chunk-reload.ts';
 import { watchHandOver } from './auth/hand-over.ts';
 import { addressQuery } from '../engine/context.ts';
 import { chooseLanguage, languages } from './language.ts';
-import { onLanguageChange } from '../engine/i18n.ts';
+import { onLanguageChange } from '../../core/current-language.ts';
 
 const Toaster = lazy(() => import('./ui/Toaster.tsx'));
 

@@ -6,7 +6,7 @@
 import type {
   BrandDescriptor, ConditionsDescriptor, LayoutsDescriptor, LenderDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor,
 } from '../../codegen/generated/descriptors.ts';
-import { migrate } from '../engine/descriptors/migrations.ts';
+import { migrate } from '../../core/descriptors/migrations.ts';
 import { buildRouteTable } from '../engine/routing.ts';
 import type { EngineDescriptors } from '../engine/services.ts';
 import routesJson from '../../screens/routes.json';

@@ -3,7 +3,7 @@
  * modules, config item types from the API (value → name).
  */
 import type { components } from '../../codegen/generated/api.ts';
-import type { LabelTable } from '../engine/labels.ts';
+import type { LabelTable } from '../../core/labels.ts';
 import { callOperation } from './api/client.ts';
 
 type ConfigItem = components['schemas']['ConfigItem'];

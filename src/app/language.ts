@@ -6,8 +6,8 @@
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
 import { negotiate, type Texts } from '../../core/i18n.ts';
 import { languageIndex } from '../../codegen/generated/languages.ts';
-import { migrate } from '../engine/descriptors/migrations.ts';
-import { currentLanguage, setLanguage } from '../engine/i18n.ts';
+import { migrate } from '../../core/descriptors/migrations.ts';
+import { currentLanguage, setLanguage } from '../../core/current-language.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
 const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');

@@ -4,7 +4,7 @@
  * provides, so it is unit-tested with a fake runtime. A failing submit or download stops the list.
  */
 import type { Action, Target } from '../../codegen/generated/descriptors.ts';
-import { bind, condition, evaluate, text, type Context } from './expressions.ts';
+import { bind, condition, evaluate, text, type Context } from '../../core/expressions.ts';
 import { resolveTarget, type RouteEntry } from './routing.ts';
 import type { CallInput, ToastPort } from './services.ts';
 

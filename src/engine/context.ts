@@ -4,7 +4,7 @@
  * form, row, item, dialog, result, data, filter, value }. Named conditions of screens/conditions.json are evaluated in
  * order into `cond`, each seeing the ones before it. Pure.
  */
-import { evaluate, truthy, type Context } from './expressions.ts';
+import { evaluate, truthy, type Context } from '../../core/expressions.ts';
 
 export interface RouteInfo {
   name: string;

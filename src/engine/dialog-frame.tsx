@@ -5,9 +5,9 @@ import { useEngine } from './services.ts';
 import { loadScreen, ScreenView } from './router.tsx';
 import { read } from './preload.ts';
 import { DialogsContext, ScopeContext, useExprContext, type DialogControls } from './hooks.tsx';
-import { text } from './expressions.ts';
+import { text } from '../../core/expressions.ts';
 import { HeadingLevel, Lazy } from './ui.tsx';
-import { tr } from './i18n.ts';
+import { tr } from '../../core/current-language.ts';
 
 /** One open dialog: the frame (title, width, close) around the dialog's screen; `dialog` in its context is the props. */
 export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; controls: DialogControls }) {

@@ -3,12 +3,12 @@ import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, ty
 import { UNSAFE_NavigationContext } from 'react-router-dom';
 import { useQueries, useQuery, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
-import { bind, condition, getPath, text, type Context } from './expressions.ts';
+import { bind, condition, getPath, text, type Context } from '../../core/expressions.ts';
 import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
 import { loadIcons, read } from './preload.ts';
-import { currentLanguage, onLanguageChange, tr } from './i18n.ts';
+import { currentLanguage, onLanguageChange, tr } from '../../core/current-language.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 

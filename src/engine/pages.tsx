@@ -3,7 +3,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Box, Heading, Link, Text } from '@chakra-ui/react';
 import { useEngine } from './services.ts';
 import { resolveTarget } from './routing.ts';
-import { tr } from './i18n.ts';
+import { tr } from '../../core/current-language.ts';
 
 function homeHref(services: ReturnType<typeof useEngine>): string {
   try {

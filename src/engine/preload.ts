@@ -7,7 +7,7 @@
  */
 import type { EngineServices } from './services.ts';
 import type { FormModule } from './forms/form-module.ts';
-import { registerLabels } from './labels.ts';
+import { registerLabels } from '../../core/labels.ts';
 
 type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
 

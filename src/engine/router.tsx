@@ -7,7 +7,7 @@ import { Suspense, useContext, useEffect, useMemo, useRef, useState, type Compon
 import type { Layout, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
 import { resolveTarget, type RouteEntry } from './routing.ts';
-import { condition, type Context } from './expressions.ts';
+import { condition, type Context } from '../../core/expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
 import { runActions } from './actions.ts';
 import { currentHashPath, MissingContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState, type Missing } from './hooks.tsx';
@@ -16,7 +16,7 @@ import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryPro
 import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
 import { loadForm, loadLabels, loadOnce, loadWidgets, read } from './preload.ts';
-import { labelNamesIn } from './labels.ts';
+import { labelNamesIn } from '../../core/labels.ts';
 
 export interface LayoutProps {
   layout: Layout;

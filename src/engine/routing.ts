@@ -3,7 +3,7 @@
  * Pure: the router, the guard, the tests and the e2e generator share it.
  */
 import type { LenderDescriptor, Route, RoutesDescriptor, Target } from '../../codegen/generated/descriptors.ts';
-import { bind, evaluate, type Context } from './expressions.ts';
+import { bind, evaluate, type Context } from '../../core/expressions.ts';
 import { withCode } from './descriptors/check.ts';
 
 export interface RouteEntry extends Route {

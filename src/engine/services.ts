@@ -5,10 +5,10 @@
 import { createContext, useContext } from 'react';
 import type { ComponentType } from 'react';
 import type { ConditionsDescriptor, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
-import type { MessageCatalogue } from '../../server/contract/messages.ts';
+import type { MessageCatalogue } from '../../core/messages.ts';
 import type { RouteEntry } from './routing.ts';
 import type { FormModule } from './forms/form-module.ts';
-import type { LabelTable } from './labels.ts';
+import type { LabelTable } from '../../core/labels.ts';
 
 export interface EngineDescriptors {
   routes: RoutesDescriptor;

@@ -2,10 +2,10 @@
 import { createContext, createElement, lazy, Suspense, useContext, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
 import { Box, Button, Flex, Heading, Spinner, Text } from '@chakra-ui/react';
 import type { Button as ButtonDescriptor } from '../../codegen/generated/descriptors.ts';
-import { condition, text, type Context } from './expressions.ts';
+import { condition, text, type Context } from '../../core/expressions.ts';
 import { runActions, type ActionRuntime } from './actions.ts';
 import { Icon } from './hooks.tsx';
-import { tr } from './i18n.ts';
+import { tr } from '../../core/current-language.ts';
 
 /** 1 for a page, 2 inside a composite, a wizard or a dialog body. */
 export const HeadingLevel = createContext<1 | 2 | 3>(1);

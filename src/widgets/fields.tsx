@@ -8,11 +8,11 @@
 import { lazy, useEffect, useMemo, useState, type ChangeEvent } from 'react';
 import { Box, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
-import { evaluate, text } from '../engine/expressions.ts';
+import { evaluate, text } from '../../core/expressions.ts';
 import { NativeCheck, type Option } from './native-check.tsx';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
-import { tr } from '../engine/i18n.ts';
+import { tr } from '../../core/current-language.ts';
 
 const PHONE_MASK = '(###) ###-####';
 const DATE_MASK = '##/##/####';

@@ -3,7 +3,7 @@
  * `maxHeight`), in the words the server uses for the same refusals (server/domain/files/uploads.ts, image-size.ts).
  * Pure.
  */
-import { imageSizeProblem } from '../../server/domain/files/image-size.ts';
+import { imageSizeProblem } from '../../core/image-size.ts';
 
 
 const megabytes = (bytes: number) => `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;

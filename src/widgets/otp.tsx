@@ -1,6 +1,6 @@
 import { PinInput } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
-import { tr } from '../engine/i18n.ts';
+import { tr } from '../../core/current-language.ts';
 import { fill } from '../../core/i18n.ts';
 
 /** One-time passcode entry: one box per digit; the value is the digits typed so far. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, InputGroup } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { MaskedInput, maskOf } from './fields.tsx';
-import { tr } from '../engine/i18n.ts';
+import { tr } from '../../core/current-language.ts';
 
 /**
  * A secret such as an SSN: typed through its schema's x-mask, hidden as it is typed unless shown, never filled in from

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type PointerEvent } from 'react';
 import { Box, Button, Flex, Input, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
-import { tr } from '../engine/i18n.ts';
+import { tr } from '../../core/current-language.ts';
 
 /** The pad's drawing size in pixels (the PNG the server checks: at least 20 × 10, at most 1600 × 600, ≤ 200 KB). */
 const WIDTH = 600;

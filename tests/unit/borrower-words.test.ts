@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { listDescriptorFiles } from '../../codegen/descriptors.ts';
 import { enumerationLabels } from '../../codegen/schema-files.ts';
-import { labelNamesIn } from '../../src/engine/labels.ts';
+import { labelNamesIn } from '../../core/labels.ts';
 
 type Json = Record<string, unknown>;
 const files = listDescriptorFiles();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { imageSize, imageSizeProblem } from '../../server/domain/files/image-size.ts';
+import { imageSize, imageSizeProblem } from '../../core/image-size.ts';
 import { jpegHeader, pngOf } from '../support/images.ts';
 
 const jpegWith = (...segments: number[][]) => Uint8Array.from([0xff, 0xd8, ...segments.flat()]);

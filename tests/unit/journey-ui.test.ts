@@ -14,7 +14,7 @@ import { ROOT } from '../../server/contract/documents.ts';
 import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
 import type { Action, LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
 import { buildContext } from '../../src/engine/context.ts';
-import { condition, evaluate, type Context } from '../../src/engine/expressions.ts';
+import { condition, evaluate, type Context } from '../../core/expressions.ts';
 import { buildRouteTable, resolveTarget, type RouteEntry } from '../../src/engine/routing.ts';
 import { runActions, type ActionRuntime } from '../../src/engine/actions.ts';
 import { fakeRuntime } from '../support/action-runtime.ts';

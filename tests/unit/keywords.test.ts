@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { addKeywords } from '../../server/contract/keywords.ts';
-import { toFieldErrors } from '../../server/contract/messages.ts';
+import { toFieldErrors } from '../../core/messages.ts';
 import { loadMessageCatalogue } from '../../server/contract/documents.ts';
 
 const catalogue = loadMessageCatalogue();

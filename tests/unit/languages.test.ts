@@ -10,9 +10,9 @@ import { sandboxKba } from '../../server/lenders/sandbox.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { borrowerTexts, markedTexts, placeholdersOf, shownStrings } from '../../codegen/texts.ts';
 import { languageFor, localeToKeep, wordsFor } from '../../server/descriptors/languages.ts';
-import { setLanguage, SOURCE_LANGUAGE } from '../../src/engine/i18n.ts';
-import { text } from '../../src/engine/expressions.ts';
-import { formatValue } from '../../src/engine/formats.ts';
+import { setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
+import { text } from '../../core/expressions.ts';
+import { formatValue } from '../../core/formats.ts';
 
 const formSchema = async (name: string) => (await import(`../../codegen/generated/forms/${name}.ts`)).schema as Record<string, unknown>;
 const spanish = languageFor('es');

@@ -11,7 +11,7 @@ import { ROOT } from '../../server/contract/documents.ts';
 import { ApiError } from '../../src/app/api/problem.ts';
 import { runActions } from '../../src/engine/actions.ts';
 import { buildContext } from '../../src/engine/context.ts';
-import { condition, text } from '../../src/engine/expressions.ts';
+import { condition, text } from '../../core/expressions.ts';
 import { buildRouteTable } from '../../src/engine/routing.ts';
 import type { CallInput } from '../../src/engine/services.ts';
 import { fakeRuntime } from '../support/action-runtime.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { chain, verifyChain, type ChainedEvent } from '../../server/esign/audit.ts';
 import { consentText, sha256Hex } from '../../server/esign/consent.ts';
 import { speakerFor } from '../../server/descriptors/languages.ts';
-import { condition, evaluate } from '../../src/engine/expressions.ts';
+import { condition, evaluate } from '../../core/expressions.ts';
 
 const holds = (expression: unknown, facts: Record<string, unknown>) => condition(expression, facts, false);
 import { loadLenderFiles } from '../../server/lenders/descriptor.ts';

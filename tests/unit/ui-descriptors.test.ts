@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
-import { CURRENT_FORMAT, migrate, MigrationError, type MigrationSteps } from '../../src/engine/descriptors/migrations.ts';
-import { kindOfPath } from '../../src/engine/descriptors/kinds.ts';
+import { CURRENT_FORMAT, migrate, MigrationError, type MigrationSteps } from '../../core/descriptors/migrations.ts';
+import { kindOfPath } from '../../core/descriptors/kinds.ts';
 
 const files = listDescriptorFiles();
 

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { bind, condition, evaluate, ExpressionError, fillTemplate, getPath, OPERATORS, text } from '../../src/engine/expressions.ts';
+import { bind, condition, evaluate, ExpressionError, fillTemplate, getPath, OPERATORS, text } from '../../core/expressions.ts';
 import { buildContext, evaluateConditions, flagsOf } from '../../src/engine/context.ts';
 import { ROOT } from '../../server/contract/documents.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatApr, formatCurrency, formatDate, formatPhone, formatValue } from '../../src/engine/formats.ts';
-import { fillTemplate } from '../../src/engine/expressions.ts';
-import { labelNamesIn, registerLabels } from '../../src/engine/labels.ts';
+import { formatApr, formatCurrency, formatDate, formatPhone, formatValue } from '../../core/formats.ts';
+import { fillTemplate } from '../../core/expressions.ts';
+import { labelNamesIn, registerLabels } from '../../core/labels.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency, placeholderOf } from '../../src/widgets/masks.ts';
 
 describe('formats of spec §9', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createProgress, HIDE_DELAY_MS, THROTTLE_MS } from '../../src/app/ui/progress.ts';
 import { isChunkError, RELOAD_GUARD_MS, reloadOnce } from '../../src/app/chunk-reload.ts';
-import { brandContext, chooseBrand, hostMatches } from '../../src/app/brand.ts';
+import { brandContext, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { lazyAuthPort, needsAuthAtStart } from '../../src/app/lazy-auth.ts';
 import type { AuthPort } from '../../src/app/auth-port.ts';
 import { signedOutAuthPort } from '../../src/app/auth-port.ts';

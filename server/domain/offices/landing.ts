@@ -4,7 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, offices } from '../../db/schema.ts';
 import type { UploadedFile } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { imageSizeProblem } from '../files/image-size.ts';
+import { imageSizeProblem } from '../../../core/image-size.ts';
 import { checkUpload, IMAGE_RULE, storeFile } from '../files/uploads.ts';
 import { LANDING_LOGO_KIND, LANDING_PICTURE_KIND } from './mapping.ts';
 import { assertCodeFree, assertWebUrl, codeTaken, isUniqueViolation, lockOffice, message } from './records.ts';

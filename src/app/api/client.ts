@@ -14,7 +14,7 @@ import { webConfig } from '../config.ts';
 import { progress } from '../ui/progress.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
 import { ApiError, isProblem } from './problem.ts';
-import { currentLanguage } from '../../engine/i18n.ts';
+import { currentLanguage } from '../../../core/current-language.ts';
 
 const byTemplate = new Map<string, OperationFacts>(Object.values(operationIndex).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
 const match = operationMatcher(operationIndex);

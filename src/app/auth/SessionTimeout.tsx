@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { IdleMonitor } from './idle.ts';
-import { tr } from '../../engine/i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 export function SessionTimeout({ monitor }: { monitor: IdleMonitor }) {
   const state = useSyncExternalStore(monitor.subscribe, monitor.state, monitor.state);

@@ -25,7 +25,7 @@ import {
   type AuthenticationResult,
 } from '@azure/msal-browser';
 import type { AuthPort } from '../auth-port.ts';
-import { requestedBrand } from '../brand.ts';
+import { requestedBrand } from '../../../core/brand.ts';
 import { session } from '../session/store.ts';
 import { msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
 import {

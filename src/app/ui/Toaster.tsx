@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
 import { Button, createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import { attach, TOAST_MS } from './toasts.ts';
-import { tr } from '../../engine/i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 const toaster = createToaster({ placement: 'top', max: 5, pauseOnPageIdle: true });
 

@@ -5,7 +5,7 @@
  */
 import messages from '../../../schemas/messages.json';
 import { errorLines, SAVE_ERROR_TITLE } from '../api/problem.ts';
-import { tr } from '../../engine/i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 export const TOAST_MS = 10_000;
 

@@ -1,5 +1,5 @@
-import type { DescriptorKind } from './kinds.ts';
-import { labelNamesIn } from '../labels.ts';
+import type { DescriptorKind } from '../../../core/descriptors/kinds.ts';
+import { labelNamesIn } from '../../../core/labels.ts';
 import { contrastProblems, type Palette } from '../../../core/palette.ts';
 
 /** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */

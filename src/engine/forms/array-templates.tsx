@@ -5,7 +5,7 @@
  */
 import { Button, Fieldset, Flex, Stack } from '@chakra-ui/react';
 import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps } from '@rjsf/utils';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 const groupOption = (uiSchema: unknown, name: string, fallback: string, number?: number) =>
   String((uiSchema as { 'ui:options'?: Record<string, unknown> } | undefined)?.['ui:options']?.[name] ?? fallback).replace('{number}', String(number ?? ''));

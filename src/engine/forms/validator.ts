@@ -4,7 +4,7 @@
  * `toFieldErrors`, so the browser and a 400 answer say the same words (spec §5).
  */
 import type { ErrorObject } from 'ajv';
-import { toFieldErrors, type FieldErrors, type MessageCatalogue } from '../../../server/contract/messages.ts';
+import { toFieldErrors, type FieldErrors, type MessageCatalogue } from '../../../core/messages.ts';
 import type { PrecompiledValidator } from './form-module.ts';
 import { cleanData, concretePaths, getIn, isEmptyValue, toErrorSchema } from './model.ts';
 

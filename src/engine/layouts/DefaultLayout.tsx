@@ -2,14 +2,14 @@ import { Suspense, useState } from 'react';
 import { Box, Flex, IconButton, Input, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { HeaderSearch, Menu, MenuItem } from '../../../codegen/generated/descriptors.ts';
 import type { LayoutProps } from '../router.tsx';
-import { condition, text, type Context } from '../expressions.ts';
+import { condition, text, type Context } from '../../../core/expressions.ts';
 import { Icon, useActionRuntime, useExprContext, useRouteInfo } from '../hooks.tsx';
 import { runActions, type ActionRuntime } from '../actions.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine } from '../services.ts';
 import { ActionButton } from '../ui.tsx';
 import { BrandMark, Footer, SkipLink } from './parts.tsx';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 /** spec §2/§9: header offset 112px, side menu 100px collapsed and 320px on hover, toggled by a button under 600px. */
 export const HEADER_HEIGHT = 112;

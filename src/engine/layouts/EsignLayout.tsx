@@ -1,6 +1,6 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { LayoutProps } from '../router.tsx';
-import { text } from '../expressions.ts';
+import { text } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext } from '../hooks.tsx';
 import { ActionButton } from '../ui.tsx';
 import { LanguagePicker } from './parts.tsx';

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Box, Flex, Text } from '@chakra-ui/react';
 import type { LayoutProps } from '../router.tsx';
-import { condition, evaluate } from '../expressions.ts';
+import { condition, evaluate } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
-import { formatPhone } from '../formats.ts';
+import { formatPhone } from '../../../core/formats.ts';
 import { Footer, LanguagePicker } from './parts.tsx';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 /** office: the pre-qualification header — office name, id, phone, address and logo (at most 200 × 60). */
 export default function OfficeLayout({ layout, children }: LayoutProps) {

@@ -1,10 +1,10 @@
 /** Parts shared by the layouts: brand mark, language picker, footer, skip link. */
 import { Box, Button, Flex, Link, Text } from '@chakra-ui/react';
 import type { LanguagePicker as LanguagePickerDescriptor, LayoutFooter } from '../../../codegen/generated/descriptors.ts';
-import { condition, evaluate, text } from '../expressions.ts';
+import { condition, evaluate, text } from '../../../core/expressions.ts';
 import { useExprContext } from '../hooks.tsx';
 import { useEngine } from '../services.ts';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 /** The brand's logo and name; on narrow screens (below 600px) the short word mark. */
 export function BrandMark() {

@@ -1,7 +1,7 @@
 import { Box, SimpleGrid, Text } from '@chakra-ui/react';
 import type { ChoiceScreen as Choice } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { text } from '../expressions.ts';
+import { text } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext } from '../hooks.tsx';
 import { ActionButton, ButtonRow, ScreenTitle } from '../ui.tsx';
 

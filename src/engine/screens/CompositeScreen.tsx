@@ -2,7 +2,7 @@ import { useContext } from 'react';
 import { Box, Stack, Tabs } from '@chakra-ui/react';
 import type { CompositeScreen as Composite } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost, type ScreenProps } from '../router.tsx';
-import { condition, text } from '../expressions.ts';
+import { condition, text } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';
 

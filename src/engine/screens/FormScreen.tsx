@@ -4,15 +4,15 @@ import Form from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { bind, condition, evaluate, text, type Context } from '../expressions.ts';
+import { bind, condition, evaluate, text, type Context } from '../../../core/expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useLocale, useOperationQuery, WizardStepContext } from '../hooks.tsx';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
 import { cleanData, concretePaths, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
-import { catalogueIn } from '../../../server/contract/messages.ts';
+import { catalogueIn } from '../../../core/messages.ts';
 import { templates } from '../forms/templates.tsx';
 import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
 

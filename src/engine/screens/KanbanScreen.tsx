@@ -2,14 +2,14 @@ import { memo, useMemo, type ComponentType } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
+import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQueries } from '../hooks.tsx';
-import { formatValue } from '../formats.ts';
+import { formatValue } from '../../../core/formats.ts';
 import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 type Row = Record<string, unknown>;
 

@@ -3,15 +3,15 @@ import { Box, Button, chakra, Flex, Input, Link, NativeSelect, SimpleGrid, Table
 import { rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type PaginationState, type SortingState } from '@tanstack/react-table';
 import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from '../router.tsx';
-import { condition, evaluate, getPath, text, type Context } from '../expressions.ts';
+import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
-import { formatValue } from '../formats.ts';
+import { formatValue } from '../../../core/formats.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine, type WidgetRegistry } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 import type { ActionRuntime } from '../actions.ts';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
 
 const features = tableFeatures({ rowPaginationFeature, rowSortingFeature });

@@ -3,11 +3,11 @@ import { Alert, Box, Button, Flex, List, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WizardScreen as Wizard } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost, type ScreenProps } from '../router.tsx';
-import { condition, text, type Context } from '../expressions.ts';
+import { condition, text, type Context } from '../../../core/expressions.ts';
 import { runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery, useRouteInfo, WizardStepContext, type WizardStep } from '../hooks.tsx';
 import { HeadingLevel, Lazy, Loading, LoadingWatch, ScreenTitle } from '../ui.tsx';
-import { tr } from '../i18n.ts';
+import { tr } from '../../../core/current-language.ts';
 
 type Data = Record<string, unknown>;
 type Step = Wizard['steps'][number];

@@ -8,7 +8,7 @@
  * context: "Hi {session.identity.givenName}".
  */
 import { formatValue } from './formats.ts';
-import { tr } from './i18n.ts';
+import { tr } from './current-language.ts';
 
 export type Context = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  * its descriptor (router.tsx), so a screen never shows a code before its words arrive, and a screen that shows none
  * loads none.
  */
-import { tr } from './i18n.ts';
+import { tr } from './current-language.ts';
 
 export type LabelTable = Readonly<Record<string, string>>;
 

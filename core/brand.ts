@@ -1,6 +1,6 @@
 /** Brand choice (spec §1): by host name pattern; `?brand=<id>` (kept for the tab) picks one for local use. Pure core. */
-import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import { evaluate, truthy } from '../engine/expressions.ts';
+import type { BrandDescriptor } from '../codegen/generated/descriptors.ts';
+import { evaluate, truthy } from './expressions.ts';
 
 /** '*' matches any run of characters except '.'. */
 export function hostMatches(pattern: string, host: string): boolean {

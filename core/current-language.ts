@@ -1,10 +1,10 @@
 /**
  * The language people read (docs/decisions/0216): the source texts of descriptors and the engine's own words pass
  * through `tr`; formats (formats.ts) use the language's tag. One language at a time in a tab, like the label tables:
- * a module the pure functions read (React-free: the server evaluates expressions too), and `useLocale` (hooks.tsx)
+ * a module the pure functions read (React-free: the server evaluates expressions too), and `useLocale` (src/engine/hooks.tsx)
  * re-renders what shows words when the language changes.
  */
-import { translate, type Language } from '../../core/i18n.ts';
+import { translate, type Language } from './i18n.ts';
 
 export const SOURCE_LANGUAGE: Language = { locale: 'en', name: 'English', tag: 'en-US', texts: {} };
 

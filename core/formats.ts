@@ -1,11 +1,11 @@
 /**
  * Value formats of spec §9: currency, APR, dates (MM/dd/yyyy), phone, yes/no, file sizes, and enumeration labels —
- * in the current language (i18n.ts): money and numbers by its tag; dates, in a language other than the source,
+ * in the current language (current-language.ts): money and numbers by its tag; dates, in a language other than the source,
  * with the month in words ('26 nov 2026'), which no reader can take for a day (decision 0216).
  */
-import { formatMoney, formatNumber } from '../../core/i18n.ts';
+import { formatMoney, formatNumber } from './i18n.ts';
 import { isLabelFormat, labelOf } from './labels.ts';
-import { currentLanguage, tr } from './i18n.ts';
+import { currentLanguage, tr } from './current-language.ts';
 
 const tag = () => currentLanguage().tag;
 const inSource = () => currentLanguage().tag === 'en-US';

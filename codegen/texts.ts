@@ -163,6 +163,3 @@ export async function borrowerTexts(formSchema: FormSchemaSource): Promise<Map<s
   add(engineWords(), 'src/ (tr)');
   return texts;
 }
-
-/** The {placeholders} of a text, sorted: a translation must keep the source's. */
-export const placeholdersOf = (text: string): string[] => [...text.matchAll(/\{[^{}]+\}/g)].map((m) => m[0]).sort();

@@ -356,9 +356,17 @@ const languageIndex: UiGenerator = {
     const entries = readdirSync(dir)
       .filter((name) => name.endsWith('.json'))
       .sort()
-      .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { locale: string; name: string })
-      .map((doc) => `  { locale: ${JSON.stringify(doc.locale)}, name: ${JSON.stringify(doc.name)} },`);
-    return [banner('screens/languages/'), 'export const languageIndex: ReadonlyArray<{ locale: string; name: string }> = [', ...entries, '];', ''].join('\n');
+      .map((name) => JSON.parse(readFileSync(join(dir, name), 'utf8')) as { locale: string; name: string; tag: string; source?: true })
+      .map(({ locale, name, tag, source }) => `  ${JSON.stringify(source ? { locale, name, tag, source } : { locale, name, tag })},`);
+    return [
+      banner('screens/languages/'),
+      "import type { LanguageDescriptor } from './descriptors.ts';",
+      '',
+      "export const languageIndex: ReadonlyArray<Pick<LanguageDescriptor, 'locale' | 'name' | 'tag' | 'source'>> = [",
+      ...entries,
+      '];',
+      '',
+    ].join('\n');
   },
 };
 

@@ -5,8 +5,10 @@
  * re-renders what shows words when the language changes.
  */
 import { translate, type Language } from './i18n.ts';
+import { languageIndex } from '../codegen/generated/languages.ts';
 
-export const SOURCE_LANGUAGE: Language = { locale: 'en', name: 'English', tag: 'en-US', texts: {} };
+/** The language the descriptors are written in (its file says `source`): current until another is chosen. */
+export const SOURCE_LANGUAGE: Language = { ...languageIndex.find((language) => language.source)!, texts: {} };
 
 let current: Language = SOURCE_LANGUAGE;
 const listeners = new Set<() => void>();

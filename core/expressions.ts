@@ -187,12 +187,8 @@ export function text(expression: unknown, context: Context): string {
   if (expression === undefined || expression === null) return '';
   const value = evaluate(expression, context);
   if (value === undefined || value === null) return '';
-  if (typeof value !== 'string') return String(value);
-  // A text that is one placeholder shows a text of the data ('{item.text}', a lender's disclosure): translated whole.
-  return ONE_PLACEHOLDER.test(value) ? tr(fillTemplate(value, context)) : fillTemplate(tr(value), context);
+  return typeof value === 'string' ? fillTemplate(tr(value), context) : String(value);
 }
-
-const ONE_PLACEHOLDER = /^\{[^{}|]+\}$/;
 
 /** Evaluates every expression of a bindings map; string literals keep their placeholders filled. */
 export function bind(bindings: Record<string, unknown> | undefined, context: Context): Record<string, unknown> {

@@ -3,12 +3,11 @@
  * in the current language (current-language.ts): money and numbers by its tag; dates, in a language other than the source,
  * with the month in words ('26 nov 2026'), which no reader can take for a day (decision 0216).
  */
-import { formatMoney, formatNumber } from './i18n.ts';
+import { formatDay, formatMoney, formatNumber } from './i18n.ts';
 import { isLabelFormat, labelOf } from './labels.ts';
 import { currentLanguage, tr } from './current-language.ts';
 
 const tag = () => currentLanguage().tag;
-const inSource = () => currentLanguage().tag === 'en-US';
 
 /** '$1,234.50'; '$0.00' when the amount is not positive (or not a number). */
 export function formatCurrency(value: unknown): string {
@@ -40,9 +39,7 @@ export function formatDate(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const s = String(value);
   const d = dayOf(s);
-  if (!d) return s;
-  if (!inSource()) return new Intl.DateTimeFormat(tag(), { dateStyle: 'medium' }).format(d);
-  return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
+  return d ? formatDay(currentLanguage(), d.getFullYear(), d.getMonth() + 1, d.getDate()) : s;
 }
 
 /** MM/dd/yyyy hh:mm AM/PM for instants. */
@@ -50,7 +47,7 @@ export function formatDateTime(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const d = new Date(String(value));
   if (Number.isNaN(d.getTime())) return String(value);
-  if (!inSource()) return new Intl.DateTimeFormat(tag(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+  if (!currentLanguage().source) return new Intl.DateTimeFormat(tag(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
   const h = d.getHours();
   return `${formatDate(value)} ${pad(((h + 11) % 12) + 1)}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
 }

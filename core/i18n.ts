@@ -9,8 +9,16 @@ import type { LanguageDescriptor } from '../codegen/generated/descriptors.ts';
 
 export type Texts = Readonly<Record<string, string>>;
 
-/** A language offered to people: its code, its own name and, for translations, the texts. */
-export type Language = Pick<LanguageDescriptor, 'locale' | 'name' | 'tag'> & { texts: Texts };
+/** A language offered to people: its code, its own name, its tag, whether descriptors are written in it, its texts. */
+export type Language = Pick<LanguageDescriptor, 'locale' | 'name' | 'tag' | 'source'> & { texts: Texts };
+
+/** The language a language file describes. */
+export function languageOf(doc: LanguageDescriptor): Language {
+  return { locale: doc.locale, name: doc.name, tag: doc.tag, ...(doc.source ? { source: doc.source } : {}), texts: doc.texts as Texts };
+}
+
+/** The {placeholders} of a text, sorted: a translation keeps its source's. */
+export const placeholdersOf = (text: string): string[] => [...text.matchAll(/\{[^{}]+\}/g)].map((m) => m[0]).sort();
 
 /** The translation of a source text, or the text itself. */
 export function translate(texts: Texts | undefined, source: string): string {
@@ -57,6 +65,15 @@ export function fill(template: string, values: Readonly<Record<string, string | 
 /** The Words of a language: translate, then fill. */
 export const wordsOf = (texts: Texts | undefined): Words => (source, values) => fill(translate(texts, source), values);
 
+/**
+ * A calendar day as a language writes it: the source language as spec §9 does (MM/dd/yyyy), another with the month in
+ * words ('26 nov 2026'), which no reader can take for a day-first or month-first date (decision 0216).
+ */
+export function formatDay(language: Pick<Language, 'tag' | 'source'>, year: number, month: number, day: number): string {
+  if (language.source) return `${String(month).padStart(2, '0')}/${String(day).padStart(2, '0')}/${year}`;
+  return new Intl.DateTimeFormat(language.tag, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(Date.UTC(year, month - 1, day)));
+}
+
 /** What writes to a person in their language: the words, money, and a calendar day. */
 export interface Speaker {
   locale: string;
@@ -67,15 +84,11 @@ export interface Speaker {
   day(ymd: string): string;
 }
 
-export function speakerOf(language: Language, source = 'en'): Speaker {
+export function speakerOf(language: Language): Speaker {
   return {
     locale: language.locale,
     say: wordsOf(language.texts),
     cents: (cents) => formatCents(language.tag, cents),
-    day: (ymd) => {
-      const [y, m, d] = ymd.split('-').map(Number) as [number, number, number];
-      if (language.locale === source) return `${String(m).padStart(2, '0')}/${String(d).padStart(2, '0')}/${y}`;
-      return new Intl.DateTimeFormat(language.tag, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(Date.UTC(y, m - 1, d)));
-    },
+    day: (ymd) => formatDay(language, ...(ymd.split('-').map(Number) as [number, number, number])),
   };
 }

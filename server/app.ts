@@ -64,7 +64,7 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Http
     .code(problem.status)
     .header('x-trace-id', String(request.id))
     .type('application/problem+json')
-    .send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/', (source) => words(source))));
+    .send(JSON.stringify(problemBody(problem, String(request.id), request.url.split('?')[0] ?? '/', words)));
 }
 
 export async function buildServer(options: ServerOptions): Promise<FastifyInstance> {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
-import { negotiate, speakerOf, wordsOf, type Language, type Speaker, type Texts, type Words } from '../../core/i18n.ts';
+import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker, type Words } from '../../core/i18n.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
 import { metaErrors, metaValidator } from './meta.ts';
@@ -31,7 +31,7 @@ function load(dir = join(ROOT, 'screens', 'languages')): Languages {
     if (`${doc.locale}.json` !== file) throw new LanguageFileError(`${file}: its locale is '${doc.locale}'`);
     if (doc.source) source = doc.locale;
     for (const word of doc.smsOptOut ?? []) optOut.add(word);
-    byLocale.set(doc.locale, { locale: doc.locale, name: doc.name, tag: doc.tag, texts: doc.texts as Texts });
+    byLocale.set(doc.locale, languageOf(doc));
   }
   return { byLocale, source, optOut };
 }
@@ -50,10 +50,13 @@ export function localeToKeep(wish: string | null | undefined): string | null {
   return language.locale === languages().source ? null : language.locale;
 }
 
+/** The locale to keep for the language a request is read in (its Accept-Language). */
+export const requestLocale = (request: { headers: { 'accept-language'?: string } }): string | null => localeToKeep(request.headers['accept-language']);
+
 export const wordsFor = (wish: string | null | undefined): Words => wordsOf(languageFor(wish).texts);
 
 /** Who writes to a borrower in their language (a locale kept with the application, or a request's Accept-Language). */
-export const speakerFor = (wish: string | null | undefined): Speaker => speakerOf(languageFor(wish), languages().source);
+export const speakerFor = (wish: string | null | undefined): Speaker => speakerOf(languageFor(wish));
 
 /** The opt-out replies the languages add to the English keywords. */
 export const optOutWords = (): ReadonlySet<string> => languages().optOut;

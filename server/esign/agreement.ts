@@ -2,6 +2,8 @@ import { PDFDocument, rgb } from 'pdf-lib';
 import type { Disclosure } from '../../core/credit.ts';
 import type { ChainedEvent } from './audit.ts';
 import { PAGE, winAnsi, Writer } from './pdf.ts';
+import { formatCents } from '../../core/i18n.ts';
+import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 
 /**
  * The loan agreement PDF and its signed version (docs/decisions/0107). The agreement states the
@@ -38,8 +40,7 @@ export interface SignatureBox {
   height: number;
 }
 
-export const money = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export const money = (cents: number) => formatCents(SOURCE_LANGUAGE.tag, cents);
 export const apr = (percent: number) => `${percent.toFixed(3)}%`;
 const usDate = (date: Date) => `${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCDate()).padStart(2, '0')}/${date.getUTCFullYear()}`;
 

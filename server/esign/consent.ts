@@ -46,15 +46,10 @@ export function consentText(parties: ConsentParties, speak: Speaker): string {
       '3. Scope of this consent. This consent applies to this loan application and the resulting loan only: the loan agreement, the Truth in Lending and other disclosures, the electronic signature audit certificate, and the notices about this loan. It does not apply to any other account or transaction.',
     ),
     '',
-    parties.email
-      ? say(
-          '4. Keeping your contact details up to date. Records and notices are sent to the e-mail address and mobile phone on your application (currently {email}). To update them, tell {office} or call {contact}. If your e-mail address changes and you do not tell us, you may miss notices sent to the old address.',
-          { email: parties.email, office, contact },
-        )
-      : say(
-          '4. Keeping your contact details up to date. Records and notices are sent to the e-mail address and mobile phone on your application. To update them, tell {office} or call {contact}. If your e-mail address changes and you do not tell us, you may miss notices sent to the old address.',
-          { office, contact },
-        ),
+    say(
+      '4. Keeping your contact details up to date. Records and notices are sent to the e-mail address and mobile phone on your application{currently}. To update them, tell {office} or call {contact}. If your e-mail address changes and you do not tell us, you may miss notices sent to the old address.',
+      { currently: parties.email ? say(' (currently {email})', { email: parties.email }) : '', office, contact },
+    ),
     '',
     say(
       '5. How to get copies after you sign. After you sign, you can download the signed agreement with its audit certificate from this portal, and the office can give it to you. You may also ask for a paper copy as described in section 1.',

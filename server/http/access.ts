@@ -6,6 +6,7 @@ import type { AccessRule, Operation } from '../contract/operations.ts';
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { HttpProblem } from './problem.ts';
+import { recordSecurityEvent } from './security-events.ts';
 
 /** Verifies bearer tokens; the identity layer supplies the real ones (built-in provider or external issuer). */
 export interface TokenVerifiers {
@@ -93,7 +94,7 @@ function effectiveRule(rule: AccessRule, request: FastifyRequest): AccessRule {
 async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
   const actor = caller.kind === 'staff' ? caller.userId : caller.kind === 'borrower' ? `borrower:${caller.appId}` : 'anonymous';
   request.log.warn({ security: kind, actor, ...detail }, 'access refused');
-  await services.db.execute(sql`insert into security_events (kind, actor, detail, ip) values (${kind}, ${actor}, ${JSON.stringify(detail)}::jsonb, ${request.ip})`);
+  await recordSecurityEvent(services.db, { kind, actor, ip: request.ip, detail });
 }
 
 export function createAccess(services: Services, verifiers: TokenVerifiers) {

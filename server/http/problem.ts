@@ -43,6 +43,11 @@ export class HttpProblem extends Error {
     this.extensions = options.extensions;
   }
 
+  /** A 429 saying when to try again. */
+  static tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
+    return new HttpProblem(429, detail, { extensions: { retryAfterSeconds } });
+  }
+
   /** A 400 naming the fields at fault, as the validators do. */
   static validation(errors: Record<string, string[]>): HttpProblem {
     return new HttpProblem(400, 'One or more validation errors occurred.', { errors });

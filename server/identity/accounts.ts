@@ -4,6 +4,7 @@ import { oidcStore, users } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { newToken, tokenHash } from './secrets.ts';
 import { revokeAccount } from './adapter.ts';
+import { recordSecurityEvent } from '../http/security-events.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -28,9 +29,7 @@ export async function userById(db: Db, id: string): Promise<UserRow | undefined>
   return user;
 }
 
-async function event(db: Db, kind: string, actor: string, ip: string, detail: Record<string, unknown> = {}): Promise<void> {
-  await db.execute(sql`insert into security_events (kind, actor, detail, ip) values (${kind}, ${actor}, ${JSON.stringify(detail)}::jsonb, ${ip})`);
-}
+const event = (db: Db, kind: string, actor: string, ip: string, detail: Record<string, unknown> = {}) => recordSecurityEvent(db, { kind, actor, ip, detail });
 
 /**
  * Failed sign-ins are security events, so the count lives in the database and holds across processes

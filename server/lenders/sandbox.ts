@@ -190,9 +190,10 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
 
   /** The score a rule says was used, on the scale of the lender's bureau (none without one). */
   function scoreUsed(score: { value: number; factors: string[] } | undefined): { creditScore?: CreditScoreUsed } {
-    const model = descriptor.eligibility.creditBureau?.scoreModel;
-    if (!score || !model) return {};
-    return { creditScore: { value: score.value, low: model.low, high: model.high, model: model.name, date: new Date().toISOString().slice(0, 10), factors: score.factors } };
+    const bureau = descriptor.eligibility.creditBureau;
+    if (!score || !bureau?.scoreModel) return {};
+    const { low, high, name: model } = bureau.scoreModel;
+    return { creditScore: { value: score.value, low, high, model, source: bureau.name, date: new Date().toISOString().slice(0, 10), factors: score.factors } };
   }
 
   function declined(lenderAppId: string | null, reason: string, reasonCode?: string): PrequalAnswer {

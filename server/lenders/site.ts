@@ -9,6 +9,8 @@ import { escapeHtml } from '../http/html.ts';
 import { lenderCallbackKey, lenderCatalogue, signLenderCallback } from './registry.ts';
 import type { LenderDescriptor } from './descriptor.ts';
 import { sandboxAppUrl, SITE_PATH } from './sandbox.ts';
+import { formatCents } from '../../core/i18n.ts';
+import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 
 /**
  * The sandbox lenders' own site (issue 16, docs/decisions/0191): what a lender hosts — the application with its
@@ -21,7 +23,7 @@ import { sandboxAppUrl, SITE_PATH } from './sandbox.ts';
  */
 
 
-const money = (cents: number | null) => (cents === null ? '—' : (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' }));
+const money = (cents: number | null) => (cents === null ? '—' : formatCents(SOURCE_LANGUAGE.tag, cents));
 const apr = (value: string | number | null) => (value === null ? '—' : `${Number(value).toFixed(3)}%`);
 
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";

@@ -50,6 +50,8 @@ export interface CreditScoreUsed {
   high: number;
   /** The scoring model's name. */
   model: string;
+  /** Who provided the score: the consumer reporting agency. */
+  source: string;
   /** The day the score was created, yyyy-mm-dd. */
   date: string;
   /** The key factors that adversely affected it, in the lender's words. */

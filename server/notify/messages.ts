@@ -1,6 +1,7 @@
 import { formatCents, type Speaker } from '../../core/i18n.ts';
 import type { CreditScoreUsed } from '../lenders/types.ts';
 import type { Email, Sms } from './outbox.ts';
+import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 
 /** The texts of the messages identity, users and passcodes send; one place, so wording stays consistent. */
 
@@ -138,7 +139,7 @@ export function officeStatusEmail(input: { to: string; firstName: string; office
  * read the two deposits.
  */
 export function bankStatementEmail(input: { to: string; firstName: string; officeName: string; accountLast4: string; amountsCents: readonly number[]; url: string; brandName: string }): Email {
-  const amounts = input.amountsCents.map((cents) => formatCents('en-US', cents));
+  const amounts = input.amountsCents.map((cents) => formatCents(SOURCE_LANGUAGE.tag, cents));
   return {
     to: input.to,
     subject: `Bank statement: two deposits from ${input.brandName}`,
@@ -191,20 +192,22 @@ export function adverseActionNotice(
       )}\n` + bureaus.map((b) => `${b.name}, ${b.address}, ${b.phone}`).join('\n')
     : '';
   // Each score a lender used, with its scale, date, source and key factors (FCRA §615(a)(1)(B), §609(f)).
-  const scores = input.lenders
-    .filter((l) => l.score)
-    .map((l) =>
-      say('Your credit score. {lender} used a credit score from {bureau} in its decision: {score}, on a scale from {low} to {high} ({model}), created on {date}. Key factors that adversely affected it: {factors}.', {
-        lender: l.name,
-        bureau: l.bureau?.name ?? l.name,
-        score: l.score!.value,
-        low: l.score!.low,
-        high: l.score!.high,
-        model: l.score!.model,
-        date: speak.day(l.score!.date),
-        factors: l.score!.factors.map((factor) => say(factor)).join('; '),
-      }),
-    );
+  const scores = input.lenders.flatMap(({ name, score }) =>
+    score
+      ? [
+          say('Your credit score. {lender} used a credit score from {bureau} in its decision: {score}, on a scale from {low} to {high} ({model}), created on {date}. Key factors that adversely affected it: {factors}.', {
+            lender: name,
+            bureau: score.source,
+            score: score.value,
+            low: score.low,
+            high: score.high,
+            model: score.model,
+            date: speak.day(score.date),
+            factors: score.factors.map((factor) => say(factor)).join('; '),
+          }),
+        ]
+      : [],
+  );
   return {
     subject: say("Your financing application at {office}: the lenders' decisions", { office: input.officeName }),
     text:

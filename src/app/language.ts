@@ -4,10 +4,10 @@
  * when chosen: an English first view carries none.
  */
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
-import { negotiate, type Texts } from '../../core/i18n.ts';
+import { languageOf, negotiate } from '../../core/i18n.ts';
 import { languageIndex } from '../../codegen/generated/languages.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
-import { currentLanguage, setLanguage } from '../../core/current-language.ts';
+import { currentLanguage, setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
 const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
@@ -16,7 +16,6 @@ const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, 
 export const languages = languageIndex;
 
 const KEY = 'pos.language';
-const SOURCE = 'en';
 
 function stored(): string | null {
   try {
@@ -31,7 +30,7 @@ export function startingLocale(query: Record<string, string>, browser: readonly 
   const available = languages.map((l) => l.locale);
   const asked = query.lang ?? stored();
   if (asked && available.includes(asked)) return asked;
-  return negotiate(browser.join(','), available, SOURCE);
+  return negotiate(browser.join(','), available, SOURCE_LANGUAGE.locale);
 }
 
 /** Loads a language and makes it current; `remember` keeps the choice for the tab. */
@@ -46,5 +45,5 @@ export async function chooseLanguage(locale: string, remember: boolean): Promise
       // A browser that stores nothing still shows the language for this visit.
     }
   }
-  setLanguage({ locale: doc.locale, name: doc.name, tag: doc.tag, texts: doc.texts as Texts });
+  setLanguage(languageOf(doc));
 }

@@ -4,6 +4,7 @@
  * form, row, item, dialog, result, data, filter, value }. Named conditions of screens/conditions.json are evaluated in
  * order into `cond`, each seeing the ones before it. Pure.
  */
+import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 import { evaluate, truthy, type Context } from '../../core/expressions.ts';
 
 export interface RouteInfo {
@@ -43,7 +44,7 @@ export function buildContext(input: BaseContextInput): Context {
     brand: input.brand,
     flags: input.flags,
     ...(input.flow ? { flow: input.flow } : {}),
-    locale: input.locale ?? 'en',
+    locale: input.locale ?? SOURCE_LANGUAGE.locale,
     year: now.getFullYear(),
     today: `${pad(now.getMonth() + 1)}/${pad(now.getDate())}/${now.getFullYear()}`,
   };

@@ -107,6 +107,18 @@ export function prequalForm(officeId: number, overrides: Record<string, unknown>
 
 export const json = <T = Record<string, unknown>>(response: { body: string }): T => JSON.parse(response.body) as T;
 
+export type OutboxRow = {
+  channel: string;
+  body: string;
+  subject: string | null;
+  links: { url: string; label: string }[];
+};
+
+/** What the outbox holds for one recipient, oldest first. */
+export async function outboxTo(h: Harness, recipient: string): Promise<OutboxRow[]> {
+  return (await h.database.db.execute<OutboxRow>(sql`select channel, body, subject, links from outbox where recipient = ${recipient} order by id`)).rows;
+}
+
 /** The right choice of each sandbox identity question, from what the borrower entered. */
 export function kbaAnswers(
   quiz: { quizId: string; transactionId: string; questions: { id: string; choices: { id: string; text: string }[] }[] },

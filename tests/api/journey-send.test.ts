@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { harness, type Harness } from '../support/harness.ts';
-import { freshEmail, freshPhone, journeyOffice, json, type JourneyOffice } from './journey-fixtures.ts';
+import { freshEmail, freshPhone, journeyOffice, json, outboxTo as outboxOf, type JourneyOffice } from './journey-fixtures.ts';
 
 /** Sending an application link, the link token, the personal e-mail rule (issue 5, item 1). */
 describe('sending an application link', () => {
@@ -10,8 +10,7 @@ describe('sending an application link', () => {
   let office: JourneyOffice;
   const send = (body: Record<string, unknown>, as = office.admin, headers: Record<string, string> = {}) =>
     h.call({ method: 'POST', url: '/api/App/SendApp', payload: { officeId: office.officeId, firstName: 'Lena', lastName: "O'Neil", amount: 3200, ...body }, as, headers });
-  const outboxTo = async (recipient: string) =>
-    (await h.database.db.execute<{ channel: string; body: string; links: { url: string }[]; subject: string | null }>(sql`select channel, body, links, subject from outbox where recipient = ${recipient} order by id`)).rows;
+  const outboxTo = (recipient: string) => outboxOf(h, recipient);
   const tokenOf = (url: string) => new URL(url.replace('/#/', '/')).searchParams.get('t')!;
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { harness, type Harness } from '../support/harness.ts';
 import { languageFor } from '../../server/descriptors/languages.ts';
-import { freshEmail, freshPhone, journeyOffice, json, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
+import { freshEmail, freshPhone, journeyOffice, json, outboxTo as outboxOf, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
 
 const SPANISH = { 'accept-language': 'es-US,es;q=0.9' };
 const spanishOf = (english: string) => languageFor('es').texts[english] ?? english;
@@ -17,8 +17,7 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 describe('the server in Spanish', () => {
   let h: Harness;
   let office: JourneyOffice;
-  const outboxTo = async (recipient: string) =>
-    (await h.database.db.execute<{ channel: string; body: string; subject: string | null; links: { url: string; label: string }[] }>(sql`select channel, body, subject, links from outbox where recipient = ${recipient} order by id`)).rows;
+  const outboxTo = (recipient: string) => outboxOf(h, recipient);
   const languageOf = async (appId: number) => (await h.database.db.execute<{ language: string | null }>(sql`select language from applications where id = ${appId}`)).rows[0]!.language;
 
   beforeAll(async () => {

@@ -82,7 +82,7 @@ describe('the adverse-action notice', () => {
     expect(await messagesTo(email)).toEqual([]);
     // Two servers sweeping at once send it once.
     const [first, second] = await Promise.all([sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1)), sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1))]);
-    expect(first! + second!).toBeGreaterThanOrEqual(1);
+    expect(first! + second!).toBe(1);
     const sent = await messagesTo(email);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toContain("- GreenSky, (800) 555-0104. Principal reason: Insufficient credit history");
@@ -97,7 +97,7 @@ describe('the adverse-action notice', () => {
     const offers = json<{ id: number; lenderCode: string }[]>(await h.call({ method: 'GET', url: `/api/App/GetOffers/${appId}`, borrowerOf: appId }));
     const chosen = await h.call({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId, offerId: offers.find((o) => o.lenderCode === 'ally')!.id, agreeToTerms: true }, borrowerOf: appId });
     expect(chosen.statusCode, chosen.body).toBe(200);
-    expect(await sendDueNotices(db(), lenderCatalogue(h.settings), new Date(Date.now() + 40 * 86_400_000))).toBeGreaterThanOrEqual(0);
+    await sendDueNotices(db(), lenderCatalogue(h.settings), new Date(Date.now() + 40 * 86_400_000));
     expect(await messagesTo(email)).toEqual([]);
     expect(await noticesOf(appId)).toEqual([]);
   });

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { applications, offices, smsOptOuts } from '../../server/db/schema.ts';
 import { SELF_START } from '../../server/domain/journey/self-start.ts';
 import { harness, type Harness } from '../support/harness.ts';
-import { freshEmail, freshPhone, journeyOffice, json, type JourneyOffice } from './journey-fixtures.ts';
+import { freshEmail, freshPhone, journeyOffice, json, outboxTo, type JourneyOffice } from './journey-fixtures.ts';
 
 /**
  * A patient starts an application alone from the office's landing page (issue 19, decision 0217): the passcode sent
@@ -19,8 +19,7 @@ describe('a patient starts an application from the landing page', () => {
   const start = (body: Record<string, unknown>, remoteAddress: string, headers: Record<string, string> = {}) =>
     h.call({ method: 'POST', url: '/api/App/StartApp', payload: { code, firstName: 'Rosa', lastName: 'Alvarez', channel: 'Sms', amount: 2400, agreeToContact: true, ...body }, remoteAddress, headers });
   const applicationsOf = async (phone: string) => h.database.db.select().from(applications).where(eq(applications.mobilePhone, phone));
-  const passcodeTo = async (to: string) =>
-    /(\d{6})/.exec((await h.database.db.execute<{ body: string }>(sql`select body from outbox where recipient = ${to} order by id desc limit 1`)).rows[0]?.body ?? '')?.[1];
+  const passcodeTo = async (to: string) => /(\d{6})/.exec((await outboxTo(h, to)).at(-1)?.body ?? '')?.[1];
 
   beforeAll(async () => {
     h = await harness();

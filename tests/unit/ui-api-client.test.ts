@@ -3,7 +3,7 @@ import createClient from 'openapi-fetch';
 import type { paths } from '../../codegen/generated/api.ts';
 import { operationIndex } from '../../codegen/generated/operation-index.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, retryDelay, type OperationFacts } from '../../src/app/api/pipeline.ts';
-import { ApiError, errorLines, isProblem, SAVE_ERROR_TITLE } from '../../src/app/api/problem.ts';
+import { ApiError, errorLines, isProblem } from '../../src/app/api/problem.ts';
 import messages from '../../schemas/messages.json';
 
 interface Sent {
@@ -135,7 +135,7 @@ describe('problem details and the error toast of spec §8', () => {
   it('lists the OperationId and the field errors of a 400', () => {
     const error = new ApiError(400, { title: 'Bad Request', status: 400, traceId: 'abc123', errors: { email: ['This field must be a valid e-mail address.'], firstName: ['This field is required.'] } }, 'App_SendApp');
     expect(errorLines(error, texts)).toEqual(['OperationId: abc123', 'email: This field must be a valid e-mail address.', 'firstName: This field is required.']);
-    expect(SAVE_ERROR_TITLE).toBe('Oops! An error has occurred while saving the information.');
+    expect(messages.messages.saveError).toBe('Oops! An error has occurred while saving the information.');
   });
 
   it('shows detail, else title, for other statuses', () => {

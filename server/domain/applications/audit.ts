@@ -5,6 +5,8 @@ import { applicationLenders, applications, appLogs, lenders, users } from '../..
 import { labels } from '../../../codegen/generated/labels.ts';
 import { toDollars, toUtc } from '../values.ts';
 import { applicationNotFound } from './records.ts';
+import { formatCents } from '../../../core/i18n.ts';
+import { SOURCE_LANGUAGE } from '../../../core/current-language.ts';
 
 type Schemas = components['schemas'];
 type Decision = Schemas['LenderDecision'];
@@ -29,7 +31,7 @@ const WORDS_OF: Record<string, Readonly<Record<string, string>> | undefined> = {
   achStatus: labels.FundingStatus,
 };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const dollars = (cents: number) => formatCents(SOURCE_LANGUAGE.tag, cents);
 
 /** A data key in words: `contractSubStatus` → 'contract sub status', `amountCents` → 'amount', `isFinalized` → 'finalized'. */
 const keyWords = (key: string) =>

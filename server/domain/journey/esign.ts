@@ -15,13 +15,13 @@ import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
 import { documentLink } from '../files/links.ts';
-import { toUtc, toUsDate } from '../values.ts';
+import { toUsDate } from '../values.ts';
 import {
   adapterOf, appendESignEvent, borrowerLink, catalogueOf, clientOf, conflict, esignEvents, fieldProblem, issueLinkToken, journeyStateOf,
   kbaSummary, kickOutbox, moveApplication,
 } from './records.ts';
 import { lenderStepPath, nextRoute } from './routing.ts';
-import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
+import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
 
 type Schemas = components['schemas'];
 type SubStatus = ApplicationRecord['contractSubStatus'];
@@ -32,9 +32,6 @@ export const CONSENT_KIND = 'ESignConsent';
 
 /** Sub-statuses the signing ceremony may overwrite as it moves forward (never backwards). */
 const BEFORE_KBA: readonly SubStatus[] = ['NotApplicable', 'TermsPresented', 'ESignGenerated', 'ESignLinkSent'];
-
-/** The language the caller reads: their request's. */
-const requestLanguage = (request: FastifyRequest) => localeToKeep(request.headers['accept-language']);
 
 const notReady = () => conflict('The loan documents are not ready yet: an offer must be selected and the documents generated (App_SubmitForESign).');
 
@@ -171,7 +168,7 @@ export async function submitForESign(services: Services, caller: Caller, appId: 
       await tx.update(applications).set({ statusText: 'Borrower opened the loan documents', updatedAt: sql`now()` }).where(eq(applications.id, app.id));
     }
   });
-  return esignResult(services, appId, requestLanguage(request));
+  return esignResult(services, appId, requestLocale(request));
 }
 
 async function openCeremony(services: Services, tx: Db, appId: number): Promise<{ app: ApplicationRecord; events: ChainedEvent[] }> {
@@ -187,7 +184,7 @@ export async function recordConsent(services: Services, caller: Caller, body: Sc
   await services.db.transaction(async (tx) => {
     const { app, events } = await openCeremony(services, tx, body.appId);
     if (events.some((e) => e.type === 'consented')) return;
-    const consent = await consentFor(tx, app, requestLanguage(request));
+    const consent = await consentFor(tx, app, requestLocale(request));
     if (body.consentSha256.toLowerCase() !== consent.sha256) throw conflict('The consent text changed since it was shown: show it again (App_SubmitForESign) and consent to that text.');
     // What was agreed to: the version, the language and the hash of the text shown (issue 19, consent records).
     await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentLanguage: consent.language, consentSha256: consent.sha256 });
@@ -199,7 +196,7 @@ export async function recordConsent(services: Services, caller: Caller, body: Sc
     });
     await tx.update(applications).set({ statusText: 'Borrower consented to electronic signing', updatedAt: sql`now()` }).where(eq(applications.id, app.id));
   });
-  return esignResult(services, body.appId, requestLanguage(request));
+  return esignResult(services, body.appId, requestLocale(request));
 }
 
 /**

@@ -10,7 +10,7 @@ import { applicationWithRoute, getAppWithRoute, lenderApplication, processCallba
 import { offerList, selectOffer } from './offers.ts';
 import { submitApplication, submitToLenders, validateBorrower } from './prequal.ts';
 import { exchangeLinkToken, isPersonalEmail, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
-import { languageFor, localeToKeep, wordsFor } from '../../descriptors/languages.ts';
+import { languageFor, requestLocale, wordsFor } from '../../descriptors/languages.ts';
 import { startApplication } from './self-start.ts';
 import { myDocuments } from './documents.ts';
 
@@ -38,7 +38,7 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
     return { status: 200, body: await startApplication(services, caller, body, request) };
   },
   async App_GetSendAppInfo({ params, services, request }) {
-    return { status: 200, body: await sendAppInfo(services.db, params.id, languageFor(request.headers['accept-language'])) };
+    return { status: 200, body: await sendAppInfo(services, params.id, languageFor(request.headers['accept-language'])) };
   },
   async App_GetSendAppLogs({ body, services }) {
     return { status: 200, body: await sendAppLogList(services.db, body) };
@@ -55,7 +55,7 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
     return { status: 200, body: await validateBorrower(services, body) };
   },
   async App_SubmitApp({ body, caller, services, request }) {
-    return { status: 200, body: await submitApplication(services, caller, body, localeToKeep(request.headers['accept-language'])) };
+    return { status: 200, body: await submitApplication(services, caller, body, requestLocale(request)) };
   },
   async App_SubmitToLender({ body, caller, services }) {
     return { status: 200, body: await submitToLenders(services, caller, body) };

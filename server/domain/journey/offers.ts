@@ -10,10 +10,12 @@ import { lockApplication } from '../applications/records.ts';
 import { message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
 import { catalogueOf, conflict, fieldProblem, moveApplication } from './records.ts';
+import { formatCents } from '../../../core/i18n.ts';
+import { SOURCE_LANGUAGE } from '../../../core/current-language.ts';
 
 type Schemas = components['schemas'];
 
-const dollars = (cents: number) => `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+const dollars = (cents: number) => formatCents(SOURCE_LANGUAGE.tag, cents);
 
 /**
  * App_GetOffers: the application's offers; with `amount`, each priced again for that amount within

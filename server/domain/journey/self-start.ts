@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { components } from '../../../codegen/generated/api.ts';
 import { ROOT } from '../../contract/documents.ts';
-import { applications, offices } from '../../db/schema.ts';
-import { languageFor, localeToKeep } from '../../descriptors/languages.ts';
+import { applications } from '../../db/schema.ts';
+import { requestLocale, wordsFor } from '../../descriptors/languages.ts';
+import { recordSecurityEvent } from '../../http/security-events.ts';
+import { publicOfficeByCode } from '../offices/public-pages.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { isOptedOut } from '../../notify/optouts.ts';
 import type { Services } from '../../services.ts';
-import { translate } from '../../../core/i18n.ts';
 import { writeLogs } from '../applications/records.ts';
 import { issuePasscode } from '../otp/handlers.ts';
 import { toCents } from '../values.ts';
@@ -27,8 +28,6 @@ export const SELF_START = { perAddressPerHour: 5, perOfficePerHour: 30 } as cons
 const CONTACT_CONSENT = (JSON.parse(readFileSync(join(ROOT, 'schemas', 'api', 'start-app.json'), 'utf8')) as { properties: { agreeToContact: { title: string } } }).properties.agreeToContact
   .title;
 
-const tooMany = (detail: string) => new HttpProblem(429, detail, { extensions: { retryAfterSeconds: 3600 } });
-
 /**
  * App_StartApp (issue 19, decision 0217): the patient starts an application from the office's landing page or its QR
  * code; the passcode sent to the contact they gave opens it. One transaction: the limits, the application, the
@@ -36,24 +35,20 @@ const tooMany = (detail: string) => new HttpProblem(429, detail, { extensions: {
  */
 export async function startApplication(services: Services, caller: Caller, body: Schemas['StartApp'], request: FastifyRequest): Promise<Schemas['OtpSendResult']> {
   const { db, settings } = services;
-  const [office] = await db
-    .select({ id: offices.id, name: offices.name })
-    .from(offices)
-    .where(and(eq(sql`lower(${offices.code})`, body.code.toLowerCase()), eq(offices.isApproved, true), eq(offices.isActive, true), isNotNull(offices.code)));
-  if (!office) throw new HttpProblem(404, 'This page could not be found');
+  const office = await publicOfficeByCode(db, body.code);
   const destination = body.channel === 'Email' ? body.email?.toLowerCase() : body.mobilePhone;
   if (!destination) throw HttpProblem.validation({ [body.channel === 'Email' ? 'email' : 'mobilePhone']: ['This field is required.'] });
   if (body.channel === 'Email') await requirePersonalEmail(db, office.id, destination);
   else if (await isOptedOut(db, destination)) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
-  const language = localeToKeep(request.headers['accept-language']);
-  const shown = translate(languageFor(language).texts, CONTACT_CONSENT);
+  const language = requestLocale(request);
+  const shown = wordsFor(language)(CONTACT_CONSENT);
   const result = await db.transaction(async (tx) => {
     const counts = await tx.execute<{ address: number; office: number }>(sql`
       select count(*) filter (where ip = ${request.ip})::int as address, count(*) filter (where actor = ${`office:${office.id}`})::int as office
       from security_events where kind = 'app-self-started' and created_at > now() - interval '1 hour'`);
-    if (Number(counts.rows[0]?.address ?? 0) >= SELF_START.perAddressPerHour) throw tooMany('Too many applications were started from this address. Try again later.');
-    if (Number(counts.rows[0]?.office ?? 0) >= SELF_START.perOfficePerHour) throw tooMany('This office has had many applications started in the last hour. Ask the office to text or e-mail you a link.');
-    await tx.execute(sql`insert into security_events (kind, actor, detail, ip) values ('app-self-started', ${`office:${office.id}`}, ${JSON.stringify({ channel: body.channel })}::jsonb, ${request.ip})`);
+    if (Number(counts.rows[0]?.address ?? 0) >= SELF_START.perAddressPerHour) throw HttpProblem.tooMany('Too many applications were started from this address. Try again later.', 3600);
+    if (Number(counts.rows[0]?.office ?? 0) >= SELF_START.perOfficePerHour) throw HttpProblem.tooMany('This office has had many applications started in the last hour. Ask the office to text or e-mail you a link.', 3600);
+    await recordSecurityEvent(tx, { kind: 'app-self-started', actor: `office:${office.id}`, ip: request.ip, detail: { channel: body.channel } });
     const [app] = await tx
       .insert(applications)
       .values({

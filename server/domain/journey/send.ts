@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import { applications, lenders, linkTokens, officeLenders, officeOwners, offices, sendAppLogs, users } from '../../db/schema.ts';
+import { applications, linkTokens, officeOwners, offices, sendAppLogs, users } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { issueBorrowerToken } from '../../identity/tokens.ts';
@@ -17,7 +17,7 @@ import { paged, totalRows, type Page } from '../paging.ts';
 import { nameOrIdSearch, withinDates } from '../search.ts';
 import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
-import { borrowerLink, conflict, fieldProblem, hashToken, issueLinkToken, kickOutbox, requireApprovedOffice } from './records.ts';
+import { borrowerLink, catalogueOf, conflict, fieldProblem, hashToken, issueLinkToken, kickOutbox, officeLenderEntries, requireApprovedOffice } from './records.ts';
 import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 import type { Language } from '../../../core/i18n.ts';
 
@@ -196,18 +196,8 @@ const channelsOf = (row: { email: string | null; mobilePhone: string | null }): 
 ];
 
 /** What the office sent (the latest link), or for an application started at the desk what it holds. */
-/** The office's lenders an application may go to, by name, listed the way `tag`'s language lists ('A, B and C'). */
-async function lenderNamesOf(db: Db, officeId: number, tag: string): Promise<string> {
-  const rows = await db
-    .select({ name: lenders.name })
-    .from(officeLenders)
-    .innerJoin(lenders, eq(lenders.id, officeLenders.lenderId))
-    .where(and(eq(officeLenders.officeId, officeId), eq(officeLenders.status, 'Completed'), eq(officeLenders.isEnabled, true), eq(lenders.isActive, true)))
-    .orderBy(asc(officeLenders.numOrder), asc(lenders.name));
-  return new Intl.ListFormat(tag, { style: 'long', type: 'conjunction' }).format(rows.map((row) => row.name));
-}
-
-export async function sendAppInfo(db: Db, appId: number, language: Language): Promise<Schemas['SendAppInfo']> {
+export async function sendAppInfo(services: Services, appId: number, language: Language): Promise<Schemas['SendAppInfo']> {
+  const { db } = services;
   const [found] = await db
     .select({ app: applications, office: offices })
     .from(applications)
@@ -229,7 +219,10 @@ export async function sendAppInfo(db: Db, appId: number, language: Language): Pr
     enableRemoteSign: app.enableRemoteSign,
     channels: log ? channelsOf(log) : [],
     sentAtUtc: toUtc(log?.createdAt ?? app.createdAt),
-    lenderNames: await lenderNamesOf(db, app.officeId, language.tag),
+    // The lenders SubmitApp may ask, named as the caller's language lists names ('A, B and C').
+    lenderNames: new Intl.ListFormat(language.tag, { style: 'long', type: 'conjunction' }).format(
+      (await officeLenderEntries(db, catalogueOf(services), app.officeId)).map((entry) => entry.adapter.descriptor.name),
+    ),
     office: toOfficeProfile(found.office),
   };
 }

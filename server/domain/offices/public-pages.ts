@@ -48,10 +48,15 @@ async function landingPageOf(db: Db, office: typeof offices.$inferSelect, isPubl
   };
 }
 
-export async function landingPageByCode(db: Db, code: string): Promise<Schemas['LandingPage']> {
+/** The public office of a landing page code; the 404 of a page that does not exist otherwise. */
+export async function publicOfficeByCode(db: Db, code: string): Promise<typeof offices.$inferSelect> {
   const [office] = await db.select().from(offices).where(and(eq(sql`lower(${offices.code})`, code.toLowerCase()), publicOffice));
   if (!office) throw new HttpProblem(404, NOT_FOUND);
-  return landingPageOf(db, office, true);
+  return office;
+}
+
+export async function landingPageByCode(db: Db, code: string): Promise<Schemas['LandingPage']> {
+  return landingPageOf(db, await publicOfficeByCode(db, code), true);
 }
 
 /** The office's own view of its landing page, published or not. */

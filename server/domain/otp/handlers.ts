@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.ts';
 import type { Handlers } from '../../http/handler-types.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { recordSecurityEvent } from '../../http/security-events.ts';
 import { applications, linkTokens, otpChallenges } from '../../db/schema.ts';
 import { issueBorrowerToken } from '../../identity/tokens.ts';
 import { newPasscode, tokenHash } from '../../identity/secrets.ts';
@@ -12,7 +13,7 @@ import { passcodeEmail, passcodeSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import { toUtc } from '../values.ts';
 import { hashCode, maskEmail, maskPhone, sameHash } from './challenge.ts';
-import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
+import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
 
 /** Borrower sign-in limits (spec issue 4; docs/decisions/0067 and 0173). */
 export const OTP = {
@@ -31,9 +32,6 @@ type Schemas = components['schemas'];
 const minutesFrom = (now: Date, minutes: number) => new Date(now.getTime() + minutes * 60_000);
 const secondsUntil = (at: Date, now: Date) => Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
 
-function tooMany(detail: string, retryAfterSeconds: number): HttpProblem {
-  return new HttpProblem(429, detail, { extensions: { retryAfterSeconds } });
-}
 
 /**
  * Who may have a passcode sent for an application named by its id (decision 0173): whoever holds a link the office
@@ -84,8 +82,8 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
       const now = new Date();
       const sent = await tx.execute<{ n: number }>(sql`
         select count(*)::int as n from security_events where kind = 'otp-sent' and ip = ${request.ip} and created_at > now() - interval '1 hour'`);
-      if (Number(sent.rows[0]?.n ?? 0) >= OTP.sendsPerAddressPerHour) throw tooMany('Too many passcodes were requested from this address. Try again later.', 3600);
-      await tx.execute(sql`insert into security_events (kind, actor, detail, ip) values ('otp-sent', ${body.appId ? `borrower:${body.appId}` : `office:${body.officeId}`}, ${JSON.stringify({ channel: body.channel })}::jsonb, ${request.ip})`);
+      if (Number(sent.rows[0]?.n ?? 0) >= OTP.sendsPerAddressPerHour) throw HttpProblem.tooMany('Too many passcodes were requested from this address. Try again later.', 3600);
+      await recordSecurityEvent(tx, { kind: 'otp-sent', actor: body.appId ? `borrower:${body.appId}` : `office:${body.officeId}`, ip: request.ip, detail: { channel: body.channel } });
 
       let appId: number | null;
       let destination: string | null;
@@ -124,11 +122,11 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
           .orderBy(desc(otpChallenges.createdAt))
           .limit(1);
         const resendAt = last ? new Date(last.createdAt.getTime() + OTP.resendSeconds * 1000) : now;
-        if (resendAt > now) throw tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
+        if (resendAt > now) throw HttpProblem.tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
       }
 
       // The passcode comes in the language of the page that asked for it, which the application keeps (decision 0216).
-      const language = localeToKeep(request.headers['accept-language']);
+      const language = requestLocale(request);
       if (appId !== null) await tx.update(applications).set({ language }).where(eq(applications.id, appId));
       return { status: 200 as const, body: await issuePasscode(tx, secret, { appId, channel: body.channel, destination, language }, now) };
     });
@@ -154,7 +152,7 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         const left = OTP.maxWrong - attempts;
         return { ok: false as const, detail: `The passcode is not correct. ${left} ${left === 1 ? 'try' : 'tries'} left.` };
       }
-      await tx.execute(sql`insert into security_events (kind, actor, detail, ip) values ('otp-locked', ${row.appId === null ? 'nobody' : `borrower:${row.appId}`}, ${JSON.stringify({ challengeId: row.id })}::jsonb, ${request.ip})`);
+      await recordSecurityEvent(tx, { kind: 'otp-locked', actor: row.appId === null ? 'nobody' : `borrower:${row.appId}`, ip: request.ip, detail: { challengeId: row.id } });
       return { ok: false as const, detail: 'Too many wrong passcodes. Ask for a new one.' };
     });
     if (!outcome.ok) throw HttpProblem.validation({ code: [outcome.detail] });

@@ -14,7 +14,8 @@ import { webConfig } from '../config.ts';
 import { progress } from '../ui/progress.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
 import { ApiError, isProblem } from './problem.ts';
-import { currentLanguage } from '../../../core/current-language.ts';
+import { currentLanguage, tr } from '../../../core/current-language.ts';
+import { fill } from '../../../core/i18n.ts';
 
 const byTemplate = new Map<string, OperationFacts>(Object.values(operationIndex).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
 const match = operationMatcher(operationIndex);
@@ -49,7 +50,7 @@ function checkParams(id: string, path: string, params: Record<string, unknown> |
   for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
     const value = params?.[name!];
     if (value === undefined || value === null || value === '') {
-      throw new ApiError(400, undefined, id, messages.messages.parameterUndefined.replace('{name}', name!));
+      throw new ApiError(400, undefined, id, fill(tr(messages.messages.parameterUndefined), { name: name! }));
     }
   }
 }

@@ -30,9 +30,6 @@ export function isProblem(body: unknown): body is ProblemDetails {
   return !!body && typeof body === 'object' && !Array.isArray(body) && ('title' in body || 'status' in body || 'traceId' in body);
 }
 
-/** spec §8: the first line of the error toast. */
-export const SAVE_ERROR_TITLE = 'Oops! An error has occurred while saving the information.';
-
 export interface ErrorTexts {
   serverError: string;
   unexpectedServerError: string;

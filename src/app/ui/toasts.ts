@@ -4,7 +4,7 @@
  * the first toast (it is not needed for a page that shows none); toasts raised before that wait in a queue.
  */
 import messages from '../../../schemas/messages.json';
-import { errorLines, SAVE_ERROR_TITLE } from '../api/problem.ts';
+import { errorLines } from '../api/problem.ts';
 import { tr } from '../../../core/current-language.ts';
 
 export const TOAST_MS = 10_000;
@@ -21,8 +21,6 @@ const queue: ToastRequest[] = [];
 const waiting = new Set<() => void>();
 
 export function push(toast: ToastRequest): void {
-  // The words of the current language (decision 0216); a server's answer arrives in it already.
-  toast = { ...toast, title: tr(toast.title), lines: toast.lines.map(tr) };
   if (show) show(toast);
   else {
     queue.push(toast);
@@ -54,6 +52,8 @@ export const toasts = {
     push({ type: 'info', title: message, lines: [] });
   },
   error(error: unknown, title?: string) {
-    push({ type: 'error', title: title ?? SAVE_ERROR_TITLE, lines: errorLines(error, messages.messages) });
+    // spec §8's first line, and the lines' own words, in the current language (a server's answer arrives in it already).
+    const { saveError, serverError, unexpectedServerError } = messages.messages;
+    push({ type: 'error', title: title ?? tr(saveError), lines: errorLines(error, { serverError: tr(serverError), unexpectedServerError: tr(unexpectedServerError) }) });
   },
 };

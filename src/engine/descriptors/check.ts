@@ -1,6 +1,7 @@
 import type { DescriptorKind } from '../../../core/descriptors/kinds.ts';
 import { labelNamesIn } from '../../../core/labels.ts';
 import { contrastProblems, type Palette } from '../../../core/palette.ts';
+import { placeholdersOf } from '../../../core/i18n.ts';
 
 /** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */
 export interface LoadedDescriptor {
@@ -83,6 +84,14 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   if (brands.length === 0) errors.push('screens/brands/: at least one brand is needed');
   if (brands.filter((b) => b.doc.default === true).length !== 1) errors.push('screens/brands/: exactly one brand must be "default": true');
   for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name '${brand.name}'`);
+  // Languages (decision 0216): one is the one descriptors are written in; a translation keeps its source's placeholders.
+  const languages = byKind('language');
+  if (languages.filter((l) => l.doc.source === true).length !== 1) errors.push('screens/languages/: exactly one language must be "source": true');
+  for (const language of languages) {
+    for (const [source, translation] of Object.entries((language.doc.texts ?? {}) as Record<string, string>)) {
+      if (placeholdersOf(source).join() !== placeholdersOf(translation).join()) errors.push(`${language.file}#/texts: '${source.slice(0, 60)}' must keep the placeholders ${placeholdersOf(source).join(' ') || '(none)'}`);
+    }
+  }
   // A palette people cannot read is refused like a broken reference (decision 0219).
   for (const brand of brands) for (const problem of contrastProblems(brand.doc.palette as Palette)) errors.push(`${brand.file}${problem}`);
 

@@ -6,6 +6,7 @@ import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatPhone } from '../../../core/formats.ts';
 import { Footer, LanguagePicker } from './parts.tsx';
 import { tr } from '../../../core/current-language.ts';
+import { fill } from '../../../core/i18n.ts';
 
 /** office: the pre-qualification header — office name, id, phone, address and logo (at most 200 × 60). */
 export default function OfficeLayout({ layout, children }: LayoutProps) {
@@ -33,7 +34,7 @@ export default function OfficeLayout({ layout, children }: LayoutProps) {
           {logo && logo !== brokenLogo ? (
             <img
               src={logo}
-              alt={name ? tr('{name} logo').replace('{name}', name) : tr('Office logo')}
+              alt={name ? fill(tr('{name} logo'), { name }) : tr('Office logo')}
               style={{ maxWidth: office?.logoMaxWidth ?? 200, maxHeight: office?.logoMaxHeight ?? 60, objectFit: 'contain' }}
               onError={() => setBrokenLogo(logo)}
             />

@@ -10,7 +10,7 @@ import { useActionRuntime, useExprContext, useLocale, useOperationQuery, WizardS
 import { tr } from '../../../core/current-language.ts';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
-import { cleanData, concretePaths, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
+import { cleanData, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { catalogueIn } from '../../../core/messages.ts';
 import { templates } from '../forms/templates.tsx';

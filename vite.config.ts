@@ -5,6 +5,8 @@ import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const shim = (file: string) => fileURLToPath(new URL(`./src/shims/${file}`, import.meta.url));
+const FRAGMENTS = 'screens/fragments.json';
+
 /** A module id as a path from the package root, with forward slashes ('screens/lenders/ally.json'). */
 const fromRoot = (id: string) => relative(root, id.split('?')[0]!).split('\\').join('/');
 
@@ -43,17 +45,26 @@ function descriptors(): Plugin[] {
 }
 
 /**
- * A lender file's `sandbox` part (its simulated decisions) is the server's: the web app is built without it
- * (docs/decisions/0046). It runs after the descriptor check, which reads the whole file.
+ * Descriptor files as the browser gets them: fragment uses expanded (docs/decisions/0224), so the engine only ever
+ * sees whole descriptors, and a lender file without its `sandbox` part (its simulated decisions are the server's,
+ * docs/decisions/0046). It runs after the descriptor check, which reads the whole file.
  */
-function lenderFilesForTheBrowser(): Plugin {
+function descriptorFilesForTheBrowser(): Plugin {
   return {
-    name: 'pos-lender-files',
+    name: 'pos-descriptor-files',
     enforce: 'pre',
-    transform(code, id) {
-      if (!/^screens\/lenders\/[^/]+\.json$/.test(fromRoot(id))) return null;
-      const { sandbox: _serverOnly, ...rest } = JSON.parse(code) as Record<string, unknown>;
-      return { code: JSON.stringify(rest), map: null };
+    async transform(code, id) {
+      const rel = fromRoot(id);
+      if (!/^screens\/(?!_meta\/)(.+\/)?[^/]+\.json$/.test(rel) || rel === FRAGMENTS) return null;
+      const { readDescriptor } = await import('./server/descriptors/files.ts');
+      const { kindOfPath } = await import('./core/descriptors/kinds.ts');
+      const kind = kindOfPath(rel.slice('screens/'.length));
+      if (!kind) return null;
+      // A changed fragment reaches every file on its next load.
+      this.addWatchFile(fileURLToPath(new URL(`./${FRAGMENTS}`, import.meta.url)));
+      const doc = readDescriptor<Record<string, unknown>>(kind, rel, code);
+      if (kind === 'lender') delete doc.sandbox;
+      return { code: JSON.stringify(doc), map: null };
     },
   };
 }
@@ -104,7 +115,7 @@ function rjsfShims(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), rjsfShims(), ...descriptors(), lenderFilesForTheBrowser(), precompressed()],
+  plugins: [react(), rjsfShims(), ...descriptors(), descriptorFilesForTheBrowser(), precompressed()],
   resolve: {
     alias: [
       { find: /^markdown-to-jsx(\/react)?$/, replacement: shim('markdown-to-jsx.tsx') },

@@ -10,6 +10,7 @@ import { bundleOpenApi } from '../server/contract/bundle.ts';
 import { readOperations } from '../server/contract/operations.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from '../core/descriptors/kinds.ts';
 import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from '../core/descriptors/migrations.ts';
+import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from '../core/descriptors/fragments.ts';
 import { describeErrors, type SchemaError } from '../src/engine/descriptors/errors.ts';
 import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
 import { crossCheck, type CheckContext, type LoadedDescriptor } from '../src/engine/descriptors/check.ts';
@@ -85,7 +86,11 @@ export async function checkDescriptors(files = listDescriptorFiles(), context = 
   const errors: string[] = [];
   const descriptors: LoadedDescriptor[] = [];
   const migrated: DescriptorReport['migrated'] = [];
-  for (const entry of files) {
+  // The fragments come first: every other descriptor is checked with its uses expanded.
+  const ordered = [...files.filter((f) => f.kind === 'fragments'), ...files.filter((f) => f.kind !== 'fragments')];
+  let fragments: Fragments = {};
+  const used = new Set<string>();
+  for (const entry of ordered) {
     if (!entry.kind) {
       errors.push(`${entry.file}: not a known descriptor place (routes.json, menus.json, layouts.json, conditions.json, pages/, dialogs/, brands/, lenders/)`);
       continue;
@@ -107,10 +112,23 @@ export async function checkDescriptors(files = listDescriptorFiles(), context = 
       errors.push(`${entry.file}#/format: ${error.message}`);
       continue;
     }
+    if (entry.kind !== 'fragments') {
+      try {
+        fragmentsUsed(doc, fragments, used);
+        doc = expandFragments(doc, fragments);
+      } catch (error) {
+        if (!(error instanceof FragmentError)) throw error;
+        errors.push(`${entry.file}#${error.pointer}: ${error.message}`);
+        continue;
+      }
+    }
     const own = validateDescriptor(set, entry.file, entry.kind, doc);
     errors.push(...own);
+    if (own.length === 0 && entry.kind === 'fragments') fragments = (doc as { fragments: Fragments }).fragments;
     if (own.length === 0) descriptors.push({ file: entry.file, kind: entry.kind, name: nameOfPath(entry.relative), doc });
   }
+  const unused = Object.keys(fragments).filter((name) => !used.has(name));
+  if (unused.length) errors.push(`screens/fragments.json: ${unused.map((n) => `'${n}'`).join(', ')} used by no descriptor`);
   if (errors.length === 0) errors.push(...crossCheck(descriptors, context));
   return { descriptors, errors, migrated };
 }

@@ -9,10 +9,10 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT } from '../server/contract/documents.ts';
-import { migrate } from '../core/descriptors/migrations.ts';
 import { labelNamesIn } from '../core/labels.ts';
 import { listDescriptorFiles, META } from './descriptors.ts';
 import { enumerationLabels } from './schema-files.ts';
+import { readDescriptor } from '../server/descriptors/files.ts';
 
 type Json = unknown;
 type Doc = Record<string, Json>;
@@ -104,7 +104,7 @@ function schemaWords(schema: Json, out: Set<string>): void {
 /** Every text of the borrower's side (the routes marked `translated` and every lender flow), with where it shows. */
 export async function borrowerTexts(formSchema: FormSchemaSource): Promise<Map<string, string>> {
   const files = listDescriptorFiles();
-  const docs = new Map(files.filter((f) => f.kind).map((f) => [f.relative, migrate(f.kind!, JSON.parse(f.text)).doc as Doc]));
+  const docs = new Map(files.filter((f) => f.kind).map((f) => [f.relative, readDescriptor<Doc>(f.kind!, f.file, f.text)]));
   const texts = new Map<string, string>();
   const add = (found: Iterable<string>, where: string) => {
     // A text that is only placeholders ('{item.text}') has no words of its own.

@@ -96,6 +96,7 @@ const VALIDATED: Record<string, string> = {
   lender: 'lender.schema.json',
   states: 'states.schema.json',
   language: 'language.schema.json',
+  fragments: 'fragments.schema.json',
 };
 
 function descriptorAjv(): { ajv: Ajv2020; exports: Record<string, string> } {

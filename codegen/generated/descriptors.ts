@@ -582,6 +582,33 @@ export interface ConditionsDescriptor {
   };
 }
 /**
+ * screens/fragments.json: parts written once and used by name in any other descriptor — { "$use": "<name>" }, or { "$use": "<name>", "with": { "<param>": <value> } } for a fragment with parameters, which it reads as { "$param": "<param>" }. Uses are expanded before a descriptor is checked (docs/decisions/0224).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "fragments".
+ */
+export interface FragmentsDescriptor {
+  format: FormatVersion;
+  fragments: {
+    [k: string]:
+      | {
+          /**
+           * What the fragment is and where it goes.
+           */
+          description: string;
+          /**
+           * The names its { "$param": … } read; every use gives each a value in "with".
+           */
+          params?: string[];
+          /**
+           * The part itself: any JSON that is valid where the fragment is used.
+           */
+          value: {} | unknown[] | string | number | boolean | null;
+        }
+      | undefined;
+  };
+}
+/**
  * A language people may choose (screens/languages/<locale>.json, docs/decisions/0216). The descriptors, schemas and messages are written in the source language; a translation maps each source text, exactly as written (placeholders such as {data.amount|currency} included), to its text in this language. A text not listed shows in the source language. The build checks that every text of the borrower's side has a translation.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema

@@ -2,14 +2,14 @@
  * Which meta-schema (screens/_meta/<kind>.schema.json) describes a descriptor file, by its place under screens/.
  * Pure: used by the build (Vite plugin), the unit tests and the browser loader alike.
  */
-export type DescriptorKind = 'routes' | 'menus' | 'layouts' | 'conditions' | 'screen' | 'brand' | 'lender' | 'states' | 'language';
+export type DescriptorKind = 'routes' | 'menus' | 'layouts' | 'conditions' | 'screen' | 'brand' | 'lender' | 'states' | 'language' | 'fragments';
 
-export const DESCRIPTOR_KINDS: readonly DescriptorKind[] = ['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender', 'states', 'language'];
+export const DESCRIPTOR_KINDS: readonly DescriptorKind[] = ['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender', 'states', 'language', 'fragments'];
 
 /** `relative` is the path under screens/ with forward slashes ('pages/home.json'); undefined for files that are not descriptors. */
 export function kindOfPath(relative: string): DescriptorKind | undefined {
   if (relative.startsWith('_meta/')) return undefined;
-  const fixed: Record<string, DescriptorKind> = { 'routes.json': 'routes', 'menus.json': 'menus', 'layouts.json': 'layouts', 'conditions.json': 'conditions', 'states.json': 'states' };
+  const fixed: Record<string, DescriptorKind> = { 'routes.json': 'routes', 'menus.json': 'menus', 'layouts.json': 'layouts', 'conditions.json': 'conditions', 'states.json': 'states', 'fragments.json': 'fragments' };
   if (fixed[relative]) return fixed[relative];
   const [folder, file, ...rest] = relative.split('/');
   if (rest.length || !file?.endsWith('.json')) return undefined;

@@ -25,6 +25,7 @@ export const MIGRATIONS: MigrationSteps = {
   lender: [stamp],
   states: [stamp],
   language: [stamp],
+  fragments: [stamp],
 };
 
 export class MigrationError extends Error {}

@@ -7,7 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { routeTable, visitors, type E2eRoute, type Visitor } from './routes.ts';
+import { routeTable, routesFile, visitors, type E2eRoute, type Expectation, type Visitor } from './routes.ts';
+import { screensFile } from '../../server/descriptors/files.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -35,7 +36,7 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 const pageNames = new Set(readdirSync(join(ROOT, 'screens', 'pages')).map((f) => f.replace(/\.json$/, '')));
 const pageCache = new Map<string, Json>();
 function page(name: string): Json {
-  if (!pageCache.has(name)) pageCache.set(name, read<Json>(`screens/pages/${name}.json`));
+  if (!pageCache.has(name)) pageCache.set(name, screensFile<Json>(`pages/${name}.json`));
   return pageCache.get(name)!;
 }
 
@@ -192,6 +193,8 @@ export interface ApiCall {
 export interface VisitOptions {
   /** The path in the app ('/app/5'). */
   path: string;
+  /** Whether the visit ends outside the app (on the identity provider's page): it is read there. */
+  leaves?: boolean;
   /** The shortest poll interval of the route's sources: calls are counted until one more poll would have come. */
   pollMs: number | undefined;
   /**
@@ -209,8 +212,39 @@ export interface VisitOptions {
 export interface VisitResult {
   /** The address the visit ended on (after redirects). */
   landed: string;
+  /** The paths of the app the tab passed through on the way. */
+  addresses: string[];
+  /** What the page showed where it landed. */
+  texts: string[];
   problems: string[];
 }
+
+/**
+ * Whether the visit ended where spec §6 sends this visitor (routes.ts `expectation`): on the page itself, on the
+ * not-authorized page at the same address, or redirected (to a sign-in, through which staff pages go on to the
+ * provider's own page); a page that signs out on load, or the sign-in, leaves. A signed-in borrower may be sent on
+ * along the lender flow (`forwards`), but not through a sign-in.
+ */
+export function accessProblems(expected: Expectation, path: string, result: VisitResult, forwards: boolean): string[] {
+  const { landed, addresses, texts } = result;
+  const here = decodeURIComponent(path);
+  const forbidden = texts.includes(routesFile.forbidden.message);
+  const stayed = landed.split('?')[0] === here;
+  const signIns = addresses.filter((a) => a.split('?')[0] !== here && SIGN_IN.test(a));
+  switch (expected.kind) {
+    case 'redirect':
+      return addresses.includes(decodeURI(expected.to)) ? [] : [`should redirect to ${expected.to}`];
+    case 'leaves':
+      return stayed ? ['should send the visitor on'] : [];
+    case 'forbidden':
+      return stayed && forbidden ? [] : ['should show the not-authorized page'];
+    case 'page':
+      return !forbidden && (forwards ? signIns.length === 0 : stayed) ? [] : ['should show the page'];
+  }
+}
+
+/** The sign-in pages a visitor turned away is sent to (spec §6): the staff's and the borrower's. */
+const SIGN_IN = /^\/(app\/)?auth(\/|\?|$)/;
 
 /**
  * A page has settled when no API call was in flight for this long: a loop of calls (an unknown landing code once made
@@ -223,8 +257,13 @@ export class Recorder {
   consoleErrors: string[] = [];
   pageErrors: string[] = [];
   serverErrors: string[] = [];
+  /** Every address the tab showed since the last reset, hash changes included: a redirect passes through one. */
+  addresses: string[] = [];
 
   constructor(readonly page: Page) {
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame()) this.addresses.push(frame.url());
+    });
     page.on('console', (m) => {
       // Chromium logs every 4xx answer as 'Failed to load resource'; an unknown id answers 404 by design, and the
       // answers themselves are judged by what the page does with them (and 5xx by serverErrors).
@@ -240,6 +279,7 @@ export class Recorder {
     this.consoleErrors = [];
     this.pageErrors = [];
     this.serverErrors = [];
+    this.addresses = [];
   }
 }
 
@@ -291,6 +331,12 @@ export const INSTRUMENT = () => {
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Whether `condition` came to hold within `maxMs`. */
+async function until(condition: () => boolean, maxMs: number): Promise<boolean> {
+  for (const end = Date.now() + maxMs; Date.now() < end; await sleep(50)) if (condition()) return true;
+  return condition();
+}
 
 /** The page's state now: calls in flight, ms since the last call began or ended, starting or a visible 'Loading…', its address. */
 const probe = (page: Page) =>
@@ -395,14 +441,21 @@ async function openAnew(page: Page, url: string): Promise<void> {
   }
 }
 
+/** Where a visit ended, and the texts it showed there (none outside the app). */
+interface Seen {
+  landed: string;
+  texts: string[];
+}
+
 /** Where the visit landed, and (the first time a landed page is seen) what it shows that it should not. */
-async function inspect(page: Page, inApp: (url: string) => boolean, options: VisitOptions, problems: string[]): Promise<string> {
+async function inspect(page: Page, inApp: (url: string) => boolean, options: VisitOptions, problems: string[]): Promise<Seen> {
   const url = new URL(page.url());
   const here = inApp(page.url());
   const landed = here ? decodeURIComponent(url.hash.replace(/^#/, '')) : `${url.origin}${url.pathname}`;
-  if (!here) return landed;
-  const [{ texts, h1 }, html] = await Promise.all([visibleTexts(page), page.evaluate(() => document.body.outerHTML)]);
-  if (!options.check(landed)) return landed;
+  if (!here) return { landed, texts: [] };
+  const { texts, h1 } = await visibleTexts(page);
+  if (!options.check(landed)) return { landed, texts };
+  const html = await page.evaluate(() => document.body.outerHTML);
   const found: string[] = [];
   if (texts.length < 2) found.push('blank page');
   if (h1 === 0) found.push('no heading (h1)');
@@ -414,7 +467,7 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
     }
   }
   problems.push(...found);
-  return landed;
+  return { landed, texts };
 }
 
 /**
@@ -433,13 +486,14 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
   if (!followed) await openAnew(page, `${appOrigin}/#${options.path}`);
   const started = Date.now();
   if (!(await settle(page, QUIET_MS, 10_000))) problems.push('still loading after 10 s');
+  if (options.leaves && (await until(() => !inApp(page.url()), 10_000))) await settle(page, QUIET_MS, 10_000);
   // A page may still leave after it settled (a guard's redirect to the provider waits for the browser's crypto):
   // then it is read where it went.
-  let landed = '';
+  let seen: Seen = { landed: '', texts: [] };
   for (let attempt = 1; ; attempt++) {
     const before = page.url();
     try {
-      landed = await inspect(page, inApp, options, problems);
+      seen = await inspect(page, inApp, options, problems);
       break;
     } catch (error) {
       const left = page.url() !== before || /Execution context was destroyed|navigat/i.test(String(error));
@@ -461,5 +515,6 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
   problems.push(...recorder.pageErrors.map((e) => `uncaught: ${e}`));
   problems.push(...recorder.consoleErrors.map((e) => `console error: ${e}`));
   problems.push(...recorder.serverErrors.map((e) => `server error ${e}`));
-  return { landed, problems };
+  const addresses = recorder.addresses.filter(inApp).map((a) => decodeURI(new URL(a).hash.replace(/^#/, '')));
+  return { ...seen, addresses, problems };
 }

@@ -5,6 +5,7 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { screensFile } from '../../server/descriptors/files.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -32,12 +33,12 @@ interface RoutesFile {
   forbidden: { message: string };
 }
 
-export const routesFile = read<RoutesFile>('screens/routes.json');
+export const routesFile = screensFile<RoutesFile>('routes.json');
 
 export function routeTable(): E2eRoute[] {
   const table = [...routesFile.routes];
   for (const file of readdirSync(join(ROOT, 'screens', 'lenders')).filter((f) => f.endsWith('.json')).sort()) {
-    const lender = read<{ code: string; routes: E2eRoute[] }>(`screens/lenders/${file}`);
+    const lender = screensFile<{ code: string; routes: E2eRoute[] }>(`lenders/${file}`);
     for (const r of lender.routes) {
       table.push({
         ...r,
@@ -47,13 +48,6 @@ export function routeTable(): E2eRoute[] {
     }
   }
   return table;
-}
-
-/** Sample values for path parameters: an application id, a landing code of the demo data, a catch-all word. */
-const SAMPLES: Record<string, string> = { id: '5', code: 'brightsmiles', state: 'not-a-page' };
-
-export function samplePath(path: string): string {
-  return path.replace(/:([A-Za-z]+)\??/g, (_m, name: string) => SAMPLES[name] ?? 'x');
 }
 
 export interface Visitor {
@@ -84,7 +78,7 @@ const INTERNAL_ROLE: Record<string, string> = { 'df.admin': 'admin', 'dfi.admin'
 export function visitors(): Visitor[] {
   return [
     { name: 'anonymous', kind: 'anonymous' },
-    { name: 'borrower of application 5', kind: 'borrower', borrowerAppId: 5 },
+    { name: 'a borrower', kind: 'borrower' },
     ...officeRoles.map((role): Visitor => ({ name: `staff role ${role}`, kind: 'staff', role, userRole: null, email: DEMO_EMAIL[role] })),
     ...userRoles.map((userRole): Visitor => ({ name: `staff userRole ${userRole}`, kind: 'staff', role: INTERNAL_ROLE[userRole] ?? 'support', userRole, email: DEMO_EMAIL[userRole] })),
   ];

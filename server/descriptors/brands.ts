@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { brandContext, chooseBrand, hostMatches } from '../../core/brand.ts';
-import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
+import { readDescriptor } from './files.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /**
@@ -31,7 +31,7 @@ export function loadBrands(dir = join(ROOT, 'screens', 'brands')): BrandDescript
     .sort()
     .map((name) => {
       const file = join(dir, name);
-      const { doc } = migrate<BrandDescriptor>('brand', JSON.parse(readFileSync(file, 'utf8')));
+      const doc = readDescriptor<BrandDescriptor>('brand', file);
       if (!validate(doc)) throw new BrandFileError(`${file}: does not match screens/_meta/brand.schema.json: ${metaErrors(validate)}`);
       return doc;
     });

@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
 import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker, type Words } from '../../core/i18n.ts';
-import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
+import { readDescriptor } from './files.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /**
@@ -26,7 +26,7 @@ function load(dir = join(ROOT, 'screens', 'languages')): Languages {
   const optOut = new Set<string>();
   const validate = metaValidator('language.schema.json');
   for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
-    const { doc } = migrate<LanguageDescriptor>('language', JSON.parse(readFileSync(join(dir, file), 'utf8')));
+    const doc = readDescriptor<LanguageDescriptor>('language', join(dir, file));
     if (!validate(doc)) throw new LanguageFileError(`${file}: does not match screens/_meta/language.schema.json: ${metaErrors(validate)}`);
     if (`${doc.locale}.json` !== file) throw new LanguageFileError(`${file}: its locale is '${doc.locale}'`);
     if (doc.source) source = doc.locale;

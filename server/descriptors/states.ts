@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StateRules } from '../../codegen/generated/descriptors.ts';
-import { migrate } from '../../core/descriptors/migrations.ts';
 import { ROOT } from '../contract/documents.ts';
+import { readDescriptor } from './files.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /** screens/states.json (docs/decisions/0213), read once: the file is part of the deployment, like the lender files. */
@@ -13,7 +12,7 @@ const loaded = new Map<string, StateRules>();
 export function stateRules(file = join(ROOT, 'screens', 'states.json')): StateRules {
   let rules = loaded.get(file);
   if (!rules) {
-    const { doc } = migrate<StateRules>('states', JSON.parse(readFileSync(file, 'utf8')));
+    const doc = readDescriptor<StateRules>('states', file);
     const validate = metaValidator('states.schema.json');
     if (!validate(doc)) throw new StateRulesError(`${file}: does not match screens/_meta/states.schema.json: ${metaErrors(validate)}`);
     rules = doc;

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { DescriptorFileError, readDescriptor } from '../descriptors/files.ts';
 import { metaErrors, metaValidator } from '../descriptors/meta.ts';
 import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
 
@@ -46,9 +47,10 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
 export function parseLenderFile(file: string, text: string): LenderDescriptor {
   let doc: unknown;
   try {
-    doc = JSON.parse(text);
+    doc = readDescriptor('lender', file, text);
   } catch (error) {
-    throw new LenderFileError(`${file}: not valid JSON (${(error as Error).message})`);
+    if (error instanceof DescriptorFileError) throw new LenderFileError(error.message);
+    throw error;
   }
   const validate = metaValidator('lender.schema.json');
   if (!validate(doc)) throw new LenderFileError(`${file}: does not match screens/_meta/lender.schema.json: ${metaErrors(validate)}`);

@@ -234,7 +234,18 @@ export function missingRecord(error: unknown, binding: QueryBinding): Missing | 
   if (!binding || ('quiet' in binding && binding.quiet)) return undefined;
   const status = statusOf(error);
   if (status === 403) return 'forbidden';
-  return status === 404 && readsRouteParams([binding.params, binding.query, binding.body]) ? 'notFound' : undefined;
+  if (status === 404) return readsRouteParams([binding.params, binding.query, binding.body]) ? 'notFound' : undefined;
+  return status === 400 && refusesOnlyTheAddress(error, binding) ? 'notFound' : undefined;
+}
+
+/**
+ * A 400 whose every field error is a parameter the address gives (`/admin/offices/abc`, where an id is a number): the
+ * address names nothing that could exist.
+ */
+function refusesOnlyTheAddress(error: unknown, binding: NonNullable<QueryBinding>): boolean {
+  const fields = Object.keys((error as { problem?: { errors?: Record<string, unknown> } }).problem?.errors ?? {});
+  const fromAddress = { ...binding.params, ...binding.query } as Record<string, unknown>;
+  return fields.length > 0 && fields.every((field) => field in fromAddress && readsRouteParams(fromAddress[field]));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { files, lenders, officeLenders, offices, officeSettings, userOffices, users } from '../../server/db/schema.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { jpegHeader, pngOf } from '../support/images.ts';

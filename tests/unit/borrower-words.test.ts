@@ -9,17 +9,18 @@ import { describe, expect, it } from 'vitest';
 import { listDescriptorFiles } from '../../codegen/descriptors.ts';
 import { enumerationLabels } from '../../codegen/schema-files.ts';
 import { labelNamesIn } from '../../core/labels.ts';
+import { screensFile } from '../../server/descriptors/files.ts';
 
 type Json = Record<string, unknown>;
 const files = listDescriptorFiles();
-const doc = (relative: string) => JSON.parse(files.find((f) => f.relative === relative)!.text) as Json;
+const doc = (relative: string) => screensFile<Json>(relative);
 const tables = new Set(enumerationLabels().keys());
 
 /** The pages a borrower sees: office-layout routes and lender flow steps, then every part and dialog they show. */
 function borrowerScreens(): Set<string> {
   const routes = [
     ...(doc('routes.json').routes as Json[]).filter((r) => r.layout === 'office'),
-    ...files.filter((f) => f.kind === 'lender').flatMap((f) => JSON.parse(f.text).routes as Json[]),
+    ...files.filter((f) => f.kind === 'lender').flatMap((f) => doc(f.relative).routes as Json[]),
   ];
   const seen = new Set<string>();
   const visit = (relative: string) => {

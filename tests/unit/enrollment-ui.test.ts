@@ -18,8 +18,9 @@ import { cleanData, concretePaths, propertyPaths, withoutIndexes } from '../../s
 import { validateForm } from '../../src/engine/forms/validator.ts';
 import { brokenRules, fieldErrorsOf, uiSchemaFor } from '../../src/engine/screens/FormScreen.tsx';
 import { wizardPosition } from '../../src/engine/screens/WizardScreen.tsx';
+import { screensFile } from '../../server/descriptors/files.ts';
 
-const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
+const read = <T>(path: string) => (path.startsWith('screens/') ? screensFile<T>(path.slice('screens/'.length)) : (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T));
 const catalogue = read<MessageCatalogue>('schemas/messages.json');
 const wizard = read<WizardScreen>('screens/pages/enroll.json');
 const owners = read<FormScreen>('screens/pages/enroll-owners.json');

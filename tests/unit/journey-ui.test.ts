@@ -7,10 +7,7 @@
  * - "where next" (nextRoute) goes to an in-app route, or to the summary when the lender hosts the step;
  * - a throwaway ninth lender file passes the checks, gets its routes, its offers and its steps, with no code.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../server/contract/documents.ts';
 import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
 import type { Action, LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
 import { buildContext } from '../../src/engine/context.ts';
@@ -18,9 +15,10 @@ import { condition, evaluate, type Context } from '../../core/expressions.ts';
 import { buildRouteTable, resolveTarget, type RouteEntry } from '../../src/engine/routing.ts';
 import { runActions, type ActionRuntime } from '../../src/engine/actions.ts';
 import { fakeRuntime } from '../support/action-runtime.ts';
+import { screensFile } from '../../server/descriptors/files.ts';
 
 type Json = Record<string, unknown>;
-const read = <T = Json>(relative: string): T => JSON.parse(readFileSync(join(ROOT, 'screens', relative), 'utf8')) as T;
+const read = <T = Json>(relative: string): T => screensFile<T>(relative);
 
 const files = listDescriptorFiles();
 const routes = read<RoutesDescriptor>('routes.json');

@@ -3,11 +3,8 @@
  * one Office_UpdateLenderESign call with the address's values as the body wants them, then the outcome in the address
  * (without the one-time token) so that a reload shows it again without a second call.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Action, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
-import { ROOT } from '../../server/contract/documents.ts';
 import { ApiError } from '../../src/app/api/problem.ts';
 import { runActions } from '../../src/engine/actions.ts';
 import { buildContext } from '../../src/engine/context.ts';
@@ -15,8 +12,9 @@ import { condition, text } from '../../core/expressions.ts';
 import { buildRouteTable } from '../../src/engine/routing.ts';
 import type { CallInput } from '../../src/engine/services.ts';
 import { fakeRuntime } from '../support/action-runtime.ts';
+import { screensFile } from '../../server/descriptors/files.ts';
 
-const read = <T>(relative: string): T => JSON.parse(readFileSync(join(ROOT, 'screens', relative), 'utf8')) as T;
+const read = <T>(relative: string): T => screensFile<T>(relative);
 const page = read<{ onLoad: Action[]; sections: { text: string; visible: unknown }[] }>('pages/lenders-esign-id.json');
 const table = buildRouteTable(read<RoutesDescriptor>('routes.json'), []);
 const TOKEN = `les1.1900000000.1700000000000000.${'a'.repeat(43)}`;

@@ -15,9 +15,10 @@ import { loadOnce, tracked } from '../../src/engine/preload.ts';
 import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
 import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';
 import { labels } from '../../codegen/generated/labels.ts';
+import { screensFile } from '../../server/descriptors/files.ts';
 
 type Json = Record<string, unknown>;
-const read = <T = Json>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
+const read = <T = Json>(path: string) => (path.startsWith('screens/') ? screensFile<T>(path.slice('screens/'.length)) : (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T));
 const page = (name: string) => read(`screens/pages/${name}.json`);
 const dialog = (name: string) => read(`screens/dialogs/${name}.json`);
 const messages = read<{ messages: Record<string, string> }>('schemas/messages.json').messages;

@@ -28,17 +28,17 @@ describe('UI descriptors (screens/)', () => {
 
   it('name the file and the JSON pointer of an error', async () => {
     const report = await checkDescriptors(
-      edited('pages/home.json', (doc) => {
+      edited('pages/admin-apps-funded.json', (doc) => {
         (doc.columns as Array<Record<string, unknown>>)[2]!.format = 'money';
         (doc.columns as Array<Record<string, unknown>>)[1]!.value = { eval: 'x' };
         doc.extra = true;
       }),
     );
     expect(report.errors).toContain(
-      'screens/pages/home.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "number", "bytes", "chip", "yesno"',
+      'screens/pages/admin-apps-funded.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "number", "bytes", "chip", "yesno"',
     );
-    expect(report.errors).toContain('screens/pages/home.json#/columns/1/value/eval: is not an allowed name here');
-    expect(report.errors).toContain('screens/pages/home.json#/extra: is not an allowed property');
+    expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/columns/1/value/eval: is not an allowed name here');
+    expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/extra: is not an allowed property');
   });
 
   it('report an action of the wrong shape at its own place', async () => {
@@ -76,18 +76,18 @@ describe('UI descriptors (screens/)', () => {
   });
 
   it('accept the words of an enumeration or of config items as a format, and refuse a table that does not exist', async () => {
-    const known = await checkDescriptors(edited('pages/home.json', (doc) => ((doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Stage')));
+    const known = await checkDescriptors(edited('pages/admin-apps-funded.json', (doc) => ((doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Stage')));
     expect(known.errors).toEqual([]);
     const unknown = await checkDescriptors(
-      edited('pages/home.json', (doc) => {
+      edited('pages/admin-apps-funded.json', (doc) => {
         (doc.columns as Array<Record<string, unknown>>)[2]!.format = 'label:Nothing';
         doc.title = 'Stage {row.stage|label:Stages} of {row.x|config:Colors} in {row.state|config:States}';
       }),
     );
     expect([...unknown.errors].sort()).toEqual([
-      'screens/pages/home.json: config:Colors names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
-      'screens/pages/home.json: label:Nothing names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
-      'screens/pages/home.json: label:Stages names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
+      'screens/pages/admin-apps-funded.json: config:Colors names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
+      'screens/pages/admin-apps-funded.json: label:Nothing names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
+      'screens/pages/admin-apps-funded.json: label:Stages names neither an enumeration of schemas/enums/ with x-labels nor a config item type',
     ]);
   });
 

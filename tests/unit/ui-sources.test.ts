@@ -16,6 +16,13 @@ describe('a read of the record the address names', () => {
     expect(missingRecord({ status: 404 }, { operation: 'Office_GetLandingPage', params: { code: { var: ['route.params.code', ''] } } })).toBe('notFound');
   });
 
+  it('shows not-found when the server refuses only what the address gives (an id that is no number)', () => {
+    expect(missingRecord({ status: 400, problem: { errors: { id: ['This field must be a valid whole number.'] } } }, byAddress)).toBe('notFound');
+    const searched = { operation: 'App_GetOfficeApps', params: { id: { var: 'route.params.id' } }, body: { search: { var: 'filter.search' } } };
+    expect(missingRecord({ status: 400, problem: { errors: { search: ['Too long.'] } } }, searched)).toBeUndefined();
+    expect(missingRecord({ status: 400, problem: { errors: { id: ['x'], search: ['Too long.'] } } }, searched)).toBeUndefined();
+  });
+
   it('shows not-authorized when any read of the page is refused: the server refuses more than the route table shows', () => {
     expect(missingRecord({ status: 403 }, { operation: 'AdminUsers_GetAllUsers', body: { userRoles: ['df.admin'] } })).toBe('forbidden');
   });

@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../contract/documents.ts';
+import { readDescriptor } from '../../descriptors/files.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import type { Stage } from '../applications/status.ts';
 
@@ -17,7 +17,7 @@ interface RouteTable {
 
 let table: RouteTable | undefined;
 function routeTable(): RouteTable {
-  table ??= JSON.parse(readFileSync(join(ROOT, 'screens', 'routes.json'), 'utf8')) as RouteTable;
+  table ??= readDescriptor<RouteTable>('routes', join(ROOT, 'screens', 'routes.json'));
   return table;
 }
 

@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../contract/documents.ts';
+import { kindOfPath, type DescriptorKind } from '../../core/descriptors/kinds.ts';
+import { migrate, MigrationError } from '../../core/descriptors/migrations.ts';
+import { expandFragments, FragmentError, type Fragments } from '../../core/descriptors/fragments.ts';
+import { metaErrors, metaValidator } from './meta.ts';
+
+/** A descriptor file the server cannot use; the message names the file and the place. */
+export class DescriptorFileError extends Error {}
+
+let cached: { text: string; fragments: Fragments } | undefined;
+
+/** screens/fragments.json, like the other descriptor files part of the deployment; read again when it changed. */
+function screenFragments(): Fragments {
+  const file = join(ROOT, 'screens', 'fragments.json');
+  const text = readFileSync(file, 'utf8');
+  if (cached?.text !== text) {
+    const doc = migrate<{ fragments: Fragments }>('fragments', parse(file, text)).doc;
+    const validate = metaValidator('fragments.schema.json');
+    if (!validate(doc)) throw new DescriptorFileError(`${file}: does not match screens/_meta/fragments.schema.json: ${metaErrors(validate)}`);
+    cached = { text, fragments: doc.fragments };
+  }
+  return cached.fragments;
+}
+
+function parse(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new DescriptorFileError(`${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+/**
+ * A descriptor as the server uses it (the build reads it the same way, codegen/descriptors.ts): parsed, migrated to
+ * the current format, its fragment uses expanded (the fragments file itself as it is). Checking it against its meta-schema is the caller's.
+ */
+export function readDescriptor<T>(kind: DescriptorKind, file: string, text = readFileSync(file, 'utf8')): T {
+  try {
+    const doc = migrate<T>(kind, parse(file, text)).doc;
+    return kind === 'fragments' ? doc : expandFragments(doc, screenFragments());
+  } catch (error) {
+    if (error instanceof FragmentError) throw new DescriptorFileError(`${file}#${error.pointer}: ${error.message}`);
+    if (error instanceof MigrationError) throw new DescriptorFileError(`${file}#/format: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A file of screens/ by its path there ('pages/home.json'), read as readDescriptor does. */
+export function screensFile<T>(relative: string): T {
+  const kind = kindOfPath(relative);
+  if (!kind) throw new DescriptorFileError(`screens/${relative}: not a descriptor`);
+  return readDescriptor<T>(kind, join(ROOT, 'screens', relative));
+}

@@ -1,6 +1,11 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
-import type { Transport } from './outbox.ts';
+
+/** What a dispatcher delivers through: SMTP (nodemailer) and an HTTP SMS gateway (transports.ts). */
+export interface Transport {
+  channel: 'Email' | 'Sms';
+  deliver(message: { recipient: string; subject: string | null; body: string }): Promise<void>;
+}
 
 /**
  * Hands `Pending` outbox rows to the configured transports (docs/decisions/0066, 0104). A row is

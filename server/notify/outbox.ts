@@ -34,12 +34,6 @@ export interface Sms {
 
 export type Queued = { queued: true; id: number } | { queued: false; reason: 'opted-out' };
 
-/** What a dispatcher delivers through; SMTP (nodemailer) and an HTTP SMS gateway implement it later. */
-export interface Transport {
-  channel: 'Email' | 'Sms';
-  deliver(message: { recipient: string; subject: string | null; body: string }): Promise<void>;
-}
-
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PHONE = /^\(\d{3}\) \d{3}-\d{4}$/;
 

@@ -11,6 +11,8 @@ import { formModules } from '../../codegen/generated/forms/index.ts';
 import { loadLabelTable } from './labels.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
 import { EngineRouter, preloadLocation } from '../engine/router.tsx';
+import { screenKinds } from '../engine/screens/index.ts';
+import { layoutComponents } from '../engine/layouts/index.ts';
 import { flagsOf } from '../engine/context.ts';
 import { brandContext, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
@@ -67,6 +69,8 @@ function createServices(): EngineServices {
     descriptors: engineDescriptors(),
     brand: { context: brandContext(brand, query), palette: brand.palette, logo: brand.logo },
     loadScreen,
+    screenKinds,
+    layoutComponents,
     session: session as unknown as EngineServices['session'],
     auth: () => authPort(),
     api: { call: callOperation, download: downloadOperation, reads: readsOnly },

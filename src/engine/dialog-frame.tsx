@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
 import { CloseButton, Dialog, Portal } from '@chakra-ui/react';
-import type { OpenDialog } from './dialogs.tsx';
 import { useEngine } from './services.ts';
-import { loadScreen, ScreenView } from './router.tsx';
+import { loadScreen, ScreenView } from './screen-view.tsx';
 import { read } from './preload.ts';
-import { DialogsContext, ScopeContext, useExprContext, type DialogControls } from './hooks.tsx';
+import { DialogsContext, ScopeContext, useExprContext, type DialogControls, type OpenDialog } from './hooks.tsx';
 import { text } from '../../core/expressions.ts';
 import { HeadingLevel, Lazy } from './ui.tsx';
 import { tr } from '../../core/current-language.ts';

@@ -4,13 +4,7 @@
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { DialogsContext, type DialogControls } from './hooks.tsx';
-
-export interface OpenDialog {
-  id: number;
-  name: string;
-  props: Record<string, unknown>;
-}
+import { DialogsContext, type DialogControls, type OpenDialog } from './hooks.tsx';
 
 const DialogFrame = lazy(() => import('./dialog-frame.tsx'));
 

@@ -15,6 +15,13 @@ export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', 
 /** What an enclosing screen adds to the context (dialog props, a wizard step, …). */
 export const ScopeContext = createContext<Context>({});
 
+/** A dialog on the stack: its descriptor's name and the props it was opened with. */
+export interface OpenDialog {
+  id: number;
+  name: string;
+  props: Record<string, unknown>;
+}
+
 export interface DialogControls {
   open(name: string, props: Record<string, unknown>): void;
   /** Closes the dialog with this id, or the dialog the caller sits in (the top one outside dialogs). */

@@ -72,15 +72,21 @@ export const loadWidgets = perEngine((services) => services.widgets());
 /** The icon set descriptors name icons from. */
 export const loadIcons = perEngine((services) => services.icons());
 
-const formCache = new WeakMap<EngineServices, Map<string, Promise<FormModule>>>();
-
-/** A form's precompiled module (schema, validator, rules) by its schema name, loaded once per engine. */
-export function loadForm(services: EngineServices, name: string): Promise<FormModule> {
-  let cache = formCache.get(services);
-  if (!cache) formCache.set(services, (cache = new Map()));
-  const loader = services.forms[name];
-  return loadOnce(cache, name, () => (loader ? loader() : Promise.reject(new Error(`no precompiled form ${name} (run npm run codegen)`))));
+/** Loads by key, each once per engine (as `loadOnce`). */
+export function perEngineKeyed<T>(load: (services: EngineServices, key: string) => Promise<T>): (services: EngineServices, key: string) => Promise<T> {
+  const caches = new WeakMap<EngineServices, Map<string, Promise<T>>>();
+  return (services, key) => {
+    let cache = caches.get(services);
+    if (!cache) caches.set(services, (cache = new Map()));
+    return loadOnce(cache, key, () => load(services, key));
+  };
 }
+
+/** A form's precompiled module (schema, validator, rules) by its schema name. */
+export const loadForm = perEngineKeyed((services, name): Promise<FormModule> => {
+  const loader = services.forms[name];
+  return loader ? loader() : Promise.reject(new Error(`no precompiled form ${name} (run npm run codegen)`));
+});
 
 const labelCache = new Map<string, Promise<void>>();
 

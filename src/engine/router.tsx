@@ -1,115 +1,27 @@
 /**
- * The route table → hash router with guards (spec §2, §6). Every route renders its layout (code-split by layout
- * component) around its screen (code-split by screen kind, descriptors loaded on demand).
+ * The route table → hash router with guards (spec §2, §6). Every route renders its layout (layout-frame.tsx) around
+ * its page (screen-view.tsx), both loaded as soon as the route is known.
  */
 import { HashRouter, matchRoutes, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
-import { Suspense, useContext, useEffect, useMemo, useRef, useState, type ComponentType, type ReactNode } from 'react';
-import type { Layout, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
 import { resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from '../../core/expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
-import { runActions } from './actions.ts';
-import { currentHashPath, MissingContext, RouteInfoContext, useActionRuntime, useExprContext, useSessionState, type Missing } from './hooks.tsx';
+import { currentHashPath, RouteInfoContext, useExprContext, useSessionState } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
 import { DialogProvider } from './dialogs.tsx';
-import { loadForm, loadLabels, loadOnce, loadWidgets, read } from './preload.ts';
-import { labelNamesIn } from '../../core/labels.ts';
-
-export interface LayoutProps {
-  layout: Layout;
-  children: ReactNode;
-}
-
-type Code<P> = Promise<{ default: ComponentType<P> }>;
-
-/** Layout components by the `component` of screens/layouts.json (code-split, loaded once: preload.ts). */
-const LAYOUTS: Record<Layout['component'], () => Code<LayoutProps>> = {
-  default: () => import('./layouts/DefaultLayout.tsx'),
-  esign: () => import('./layouts/EsignLayout.tsx'),
-  office: () => import('./layouts/OfficeLayout.tsx'),
-  welcome: () => import('./layouts/WelcomeLayout.tsx'),
-};
-const layoutCode = new Map<string, Code<LayoutProps>>();
-const loadLayout = (component: Layout['component']) => loadOnce(layoutCode, component, LAYOUTS[component]);
-
-export interface ScreenProps<S = ScreenDescriptor> {
-  screen: S;
-}
-
-/** Screen components by `kind` (code-split, loaded once: preload.ts). */
-const KINDS: Record<ScreenDescriptor['kind'], () => Code<ScreenProps<never>>> = {
-  form: () => import('./screens/FormScreen.tsx'),
-  wizard: () => import('./screens/WizardScreen.tsx'),
-  table: () => import('./screens/TableScreen.tsx'),
-  kanban: () => import('./screens/KanbanScreen.tsx'),
-  detail: () => import('./screens/DetailScreen.tsx'),
-  dialog: () => import('./screens/ChoiceScreen.tsx'),
-  composite: () => import('./screens/CompositeScreen.tsx'),
-};
-const kindCode = new Map<string, Code<ScreenProps<never>>>();
-const loadKind = (kind: ScreenDescriptor['kind']) => loadOnce(kindCode, kind, KINDS[kind]);
-
-export function LayoutFrame({ name, children }: { name: string; children: ReactNode }) {
-  const { descriptors } = useEngine();
-  const layout = descriptors.layouts.layouts[name];
-  if (!layout) throw new Error(`no layout ${name}`);
-  const Component = read(loadLayout(layout.component)).default;
-  return (
-    <Lazy>
-      <Component layout={layout}>{children}</Component>
-    </Lazy>
-  );
-}
-
-const screenCache = new WeakMap<EngineServices, Map<string, Promise<ScreenDescriptor>>>();
-
-export function loadScreen(services: EngineServices, name: string, place: 'pages' | 'dialogs'): Promise<ScreenDescriptor> {
-  let cache = screenCache.get(services);
-  if (!cache) screenCache.set(services, (cache = new Map()));
-  return loadOnce(cache, `${place}/${name}`, async () => {
-    const screen = await services.loadScreen(name, place);
-    await loadLabels(services, labelNamesIn(screen));
-    return screen;
-  });
-}
-
-/**
- * A screen's descriptor, then at once everything its render reads: the code of its kind and its form's precompiled
- * module (awaited), and the screens stacked in it (started, not awaited: a composite renders and asks for its data
- * while its parts' code arrives). Loading them side by side instead of as each render asks for the next saves the
- * phone a round trip per step (issue 17).
- */
-function preloadScreen(services: EngineServices, name: string): Promise<unknown> {
-  return loadScreen(services, name, 'pages').then((screen) => {
-    if (screen.kind === 'composite' && screen.arrangement !== 'tabs') {
-      for (const part of screen.parts) preloadScreen(services, part.screen).catch(() => undefined);
-    }
-    return Promise.all([
-      loadKind(screen.kind),
-      screen.kind === 'form' ? Promise.all([loadForm(services, screen.schema), loadWidgets(services).then((registry) => registry.preloadFields())]) : undefined,
-    ]);
-  });
-}
-
-/**
- * Everything a page's first render needs, loaded together: its screens and the widget registry. The page waits for all
- * of it in one Suspense boundary, so it appears in one commit instead of through nested fallbacks, each of which React
- * holds back for up to 500 ms.
- */
-const pageCache = new WeakMap<EngineServices, Map<string, Promise<unknown>>>();
-function preloadPage(services: EngineServices, name: string): Promise<unknown> {
-  let cache = pageCache.get(services);
-  if (!cache) pageCache.set(services, (cache = new Map()));
-  return loadOnce(cache, name, () => Promise.all([preloadScreen(services, name), loadWidgets(services)]));
-}
+import { read } from './preload.ts';
+import { LayoutFrame, loadLayout } from './layout-frame.tsx';
+import { loadScreen, preloadPage, ScreenView } from './screen-view.tsx';
 
 /** A route's layout code and page, started together as soon as the route is known (before the layout renders). */
 export function preloadRoute(services: EngineServices, entry: RouteEntry): void {
   const layout = services.descriptors.layouts.layouts[entry.layout];
-  if (layout) loadLayout(layout.component).catch(() => undefined);
+  if (layout) loadLayout(services, layout.component).catch(() => undefined);
   if (entry.screen) preloadPage(services, entry.screen).catch(() => undefined);
 }
 
@@ -161,55 +73,6 @@ function RoutePage({ name, prefetch }: { name: string; prefetch: boolean }) {
   read(preloadPage(services, name));
   const screen = read(loadScreen(services, name, 'pages'));
   usePrefetch(screen, useExprContext(), prefetch);
-  return <ScreenView screen={screen} />;
-}
-
-const whileHere =
-  <A extends unknown[]>(here: { current: boolean }, go: (...args: A) => void) =>
-  (...args: A) => {
-    if (here.current) go(...args);
-  };
-
-/**
- * Renders a screen descriptor and runs its onLoad actions once. The screen at the root of a page (or a dialog) shows
- * the not-found or not-authorized content in place of itself when an action or a read of the address's record says
- * so; screens inside it (composite parts, wizard steps) hand that to the root, so the page shows it once.
- */
-export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
-  const outer = useContext(MissingContext);
-  const [missing, setMissing] = useState<Missing | null>(null);
-  const show = outer ?? setMissing;
-  const overrides = useMemo(() => ({ notFound: () => show('notFound') }), [show]);
-  const runtime = useActionRuntime(overrides);
-  const context = useExprContext();
-  const started = useRef(false);
-  const here = useRef(true);
-  useEffect(() => {
-    here.current = true;
-    if (!started.current && screen.onLoad?.length) {
-      started.current = true;
-      // A page that is gone when its load actions end does not take the visitor anywhere: they went elsewhere.
-      const stay = { ...runtime, navigate: whileHere(here, runtime.navigate), assign: whileHere(here, runtime.assign) };
-      void runActions(screen.onLoad, context, stay);
-    }
-    return () => {
-      here.current = false;
-    };
-  }, [screen, context, runtime]);
-  const Kind = read(loadKind(screen.kind)).default as ComponentType<ScreenProps>;
-  if (missing === 'notFound') return <NotFoundContent />;
-  if (missing === 'forbidden') return <ForbiddenContent />;
-  const body = (
-    <Lazy>
-      <Kind screen={screen} />
-    </Lazy>
-  );
-  return outer ? body : <MissingContext.Provider value={setMissing}>{body}</MissingContext.Provider>;
-}
-
-export function ScreenHost({ name, place = 'pages' }: { name: string; place?: 'pages' | 'dialogs' }) {
-  const services = useEngine();
-  const screen = read(loadScreen(services, name, place));
   return <ScreenView screen={screen} />;
 }
 

@@ -4,11 +4,13 @@
  */
 import { createContext, useContext } from 'react';
 import type { ComponentType } from 'react';
-import type { ConditionsDescriptor, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
+import type { ConditionsDescriptor, Layout, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import type { RouteEntry } from './routing.ts';
 import type { FormModule } from './forms/form-module.ts';
 import type { LabelTable } from '../../core/labels.ts';
+import type { ScreenProps } from './screens/props.ts';
+import type { LayoutProps } from './layouts/props.ts';
 
 export interface EngineDescriptors {
   routes: RoutesDescriptor;
@@ -78,10 +80,20 @@ export interface BrandInfo {
   logo: { src?: string; text: string };
 }
 
+/** A component's code, loaded when first needed. */
+type Code<P> = () => Promise<{ default: ComponentType<P> }>;
+/** The screen components by descriptor kind (screens/index.ts). */
+export type ScreenKinds = Record<ScreenDescriptor['kind'], Code<ScreenProps<never>>>;
+/** The layout components by the `component` of a layout (layouts/index.ts). */
+export type LayoutComponents = Record<Layout['component'], Code<LayoutProps>>;
+
 export interface EngineServices {
   descriptors: EngineDescriptors;
   brand: BrandInfo;
   loadScreen(name: string, place: 'pages' | 'dialogs'): Promise<ScreenDescriptor>;
+  /** The renderers of screens and layouts: the engine names no component itself, so any can be replaced or added. */
+  screenKinds: ScreenKinds;
+  layoutComponents: LayoutComponents;
   session: SessionPort;
   auth: () => AuthLike;
   api: ApiPort;

@@ -44,12 +44,55 @@ function violations(layer: Layer): string[] {
   return found;
 }
 
+/** Every import between the source files of the layers, dynamic ones included (a lazy import still ties two files). */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const layer of LAYERS) {
+    for (const file of sources(join(ROOT, layer))) {
+      const targets = [...readFileSync(file, 'utf8').matchAll(SPECIFIER)]
+        .map((m) => m[1] ?? m[2]!)
+        .filter((specifier) => specifier.startsWith('.'))
+        .map((specifier) => resolve(dirname(file), specifier));
+      graph.set(file, targets);
+    }
+  }
+  return graph;
+}
+
+/** The import circles of a graph: each as its files in order, found by a depth-first walk. */
+function circles(graph: Map<string, string[]>): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (state.get(next) === 'open') found.push(path.slice(path.indexOf(next)));
+      else if (!state.has(next) && graph.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
 describe('the layers', () => {
   for (const layer of LAYERS) {
     it(`${layer}/ imports nothing of ${[...FORBIDDEN[layer].folders].join(' or ')}${FORBIDDEN[layer].packages ? ', nor a UI or server package' : ''}`, () => {
       expect(violations(layer)).toEqual([]);
     });
   }
+
+  it('have no import circles: each file can be read, tested and split without the ones that import it', () => {
+    expect(circles(importGraph()).map((circle) => circle.map((f) => relative(ROOT, f).split(sep).join('/')).join(' → '))).toEqual([]);
+  });
+
+  it('finds a circle when there is one', () => {
+    const graph = new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]);
+    expect(circles(graph)).toEqual([['a', 'b', 'c']]);
+  });
 
   it('finds an import across the layers when there is one', () => {
     const sample = "import { x } from '../../server/contract/documents.ts';";

@@ -1,7 +1,7 @@
 import { Suspense, useState } from 'react';
 import { Box, Flex, IconButton, Input, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { HeaderSearch, Menu, MenuItem } from '../../../codegen/generated/descriptors.ts';
-import type { LayoutProps } from '../router.tsx';
+import type { LayoutProps } from './props.ts';
 import { condition, text, type Context } from '../../../core/expressions.ts';
 import { Icon, useActionRuntime, useExprContext, useRouteInfo } from '../hooks.tsx';
 import { runActions, type ActionRuntime } from '../actions.ts';

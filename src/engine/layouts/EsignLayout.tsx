@@ -1,5 +1,5 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
-import type { LayoutProps } from '../router.tsx';
+import type { LayoutProps } from './props.ts';
 import { text } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext } from '../hooks.tsx';
 import { ActionButton } from '../ui.tsx';

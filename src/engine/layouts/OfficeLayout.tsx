@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Box, Flex, Text } from '@chakra-ui/react';
-import type { LayoutProps } from '../router.tsx';
+import type { LayoutProps } from './props.ts';
 import { condition, evaluate } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatPhone } from '../../../core/formats.ts';

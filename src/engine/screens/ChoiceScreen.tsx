@@ -1,6 +1,6 @@
 import { Box, SimpleGrid, Text } from '@chakra-ui/react';
 import type { ChoiceScreen as Choice } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from '../router.tsx';
+import type { ScreenProps } from './props.ts';
 import { text } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext } from '../hooks.tsx';
 import { ActionButton, ButtonRow, ScreenTitle } from '../ui.tsx';

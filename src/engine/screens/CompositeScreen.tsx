@@ -1,7 +1,8 @@
 import { useContext } from 'react';
 import { Box, Stack, Tabs } from '@chakra-ui/react';
 import type { CompositeScreen as Composite } from '../../../codegen/generated/descriptors.ts';
-import { ScreenHost, type ScreenProps } from '../router.tsx';
+import { ScreenHost } from '../screen-view.tsx';
+import type { ScreenProps } from './props.ts';
 import { condition, text } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';

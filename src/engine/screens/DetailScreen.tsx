@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { Box, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import type { DetailScreen as Detail, DetailSection } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from '../router.tsx';
+import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../../../core/formats.ts';

@@ -3,7 +3,7 @@ import { Box, Text } from '@chakra-ui/react';
 import Form from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
 import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from '../router.tsx';
+import type { ScreenProps } from './props.ts';
 import { bind, condition, evaluate, text, type Context } from '../../../core/expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
 import { useActionRuntime, useExprContext, useLocale, useOperationQuery, WizardStepContext } from '../hooks.tsx';

@@ -1,7 +1,7 @@
 import { memo, useMemo, type ComponentType } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from '../router.tsx';
+import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQueries } from '../hooks.tsx';
 import { formatValue } from '../../../core/formats.ts';

@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, Link, NativeSelect, SimpleGrid, Table, Text } from '@chakra-ui/react';
 import { rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type PaginationState, type SortingState } from '@tanstack/react-table';
 import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from '../router.tsx';
+import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../../../core/formats.ts';

@@ -48,6 +48,16 @@ export class HttpProblem extends Error {
     return new HttpProblem(429, detail, { extensions: { retryAfterSeconds } });
   }
 
+  /** A 409: the record is not in a state that allows this. */
+  static conflict(detail: string): HttpProblem {
+    return new HttpProblem(409, detail);
+  }
+
+  /** A 400 for one field, in the words of a server rule. */
+  static field(field: string, text: string): HttpProblem {
+    return HttpProblem.validation({ [field]: [text] });
+  }
+
   /** A 400 naming the fields at fault, as the validators do. */
   static validation(errors: Record<string, string[]>): HttpProblem {
     return new HttpProblem(400, 'One or more validation errors occurred.', { errors });

@@ -16,10 +16,14 @@ import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
 import { documentLink } from '../files/links.ts';
 import { toUsDate } from '../values.ts';
-import {
-  adapterOf, appendESignEvent, borrowerLink, catalogueOf, clientOf, conflict, esignEvents, fieldProblem, issueLinkToken, journeyStateOf,
-  kbaSummary, kickOutbox, moveApplication,
-} from './records.ts';
+import { moveApplication } from '../applications/moves.ts';
+import { appendESignEvent, esignEvents } from './esign-events.ts';
+import { kbaSummary } from './kba-records.ts';
+import { borrowerLink, issueLinkToken } from './links.ts';
+import { adapterOf, catalogueOf } from './office-lenders.ts';
+import { journeyStateOf } from './state.ts';
+import { clientOf } from '../../http/client.ts';
+import { kickOutbox } from '../../notify/kick.ts';
 import { lenderStepPath, nextRoute } from './routing.ts';
 import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
 
@@ -33,7 +37,7 @@ export const CONSENT_KIND = 'ESignConsent';
 /** Sub-statuses the signing ceremony may overwrite as it moves forward (never backwards). */
 const BEFORE_KBA: readonly SubStatus[] = ['NotApplicable', 'TermsPresented', 'ESignGenerated', 'ESignLinkSent'];
 
-const notReady = () => conflict('The loan documents are not ready yet: an offer must be selected and the documents generated (App_SubmitForESign).');
+const notReady = () => HttpProblem.conflict('The loan documents are not ready yet: an offer must be selected and the documents generated (App_SubmitForESign).');
 
 /** The consent in the language the borrower reads it in (their request's, decision 0216): its hash binds that text. */
 async function consentFor(db: Db, app: ApplicationRecord, language: string | null): Promise<{ text: string; sha256: string; language: string }> {
@@ -185,7 +189,7 @@ export async function recordConsent(services: Services, caller: Caller, body: Sc
     const { app, events } = await openCeremony(services, tx, body.appId);
     if (events.some((e) => e.type === 'consented')) return;
     const consent = await consentFor(tx, app, requestLocale(request));
-    if (body.consentSha256.toLowerCase() !== consent.sha256) throw conflict('The consent text changed since it was shown: show it again (App_SubmitForESign) and consent to that text.');
+    if (body.consentSha256.toLowerCase() !== consent.sha256) throw HttpProblem.conflict('The consent text changed since it was shown: show it again (App_SubmitForESign) and consent to that text.');
     // What was agreed to: the version, the language and the hash of the text shown (issue 19, consent records).
     await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentLanguage: consent.language, consentSha256: consent.sha256 });
     // The text agreed to, kept with the application as the borrower read it (decision 0220).
@@ -233,13 +237,13 @@ export const normalName = (name: string) => name.trim().replace(/\s+/g, ' ').toL
 
 function signatureImage(dataUrl: string): Buffer {
   const match = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);
-  if (!match) throw fieldProblem('signaturePng', 'The signature must be a PNG image (data:image/png;base64,...).');
+  if (!match) throw HttpProblem.field('signaturePng', 'The signature must be a PNG image (data:image/png;base64,...).');
   const bytes = Buffer.from(match[1]!, 'base64');
-  if (bytes.length > SIGNATURE_MAX_BYTES) throw fieldProblem('signaturePng', `The signature image exceeds ${SIGNATURE_MAX_BYTES / 1024} KB.`);
+  if (bytes.length > SIGNATURE_MAX_BYTES) throw HttpProblem.field('signaturePng', `The signature image exceeds ${SIGNATURE_MAX_BYTES / 1024} KB.`);
   const size = pngSize(bytes);
-  if (!size) throw fieldProblem('signaturePng', 'The signature must be a PNG image (data:image/png;base64,...).');
+  if (!size) throw HttpProblem.field('signaturePng', 'The signature must be a PNG image (data:image/png;base64,...).');
   if (size.width > SIGNATURE_MAX.width || size.height > SIGNATURE_MAX.height || size.width < 20 || size.height < 10) {
-    throw fieldProblem('signaturePng', `The signature image must be between 20 x 10 and ${SIGNATURE_MAX.width} x ${SIGNATURE_MAX.height} pixels.`);
+    throw HttpProblem.field('signaturePng', `The signature image must be between 20 x 10 and ${SIGNATURE_MAX.width} x ${SIGNATURE_MAX.height} pixels.`);
   }
   return bytes;
 }
@@ -256,11 +260,11 @@ export async function signAgreement(services: Services, caller: Caller, body: Sc
   const png = signatureImage(body.signaturePng);
   await services.db.transaction(async (tx) => {
     const { app, events } = await openCeremony(services, tx, body.appId);
-    if (app.contractStatus === 'Signed') throw conflict('The agreement is already signed.');
-    if (!events.some((e) => e.type === 'consented')) throw conflict('The ESIGN consent comes first (App_ESignConsent).');
-    if ((await kbaSummary(tx, app.id)).status !== 'Passed') throw conflict('The identity questions must be passed first (App_GetKBA, App_SubmitKBA).');
+    if (app.contractStatus === 'Signed') throw HttpProblem.conflict('The agreement is already signed.');
+    if (!events.some((e) => e.type === 'consented')) throw HttpProblem.conflict('The ESIGN consent comes first (App_ESignConsent).');
+    if ((await kbaSummary(tx, app.id)).status !== 'Passed') throw HttpProblem.conflict('The identity questions must be passed first (App_GetKBA, App_SubmitKBA).');
     if (normalName(body.typedName) !== normalName(`${app.firstName} ${app.lastName}`)) {
-      throw fieldProblem('typedName', 'The typed name must be the name on the application.');
+      throw HttpProblem.field('typedName', 'The typed name must be the name on the application.');
     }
     const unsigned = await agreementFile(tx, app, AGREEMENT_KIND);
     if (!unsigned) throw notReady();
@@ -324,7 +328,7 @@ export async function downloadUrl(services: Services, appId: number): Promise<Sc
   const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
   const signed = await agreementFile(services.db, app, SIGNED_KIND);
-  if (!signed) throw conflict('The loan documents are not signed yet.');
+  if (!signed) throw HttpProblem.conflict('The loan documents are not signed yet.');
   return documentLink(services.settings.borrowerTokenSecret, services.settings.publicUrl, signed.id);
 }
 
@@ -337,7 +341,7 @@ export async function sendESignLink(services: Services, caller: Caller, body: Sc
   const client = clientOf(request);
   const sent = await services.db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
-    if (!app.enableRemoteSign) throw conflict("Remote signing was not enabled for this application ('Enable Remote Sign').");
+    if (!app.enableRemoteSign) throw HttpProblem.conflict("Remote signing was not enabled for this application ('Enable Remote Sign').");
     if (!OPEN_STAGES.has(app.stage) || app.contractStatus === 'Signed' || !app.contractId) throw notReady();
     const [office] = await tx.select({ name: offices.name }).from(offices).where(eq(offices.id, app.officeId));
     const hours = settings.linkTokenTtlHours;
@@ -354,7 +358,7 @@ export async function sendESignLink(services: Services, caller: Caller, body: Sc
       if (queued.queued) channels.push('text');
     }
     if (channels.length === 0) {
-      throw conflict(body.channel === 'Sms' && app.mobilePhone ? 'This mobile phone opted out of text messages (it replied STOP). Send the link by e-mail.' : 'The application has no contact on file for this channel.');
+      throw HttpProblem.conflict(body.channel === 'Sms' && app.mobilePhone ? 'This mobile phone opted out of text messages (it replied STOP). Send the link by e-mail.' : 'The application has no contact on file for this channel.');
     }
     if (isPlatformSigning(services, app)) await appendESignEvent(tx, app, caller, client, 'link-sent', { channels: channels.join(',') });
     const change: Partial<typeof applications.$inferInsert> = { statusText: `Signing link sent by ${channels.join(' and ')}` };

@@ -8,10 +8,12 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
-import {
-  adapterOf, appendESignEvent, applicantOf, catalogueOf, clientOf, conflict, esignEvents, KBA_ATTEMPTS, KBA_MINUTES, kbaAnswerHash, kbaSummary,
-  moveApplication,
-} from './records.ts';
+import { moveApplication } from '../applications/moves.ts';
+import { applicantOf } from './applicant.ts';
+import { appendESignEvent, esignEvents } from './esign-events.ts';
+import { KBA_ATTEMPTS, KBA_MINUTES, kbaAnswerHash, kbaSummary } from './kba-records.ts';
+import { adapterOf, catalogueOf } from './office-lenders.ts';
+import { clientOf } from '../../http/client.ts';
 import { wordsFor } from '../../descriptors/languages.ts';
 import type { Words } from '../../../core/i18n.ts';
 
@@ -58,10 +60,10 @@ async function newQuiz(services: Services, tx: Db, app: ApplicationRecord): Prom
 async function readyForKba(services: Services, tx: Db, appId: number): Promise<ApplicationRecord> {
   const app = await lockApplication(tx, appId);
   if (app.stage !== 'SigningRequired' || !app.contractId || adapterOf(catalogueOf(services), app.lenderCode).descriptor.journey.esign !== 'platform') {
-    throw conflict('The identity questions come with the loan documents: they are not open for this application.');
+    throw HttpProblem.conflict('The identity questions come with the loan documents: they are not open for this application.');
   }
   const events = await esignEvents(tx, app.id, app.contractId);
-  if (!events.some((e) => e.type === 'consented')) throw conflict('The ESIGN consent comes first (App_ESignConsent).');
+  if (!events.some((e) => e.type === 'consented')) throw HttpProblem.conflict('The ESIGN consent comes first (App_ESignConsent).');
   return app;
 }
 
@@ -70,8 +72,8 @@ export async function getQuiz(services: Services, caller: Caller, appId: number,
   return services.db.transaction(async (tx) => {
     const app = await readyForKba(services, tx, appId);
     const summary = await kbaSummary(tx, appId);
-    if (summary.status === 'Passed') throw conflict('The borrower has already passed the identity questions.');
-    if (summary.status === 'Failed') throw conflict('The identity questions failed twice: the office must verify the borrower.');
+    if (summary.status === 'Passed') throw HttpProblem.conflict('The borrower has already passed the identity questions.');
+    if (summary.status === 'Failed') throw HttpProblem.conflict('The identity questions failed twice: the office must verify the borrower.');
     const [open] = await tx
       .select()
       .from(kbaQuizzes)
@@ -93,8 +95,8 @@ export async function submitQuiz(services: Services, caller: Caller, body: Schem
     const app = await readyForKba(services, tx, body.appId);
     const [quiz] = await tx.select().from(kbaQuizzes).where(and(eq(kbaQuizzes.appId, app.id), eq(kbaQuizzes.quizId, body.quizId))).for('update');
     if (!quiz) throw new HttpProblem(404, 'The quiz could not be found.');
-    if (quiz.status !== 'Pending') throw conflict('This quiz was already answered.');
-    if (quiz.expiresAt <= new Date()) throw conflict('This quiz has expired: ask for the questions again.');
+    if (quiz.status !== 'Pending') throw HttpProblem.conflict('This quiz was already answered.');
+    if (quiz.expiresAt <= new Date()) throw HttpProblem.conflict('This quiz has expired: ask for the questions again.');
     if (body.transactionId && body.transactionId !== quiz.transactionId) throw HttpProblem.validation({ transactionId: ['This field does not match the quiz.'] });
     const given = new Map(body.answers.map((a) => [a.questionId, a.choiceId]));
     const unknown = body.answers.find((a) => !(a.questionId in quiz.answerHashes));

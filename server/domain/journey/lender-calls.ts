@@ -14,7 +14,10 @@ import { lockApplication, writeLogs } from '../applications/records.ts';
 import { toDollars, toUtc } from '../values.ts';
 import { offerList } from './offers.ts';
 import { recordAnswers } from './prequal.ts';
-import { adapterOf, applicantOf, catalogueOf, conflict, discountRateOf, journeyStateOf, moveApplication } from './records.ts';
+import { moveApplication } from '../applications/moves.ts';
+import { applicantOf } from './applicant.ts';
+import { adapterOf, catalogueOf, discountRateOf } from './office-lenders.ts';
+import { journeyStateOf } from './state.ts';
 import { nextRoute } from './routing.ts';
 import { sha256Hex } from '../../esign/consent.ts';
 
@@ -110,7 +113,7 @@ export async function processCallback(services: Services, body: Schemas['LenderC
       ? await tx.select().from(applicationLenders).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, lender.id)))
       : [];
     if (!lender || !answer) throw new HttpProblem(404, 'The lender has no answer for this application.');
-    if (answer.lenderAppId !== body.lenderAppId) throw conflict("lenderAppId is not the lender's id of this application.");
+    if (answer.lenderAppId !== body.lenderAppId) throw HttpProblem.conflict("lenderAppId is not the lender's id of this application.");
     const event: LenderEvent = {
       eventType: body.eventType,
       lenderAppId: body.lenderAppId,
@@ -127,14 +130,14 @@ export async function processCallback(services: Services, body: Schemas['LenderC
     if (effect.decision) {
       // A decision changes the offers only while the borrower has not chosen yet.
       if (app.stage !== 'NotApplicable' && app.stage !== 'Review' && app.stage !== 'Declined') {
-        throw conflict('A decision cannot change an application whose offer is already selected.');
+        throw HttpProblem.conflict('A decision cannot change an application whose offer is already selected.');
       }
       await recordAnswers(tx, app, caller, [{ ...effect.decision, code: body.lenderCode, lenderId: lender.id, latencyMs: 0 }], catalogueOf(services));
       await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: { ...logData, status: effect.decision.status } }]);
       return { success: true, message: 'Processed.' };
     }
     if (effect.contractStatus !== undefined || effect.contractSubStatus !== undefined) {
-      if (app.lenderId !== lender.id) throw conflict("The lender is not the application's selected lender.");
+      if (app.lenderId !== lender.id) throw HttpProblem.conflict("The lender is not the application's selected lender.");
       await moveApplication(tx, app, caller, contractChange(app, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), `Lender callback: ${body.eventType}`, logData);
       return { success: true, message: 'Processed.' };
     }
@@ -160,11 +163,11 @@ export async function updateContractStatus(services: Services, caller: Caller, b
   await services.db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
     if (body.contractStatus !== undefined && body.contractStatus !== app.contractStatus) {
-      throw conflict('The contract status is reported by the lender and cannot be set here.');
+      throw HttpProblem.conflict('The contract status is reported by the lender and cannot be set here.');
     }
     const rule = PRESENTED[body.contractSubStatus];
     if (!rule || !rule.stages.includes(app.stage) || !rule.from.includes(app.contractSubStatus)) {
-      throw conflict(`The contract sub-status cannot move from ${app.contractSubStatus} to ${body.contractSubStatus} at stage ${app.stage}.`);
+      throw HttpProblem.conflict(`The contract sub-status cannot move from ${app.contractSubStatus} to ${body.contractSubStatus} at stage ${app.stage}.`);
     }
     if (app.contractSubStatus === body.contractSubStatus) return;
     await moveApplication(tx, app, caller, { contractSubStatus: body.contractSubStatus, statusText: rule.text }, rule.text);

@@ -9,7 +9,8 @@ import { toOffer, type Offer } from '../applications/detail.ts';
 import { lockApplication } from '../applications/records.ts';
 import { message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
-import { catalogueOf, conflict, fieldProblem, moveApplication } from './records.ts';
+import { moveApplication } from '../applications/moves.ts';
+import { catalogueOf } from './office-lenders.ts';
 import { formatCents } from '../../../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../../../core/current-language.ts';
 
@@ -34,8 +35,8 @@ export async function offerList(services: Services, appId: number, amountDollars
     .orderBy(asc(offers.lenderId), asc(offers.id));
   if (amountDollars === undefined) return rows.map(({ offer, lenderCode, lenderName }) => toOffer({ ...offer, lenderCode, lenderName }));
   const amount = toCents(amountDollars);
-  if (amount <= 0) throw fieldProblem('amount', message('minValue', 0.01));
-  if (app.approvedAmount !== null && amount > app.approvedAmount) throw fieldProblem('amount', message('loanExceedsApproved'));
+  if (amount <= 0) throw HttpProblem.field('amount', message('minValue', 0.01));
+  if (app.approvedAmount !== null && amount > app.approvedAmount) throw HttpProblem.field('amount', message('loanExceedsApproved'));
   const catalogue = catalogueOf(services);
   return rows.map(({ offer, lenderCode, lenderName }) => {
     const adapter = catalogue.get(lenderCode);
@@ -64,7 +65,7 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
     const app = await lockApplication(tx, body.appId);
     const signed = app.contractStatus === 'Signed';
     if (!SELECTABLE.has(app.stage) || signed || (app.stage === 'NotApplicable' && !app.isOfferMatch)) {
-      throw conflict('An offer cannot be selected in the application\'s current state.');
+      throw HttpProblem.conflict('An offer cannot be selected in the application\'s current state.');
     }
     const [found] = await tx
       .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
@@ -74,12 +75,12 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
     if (!found) throw new HttpProblem(404, 'The offer could not be found.');
     const { offer, lenderCode, lenderName } = found;
     const adapter = catalogue.get(lenderCode);
-    if (!adapter) throw conflict(`${lenderName} is not available at the moment.`);
+    if (!adapter) throw HttpProblem.conflict(`${lenderName} is not available at the moment.`);
     const amount = body.amount === undefined ? (offer.amount ?? app.amount) : toCents(body.amount);
-    if (offer.maxLine !== null && amount > offer.maxLine) throw fieldProblem('amount', message('loanExceedsApproved'));
-    if (offer.minLine !== null && amount < offer.minLine) throw fieldProblem('amount', message('minValue', (offer.minLine / 100).toFixed(2)));
+    if (offer.maxLine !== null && amount > offer.maxLine) throw HttpProblem.field('amount', message('loanExceedsApproved'));
+    if (offer.minLine !== null && amount < offer.minLine) throw HttpProblem.field('amount', message('minValue', (offer.minLine / 100).toFixed(2)));
     const priced = amount === offer.amount ? null : adapter.reprice({ productCode: offer.productCode, minLine: offer.minLine ?? 0, maxLine: offer.maxLine ?? 0 }, amount, offer.discountRate ?? 0);
-    if (amount !== offer.amount && !priced) throw fieldProblem('amount', `This plan is not available for ${dollars(amount)}.`);
+    if (amount !== offer.amount && !priced) throw HttpProblem.field('amount', `This plan is not available for ${dollars(amount)}.`);
     const terms = priced ?? offer;
     const opened = await adapter.select({ appId: app.id, lenderAppId: (await lenderAppIdOf(tx, app.id, offer.lenderId)) ?? null, productCode: offer.productCode, amount });
     await tx.update(offers).set({ isSelected: false }).where(eq(offers.appId, app.id));

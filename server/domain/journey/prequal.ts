@@ -15,7 +15,9 @@ import { ineligibility, patientOnlyApplication, type Borrower } from '../../../c
 import { stateRules } from '../../descriptors/states.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { sendAdverseActionNotice } from '../notices/adverse-action.ts';
-import { applicantOf, catalogueOf, conflict, fieldProblem, officeLenderEntries, officeOf, requireApprovedOffice } from './records.ts';
+import { applicantOf } from './applicant.ts';
+import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
+import { officeOf, requireApprovedOffice } from '../offices/lookup.ts';
 import { nextRoute } from './routing.ts';
 import { requirePersonalEmail } from './send.ts';
 
@@ -34,7 +36,7 @@ async function existing(db: Db, body: { id: number; officeId: number }): Promise
   if (body.id === 0) return undefined;
   const [app] = await db.select().from(applications).where(eq(applications.id, body.id));
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
-  if (app.officeId !== body.officeId) throw fieldProblem('officeId', 'This field does not match the application.');
+  if (app.officeId !== body.officeId) throw HttpProblem.field('officeId', 'This field does not match the application.');
   return app;
 }
 
@@ -107,7 +109,7 @@ function eligibleEntries(entries: WaterfallEntry[], borrower: Borrower): { eligi
     else eligible.push(entry);
   }
   if (eligible.length === 0 && notSent.length) {
-    throw conflict(`No lender of the office can consider this application: ${notSent.map((n) => `${n.lender} ${n.reason}`).join('; ')}.`);
+    throw HttpProblem.conflict(`No lender of the office can consider this application: ${notSent.map((n) => `${n.lender} ${n.reason}`).join('; ')}.`);
   }
   return { eligible, notSent };
 }
@@ -139,7 +141,7 @@ export async function submitApplication(services: Services, caller: Caller, body
   if (caller.kind === 'staff') await refuseStaffWherePatientOnly(db, body.officeId);
   await requirePersonalEmail(db, body.officeId, body.email);
   const active = await officeLenderEntries(db, catalogue, body.officeId, body.lenderCodes);
-  if (active.length === 0) throw conflict(body.lenderCodes ? 'None of these lenders is active for the office.' : 'The office has no active lenders.');
+  if (active.length === 0) throw HttpProblem.conflict(body.lenderCodes ? 'None of these lenders is active for the office.' : 'The office has no active lenders.');
   const { eligible: entries, notSent } = eligibleEntries(active, { state: body.address.state, dob: calendarDate(body.dob, 'dob'), amountCents: toCents(body.amount) });
   const columns = formColumns(body, settings.piiKey);
   const waiting = { decisionStatus: 'Pending' as const, isPending: true, statusText: `Waiting for ${entries.length} lender${entries.length === 1 ? '' : 's'}` };
@@ -147,7 +149,7 @@ export async function submitApplication(services: Services, caller: Caller, body
     let app: ApplicationRecord;
     if (known) {
       app = await lockApplication(tx, known.id);
-      if (!canSubmit(app)) throw conflict('The application cannot be submitted again in its current state.');
+      if (!canSubmit(app)) throw HttpProblem.conflict('The application cannot be submitted again in its current state.');
       await tx
         .update(applications)
         .set({
@@ -320,15 +322,15 @@ export async function submitToLenders(services: Services, caller: Caller, body: 
   const { db } = services;
   const [app] = await db.select().from(applications).where(eq(applications.id, body.appId));
   if (!app) throw new HttpProblem(404, 'The application could not be found.');
-  if (!displayFlags(app).showSubmitToLendersButton) throw conflict('The application cannot be submitted to lenders in its current state.');
+  if (!displayFlags(app).showSubmitToLendersButton) throw HttpProblem.conflict('The application cannot be submitted to lenders in its current state.');
   const applicant = applicantOf(app, services.settings.piiKey);
   const active = await officeLenderEntries(db, catalogueOf(services), app.officeId, body.lenderCodes);
   const missing = body.lenderCodes.filter((code) => !active.some((e) => e.adapter.code === code));
-  if (missing.length) throw fieldProblem('lenderCodes', `Not an active lender of the office: ${missing.join(', ')}.`);
+  if (missing.length) throw HttpProblem.field('lenderCodes', `Not an active lender of the office: ${missing.join(', ')}.`);
   const { eligible: entries, notSent } = eligibleEntries(active, { state: applicant.address.state, dob: applicant.dob, amountCents: applicant.amount });
   await db.transaction(async (tx) => {
     const locked = await lockApplication(tx, app.id);
-    if (!displayFlags(locked).showSubmitToLendersButton) throw conflict('The application cannot be submitted to lenders in its current state.');
+    if (!displayFlags(locked).showSubmitToLendersButton) throw HttpProblem.conflict('The application cannot be submitted to lenders in its current state.');
     const ids = entries.map((e) => e.lenderId);
     await tx.delete(offers).where(and(eq(offers.appId, app.id), inArray(offers.lenderId, ids)));
     await tx

@@ -16,7 +16,7 @@ import type { Services } from '../../services.ts';
 import { writeLogs } from '../applications/records.ts';
 import { issuePasscode } from '../otp/handlers.ts';
 import { toCents } from '../values.ts';
-import { kickOutbox } from './records.ts';
+import { kickOutbox } from '../../notify/kick.ts';
 import { requirePersonalEmail } from './send.ts';
 
 type Schemas = components['schemas'];

@@ -17,7 +17,11 @@ import { paged, totalRows, type Page } from '../paging.ts';
 import { nameOrIdSearch, withinDates } from '../search.ts';
 import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
-import { borrowerLink, catalogueOf, conflict, fieldProblem, hashToken, issueLinkToken, kickOutbox, officeLenderEntries, requireApprovedOffice } from './records.ts';
+import { borrowerLink, issueLinkToken } from './links.ts';
+import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
+import { requireApprovedOffice } from '../offices/lookup.ts';
+import { tokenHash } from '../../identity/secrets.ts';
+import { kickOutbox } from '../../notify/kick.ts';
 import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 import type { Language } from '../../../core/i18n.ts';
 
@@ -85,7 +89,7 @@ export async function isPersonalEmail(db: Db, officeId: number, email: string): 
 }
 
 export async function requirePersonalEmail(db: Db, officeId: number, email: string | undefined | null): Promise<void> {
-  if (email && !(await isPersonalEmail(db, officeId, email))) throw fieldProblem('email', message('personalEmail'));
+  if (email && !(await isPersonalEmail(db, officeId, email))) throw HttpProblem.field('email', message('personalEmail'));
 }
 
 // ---- App_SendApp ----------------------------------------------------------------------------------
@@ -97,7 +101,7 @@ export async function sendApplication(services: Services, caller: Caller, body: 
   const serviceDate = body.serviceDate ? calendarDate(body.serviceDate, 'serviceDate') : null;
   const smsOptedOut = body.mobilePhone ? await isOptedOut(db, body.mobilePhone) : false;
   if (!body.email && smsOptedOut) {
-    throw conflict('This mobile phone opted out of text messages (it replied STOP). Send the link by e-mail instead.');
+    throw HttpProblem.conflict('This mobile phone opted out of text messages (it replied STOP). Send the link by e-mail instead.');
   }
   const amount = toCents(body.amount);
   const hours = settings.linkTokenTtlHours;
@@ -178,7 +182,7 @@ export async function exchangeLinkToken(services: Services, body: Schemas['LinkT
     const [row] = await tx
       .update(linkTokens)
       .set({ usedAt: new Date() })
-      .where(and(eq(linkTokens.tokenHash, hashToken(body.token)), eq(linkTokens.appId, body.appId), sql`${linkTokens.usedAt} is null`, sql`${linkTokens.expiresAt} > now()`))
+      .where(and(eq(linkTokens.tokenHash, tokenHash(body.token)), eq(linkTokens.appId, body.appId), sql`${linkTokens.usedAt} is null`, sql`${linkTokens.expiresAt} > now()`))
       .returning({ appId: linkTokens.appId });
     if (row) await writeLogs(tx, row.appId, { kind: 'borrower', appId: row.appId }, [{ kind: 'Event', message: 'Borrower opened the application link' }]);
     return row;

@@ -1,0 +1,7 @@
+import type { FastifyRequest } from 'fastify';
+
+/** Where a request came from, for the e-sign audit trail. */
+export function clientOf(request: FastifyRequest): { ip: string | null; userAgent: string | null } {
+  const agent = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: typeof agent === 'string' ? agent.slice(0, 300) : null };
+}

@@ -6,7 +6,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
+import type { Page, Request } from '@playwright/test';
 import { routeTable, routesFile, visitors, type E2eRoute, type Expectation, type Visitor } from './routes.ts';
 import { screensFile } from '../../server/descriptors/files.ts';
 
@@ -252,6 +252,11 @@ const SIGN_IN = /^\/(app\/)?auth(\/|\?|$)/;
  */
 const QUIET_MS = 200;
 
+/** What a page's render waits for: its code, its styles and its calls (not images or fonts, which it shows without). */
+const LOADS = new Set(['script', 'stylesheet', 'fetch', 'xhr']);
+/** The loads of each recorded page still under way: a chunk of code arriving is not an API call, but the page waits for it. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
 /** Listens to a page for the whole crawl: console errors, uncaught errors and 5xx answers. */
 export class Recorder {
   consoleErrors: string[] = [];
@@ -261,6 +266,14 @@ export class Recorder {
   addresses: string[] = [];
 
   constructor(readonly page: Page) {
+    const pending = new Set<Request>();
+    inFlight.set(page, pending);
+    const done = (request: Request) => pending.delete(request);
+    page.on('request', (request) => {
+      if (LOADS.has(request.resourceType())) pending.add(request);
+    });
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) this.addresses.push(frame.url());
     });
@@ -350,7 +363,10 @@ const probe = (page: Page) =>
     })
     .catch(() => undefined);
 
-/** Until no API call was in flight for `quietMs`, nothing says 'Loading…' and the address held still; false after `maxMs`. */
+/**
+ * Until no API call was in flight for `quietMs`, no code or call is still loading, nothing says 'Loading…' and the
+ * address held still; false after `maxMs`.
+ */
 async function settle(page: Page, quietMs: number, maxMs: number): Promise<boolean> {
   const end = Date.now() + maxMs;
   let href = '';
@@ -363,7 +379,9 @@ async function settle(page: Page, quietMs: number, maxMs: number): Promise<boole
       href = now.href;
       stableSince = Date.now();
     }
-    if (!now.inflight && !now.loading && now.idle >= quietMs && Date.now() - stableSince >= quietMs) return true;
+    // Code or a call still arriving: the page is quiet only `quietMs` after the last one.
+    if (inFlight.get(page)?.size) stableSince = Date.now();
+    else if (!now.inflight && !now.loading && now.idle >= quietMs && Date.now() - stableSince >= quietMs) return true;
   }
   return false;
 }
@@ -453,7 +471,10 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
   const here = inApp(page.url());
   const landed = here ? decodeURIComponent(url.hash.replace(/^#/, '')) : `${url.origin}${url.pathname}`;
   if (!here) return { landed, texts: [] };
-  const { texts, h1 } = await visibleTexts(page);
+  const seen = await visibleTexts(page);
+  const { texts } = seen;
+  // A heading may arrive a moment after the network went quiet (a form renders once its validator is compiled).
+  const h1 = seen.h1 || (await page.waitForFunction(() => [...document.querySelectorAll('h1')].some((h) => (h as HTMLElement).offsetHeight > 0), null, { timeout: 2_000 }).then(() => 1, () => 0));
   if (!options.check(landed)) return { landed, texts };
   const html = await page.evaluate(() => document.body.outerHTML);
   const found: string[] = [];

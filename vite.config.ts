@@ -55,11 +55,11 @@ function descriptorFilesForTheBrowser(): Plugin {
     enforce: 'pre',
     async transform(code, id) {
       const rel = fromRoot(id);
-      if (!/^screens\/(?!_meta\/)(.+\/)?[^/]+\.json$/.test(rel) || rel === FRAGMENTS) return null;
-      const { readDescriptor } = await import('./server/descriptors/files.ts');
+      if (!rel.startsWith('screens/')) return null;
       const { kindOfPath } = await import('./core/descriptors/kinds.ts');
       const kind = kindOfPath(rel.slice('screens/'.length));
-      if (!kind) return null;
+      if (!kind || kind === 'fragments') return null;
+      const { readDescriptor } = await import('./server/descriptors/files.ts');
       // A changed fragment reaches every file on its next load.
       this.addWatchFile(fileURLToPath(new URL(`./${FRAGMENTS}`, import.meta.url)));
       const doc = readDescriptor<Record<string, unknown>>(kind, rel, code);

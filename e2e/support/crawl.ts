@@ -345,12 +345,6 @@ export const INSTRUMENT = () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Whether `condition` came to hold within `maxMs`. */
-async function until(condition: () => boolean, maxMs: number): Promise<boolean> {
-  for (const end = Date.now() + maxMs; Date.now() < end; await sleep(50)) if (condition()) return true;
-  return condition();
-}
-
 /** The page's state now: calls in flight, ms since the last call began or ended, starting or a visible 'Loading…', its address. */
 const probe = (page: Page) =>
   page
@@ -473,9 +467,9 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
   if (!here) return { landed, texts: [] };
   const seen = await visibleTexts(page);
   const { texts } = seen;
+  if (!options.check(landed)) return { landed, texts };
   // A heading may arrive a moment after the network went quiet (a form renders once its validator is compiled).
   const h1 = seen.h1 || (await page.waitForFunction(() => [...document.querySelectorAll('h1')].some((h) => (h as HTMLElement).offsetHeight > 0), null, { timeout: 2_000 }).then(() => 1, () => 0));
-  if (!options.check(landed)) return { landed, texts };
   const html = await page.evaluate(() => document.body.outerHTML);
   const found: string[] = [];
   if (texts.length < 2) found.push('blank page');
@@ -507,7 +501,8 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
   if (!followed) await openAnew(page, `${appOrigin}/#${options.path}`);
   const started = Date.now();
   if (!(await settle(page, QUIET_MS, 10_000))) problems.push('still loading after 10 s');
-  if (options.leaves && (await until(() => !inApp(page.url()), 10_000))) await settle(page, QUIET_MS, 10_000);
+  const left = options.leaves && (await page.waitForURL((url) => !inApp(url.href), { timeout: 10_000, waitUntil: 'commit' }).then(() => true, () => false));
+  if (left) await settle(page, QUIET_MS, 10_000);
   // A page may still leave after it settled (a guard's redirect to the provider waits for the browser's crypto):
   // then it is read where it went.
   let seen: Seen = { landed: '', texts: [] };

@@ -16,7 +16,7 @@ function screenFragments(): Fragments {
   const file = join(ROOT, 'screens', 'fragments.json');
   const text = readFileSync(file, 'utf8');
   if (cached?.text !== text) {
-    const doc = migrate<{ fragments: Fragments }>('fragments', parse(file, text)).doc;
+    const doc = readDescriptor<{ fragments: Fragments }>('fragments', file, text);
     const validate = metaValidator('fragments.schema.json');
     if (!validate(doc)) throw new DescriptorFileError(`${file}: does not match screens/_meta/fragments.schema.json: ${metaErrors(validate)}`);
     cached = { text, fragments: doc.fragments };
@@ -34,7 +34,8 @@ function parse(file: string, text: string): unknown {
 
 /**
  * A descriptor as the server uses it (the build reads it the same way, codegen/descriptors.ts): parsed, migrated to
- * the current format, its fragment uses expanded (the fragments file itself as it is). Checking it against its meta-schema is the caller's.
+ * the current format, its fragment uses expanded (the fragments file itself as it is). Checking it against its
+ * meta-schema is the caller's.
  */
 export function readDescriptor<T>(kind: DescriptorKind, file: string, text = readFileSync(file, 'utf8')): T {
   try {

@@ -50,9 +50,9 @@ export async function once(
     .returning({ key: idempotencyKeys.key });
   if (claimed.length === 0) {
     const [existing] = await db.select().from(idempotencyKeys).where(where);
-    if (!existing) throw new HttpProblem(409, 'This Idempotency-Key is being released; retry the request.');
-    if (existing.requestHash !== requestHash) throw new HttpProblem(409, 'This Idempotency-Key was already used with a different request.');
-    if (existing.statusCode === null) throw new HttpProblem(409, 'A request with this Idempotency-Key is still being processed.');
+    if (!existing) throw HttpProblem.conflict('This Idempotency-Key is being released; retry the request.');
+    if (existing.requestHash !== requestHash) throw HttpProblem.conflict('This Idempotency-Key was already used with a different request.');
+    if (existing.statusCode === null) throw HttpProblem.conflict('A request with this Idempotency-Key is still being processed.');
     const stored = existing.response as { body: Stored; headers?: Record<string, string> };
     const body = 'base64' in stored.body ? Buffer.from(stored.body.base64, 'base64') : JSON.parse(stored.body.text);
     return { status: existing.statusCode, body, ...(stored.headers ? { headers: stored.headers } : {}) };

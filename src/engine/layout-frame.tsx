@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
 import type { Layout } from '../../codegen/generated/descriptors.ts';
-import { useEngine, type EngineServices } from './services.ts';
+import { useEngine } from './services.ts';
 import { perEngineKeyed, read } from './preload.ts';
 import { Lazy } from './ui.tsx';
 
 /** A layout component's code, from the engine's registry (layouts/index.ts), loaded once. */
-export const loadLayout: (services: EngineServices, component: Layout['component']) => ReturnType<EngineServices['layoutComponents'][Layout['component']]> = perEngineKeyed(
-  (services, component) => services.layoutComponents[component as Layout['component']](),
-);
+export const loadLayout = perEngineKeyed((services, component) => services.layoutComponents[component as Layout['component']]());
 
 /** A route's layout (screens/layouts.json by name) around its page. */
 export function LayoutFrame({ name, children }: { name: string; children: ReactNode }) {

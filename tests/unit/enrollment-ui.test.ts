@@ -20,10 +20,10 @@ import { brokenRules, fieldErrorsOf, uiSchemaFor } from '../../src/engine/screen
 import { wizardPosition } from '../../src/engine/screens/WizardScreen.tsx';
 import { screensFile } from '../../server/descriptors/files.ts';
 
-const read = <T>(path: string) => (path.startsWith('screens/') ? screensFile<T>(path.slice('screens/'.length)) : (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T));
+const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
 const catalogue = read<MessageCatalogue>('schemas/messages.json');
-const wizard = read<WizardScreen>('screens/pages/enroll.json');
-const owners = read<FormScreen>('screens/pages/enroll-owners.json');
+const wizard = screensFile<WizardScreen>('pages/enroll.json');
+const owners = screensFile<FormScreen>('pages/enroll-owners.json');
 
 const errorsOf = (module: FormModule, data: Record<string, unknown>, required: string[] = []) =>
   validateForm({ validate: module.validate, messagesAt: module.messagesAt, schema: module.schema, catalogue, hidden: new Set(), unseen: new Set(), required: new Set(required), bound: {} }, data).fieldErrors;

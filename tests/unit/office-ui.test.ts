@@ -18,9 +18,9 @@ import { labels } from '../../codegen/generated/labels.ts';
 import { screensFile } from '../../server/descriptors/files.ts';
 
 type Json = Record<string, unknown>;
-const read = <T = Json>(path: string) => (path.startsWith('screens/') ? screensFile<T>(path.slice('screens/'.length)) : (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T));
-const page = (name: string) => read(`screens/pages/${name}.json`);
-const dialog = (name: string) => read(`screens/dialogs/${name}.json`);
+const read = <T = Json>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
+const page = (name: string) => screensFile<Json>(`pages/${name}.json`);
+const dialog = (name: string) => screensFile<Json>(`dialogs/${name}.json`);
 const messages = read<{ messages: Record<string, string> }>('schemas/messages.json').messages;
 const STAGES = read<{ enum: string[] }>('schemas/enums/stage.json').enum;
 const FLAGS = Object.keys(read<{ properties: Json }>('schemas/entities/app-row.json').properties).filter((k) => /^show\w+Button$/.test(k));
@@ -176,7 +176,7 @@ describe('funding (spec §6: df.admin only)', () => {
   });
 
   it('is in the platform admin menu except for the DFI admin; the office menu lists the four lists', () => {
-    const menus = read<{ menus: Array<{ id: string; items: Array<{ id: string; to: { route: string }; visible?: unknown }> }> }>('screens/menus.json').menus;
+    const menus = screensFile<{ menus: Array<{ id: string; items: Array<{ id: string; to: { route: string }; visible?: unknown }> }> }>('menus.json').menus;
     const admin = menus.find((m) => m.id === 'platform-admin')!;
     const funding = admin.items.find((i) => i.to.route === 'admin-apps-funding')!;
     expect(condition(funding.visible, cond({ dfiAdmin: false }), true)).toBe(true);

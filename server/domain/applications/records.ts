@@ -60,7 +60,7 @@ export async function writeLogs(tx: Db, appId: number, caller: Caller, entries: 
 
 /** A conflict with the application's state: the action its display flag hides (decision 0006). */
 export function notAllowedNow(action: string): HttpProblem {
-  return new HttpProblem(409, `The application cannot ${action} in its current state.`);
+  return HttpProblem.conflict(`The application cannot ${action} in its current state.`);
 }
 
 /** A field error with a text of the §5 catalogue. */

@@ -117,7 +117,7 @@ async function checkAmount(tx: Db, app: ApplicationRecord, type: TransactionType
       .from(lenderTransactions)
       .where(and(eq(lenderTransactions.appId, app.id), eq(lenderTransactions.kind, 'Funding'), eq(lenderTransactions.status, 'Submitted')))
       .limit(1);
-    if (open) throw new HttpProblem(409, 'A funding transaction of this application is already with the lender; cancel it first.');
+    if (open) throw HttpProblem.conflict('A funding transaction of this application is already with the lender; cancel it first.');
   }
 }
 
@@ -160,7 +160,7 @@ export async function cancelLenderTransaction(db: Db, caller: Caller, body: Sche
       .where(and(eq(lenderTransactions.id, body.transactionId), eq(lenderTransactions.appId, app.id)))
       .for('update');
     if (!row) throw new HttpProblem(404, 'The transaction could not be found.');
-    if (row.status !== 'Submitted') throw new HttpProblem(409, `The transaction is ${row.status.toLowerCase()} and can no longer be cancelled.`);
+    if (row.status !== 'Submitted') throw HttpProblem.conflict(`The transaction is ${row.status.toLowerCase()} and can no longer be cancelled.`);
     await tx
       .update(lenderTransactions)
       .set({ status: 'Cancelled', data: { ...(row.data ?? {}), ...(body.reason ? { cancelReason: body.reason } : {}) }, updatedAt: sql`now()` })

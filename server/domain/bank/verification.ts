@@ -18,7 +18,7 @@ type OfficeRecord = typeof offices.$inferSelect;
 const bankLink = (publicUrl: string) => `${publicUrl}/#/settings/bank`;
 
 const lockedProblem = (office: OfficeRecord) =>
-  new HttpProblem(409, `Bank verification of ${office.name} is locked after ${MAX_WRONG_PAIRS} wrong tries: ask support to reset it.`);
+  HttpProblem.conflict(`Bank verification of ${office.name} is locked after ${MAX_WRONG_PAIRS} wrong tries: ask support to reset it.`);
 
 /**
  * Office_StartBankVerification (decision 0152): the ACH provider sends two deposits to the account on file and the
@@ -29,12 +29,12 @@ const lockedProblem = (office: OfficeRecord) =>
 export async function sendDeposits(db: Db, piiKey: Buffer, officeId: number, mail: MailContext): Promise<boolean> {
   return db.transaction(async (tx) => {
     const office = await lockOffice(tx, officeId);
-    if (office.enrollmentStatus === 'Terminated') throw new HttpProblem(409, `${office.name} is terminated: its bank account cannot be verified.`);
-    if (office.achVerifyStatus === 'Verified') throw new HttpProblem(409, `The bank account ending in ${office.bankAccountLast4} is already verified.`);
+    if (office.enrollmentStatus === 'Terminated') throw HttpProblem.conflict(`${office.name} is terminated: its bank account cannot be verified.`);
+    if (office.achVerifyStatus === 'Verified') throw HttpProblem.conflict(`The bank account ending in ${office.bankAccountLast4} is already verified.`);
     if (office.achVerifyStatus === 'Locked') throw lockedProblem(office);
     if (office.achVerifyStatus === 'Pending' && office.achDepositsSentAt !== null) return false;
     if (!office.bankRoutingNumberEnc || !office.bankAccountNumberEnc) {
-      throw new HttpProblem(409, 'There is no bank account to verify yet: save its routing and account numbers first.');
+      throw HttpProblem.conflict('There is no bank account to verify yet: save its routing and account numbers first.');
     }
     const provider = achProvider(DEFAULT_ACH_PROVIDER, piiKey)!;
     // The office row stays locked while the provider works, so two clicks never send two pairs of deposits.
@@ -83,10 +83,10 @@ export async function confirmDeposits(db: Db, piiKey: Buffer, body: components['
     const office = await lockOffice(tx, body.officeId);
     if (office.achVerifyStatus === 'Verified') return 0;
     if (office.achVerifyStatus === 'Locked') throw lockedProblem(office);
-    const notWaiting = new HttpProblem(409, 'No deposits are waiting to be confirmed: send the two deposits first.');
+    const notWaiting = HttpProblem.conflict('No deposits are waiting to be confirmed: send the two deposits first.');
     if (office.achVerifyStatus !== 'Pending' || !office.achAccountId || !office.achProvider) throw notWaiting;
     const provider = achProvider(office.achProvider, piiKey);
-    if (!provider) throw new HttpProblem(409, `The ACH provider '${office.achProvider}' is not available here: ask support to reset the verification.`);
+    if (!provider) throw HttpProblem.conflict(`The ACH provider '${office.achProvider}' is not available here: ask support to reset the verification.`);
     const check = await provider.checkMicroDeposits(tx, office.achAccountId, [toCents(body.amount1), toCents(body.amount2)]);
     if (check === 'unknown') throw notWaiting;
     if (check === 'match') {

@@ -39,7 +39,7 @@ export async function startApplication(services: Services, caller: Caller, body:
   const destination = body.channel === 'Email' ? body.email?.toLowerCase() : body.mobilePhone;
   if (!destination) throw HttpProblem.validation({ [body.channel === 'Email' ? 'email' : 'mobilePhone']: ['This field is required.'] });
   if (body.channel === 'Email') await requirePersonalEmail(db, office.id, destination);
-  else if (await isOptedOut(db, destination)) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
+  else if (await isOptedOut(db, destination)) throw HttpProblem.conflict('This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
   const language = requestLocale(request);
   const shown = wordsFor(language)(CONTACT_CONSENT);
   const result = await db.transaction(async (tx) => {

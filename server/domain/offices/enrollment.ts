@@ -188,7 +188,7 @@ export async function submitOffice(db: Db, caller: Caller, officeId: number): Pr
     const office = await lockOffice(tx, officeId);
     if (office.isEnrollmentCompleted) {
       if (office.enrollmentStatus === 'Submitted') return;
-      throw new HttpProblem(409, `The enrollment was already submitted; the office is ${office.enrollmentStatus}.`);
+      throw HttpProblem.conflict(`The enrollment was already submitted; the office is ${office.enrollmentStatus}.`);
     }
     const missing = await missingForSubmission(tx, office);
     if (missing.length > 0) {

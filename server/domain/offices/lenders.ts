@@ -24,7 +24,7 @@ export async function applyLenders(db: Db, body: Schemas['ApplyLender']): Promis
     const found = await tx.select().from(lenders).where(inArray(lenders.id, body.lenderIds));
     if (found.length !== body.lenderIds.length) throw new HttpProblem(404, 'The lender could not be found.');
     const inactive = found.find((lender) => !lender.isActive);
-    if (inactive) throw new HttpProblem(409, `${inactive.name} does not accept new offices at this time.`);
+    if (inactive) throw HttpProblem.conflict(`${inactive.name} does not accept new offices at this time.`);
     const links = await tx
       .select()
       .from(officeLenders)
@@ -63,9 +63,9 @@ export async function submitOfficeToLender(db: Db, body: Schemas['OfficeLenderSu
       .where(and(eq(officeLenders.officeId, body.officeId), eq(officeLenders.lenderId, body.lenderId)));
     if (!link) throw new HttpProblem(404, 'The office has not applied to this lender.');
     if (link.status === 'SubmittedToLender') return;
-    if (!office.isEnrollmentCompleted) throw new HttpProblem(409, 'The office enrollment must be submitted before the office is sent to a lender.');
+    if (!office.isEnrollmentCompleted) throw HttpProblem.conflict('The office enrollment must be submitted before the office is sent to a lender.');
     if (link.status !== 'OfficeSubmitted' && link.status !== 'OfficeFundsSubmitted') {
-      throw new HttpProblem(409, link.status ? `The application to this lender is already ${link.status}.` : 'The office has not applied to this lender yet.');
+      throw HttpProblem.conflict(link.status ? `The application to this lender is already ${link.status}.` : 'The office has not applied to this lender yet.');
     }
     await tx
       .update(officeLenders)

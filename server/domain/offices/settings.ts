@@ -99,7 +99,7 @@ export async function upsertOfficeSettings(db: Db, body: Upsert): Promise<void> 
       if (Object.keys(errors).length > 0) throw HttpProblem.validation(errors);
     })
     .catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new HttpProblem(409, DUPLICATE);
+      if (isUniqueViolation(error)) throw HttpProblem.conflict(DUPLICATE);
       throw error;
     });
 }

@@ -64,7 +64,7 @@ export async function issuePasscode(
     const speak = speakerFor(target.language);
     const message = { to: target.destination, code, minutes: OTP.codeMinutes };
     const queued = target.channel === 'Email' ? await sendEmail(tx, passcodeEmail(message, speak)) : await sendSms(tx, passcodeSms(message, speak));
-    if (!queued.queued) throw new HttpProblem(409, 'This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
+    if (!queued.queued) throw HttpProblem.conflict('This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
   }
   return {
     challengeId: id,
@@ -98,7 +98,7 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         if (!app || !(await mayRequest(tx, app, caller, body.linkToken))) throw new HttpProblem(404, 'The application could not be found.');
         appId = app.id;
         destination = body.channel === 'Email' ? app.email : app.mobilePhone;
-        if (!destination) throw new HttpProblem(409, `No ${body.channel === 'Email' ? 'e-mail' : 'mobile phone'} is on file for this application.`);
+        if (!destination) throw HttpProblem.conflict(`No ${body.channel === 'Email' ? 'e-mail' : 'mobile phone'} is on file for this application.`);
       } else {
         // A borrower coming back through the office's landing page names the office and their contact.
         destination = (body.channel === 'Email' ? body.email?.toLowerCase() : body.mobilePhone) ?? null;

@@ -139,7 +139,7 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
       .where(and(eq(refunds.appId, app.id), eq(refunds.amount, cents), inArray(refunds.status, ['Submitted', 'Processing'])))
       .limit(1);
     if (open) {
-      throw new HttpProblem(409, `A refund of $${toDollars(cents).toFixed(2)} for this loan is already pending (refund #${open.id}). Wait until it completes, or cancel it first.`);
+      throw HttpProblem.conflict(`A refund of $${toDollars(cents).toFixed(2)} for this loan is already pending (refund #${open.id}). Wait until it completes, or cancel it first.`);
     }
     if (cents > refundable(app)) throw fieldError('amount', 'refundExceeds');
     const [row] = await tx

@@ -78,13 +78,13 @@ const isPending = (link: { isInvited: boolean; isInviteProcessed: boolean }) => 
 
 /** An office keeps an active admin; the primary user is an active one. Checked after a change, inside its transaction. */
 async function checkOffice(db: Db, officeId: number, adminsBefore: number): Promise<void> {
-  if (adminsBefore > 0 && (await activeAdmins(db, officeId)) === 0) throw new HttpProblem(409, NEEDS_ADMIN);
+  if (adminsBefore > 0 && (await activeAdmins(db, officeId)) === 0) throw HttpProblem.conflict(NEEDS_ADMIN);
   const [primary] = await db
     .select({ isDisabled: userOffices.isDisabled, isInvited: userOffices.isInvited, isInviteProcessed: userOffices.isInviteProcessed })
     .from(userOffices)
     .where(and(eq(userOffices.officeId, officeId), eq(userOffices.isPrimary, true)));
-  if (primary?.isDisabled) throw new HttpProblem(409, 'The primary user cannot be disabled: make another user primary first.');
-  if (primary && isPending(primary)) throw new HttpProblem(409, 'Only someone who accepted the invitation can be the primary user.');
+  if (primary?.isDisabled) throw HttpProblem.conflict('The primary user cannot be disabled: make another user primary first.');
+  if (primary && isPending(primary)) throw HttpProblem.conflict('Only someone who accepted the invitation can be the primary user.');
 }
 
 /**
@@ -106,9 +106,9 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
   let invite = false;
   if (input.userId) {
     const row = await linkOf(db, input.userId, input.officeId);
-    if (row.user.email !== email) throw new HttpProblem(409, 'The e-mail of an existing user cannot be changed; invite the new address instead.');
-    if (input.isDisabled && input.userId === context.actorId) throw new HttpProblem(409, 'You cannot disable your own access.');
-    if (input.isPrimary === false && row.link.isPrimary) throw new HttpProblem(409, 'An office keeps its primary user: make another user primary instead.');
+    if (row.user.email !== email) throw HttpProblem.conflict('The e-mail of an existing user cannot be changed; invite the new address instead.');
+    if (input.isDisabled && input.userId === context.actorId) throw HttpProblem.conflict('You cannot disable your own access.');
+    if (input.isPrimary === false && row.link.isPrimary) throw HttpProblem.conflict('An office keeps its primary user: make another user primary instead.');
     userId = row.user.id;
     await db.update(users).set({ firstName: input.firstName, lastName: input.lastName, updatedAt: new Date() }).where(eq(users.id, userId));
     await db
@@ -127,9 +127,9 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
       ? await db.select().from(userOffices).where(and(eq(userOffices.userId, existing.id), eq(userOffices.officeId, input.officeId)))
       : [];
     if (existing && link) {
-      if (!isPending(link)) throw new HttpProblem(409, `${email} is already a user of this office.`);
+      if (!isPending(link)) throw HttpProblem.conflict(`${email} is already a user of this office.`);
       const same = link.role === input.role && link.title === title && existing.firstName === input.firstName && existing.lastName === input.lastName;
-      if (!same) throw new HttpProblem(409, `${email} is already invited to this office: edit the invitation, or send it again.`);
+      if (!same) throw HttpProblem.conflict(`${email} is already invited to this office: edit the invitation, or send it again.`);
       return officeUser(db, existing.id, input.officeId);
     }
     if (existing) {
@@ -165,7 +165,7 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
 export async function resendInvite(db: Db, context: WriteContext, userId: string, officeId: number): Promise<Schemas['OfficeUser']> {
   const name = await officeName(db, officeId);
   const { user, link } = await linkOf(db, userId, officeId);
-  if (!isPending(link)) throw new HttpProblem(409, `${user.email} already accepted the invitation.`);
+  if (!isPending(link)) throw HttpProblem.conflict(`${user.email} already accepted the invitation.`);
   await sendOfficeInvite(db, context, { officeId, officeName: name, email: user.email, firstName: user.firstName, role: link.role });
   return officeUser(db, userId, officeId);
 }
@@ -173,7 +173,7 @@ export async function resendInvite(db: Db, context: WriteContext, userId: string
 /** Users_RevokeInvite: the pending invitation's link stops working and the person leaves the office; the account stays. */
 export async function revokeInvite(db: Db, userId: string, officeId: number): Promise<void> {
   const { user, link } = await linkOf(db, userId, officeId);
-  if (!isPending(link)) throw new HttpProblem(409, `${user.email} already accepted the invitation: remove them from the office instead.`);
+  if (!isPending(link)) throw HttpProblem.conflict(`${user.email} already accepted the invitation: remove them from the office instead.`);
   await db.delete(invites).where(and(eq(invites.officeId, officeId), eq(invites.email, user.email), isNull(invites.usedAt)));
   await db.delete(userOffices).where(and(eq(userOffices.userId, userId), eq(userOffices.officeId, officeId)));
 }
@@ -187,7 +187,7 @@ export async function removeOfficeUser(db: Db, userId: string, officeId: number)
     .returning({ isPrimary: userOffices.isPrimary });
   if (removed.length === 0) throw new HttpProblem(404, 'The user is not a user of this office.');
   await checkOffice(db, officeId, adminsBefore);
-  if (removed[0]!.isPrimary) throw new HttpProblem(409, 'The primary user cannot be removed: make another user primary first.');
+  if (removed[0]!.isPrimary) throw HttpProblem.conflict('The primary user cannot be removed: make another user primary first.');
   const [user] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
   if (user) await db.delete(invites).where(and(eq(invites.officeId, officeId), eq(invites.email, user.email), isNull(invites.usedAt)));
 }
@@ -196,10 +196,10 @@ export async function removeOfficeUser(db: Db, userId: string, officeId: number)
 export async function processInvite(db: Db, caller: { userId: string; email: string }, token: string): Promise<Schemas['OfficeUser']> {
   const details = await inviteByToken(db, token);
   if (!details) throw new HttpProblem(404, 'The invitation could not be found.');
-  if (details.isProcessed) throw new HttpProblem(409, 'This invitation was already used.');
-  if (details.isExpired) throw new HttpProblem(409, 'This invitation has expired. Ask the office for a new one.');
+  if (details.isProcessed) throw HttpProblem.conflict('This invitation was already used.');
+  if (details.isExpired) throw HttpProblem.conflict('This invitation has expired. Ask the office for a new one.');
   if (details.invite.email !== normalizeEmail(caller.email)) throw new HttpProblem(403, 'This invitation was sent to another e-mail address.');
-  if (!(await useInvite(db, details.invite.id))) throw new HttpProblem(409, 'This invitation was already used.');
+  if (!(await useInvite(db, details.invite.id))) throw HttpProblem.conflict('This invitation was already used.');
   const { officeId, role } = details.invite;
   await db
     .insert(userOffices)
@@ -228,13 +228,13 @@ export async function upsertAdminUser(db: Db, context: WriteContext, input: Sche
   if (existingId) {
     const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, existingId));
     if (!row) throw new HttpProblem(404, 'The user could not be found.');
-    if (row.email !== email) throw new HttpProblem(409, 'The e-mail of an existing user cannot be changed.');
+    if (row.email !== email) throw HttpProblem.conflict('The e-mail of an existing user cannot be changed.');
   } else {
     const [row] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
     existingId = row?.id;
   }
   if (existingId === context.actorId && (values.isDisabled || values.userRole !== 'df.admin')) {
-    throw new HttpProblem(409, 'You cannot remove your own platform admin access.');
+    throw HttpProblem.conflict('You cannot remove your own platform admin access.');
   }
   if (existingId) {
     await db.update(users).set(values).where(eq(users.id, existingId));

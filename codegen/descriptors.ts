@@ -11,9 +11,9 @@ import { readOperations } from '../server/contract/operations.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from '../core/descriptors/kinds.ts';
 import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from '../core/descriptors/migrations.ts';
 import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from '../core/descriptors/fragments.ts';
-import { describeErrors, type SchemaError } from '../src/engine/descriptors/errors.ts';
+import { describeErrors, type SchemaError } from '../core/descriptors/errors.ts';
 import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
-import { crossCheck, type CheckContext, type LoadedDescriptor } from '../src/engine/descriptors/check.ts';
+import { crossCheck, type CheckContext, type LoadedDescriptor } from '../core/descriptors/check.ts';
 
 export const SCREENS = join(ROOT, 'screens');
 export const META = join(SCREENS, '_meta');

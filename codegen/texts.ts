@@ -101,8 +101,11 @@ function schemaWords(schema: Json, out: Set<string>): void {
   if (node.items) schemaWords(node.items, out);
 }
 
-/** Every text of the borrower's side (the routes marked `translated` and every lender flow), with where it shows. */
-export async function borrowerTexts(formSchema: FormSchemaSource): Promise<Map<string, string>> {
+/**
+ * Every text of the borrower's side (the routes marked `translated` and every lender flow) that a language's file must
+ * translate, with where it shows: a brand's word translated in the brand itself for that language is not among them.
+ */
+export async function borrowerTexts(formSchema: FormSchemaSource, locale: string): Promise<Map<string, string>> {
   const files = listDescriptorFiles();
   const docs = new Map(files.filter((f) => f.kind).map((f) => [f.relative, readDescriptor<Doc>(f.kind!, f.file, f.text)]));
   const texts = new Map<string, string>();
@@ -110,11 +113,11 @@ export async function borrowerTexts(formSchema: FormSchemaSource): Promise<Map<s
     // A text that is only placeholders ('{item.text}') has no words of its own.
     for (const text of found) if (!texts.has(text) && /\p{L}/u.test(text.replace(/\{[^{}]+\}/g, ''))) texts.set(text, where);
   };
-  // The brand's words, as written and in lower case (brandContext's `serviceLower`).
   for (const [relative, brand] of docs) {
     if (!relative.startsWith('brands/')) continue;
-    const words = Object.values((brand.wording ?? {}) as Record<string, string>);
-    add([...words, ...words.map((w) => w.toLowerCase())], `screens/${relative} (wording)`);
+    const own = ((brand.translations ?? {}) as Record<string, Record<string, string>>)[locale] ?? {};
+    const words = Object.entries((brand.wording ?? {}) as Record<string, string>).filter(([key]) => own[key] === undefined);
+    add(words.map(([, word]) => word), `screens/${relative} (wording)`);
   }
   const routes = docs.get('routes.json')!;
   add(markedTexts(routes, 'routes.schema.json'), 'screens/routes.json');

@@ -1,6 +1,7 @@
 /** Brand choice (spec §1): by host name pattern; `?brand=<id>` (kept for the tab) picks one for local use. Pure core. */
 import type { BrandDescriptor } from '../codegen/generated/descriptors.ts';
 import { evaluate, truthy } from './expressions.ts';
+import { translate, type Language } from './i18n.ts';
 
 /** '*' matches any run of characters except '.'. */
 export function hostMatches(pattern: string, host: string): boolean {
@@ -15,14 +16,28 @@ export function chooseBrand(brands: readonly BrandDescriptor[], host: string, re
   return byHost ?? brands.find((b) => b.default) ?? brands[0]!;
 }
 
-/** What descriptors read as `brand`: the descriptor plus the chosen `name` and lower-case wording. */
-export function brandContext(brand: BrandDescriptor, query: Record<string, string>): Record<string, unknown> {
+/** The brand's words in a language: its own translation, else the language file's, else as written; each with `<key>Lower`. */
+export function brandWording(brand: Pick<BrandDescriptor, 'wording' | 'translations'>, language: Pick<Language, 'locale' | 'tag' | 'texts'>): Record<string, string> {
+  const own = brand.translations?.[language.locale] ?? {};
+  const words: Record<string, string> = {};
+  for (const [key, word] of Object.entries(brand.wording)) {
+    if (word === undefined) continue;
+    const shown = own[key] ?? translate(language.texts, word);
+    words[key] = shown;
+    words[`${key}Lower`] = shown.toLocaleLowerCase(language.tag);
+  }
+  return words;
+}
+
+/** The brand's name: the alternate one when its `useAlternate` holds for the address's query. */
+export function brandName(brand: BrandDescriptor, query: Record<string, string>): string {
   const alternate = brand.names.useAlternate !== undefined && truthy(evaluate(brand.names.useAlternate, { route: { query }, brand }));
-  return {
-    ...brand,
-    name: alternate ? brand.names.alternate : brand.names.primary,
-    wording: { ...brand.wording, serviceLower: brand.wording.service.toLowerCase() },
-  };
+  return alternate ? brand.names.alternate : brand.names.primary;
+}
+
+/** What descriptors read as `brand`: the descriptor plus its `name` and the wording in a language. */
+export function brandContext(brand: BrandDescriptor, name: string, language: Pick<Language, 'locale' | 'tag' | 'texts'>): Record<string, unknown> {
+  return { ...brand, name, wording: brandWording(brand, language) };
 }
 
 const BRAND_KEY = 'pos.brand';

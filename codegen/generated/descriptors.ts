@@ -5,6 +5,11 @@
  */
 export type Brand_Color = string;
 /**
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "brand__word".
+ */
+export type Brand_Word = string;
+/**
  * Format version of the descriptor file. Older versions are migrated step by step by core/descriptors/migrations.ts.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -213,10 +218,21 @@ export interface BrandDescriptor {
     purple: Brand_Color;
   };
   /**
-   * Words the labels use: {brand.wording.service} is 'Service' or 'Treatment'.
+   * The brand's own words, any text in the source language (decision 0226): texts read {brand.wording.<key>} and, in lower case, {brand.wording.<key>Lower}. `service` names what the amount pays for ('Treatment', 'Procedure').
    */
   wording: {
-    service: 'Service' | 'Treatment';
+    service: Brand_Word;
+    [k: string]: Brand_Word | undefined;
+  };
+  /**
+   * The wording in other languages, by language code (screens/languages/): a key given here wins; one not given is translated by the language file.
+   */
+  translations?: {
+    [k: string]:
+      | {
+          [k: string]: Brand_Word | undefined;
+        }
+      | undefined;
   };
   logo: {
     /**

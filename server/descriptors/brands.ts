@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import { brandContext, chooseBrand, hostMatches } from '../../core/brand.ts';
+import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { ROOT } from '../contract/documents.ts';
 import { readDescriptor } from './files.ts';
 import { metaErrors, metaValidator } from './meta.ts';
@@ -57,8 +57,7 @@ export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
   return (host, requested) => {
     const asked = typeof requested === 'string' && known.has(requested) ? requested : null;
     const brand = chooseBrand(brands, hostName(host), asked);
-    const context = brandContext(brand, {});
-    return { id: brand.id, name: String(context.name), palette: brand.palette, logo: brand.logo, footer: brand.footer };
+    return { id: brand.id, name: brandName(brand, {}), palette: brand.palette, logo: brand.logo, footer: brand.footer };
   };
 }
 

@@ -14,7 +14,7 @@ import { EngineRouter, preloadLocation } from '../engine/router.tsx';
 import { screenKinds } from '../engine/screens/index.ts';
 import { layoutComponents } from '../engine/layouts/index.ts';
 import { flagsOf } from '../engine/context.ts';
-import { brandContext, chooseBrand, requestedBrand } from '../../core/brand.ts';
+import { brandName, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
 import { brands, engineDescriptors, loadScreen } from './descriptors.ts';
 import { session } from './session/store.ts';
@@ -67,7 +67,7 @@ function createServices(): EngineServices {
   const query = addressQuery(window.location);
   return {
     descriptors: engineDescriptors(),
-    brand: { context: brandContext(brand, query), palette: brand.palette, logo: brand.logo },
+    brand: { descriptor: brand, name: brandName(brand, query) },
     loadScreen,
     screenKinds,
     layoutComponents,
@@ -112,7 +112,7 @@ export function App() {
   // What the server said in the language before (texts, answers) is asked for again in the new one.
   useEffect(() => onLanguageChange(() => void queryClient.invalidateQueries()), [queryClient]);
   const services = appServices();
-  const system = useMemo(() => createTheme(services.brand.palette), [services]);
+  const system = useMemo(() => createTheme(services.brand.descriptor.palette), [services]);
   return (
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>

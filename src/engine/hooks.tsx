@@ -8,7 +8,8 @@ import { buildContext, type RouteInfo } from './context.ts';
 import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
 import { loadIcons, read } from './preload.ts';
-import { currentLanguage, onLanguageChange, tr } from '../../core/current-language.ts';
+import { currentLanguage, onLanguageChange } from '../../core/current-language.ts';
+import { brandContext } from '../../core/brand.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
 
@@ -74,11 +75,8 @@ export function useExprContext(extra?: Context): Context {
   const scope = useContext(ScopeContext);
   const flags = services.useFlags();
   const flow = route.flow ? services.descriptors.flows?.[route.flow.code] : undefined;
-  // The brand's words ({brand.wording.service}) in the current language too.
-  const brand = useMemo(() => {
-    const wording = services.brand.context.wording as Record<string, unknown> | undefined;
-    return wording ? { ...services.brand.context, wording: Object.fromEntries(Object.entries(wording).map(([key, word]) => [key, typeof word === 'string' ? tr(word) : word])) } : services.brand.context;
-  }, [services, locale]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The brand's words ({brand.wording.service}) in the current language.
+  const brand = useMemo(() => brandContext(services.brand.descriptor, services.brand.name, currentLanguage()), [services, locale]); // eslint-disable-line react-hooks/exhaustive-deps
   const base = useMemo(
     () => buildContext({ session, route, brand, conditions: services.descriptors.conditions.conditions, flags, flow, locale }),
     [session, route, services, brand, flags, flow, locale],

@@ -90,8 +90,7 @@ export function visitorOf(session: Record<string, unknown>): Visitor {
 function useTitle(title: string | undefined) {
   const { brand } = useEngine();
   useEffect(() => {
-    const name = String(brand.context.name ?? '');
-    document.title = title ? `${title} | ${name}` : name;
+    document.title = title ? `${title} | ${brand.name}` : brand.name;
   }, [title, brand]);
 }
 

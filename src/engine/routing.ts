@@ -4,7 +4,7 @@
  */
 import type { LenderDescriptor, Route, RoutesDescriptor, Target } from '../../codegen/generated/descriptors.ts';
 import { bind, evaluate, type Context } from '../../core/expressions.ts';
-import { withCode } from './descriptors/check.ts';
+import { withCode } from '../../core/descriptors/check.ts';
 
 export interface RouteEntry extends Route {
   /** Set for routes of a lender flow. */

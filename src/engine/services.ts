@@ -4,7 +4,7 @@
  */
 import { createContext, useContext } from 'react';
 import type { ComponentType } from 'react';
-import type { ConditionsDescriptor, Layout, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
+import type { BrandDescriptor, ConditionsDescriptor, Layout, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import type { RouteEntry } from './routing.ts';
 import type { FormModule } from './forms/form-module.ts';
@@ -74,10 +74,9 @@ export interface WidgetRegistry {
 }
 
 export interface BrandInfo {
-  /** The brand descriptor plus `name` (primary or alternate) and wording helpers. */
-  context: Record<string, unknown>;
-  palette: { primary: string; success: string; error: string; purple: string };
-  logo: { src?: string; text: string };
+  descriptor: BrandDescriptor;
+  /** The primary or the alternate name, as the address asks. */
+  name: string;
 }
 
 /** A component's code, loaded when first needed. */

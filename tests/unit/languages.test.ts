@@ -10,7 +10,7 @@ import { sandboxKba } from '../../server/lenders/sandbox.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { borrowerTexts, markedTexts, shownStrings } from '../../codegen/texts.ts';
 import { listDescriptorFiles } from '../../codegen/descriptors.ts';
-import { crossCheck, type LoadedDescriptor } from '../../src/engine/descriptors/check.ts';
+import { crossCheck, type LoadedDescriptor } from '../../core/descriptors/check.ts';
 import { languageFor, localeToKeep, wordsFor } from '../../server/descriptors/languages.ts';
 import { setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
 import { text } from '../../core/expressions.ts';
@@ -55,7 +55,7 @@ describe('languages as data (decision 0216)', () => {
 
 describe('Spanish (screens/languages/es.json)', () => {
   it('translates every text of the borrower side', async () => {
-    const texts = await borrowerTexts(formSchema);
+    const texts = await borrowerTexts(formSchema, 'es');
     expect(texts.size).toBeGreaterThan(250);
     const missing = [...texts].filter(([source]) => spanish.texts[source] === undefined).map(([source, where]) => `${where}: ${source}`);
     expect(missing).toEqual([]);

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createProgress, HIDE_DELAY_MS, THROTTLE_MS } from '../../src/app/ui/progress.ts';
 import { isChunkError, RELOAD_GUARD_MS, reloadOnce } from '../../src/app/chunk-reload.ts';
-import { brandContext, chooseBrand, hostMatches } from '../../core/brand.ts';
+import { brandContext, brandName, brandWording, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { lazyAuthPort, needsAuthAtStart } from '../../src/app/lazy-auth.ts';
 import type { AuthPort } from '../../src/app/auth-port.ts';
 import { signedOutAuthPort } from '../../src/app/auth-port.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
 import { signInOrigins } from '../../server/identity/paths.ts';
 import { appOriginAllowed } from '../../server/identity/provider.ts';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
+import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 
 function fakeTimers() {
@@ -91,8 +91,7 @@ describe('brands (spec §1, §9)', () => {
     .filter((f) => f.kind === 'brand')
     .map((f) => JSON.parse(f.text) as BrandDescriptor);
 
-  it('are two, one wording Service and one Treatment, on the spec palette', () => {
-    expect(brands.map((b) => b.wording.service).sort()).toEqual(['Service', 'Treatment']);
+  it('are on the spec palette', () => {
     for (const b of brands) expect(b.palette).toEqual({ primary: '#286df6', success: '#1ace48', error: '#ea3a18', purple: '#643ec2' });
   });
 
@@ -107,12 +106,34 @@ describe('brands (spec §1, §9)', () => {
     expect(hostMatches('*.a.example', 'x.y.a.example')).toBe(false);
   });
 
-  it('give the wording and the chosen name to texts', () => {
+  it('give the chosen name and the wording, in any words, to texts', () => {
     const b = brands[0]!;
-    const ctx = brandContext(b, {});
-    expect(ctx.name).toBe(b.names.primary);
-    expect((ctx.wording as { serviceLower: string }).serviceLower).toBe(b.wording.service.toLowerCase());
-    expect(brandContext(b, { altName: '1' }).name).toBe(b.names.alternate);
+    expect(brandName(b, {})).toBe(b.names.primary);
+    expect(brandName(b, { altName: '1' })).toBe(b.names.alternate);
+    const procedure: BrandDescriptor = { ...b, wording: { service: 'Procedure', plan: 'Care plan' }, translations: { es: { service: 'Procedimiento' } } };
+    const english = { locale: 'en', tag: 'en-US', texts: {} };
+    const spanish = { locale: 'es', tag: 'es-US', texts: { 'Care plan': 'Plan de atención', Procedure: 'Operación' } };
+    expect(brandContext(procedure, 'Name', english)).toMatchObject({ name: 'Name', wording: { service: 'Procedure', serviceLower: 'procedure', plan: 'Care plan', planLower: 'care plan' } });
+    // The brand's own translation wins over the language file's; a word it does not translate is the file's.
+    expect(brandWording(procedure, spanish)).toEqual({ service: 'Procedimiento', serviceLower: 'procedimiento', plan: 'Plan de atención', planLower: 'plan de atención' });
+  });
+});
+
+describe('a third brand is one JSON file, in its own words (decision 0226)', () => {
+  const files = listDescriptorFiles();
+  const smile = JSON.parse(files.find((f) => f.relative === 'brands/smile.json')!.text) as BrandDescriptor;
+  const withBrand = (doc: Record<string, unknown>): DescriptorFile[] => [...files, { file: 'screens/brands/bright.json', relative: 'brands/bright.json', kind: 'brand', text: JSON.stringify(doc) }];
+  const bright = { ...smile, id: 'bright', default: undefined, hosts: ['bright.example'], names: { primary: 'Bright Care', alternate: 'Bright Care Credit' }, wording: { service: 'Procedure' }, translations: { es: { service: 'Procedimiento' } } };
+
+  it('passes the checks with any wording and its own translation', async () => {
+    expect((await checkDescriptors(withBrand(bright))).errors).toEqual([]);
+  });
+
+  it('is refused with a word that is only spaces, a key the Lower form would hide, or a translation of nothing into no language', async () => {
+    const { errors } = await checkDescriptors(withBrand({ ...bright, wording: { service: ' ', serviceLower: 'x' }, translations: { fr: { service: 'Acte' }, es: { plan: 'Plan' } } }));
+    expect(errors).toEqual(['screens/brands/bright.json#/wording/serviceLower: is not an allowed name here', 'screens/brands/bright.json#/wording/service: must have a character other than spaces']);
+    const cross = (await checkDescriptors(withBrand({ ...bright, translations: { fr: { service: 'Acte' }, es: { plan: 'Plan' } } }))).errors;
+    expect(cross).toEqual(["screens/brands/bright.json#/translations/fr: no language 'fr' in screens/languages/", "screens/brands/bright.json#/translations/es/plan: no word 'plan' in #/wording"]);
   });
 });
 

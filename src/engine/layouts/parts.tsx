@@ -9,16 +9,16 @@ import { tr } from '../../../core/current-language.ts';
 /** The brand's logo and name; on narrow screens (below 600px) the short word mark. */
 export function BrandMark() {
   const { brand } = useEngine();
-  const name = String(brand.context.name ?? brand.logo.text);
+  const { name, descriptor: { logo } } = brand;
   return (
     <Flex align="center" gap="2" minW="0" flexShrink={1}>
-      {brand.logo.src ? <img src={brand.logo.src} alt={name} style={{ maxHeight: 40, maxWidth: 160 }} /> : null}
+      {logo.src ? <img src={logo.src} alt={name} style={{ maxHeight: 40, maxWidth: 160 }} /> : null}
       <Text as="span" fontWeight="bold" fontSize="lg" color="brand.fg" whiteSpace="nowrap" overflow="hidden" textOverflow="ellipsis">
         <Text as="span" display={{ base: 'none', sm: 'inline' }}>
           {name}
         </Text>
         <Text as="span" display={{ base: 'inline', sm: 'none' }}>
-          {brand.logo.text}
+          {logo.text}
         </Text>
       </Text>
     </Flex>

@@ -36,6 +36,8 @@ function messageOf(error: SchemaError): string {
       return 'is not an allowed property';
     case 'propertyNames':
       return 'is not an allowed name here';
+    case 'pattern':
+      return params.pattern === '\\S' ? 'must have a character other than spaces' : `must match the pattern ${String(params.pattern)}`;
     case 'required':
       return `must have the property '${String(params.missingProperty)}'`;
     default:
@@ -54,7 +56,9 @@ export function relevantErrors(errors: readonly SchemaError[]): SchemaError[] {
   const informative = plain.filter(
     (e) => e.keyword !== 'type' || !plain.some((o) => o !== e && o.keyword !== 'type' && under(o.instancePath, e.instancePath)),
   );
-  const kept = informative.filter((e) => e.keyword !== 'propertyNames' || !informative.some((o) => o !== e && o.instancePath === e.instancePath && o.params.propertyName === e.params.propertyName && o.keyword === 'enum'));
+  // A name's own failure (its pattern) is told by the propertyNames error that names it.
+  const named = informative.filter((e) => !(e.schemaPath.includes('/propertyNames/') && informative.some((o) => o.keyword === 'propertyNames' && o.instancePath === e.instancePath)));
+  const kept = named.filter((e) => e.keyword !== 'propertyNames' || !named.some((o) => o !== e && o.instancePath === e.instancePath && o.params.propertyName === e.params.propertyName && o.keyword === 'enum'));
   const combinators = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
   for (const c of combinators) if (!kept.some((e) => under(e.instancePath, c.instancePath))) kept.push(c);
   // Several failed alternatives at one place read as one line.

@@ -1,7 +1,7 @@
-import type { DescriptorKind } from '../../../core/descriptors/kinds.ts';
-import { labelNamesIn } from '../../../core/labels.ts';
-import { contrastProblems, type Palette } from '../../../core/palette.ts';
-import { placeholdersOf } from '../../../core/i18n.ts';
+import type { DescriptorKind } from '../descriptors/kinds.ts';
+import { labelNamesIn } from '../labels.ts';
+import { contrastProblems, type Palette } from '../palette.ts';
+import { placeholdersOf } from '../i18n.ts';
 
 /** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */
 export interface LoadedDescriptor {
@@ -90,6 +90,15 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   for (const language of languages) {
     for (const [source, translation] of Object.entries((language.doc.texts ?? {}) as Record<string, string>)) {
       if (placeholdersOf(source).join() !== placeholdersOf(translation).join()) errors.push(`${language.file}#/texts: '${source.slice(0, 60)}' must keep the placeholders ${placeholdersOf(source).join(' ') || '(none)'}`);
+    }
+  }
+  // A brand translates its own words into languages people may choose, and only words it has.
+  const locales = new Set(languages.map((l) => String(l.doc.locale)));
+  for (const brand of brands) {
+    const words = (brand.doc.wording ?? {}) as Record<string, string>;
+    for (const [locale, translated] of Object.entries((brand.doc.translations ?? {}) as Record<string, Record<string, string>>)) {
+      if (!locales.has(locale)) errors.push(`${brand.file}#/translations/${locale}: no language '${locale}' in screens/languages/`);
+      for (const key of Object.keys(translated)) if (words[key] === undefined) errors.push(`${brand.file}#/translations/${locale}/${key}: no word '${key}' in #/wording`);
     }
   }
   // A palette people cannot read is refused like a broken reference (decision 0219).

@@ -5,6 +5,7 @@ import { ROOT, type JsonObject } from '../server/contract/documents.ts';
 import { bundleOpenApi } from '../server/contract/bundle.ts';
 import { readOperations } from '../server/contract/operations.ts';
 import { uiGenerators } from './ui-generators.ts';
+import { referenceGenerators } from './reference.ts';
 
 export interface Generator {
   file: string;
@@ -66,4 +67,4 @@ const operationFacts: Generator = {
 };
 
 /** The contract's generators, then the UI engine's (codegen/ui-generators.ts). */
-export const generators: Generator[] = [apiTypes, entityTypes, operationFacts, ...uiGenerators()];
+export const generators: Generator[] = [apiTypes, entityTypes, operationFacts, ...uiGenerators(), ...referenceGenerators()];

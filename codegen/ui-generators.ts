@@ -103,6 +103,7 @@ function descriptorAjv(): { ajv: Ajv2020; exports: Record<string, string> } {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictTypes: false, strictRequired: false, inlineRefs: false, code: { source: true, esm: true } });
   // x-text marks what people read (the language files translate it, codegen/texts.ts): an annotation, not a rule.
   ajv.addKeyword({ keyword: 'x-text', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'x-descriptions', schemaType: 'object' });
   for (const meta of metaSchemas()) ajv.addSchema(discriminate(meta.schema, meta.schema) as JsonObject, meta.id);
   const exports: Record<string, string> = {};
   for (const [name, file] of Object.entries(VALIDATED)) exports[name] = META_ID + file;

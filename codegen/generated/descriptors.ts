@@ -24,6 +24,32 @@ export type FormatVersion = number;
  */
 export type Expression = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * The widget vocabulary (decision 0227): how a form field or a table filter takes its value. Declared here once; the engine's widget registry (src/widgets/index.ts) has a component for each name, and the author reference lists them from x-descriptions.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "widget".
+ */
+export type Widget =
+  | 'text'
+  | 'email'
+  | 'password'
+  | 'secret'
+  | 'textarea'
+  | 'phone'
+  | 'date'
+  | 'currency'
+  | 'number'
+  | 'checkbox'
+  | 'confirm'
+  | 'select'
+  | 'configSelect'
+  | 'radio'
+  | 'file'
+  | 'otp'
+  | 'hidden'
+  | 'kba'
+  | 'signature';
+/**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -449,26 +475,7 @@ export interface Button {
  */
 export interface FormField {
   label?: Text;
-  widget?:
-    | 'text'
-    | 'email'
-    | 'password'
-    | 'secret'
-    | 'textarea'
-    | 'phone'
-    | 'date'
-    | 'currency'
-    | 'number'
-    | 'checkbox'
-    | 'confirm'
-    | 'select'
-    | 'configSelect'
-    | 'radio'
-    | 'file'
-    | 'otp'
-    | 'hidden'
-    | 'kba'
-    | 'signature';
+  widget?: Widget;
   hint?: Text;
   placeholder?: string;
   visible?: Expression;
@@ -1282,7 +1289,10 @@ export interface Bindings4 {
 export interface TableFilter {
   id: string;
   label: Text;
-  widget?: 'text' | 'date' | 'select';
+  /**
+   * The filter bar takes text, a date or one of the choices.
+   */
+  widget?: Widget & ('text' | 'date' | 'select');
   /**
    * @maxItems 50
    */

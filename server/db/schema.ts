@@ -20,6 +20,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { CreditScoreUsed } from '../lenders/types.ts';
+import type { KbaQuestion } from '../../codegen/generated/schemas.ts';
 
 /*
  * Conventions (docs/decisions/0010-database.md):
@@ -659,12 +660,6 @@ export const stipulations = pgTable(
   },
   (t) => [index('stipulations_app_idx').on(t.appId)],
 );
-
-export interface KbaQuestion {
-  id: string;
-  text: string;
-  choices: { id: string; text: string }[];
-}
 
 /** Identity quiz; answers are kept only as hashes so the database never holds the key. */
 export const kbaQuizzes = pgTable(

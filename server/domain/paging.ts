@@ -1,13 +1,9 @@
 import { sql, type SQLWrapper } from 'drizzle-orm';
+import type { PagedResult } from '../../codegen/generated/schemas.ts';
 
 /** The paged result of spec §3 that every list call answers. */
-export interface Page<T> {
-  currentPage: number;
-  nextPage: number | null;
-  pageSize: number;
-  rowCount: number;
-  results: T[];
-}
+/** A page of a list (the contract's PagedResult) with its rows typed. */
+export type Page<T> = Omit<PagedResult, 'results'> & { results: T[] };
 
 export const DEFAULT_PAGE_SIZE = 25;
 

@@ -1,14 +1,7 @@
+import type { ProblemDetails } from '../../codegen/generated/schemas.ts';
+
 /** application/problem+json (RFC 9457), the only error shape the API answers with. */
-export interface ProblemDetails {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  instance?: string;
-  traceId: string;
-  errors?: Record<string, string[]>;
-  extensions?: Record<string, unknown>;
-}
+export type { ProblemDetails };
 
 /** Problems carry no further semantics than their status, so type is about:blank and title its phrase. */
 const TITLES: Record<number, string> = {

@@ -1,5 +1,6 @@
 import type { LenderDescriptor } from './descriptor.ts';
 import type { PricedTerms } from './payments.ts';
+import type { Address } from '../../codegen/generated/schemas.ts';
 
 /**
  * The lender adapter interface (docs/decisions/0101). One adapter per lender; the sandbox adapter
@@ -19,7 +20,7 @@ export interface Applicant {
   email: string | null;
   mobilePhone: string | null;
   homePhone: string | null;
-  address: { streetAddress: string; suiteNo: string | null; city: string; state: string; zipCode: string };
+  address: Required<Address>;
   /** yyyy-mm-dd */
   dob: string;
   /** Nine digits. */

@@ -7,6 +7,7 @@ import { escapeHtml } from '../http/html.ts';
 import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
 import { receiveSmsReply } from './optouts.ts';
+import type { OutboxMessage } from '../../codegen/generated/schemas.ts';
 
 /**
  * The demo outbox (docs/decisions/0104): every e-mail and text the product queued, newest first, as a
@@ -14,19 +15,7 @@ import { receiveSmsReply } from './optouts.ts';
  * the contract). Both exist in demo mode only; production answers 404. The page also simulates an
  * inbound text reply (STOP …) the way the SMS gateway's webhook would deliver it.
  */
-export interface OutboxEntry {
-  id: number;
-  channel: 'Email' | 'Sms';
-  recipient: string;
-  subject: string | null;
-  body: string;
-  links: { label: string; url: string }[];
-  status: 'Pending' | 'Sent' | 'Failed';
-  createdAtUtc: string;
-  sentAtUtc: string | null;
-}
-
-export async function outboxEntries(db: Db, query: { to?: string; limit?: number }): Promise<OutboxEntry[]> {
+export async function outboxEntries(db: Db, query: { to?: string; limit?: number }): Promise<OutboxMessage[]> {
   const to = query.to?.trim();
   const rows = await db
     .select()
@@ -57,7 +46,7 @@ const safeHref = (url: string) => /^https?:\/\//i.test(url);
 
 const formatPhone = (digits: string) => (digits.length === 10 ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits);
 
-export function renderOutboxPage(entries: OutboxEntry[], optOuts: { phone: string; createdAtUtc: string }[], notice?: string): string {
+export function renderOutboxPage(entries: OutboxMessage[], optOuts: { phone: string; createdAtUtc: string }[], notice?: string): string {
   const rows = entries
     .map((entry) => {
       const links = entry.links

@@ -4,7 +4,8 @@
  */
 import { createContext, useContext } from 'react';
 import type { ComponentType } from 'react';
-import type { BrandDescriptor, ConditionsDescriptor, Layout, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
+import type { WidgetProps } from '@rjsf/utils';
+import type { BrandDescriptor, ConditionsDescriptor, Layout, Widget, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import type { RouteEntry } from './routing.ts';
 import type { FormModule } from './forms/form-module.ts';
@@ -65,9 +66,15 @@ export interface IconProps {
   'aria-hidden'?: boolean | 'true' | 'false';
 }
 
+/** An @rjsf widget of the default registry a vocabulary name may stand for. */
+export type RjsfWidgetName = 'TextWidget' | 'EmailWidget' | 'PasswordWidget' | 'UpDownWidget';
+
 /** Widgets for form fields, loaded with the form screen. */
 export interface WidgetRegistry {
-  widgets: Record<string, ComponentType<never>>;
+  /** A component, or an @rjsf default widget, for each name of the vocabulary (common.schema.json#/$defs/widget) a field can show. */
+  widgets: Record<Exclude<Widget, 'hidden'>, ComponentType<WidgetProps> | RjsfWidgetName>;
+  /** Components for the names @rjsf picks by itself for a schema without a widget (an enumeration, a boolean). */
+  schemaDefaults: Record<'SelectWidget' | 'CheckboxWidget', ComponentType<WidgetProps>>;
   StatusChip: ComponentType<{ value: unknown }>;
   /** Loads the code most forms' fields need, ahead of their first render. */
   preloadFields(): Promise<unknown>;

@@ -6,7 +6,7 @@
  * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
  */
 import { lazy, useEffect, useMemo, useState, type ChangeEvent } from 'react';
-import { Box, Input, InputGroup, NativeSelect, Text, Textarea } from '@chakra-ui/react';
+import { Box, chakra, Input, InputGroup, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { evaluate, text } from '../../core/expressions.ts';
 import { NativeCheck, type Option } from './native-check.tsx';
@@ -100,7 +100,6 @@ export function CurrencyWidget(props: WidgetProps) {
 
 function NativeSelectInput({ props, options }: { props: WidgetProps; options: Option[] }) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema } = props;
-  const numeric = schema.type === 'integer' || schema.type === 'number';
   return (
     <NativeSelect.Root disabled={disabled || readonly}>
       <NativeSelect.Field
@@ -110,7 +109,7 @@ function NativeSelectInput({ props, options }: { props: WidgetProps; options: Op
         bg="bg"
         onChange={(e) => {
           const raw = e.target.value;
-          onChange(raw === '' ? undefined : numeric ? Number(raw) : raw);
+          onChange(raw === '' ? undefined : choiceValue(schema, raw));
         }}
         onBlur={(e) => onBlur(id, e.target.value)}
         onFocus={(e) => onFocus(id, e.target.value)}
@@ -135,11 +134,11 @@ interface SelectOptions {
 }
 
 /** Options from `choices`, from an operation (`source` + optionValue/optionLabel over each `item`), or the enum. */
-export function SelectWidget(props: WidgetProps) {
+function useChoices(props: WidgetProps): Option[] {
   const context = useExprContext();
   const opts = props.options as SelectOptions;
   const query = useOperationQuery(opts.source as never, context);
-  const options = useMemo<Option[]>(() => {
+  return useMemo<Option[]>(() => {
     if (opts.choices) return opts.choices.map((c) => ({ value: String(c.value), label: text(c.label, context) }));
     if (opts.source) {
       const answer = opts.source.select ? evaluate({ var: `data.${opts.source.select}` }, { data: query.data }) : query.data;
@@ -152,7 +151,45 @@ export function SelectWidget(props: WidgetProps) {
     const words = (props.schema['x-labels'] ?? {}) as Record<string, string>;
     return (props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: words[String(o.value)] ?? String(o.label) }));
   }, [opts, query.data, context, props.options.enumOptions, props.schema]);
+}
+
+/** A chosen option's value in the schema's type. */
+const choiceValue = (schema: WidgetProps['schema'], raw: string) => (schema.type === 'integer' || schema.type === 'number' ? Number(raw) : raw);
+
+export function SelectWidget(props: WidgetProps) {
+  const options = useChoices(props);
   return props.multiple ? <CheckGroup props={props} options={options} /> : <NativeSelectInput props={props} options={options} />;
+}
+
+/** The same choices as the select, all in view as radio buttons: for a few options a person should compare. */
+export function RadioWidget(props: WidgetProps) {
+  const options = useChoices(props);
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, label, required, schema } = props;
+  return (
+    <Stack role="radiogroup" aria-label={label} aria-required={required || undefined} gap="2">
+      {options.map((o, index) => (
+        <chakra.label key={o.value} htmlFor={`${id}-${index}`} display="flex" alignItems="center" gap="2.5" cursor={disabled || readonly ? 'not-allowed' : 'pointer'}>
+          <chakra.input
+            type="radio"
+            id={`${id}-${index}`}
+            name={id}
+            value={o.value}
+            checked={value !== undefined && value !== null && String(value) === o.value}
+            disabled={disabled || readonly}
+            onChange={() => onChange(choiceValue(schema, o.value))}
+            onBlur={() => onBlur(id, value)}
+            onFocus={() => onFocus(id, value)}
+            w="4"
+            h="4"
+            css={{ accentColor: 'var(--chakra-colors-brand-solid)' }}
+          />
+          <Text as="span" fontSize="sm">
+            {o.label}
+          </Text>
+        </chakra.label>
+      ))}
+    </Stack>
+  );
 }
 
 /** A list's choice as checkboxes, loaded by the forms that have one. */

@@ -17,11 +17,16 @@ const CheckboxWidget = field('CheckboxWidget');
 
 export const registry: WidgetRegistry = {
   widgets: {
+    text: 'TextWidget',
+    email: 'EmailWidget',
+    password: 'PasswordWidget',
+    number: 'UpDownWidget',
     phone: field('PhoneWidget'),
     secret: lazyFunction(() => import('./secret.tsx')),
     date: field('DateWidget'),
     currency: field('CurrencyWidget'),
     select: SelectWidget,
+    radio: field('RadioWidget'),
     configSelect: field('ConfigSelectWidget'),
     checkbox: CheckboxWidget,
     confirm: field('ConfirmWidget'),
@@ -30,10 +35,8 @@ export const registry: WidgetRegistry = {
     otp: lazyFunction(() => import('./otp.tsx')),
     kba: lazyFunction(() => import('./kba.tsx')),
     signature: lazyFunction(() => import('./signature.tsx')),
-    // @rjsf's own names, for schema-driven defaults (enums, booleans).
-    SelectWidget,
-    CheckboxWidget,
-  } as WidgetRegistry['widgets'],
+  } satisfies WidgetRegistry['widgets'],
+  schemaDefaults: { SelectWidget, CheckboxWidget } satisfies WidgetRegistry['schemaDefaults'],
   StatusChip,
   preloadFields: fields,
 };

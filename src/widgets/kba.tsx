@@ -1,13 +1,9 @@
 import { chakra, Stack, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import type { Binding } from '../../codegen/generated/descriptors.ts';
+import type { KbaQuestion as Question } from '../../codegen/generated/schemas.ts';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
 
-interface Question {
-  id: string;
-  text: string;
-  choices: Array<{ id: string; text: string }>;
-}
 interface Answer {
   questionId: string;
   choiceId: string;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { eq, getTableName, is, sql } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
@@ -6,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptPii, last4 } from '../../server/crypto/pii.ts';
 import { openPglite, type Database, type Db } from '../../server/db/index.ts';
 import * as schema from '../../server/db/schema.ts';
+import { ROOT } from '../../server/contract/documents.ts';
 import { seedBulk } from '../../server/db/seed/bulk.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo.ts';
 import { prefixRange } from '../../server/domain/search.ts';
@@ -15,6 +17,7 @@ import { verifyPassword } from '../../server/identity/password.ts';
 let database: Database;
 let db: Db;
 const piiKey = randomBytes(32);
+const demoSettings = { piiKey, mode: 'demo' as const, publicUrl: 'https://localhost:3000', lendersDir: join(ROOT, 'screens', 'lenders') };
 const tableNames = (Object.values(schema) as unknown[])
   .filter((value): value is PgTable => is(value, PgTable))
   .map((table) => getTableName(table));
@@ -63,12 +66,12 @@ describe('demo seed', () => {
   let first: Record<string, number>;
 
   beforeAll(async () => {
-    expect((await seedDemo(db, { piiKey, mode: 'demo', publicUrl: 'https://localhost:3000' })).created).toBe(true);
+    expect((await seedDemo(db, demoSettings)).created).toBe(true);
     first = await rowCounts();
   }, 60_000);
 
   it('is idempotent: a second run writes nothing', async () => {
-    expect((await seedDemo(db, { piiKey, mode: 'demo', publicUrl: 'https://localhost:3000' })).created).toBe(false);
+    expect((await seedDemo(db, demoSettings)).created).toBe(false);
     expect(await rowCounts()).toEqual(first);
   });
 

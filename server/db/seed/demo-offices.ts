@@ -197,7 +197,8 @@ export async function seedDemoOffices(
       // A submitted enrollment had every required document (decision 0148).
       if (isEnrollmentCompleted) await seedDocuments(db, id, ownerIds);
     }
-    const links = office.lenders.map((code, order) => ({ code, discountRate: 3.5 + ((order * 1.25) % 6) }));
+    // The demo lenders this deployment's lender files have (LENDERS_DIR may hold others).
+    const links = office.lenders.filter((code) => lenderIds.has(code)).map((code, order) => ({ code, discountRate: 3.5 + ((order * 1.25) % 6) }));
     if (links.length > 0) {
       await db.insert(officeLenders).values(
         links.map(({ code, discountRate }, order) => ({

@@ -6,6 +6,7 @@ import { lenders, userOffices, users, type internalRole, type officeRole } from 
 import { seedDemoApplications } from './demo-applications.ts';
 import { seedDemoOffices, type SeededOffice } from './demo-offices.ts';
 import { seedReferenceData } from './reference.ts';
+import { lenderCatalogue, syncLenderRows } from '../../lenders/registry.ts';
 import { sandboxSiteUrl } from '../../lenders/sandbox.ts';
 
 export const DEMO_PASSWORD = 'demo-pass-1234';
@@ -98,10 +99,12 @@ export interface DemoSeedResult {
  * Reference data, offices in every enrollment status, the demo users, and applications in every
  * stage for the approved offices, in one transaction. Running it again changes nothing.
  */
-export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode' | 'publicUrl'>): Promise<DemoSeedResult> {
+export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode' | 'publicUrl' | 'lendersDir'>): Promise<DemoSeedResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     await seedReferenceData(tx);
+    // The lenders are the lender files' (their names and phones are written there only).
+    await syncLenderRows(tx, lenderCatalogue(settings));
     const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, MARKER_EMAIL));
     if (existing.length > 0) return { created: false };
 

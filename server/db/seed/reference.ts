@@ -1,5 +1,5 @@
 import type { Db } from '../index.ts';
-import { configItems, lenders } from '../schema.ts';
+import { configItems } from '../schema.ts';
 
 /**
  * Reference data every deployment needs (value lists and the lender catalogue). Inserted by natural
@@ -121,19 +121,6 @@ const REFERENCE_CONFIG_ITEMS: readonly ConfigItem[] = [
   ]),
 ];
 
-/** Phone numbers are in the 555-01xx range reserved for fiction. */
-const REFERENCE_LENDERS: readonly (typeof lenders.$inferInsert)[] = [
-  { code: 'ally', name: 'Ally Lending', phone: '(800) 555-0101' },
-  { code: 'cleargage', name: 'ClearGage', phone: '(800) 555-0102' },
-  { code: 'covered', name: 'Covered Care', phone: '(800) 555-0103' },
-  { code: 'gsky', name: 'GreenSky', phone: '(800) 555-0104' },
-  { code: 'lpoint', name: 'LendingPoint', phone: '(800) 555-0105' },
-  { code: 'lusa', name: 'Lending USA', phone: '(800) 555-0106' },
-  { code: 'powerpay', name: 'PowerPay', phone: '(800) 555-0107' },
-  { code: 'upg', name: 'Upgrade', phone: '(800) 555-0108' },
-];
-
 export async function seedReferenceData(db: Db): Promise<void> {
   await db.insert(configItems).values([...REFERENCE_CONFIG_ITEMS]).onConflictDoNothing();
-  await db.insert(lenders).values([...REFERENCE_LENDERS]).onConflictDoNothing();
 }

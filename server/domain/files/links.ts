@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { HttpProblem } from '../../http/problem.ts';
+import type { DownloadUrl } from '../../../codegen/generated/schemas.ts';
 
 /**
  * Short-lived links to one stored file (decision 0166): `fl1.<file id>.<expires: unix seconds>.<signature>`, the
@@ -25,7 +26,7 @@ export function fileLinkToken(secret: Buffer, fileId: string, expiresAt: Date): 
 const DOCUMENT_LINK_TTL_MS = 15 * 60_000;
 
 /** A link to one file for the borrower's pages: the token, the whole address and when it stops working. */
-export function documentLink(secret: Buffer, publicUrl: string, fileId: string, now = Date.now()): { url: string; token: string; expiresAtUtc: string } {
+export function documentLink(secret: Buffer, publicUrl: string, fileId: string, now = Date.now()): DownloadUrl {
   const expiresAt = new Date(now + DOCUMENT_LINK_TTL_MS);
   const token = fileLinkToken(secret, fileId, expiresAt);
   return { url: `${publicUrl}${FILE_LINK_PATH}${token}`, token, expiresAtUtc: expiresAt.toISOString() };

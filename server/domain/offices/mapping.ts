@@ -8,7 +8,7 @@ import { toDollars, toUtc } from '../values.ts';
 type Schemas = components['schemas'];
 type OfficeRecord = typeof offices.$inferSelect;
 
-export function addressOf(row: { streetAddress: string | null; suiteNo: string | null; city: string | null; state: string | null; zipCode: string | null }): Schemas['Address'] | null {
+export function addressOf(row: Pick<OfficeRecord, 'streetAddress' | 'suiteNo' | 'city' | 'state' | 'zipCode'>): Schemas['Address'] | null {
   if (!row.streetAddress || !row.city || !row.state || !row.zipCode) return null;
   return { streetAddress: row.streetAddress, suiteNo: row.suiteNo, city: row.city, state: row.state, zipCode: row.zipCode };
 }

@@ -2,16 +2,9 @@
  * Problem details (RFC 9457, schemas/api/problem-details.json) as a typed error, and the error toast text of
  * spec §8. Pure.
  */
-export interface ProblemDetails {
-  type?: string;
-  title?: string;
-  status?: number;
-  detail?: string;
-  instance?: string;
-  traceId?: string;
-  errors?: Record<string, string[]>;
-  extensions?: Record<string, unknown>;
-}
+import type { ProblemDetails as Problem } from '../../../codegen/generated/schemas.ts';
+/** A problem as it may arrive: any member may be missing from an answer that is not ours (a proxy's 502). */
+export type ProblemDetails = Partial<Problem>;
 
 export class ApiError extends Error {
   constructor(
@@ -50,7 +43,7 @@ export function errorLines(error: unknown, texts: ErrorTexts): string[] {
     return lines;
   }
   if (status === 400 && problem.errors && Object.keys(problem.errors).length > 0) {
-    for (const [field, messages] of Object.entries(problem.errors)) lines.push(`${field}: ${messages.join(' ')}`);
+    for (const [field, messages] of Object.entries(problem.errors)) lines.push(`${field}: ${(messages ?? []).join(' ')}`);
     return lines;
   }
   const text = problem.detail ?? problem.title;

@@ -2,7 +2,7 @@ import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'r
 import { Box, Text } from '@chakra-ui/react';
 import Form from '@rjsf/core';
 import type { RegistryWidgetsType, UiSchema } from '@rjsf/utils';
-import type { Button, DownloadAction, FormField, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
+import type { Button, DownloadAction, FormScreen as FormDescriptor, SubmitAction } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from './props.ts';
 import { bind, condition, evaluate, text, type Context } from '../../../core/expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
@@ -31,31 +31,6 @@ export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record
 }
 
 /**
- * Descriptor widget names → @rjsf widget names (built-in text inputs, or the registry's). A field with the hidden
- * widget shows nothing, so @rjsf is not given it at all (`unseen` below).
- */
-const WIDGETS: Record<Exclude<NonNullable<FormField['widget']>, 'hidden'>, string> = {
-  text: 'text',
-  email: 'email',
-  password: 'password',
-  secret: 'secret',
-  textarea: 'textarea',
-  phone: 'phone',
-  date: 'date',
-  currency: 'currency',
-  number: 'updown',
-  checkbox: 'checkbox',
-  confirm: 'confirm',
-  select: 'select',
-  configSelect: 'configSelect',
-  radio: 'select',
-  file: 'file',
-  otp: 'otp',
-  kba: 'kba',
-  signature: 'signature',
-};
-
-/**
  * The @rjsf uiSchema of the descriptor's fields. A field path goes through a repeating group as if it were an object
  * ('owners.address.city' is the city of every owner): its uiSchema sits under the group's `items`.
  */
@@ -72,7 +47,7 @@ export function uiSchemaFor(screen: FormDescriptor, display: Data, context: Cont
     if (field.label !== undefined) node['ui:title'] = text(field.label, context);
     if (field.hint !== undefined) node['ui:help'] = text(field.hint, context);
     if (field.placeholder !== undefined) node['ui:placeholder'] = tr(field.placeholder);
-    if (field.widget) node['ui:widget'] = WIDGETS[field.widget];
+    if (field.widget) node['ui:widget'] = field.widget;
     if (field.disabled !== undefined && condition(field.disabled, context, false)) node['ui:disabled'] = true;
     node['ui:options'] = { ...(field.options ?? {}), width: field.width ?? 'full', ownLabel: field.widget === 'confirm' };
     const parts = path.split('.');
@@ -123,6 +98,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const services = useEngine();
   const module = read(loadForm(services, screen.schema));
   const registry = read(loadWidgets(services));
+  const widgets = useMemo(() => ({ ...registry.schemaDefaults, ...registry.widgets }) as unknown as RegistryWidgetsType, [registry]);
   const exprContext = useExprContext();
   const context = useMemo(() => (sourceData === undefined ? exprContext : { ...exprContext, data: sourceData }), [exprContext, sourceData]);
   const step = useContext(WizardStepContext);
@@ -265,7 +241,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         formData={data.current}
         validator={validator as never}
         templates={templates}
-        widgets={registry.widgets as unknown as RegistryWidgetsType}
+        widgets={widgets}
         onChange={(e) => {
           data.current = (e.formData ?? {}) as Data;
           step?.keepDraft(data.current);

@@ -19,6 +19,7 @@ import { wordsFor } from './descriptors/languages.ts';
 import { loggerOptions } from './http/logging.ts';
 import { registerReference } from './http/reference.ts';
 import { registerWebApp } from './http/web-app.ts';
+import { liveSet } from './descriptors/live.ts';
 import { registerApiAnswers } from './http/api-answers.ts';
 import { createHandlers } from './domain/handlers.ts';
 import { CALLBACK_PATH } from './domain/journey/lender-calls.ts';
@@ -111,6 +112,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-trace-id', String(request.id));
+    // Which descriptor set is live: an open tab that runs on another takes it on its next navigation (decision 0228).
+    if (request.url.startsWith('/api/')) reply.header('x-descriptor-set', (await liveSet(database.db)).hash);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
   });
@@ -162,6 +165,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (sandboxSiteUrl(settings)) await registerSandboxLenderSite(app, services);
 
   const webRoot = options.webRoot ?? join(ROOT, 'dist');
-  if (existsSync(join(webRoot, 'index.html'))) await registerWebApp(app, settings, webRoot);
+  if (existsSync(join(webRoot, 'index.html'))) await registerWebApp(app, settings, webRoot, async () => (await liveSet(database.db)).hash);
   return app;
 }

@@ -1838,6 +1838,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Descriptors/GetSet/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A published descriptor set
+         * @description Designed path (decision 0228). Anonymous and without X-Api-Key, so that the page can preload it: descriptors are the public shape of the web app. Answers the files that differ from the build, immutable under their hash (cached for a year); an unknown hash answers 404.
+         */
+        get: operations["Descriptors_GetSet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/GetFiles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every descriptor file as it is live
+         * @description Designed path (decision 0228): the studio edits these.
+         */
+        get: operations["Studio_GetFiles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/CheckDraft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a draft as the build checks screens/
+         * @description Designed path (decision 0228): the same checks as the build (meta-schemas, fragments, references, languages, contrast), run over the live set with the draft in it.
+         */
+        post: operations["Studio_CheckDraft"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/Publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a draft
+         * @description Designed path (decision 0228). The live set with the draft in it must pass the checks (else 400 with the problems under errors.files); it becomes live for every visitor on their next navigation, with no build or restart.
+         */
+        post: operations["Studio_Publish"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/GetHistory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every publication, newest first
+         * @description Designed path (decision 0228): who published what, when and why.
+         */
+        get: operations["Studio_GetHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/Rollback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an earlier publication live again
+         * @description Designed path (decision 0228): a new publication with the files of an earlier one (id 0: as deployed); it must pass the checks of today.
+         */
+        post: operations["Studio_Rollback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -3597,6 +3717,102 @@ export interface components {
             entries: components["schemas"]["OfficeStatusChange"][];
         };
         /**
+         * Descriptor set
+         * @description Answer of Descriptors_GetSet: the descriptor files of a published set that differ from the ones the web app was built with, each fully expanded (fragments resolved) and in the current format, by path under screens/ (decision 0228). An empty hash is the set as built.
+         */
+        DescriptorSet: {
+            hash: string;
+            files: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * Studio files
+         * @description Answer of Studio_GetFiles: every descriptor file as it is live now (authored: fragments not expanded), which of them the studio may publish, and the live set's hash (decision 0228).
+         */
+        StudioFiles: {
+            hash: string;
+            files: {
+                path: string;
+                kind: string;
+                doc: {
+                    [key: string]: unknown;
+                };
+                /** @description Changed by a publication of the studio (not as deployed). */
+                published: boolean;
+                /** @description The studio may publish it: the kinds the web app reads at run time (lender, state, language and fragment files need a deployment, decision 0228). */
+                editable: boolean;
+            }[];
+        };
+        /**
+         * Studio draft
+         * @description Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/.
+         */
+        StudioDraft: {
+            /** @description Changed or new descriptor files, as authored, by path under screens/. */
+            files: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * Studio check
+         * @description Answer of Studio_CheckDraft: the problems of the live set with the draft in it, each naming the file and the place ('screens/brands/bright.json#/wording/service: …'); none means it may be published.
+         */
+        StudioCheck: {
+            errors: string[];
+        };
+        /**
+         * Publish
+         * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.
+         */
+        StudioPublish: {
+            /** @description Changed or new descriptor files, as authored, by path under screens/. */
+            files: {
+                [key: string]: {
+                    [key: string]: unknown;
+                };
+            };
+            /** @description What changed and why, for the history. */
+            note: string;
+        };
+        /**
+         * Publication
+         * @description Answer of Studio_Publish and Studio_Rollback: the publication now live.
+         */
+        StudioPublication: {
+            id: number;
+            hash: string;
+            note: string;
+            /** @description The files it changed against the set before it. */
+            changed: string[];
+            /** @description A rollback: the publication it restored (0: as deployed). */
+            restoredFrom: number | null;
+            /** @description Who published it: name and e-mail. */
+            publishedBy: string;
+            /** Format: date-time */
+            publishedAt: string;
+        };
+        /**
+         * Studio history
+         * @description Answer of Studio_GetHistory: every publication, newest first (the audit of who changed what, decision 0228).
+         */
+        StudioHistory: {
+            publications: components["schemas"]["StudioPublication"][];
+        };
+        /**
+         * Rollback
+         * @description Body of Studio_Rollback: the publication whose files become live again (0: the files as deployed), and a note.
+         */
+        StudioRollback: {
+            id: number;
+            /** @description What changed and why, for the history. */
+            note: string;
+        };
+        /**
          * Health
          * @description Answer of the anonymous health check.
          */
@@ -3767,10 +3983,10 @@ export interface components {
         EnrollmentStatus: "New" | "ESignSent" | "ESignCompleted" | "Submitted" | "UnderReview" | "Declined" | "Approved" | "OnHold" | "WatchList" | "Terminated";
         /**
          * Internal user role
-         * @description Internal (platform) role of a staff user (spec §6): df.admin is the platform admin, dfi.admin the limited DFI admin.
+         * @description Internal (platform) role of a staff user (spec §6): df.admin is the platform admin, dfi.admin the limited DFI admin, product.owner edits the product's descriptors in the studio (decision 0228) and sees no office's data.
          * @enum {string}
          */
-        UserRole: "df.admin" | "dfi.admin";
+        UserRole: "df.admin" | "dfi.admin" | "product.owner";
         /**
          * KBA question
          * @description A question of a knowledge-based authentication quiz.
@@ -7476,6 +7692,183 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfficeStatusHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Descriptors_GetSet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The set's content hash (16 hex digits). */
+                hash: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DescriptorSet"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_GetFiles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioFiles"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_CheckDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioDraft"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioCheck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_Publish: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioPublish"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioPublication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_GetHistory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_Rollback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioRollback"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioPublication"];
                 };
             };
             400: components["responses"]["BadRequest"];

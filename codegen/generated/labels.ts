@@ -209,6 +209,7 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
   },
   "UserRole": {
     "df.admin": "Platform admin",
-    "dfi.admin": "Limited platform admin (DFI)"
+    "dfi.admin": "Limited platform admin (DFI)",
+    "product.owner": "Product owner"
   }
 };

@@ -105,6 +105,12 @@ const compact = {
   AdminOffices_SubmitOfficeToLender: 'post /api/admin/Offices/SubmitOfficeToLender b',
   AdminOffices_UpdateOfficeStatus: 'put /api/admin/Offices/UpdateOfficeStatus ib',
   AdminOffices_GetOfficeHistory: 'get /api/admin/Offices/GetOfficeHistory/{officeId}',
+  Descriptors_GetSet: 'get /api/Descriptors/GetSet/{hash}',
+  Studio_GetFiles: 'get /api/Studio/GetFiles',
+  Studio_CheckDraft: 'post /api/Studio/CheckDraft b',
+  Studio_Publish: 'post /api/Studio/Publish ib',
+  Studio_GetHistory: 'get /api/Studio/GetHistory',
+  Studio_Rollback: 'post /api/Studio/Rollback ib',
   Health_GetHealth: 'get /api/health',
 } as const;
 

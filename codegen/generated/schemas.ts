@@ -171,12 +171,12 @@ export type EnrollmentStatus =
   | 'WatchList'
   | 'Terminated';
 /**
- * Internal (platform) role of a staff user (spec §6): df.admin is the platform admin, dfi.admin the limited DFI admin.
+ * Internal (platform) role of a staff user (spec §6): df.admin is the platform admin, dfi.admin the limited DFI admin, product.owner edits the product's descriptors in the studio (decision 0228) and sees no office's data.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "UserRole".
  */
-export type UserRole = 'df.admin' | 'dfi.admin';
+export type UserRole = 'df.admin' | 'dfi.admin' | 'product.owner';
 /**
  * Status of the funding (or refund ACH transfer) of an application.
  */
@@ -7379,6 +7379,147 @@ export interface OfficeStatusChange {
   changedBy: string | null;
   changedByEmail: string | null;
   changedAtUtc: string;
+}
+/**
+ * Answer of Descriptors_GetSet: the descriptor files of a published set that differ from the ones the web app was built with, each fully expanded (fragments resolved) and in the current format, by path under screens/ (decision 0228). An empty hash is the set as built.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "DescriptorSet".
+ */
+export interface DescriptorSet {
+  hash: string;
+  files: {
+    [k: string]:
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | undefined;
+  };
+}
+/**
+ * Answer of Studio_GetFiles: every descriptor file as it is live now (authored: fragments not expanded), which of them the studio may publish, and the live set's hash (decision 0228).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioFiles".
+ */
+export interface StudioFiles {
+  hash: string;
+  /**
+   * @maxItems 2000
+   */
+  files: {
+    path: string;
+    kind: string;
+    doc: {
+      [k: string]: unknown | undefined;
+    };
+    /**
+     * Changed by a publication of the studio (not as deployed).
+     */
+    published: boolean;
+    /**
+     * The studio may publish it: the kinds the web app reads at run time (lender, state, language and fragment files need a deployment, decision 0228).
+     */
+    editable: boolean;
+  }[];
+}
+/**
+ * Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioDraft".
+ */
+export interface StudioDraft {
+  /**
+   * Changed or new descriptor files, as authored, by path under screens/.
+   */
+  files: {
+    [k: string]:
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | undefined;
+  };
+}
+/**
+ * Answer of Studio_CheckDraft: the problems of the live set with the draft in it, each naming the file and the place ('screens/brands/bright.json#/wording/service: …'); none means it may be published.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioCheck".
+ */
+export interface StudioCheck {
+  /**
+   * @maxItems 500
+   */
+  errors: string[];
+}
+/**
+ * Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioPublish".
+ */
+export interface StudioPublish {
+  /**
+   * Changed or new descriptor files, as authored, by path under screens/.
+   */
+  files: {
+    [k: string]:
+      | {
+          [k: string]: unknown | undefined;
+        }
+      | undefined;
+  };
+  /**
+   * What changed and why, for the history.
+   */
+  note: string;
+}
+/**
+ * Answer of Studio_Publish and Studio_Rollback: the publication now live.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioPublication".
+ */
+export interface StudioPublication {
+  id: number;
+  hash: string;
+  note: string;
+  /**
+   * The files it changed against the set before it.
+   */
+  changed: string[];
+  /**
+   * A rollback: the publication it restored (0: as deployed).
+   */
+  restoredFrom: number | null;
+  /**
+   * Who published it: name and e-mail.
+   */
+  publishedBy: string;
+  publishedAt: string;
+}
+/**
+ * Answer of Studio_GetHistory: every publication, newest first (the audit of who changed what, decision 0228).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioHistory".
+ */
+export interface StudioHistory {
+  publications: StudioPublication[];
+}
+/**
+ * Body of Studio_Rollback: the publication whose files become live again (0: the files as deployed), and a note.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioRollback".
+ */
+export interface StudioRollback {
+  id: number;
+  /**
+   * What changed and why, for the history.
+   */
+  note: string;
 }
 /**
  * Answer of the anonymous health check.

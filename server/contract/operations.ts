@@ -46,19 +46,25 @@ export interface Operation {
   idempotent: boolean;
   /** `x-caller` (decision 0165): who calls an operation that no screen calls; undefined for the screens' own. */
   caller: OperationCaller | undefined;
-  /** `x-cache: revalidate` (decision 0200): a public read a browser may keep and revalidate by ETag. */
-  revalidate: boolean;
+  /**
+   * `x-cache` (decision 0200): `revalidate`, a public read a browser may keep and revalidate by ETag; `immutable`, one
+   * named by its content (a descriptor set, decision 0228), kept for a year.
+   */
+  cache: OperationCache | undefined;
 }
 
 /** machine: another system calls it; link: a browser opens an address the server handed out in another answer. */
 const CALLERS = ['machine', 'link'] as const;
 export type OperationCaller = (typeof CALLERS)[number];
 
-function revalidates(op: JsonObject): boolean {
+const CACHES = ['revalidate', 'immutable'] as const;
+export type OperationCache = (typeof CACHES)[number];
+
+function cacheOf(op: JsonObject): OperationCache | undefined {
   const value = op['x-cache'];
-  if (value === undefined) return false;
-  if (value !== 'revalidate') throw new Error(`${String(op.operationId)}: x-cache must be revalidate, not ${JSON.stringify(value)}`);
-  return true;
+  if (value === undefined) return undefined;
+  if (!CACHES.includes(value as OperationCache)) throw new Error(`${String(op.operationId)}: x-cache must be ${CACHES.join(' or ')}, not ${JSON.stringify(value)}`);
+  return value as OperationCache;
 }
 
 function callerOf(op: JsonObject): OperationCaller | undefined {
@@ -129,7 +135,7 @@ export function readOperations(document: JsonObject): Operation[] {
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,
         caller: callerOf(op),
-        revalidate: revalidates(op),
+        cache: cacheOf(op),
       });
     }
   }

@@ -67,7 +67,7 @@ export const officeLenderStatus = pgEnum('office_lender_status', [
   'OfficeSubmitted', 'OfficeFundsSubmitted', 'SubmittedToLender', 'Completed', 'Cancelled',
 ]);
 export const officeRole = pgEnum('office_role', ['admin', 'support', 'tpa', 'sales']);
-export const internalRole = pgEnum('internal_role', ['df.admin', 'dfi.admin']);
+export const internalRole = pgEnum('internal_role', ['df.admin', 'dfi.admin', 'product.owner']);
 export const lenderAnswerStatus = pgEnum('lender_answer_status', [
   'Pending', 'Approved', 'Declined', 'PendingReview', 'Error', 'TimedOut',
 ]);
@@ -792,4 +792,26 @@ export const oidcStore = pgTable(
     index('oidc_store_uid_idx').on(t.uid),
     index('oidc_store_expires_idx').on(t.expiresAt),
   ],
+);
+
+/**
+ * The descriptor sets published from the studio (issue 18, decision 0228): each row is the overlay — the descriptor
+ * files, as authored, that differ from the ones deployed with the build — in force from its publication until the
+ * next. The newest row is the live set; a rollback is a new row with an earlier overlay, so the history is the audit.
+ */
+export const descriptorPublications = pgTable(
+  'descriptor_publications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    /** The content hash of the overlay, which names the set the browser loads. */
+    hash: text('hash').notNull(),
+    overlay: jsonb('overlay').$type<Record<string, unknown>>().notNull(),
+    /** The files this publication changed against the one before. */
+    changed: jsonb('changed').$type<string[]>().notNull(),
+    note: text('note').notNull(),
+    /** The publication whose overlay a rollback restored (0: the deployed files). */
+    restoredFrom: integer('restored_from'),
+    publishedBy: uuid('published_by').notNull().references(() => users.id),
+    publishedAt: createdAt(),
+  },
 );

@@ -4,6 +4,7 @@ import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { ROOT } from '../contract/documents.ts';
 import { readDescriptor } from './files.ts';
+import { latestLiveSet } from './live.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /**
@@ -61,10 +62,27 @@ export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
   };
 }
 
-let standard: BrandChooser | undefined;
+let deployed: BrandDescriptor[] | undefined;
+let live: { hash: string; brands: BrandDescriptor[]; choose: BrandChooser } | undefined;
 
-/** The brand for a host and an asked-for id, from screens/brands/ (read once). */
+/** The brands live now: the deployed files with the studio's published brands in place or beside (decision 0228). */
+export function liveBrands(): BrandDescriptor[] {
+  return liveChooser().brands;
+}
+
+function liveChooser(): { brands: BrandDescriptor[]; choose: BrandChooser } {
+  const set = latestLiveSet();
+  if (live?.hash !== set.hash) {
+    deployed ??= loadBrands();
+    const byId = new Map(deployed.map((brand) => [brand.id, brand]));
+    for (const [path, doc] of Object.entries(set.served)) if (path.startsWith('brands/')) byId.set((doc as BrandDescriptor).id, doc as BrandDescriptor);
+    const brands = [...byId.values()];
+    live = { hash: set.hash, brands, choose: brandChooser(brands) };
+  }
+  return live;
+}
+
+/** The brand for a host and an asked-for id, among the live brands. */
 export function serverBrand(host: string | undefined, requested?: unknown): ServerBrand {
-  standard ??= brandChooser(loadBrands());
-  return standard(host, requested);
+  return liveChooser().choose(host, requested);
 }

@@ -14,6 +14,7 @@ import { refundHandlers } from './refunds/handlers.ts';
 import { journeyHandlers } from './journey/handlers.ts';
 import { reviewHandlers } from './review/handlers.ts';
 import { bankHandlers } from './bank/handlers.ts';
+import { studioHandlers } from './studio/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -32,6 +33,7 @@ export function createHandlers(): Handlers {
     ...refundHandlers,
     ...reviewHandlers,
     ...bankHandlers,
+    ...studioHandlers,
     // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,
   };

@@ -4,7 +4,7 @@
  *   devices are shared;
  * - except the public reads the contract marks `x-cache: revalidate` (reference lists, a landing page, a logo): asked
  *   without anyone's token they get an ETag and `no-cache`, so a repeat visit revalidates them for a 304 instead of
- *   downloading them again;
+ *   downloading them again; and those it marks `x-cache: immutable` (named by their content) are kept for a year;
  * - JSON answers of 1 KB or more are compressed (brotli at a quality that costs well under a millisecond, or gzip),
  *   per the request's Accept-Encoding.
  */
@@ -12,6 +12,9 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
+import type { OperationCache } from '../contract/operations.ts';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const MIN_BYTES = 1024;
 /** Brotli quality 4 compresses JSON about as well as gzip -9, several times faster. */
@@ -19,8 +22,10 @@ const BROTLI = { params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_MO
 const brotliAsync = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);
 
+const cacheOf = (request: FastifyRequest) => (request.routeOptions.config as { cache?: OperationCache }).cache;
+
 const isPublic = (request: FastifyRequest, reply: FastifyReply) =>
-  (request.routeOptions.config as { revalidate?: boolean }).revalidate === true &&
+  cacheOf(request) !== undefined &&
   request.method === 'GET' &&
   reply.statusCode === 200 &&
   !request.headers.authorization &&
@@ -50,6 +55,10 @@ export function registerApiAnswers(app: FastifyInstance): void {
     if (!isPublic(request, reply)) {
       reply.header('cache-control', 'no-store');
       return compressed(request, reply, payload, false);
+    }
+    if (cacheOf(request) === 'immutable') {
+      reply.header('cache-control', IMMUTABLE);
+      return compressed(request, reply, payload, true);
     }
     const etag = contentEtag(payload);
     reply.header('cache-control', 'no-cache').header('etag', etag);

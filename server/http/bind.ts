@@ -111,7 +111,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
     app.route({
       method: op.method.toUpperCase() as 'GET',
       url: fastifyPath(op.path),
-      config: { revalidate: op.revalidate },
+      config: { cache: op.cache },
       handler: async (request, reply) => {
         // Who asks comes first, so that callers without a right learn nothing from validation errors.
         const caller = await access.authenticate(op, request);

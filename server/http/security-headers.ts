@@ -22,7 +22,8 @@ export function contentSecurityPolicy(signIn: readonly string[]): string {
     "font-src 'self' data:",
     `connect-src ${connect}`,
     `form-action ${connect}`,
-    "frame-ancestors 'none'",
+    // The studio previews pages in a frame of the same origin (decision 0228); no other site may frame them.
+    "frame-ancestors 'self'",
     "base-uri 'self'",
     "object-src 'none'",
   ].join('; ');
@@ -30,7 +31,7 @@ export function contentSecurityPolicy(signIn: readonly string[]): string {
 
 const escapeAttribute = (text: string) => text.replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The page's configuration as the meta element's content. */
-export function webConfigMeta(settings: Pick<Settings, 'webApiKey'>): string {
-  return `<meta name="pos-config" content='${escapeAttribute(JSON.stringify({ apiKey: settings.webApiKey }))}' />`;
+/** The page's configuration as the meta element's content: the public API key and the live descriptor set's hash. */
+export function webConfigMeta(settings: Pick<Settings, 'webApiKey'>, descriptors = ''): string {
+  return `<meta name="pos-config" content='${escapeAttribute(JSON.stringify({ apiKey: settings.webApiKey, ...(descriptors ? { descriptors } : {}) }))}' />`;
 }

@@ -16,8 +16,9 @@ import type { Settings } from '../config.ts';
 import { signInOrigins } from '../identity/paths.ts';
 import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
 import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
+import { descriptorSetPath } from '../descriptors/live.ts';
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+import { IMMUTABLE } from './api-answers.ts';
 
 /** Vite names every emitted asset `<name>-<8+ character hash>.<ext>` under assets/. */
 const HASHED = /[\\/]assets[\\/][^\\/]+-[\w-]{8,}\.\w+(\.(br|gz))?$/;
@@ -29,9 +30,15 @@ interface AppPage {
   etag: string;
 }
 
-/** index.html with the configuration filled in, in every encoding, and its ETag. */
-export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>): AppPage {
-  const html = Buffer.from(template.replace(/<meta name="pos-config" content="[^"]*"\s*\/?>/, webConfigMeta(settings)));
+/**
+ * index.html with the configuration filled in, in every encoding, and its ETag. With a published descriptor set live,
+ * the page names it and has the browser fetch it beside the scripts (decision 0228).
+ */
+export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>, descriptors = ''): AppPage {
+  const preload = descriptors ? `<link rel="preload" href="${descriptorSetPath(descriptors)}" as="fetch" crossorigin="anonymous" />\n  ` : '';
+  const html = Buffer.from(
+    template.replace(/<meta name="pos-config" content="[^"]*"\s*\/?>/, webConfigMeta(settings, descriptors)).replace('</head>', `${preload}</head>`),
+  );
   return {
     identity: html,
     br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
@@ -43,7 +50,7 @@ export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>)
 function sendPage(request: FastifyRequest, reply: FastifyReply, page: AppPage, policy: string): FastifyReply {
   reply
     .header('content-security-policy', policy)
-    .header('x-frame-options', 'DENY')
+    .header('x-frame-options', 'SAMEORIGIN')
     .header('permissions-policy', 'camera=(), microphone=(), geolocation=()')
     .header('cache-control', 'no-cache')
     .header('vary', 'accept-encoding')
@@ -63,11 +70,18 @@ function assetHeaders(response: { setHeader(name: string, value: string): unknow
   response.setHeader('cache-control', HASHED.test(path) ? IMMUTABLE : DAILY);
 }
 
-/** Serves the web app built into `webRoot` (which must hold index.html). */
-export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string): Promise<void> {
+/** Serves the web app built into `webRoot` (which must hold index.html), naming the live descriptor set (`liveHash`). */
+export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string, liveHash: () => Promise<string>): Promise<void> {
   const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl));
-  const page = appPage(readFileSync(join(webRoot, 'index.html'), 'utf8'), settings);
-  for (const url of ['/', '/index.html']) app.get(url, async (request, reply) => sendPage(request, reply, page, policy));
+  const template = readFileSync(join(webRoot, 'index.html'), 'utf8');
+  // The page of the live set; a publication makes the next one (kept until the one after).
+  let page = { hash: '', page: appPage(template, settings) };
+  const livePage = async () => {
+    const hash = await liveHash();
+    if (page.hash !== hash) page = { hash, page: appPage(template, settings, hash) };
+    return page.page;
+  };
+  for (const url of ['/', '/index.html']) app.get(url, async (request, reply) => sendPage(request, reply, await livePage(), policy));
   await app.register(fastifyStatic, {
     root: webRoot,
     prefix: '/',

@@ -6,7 +6,7 @@ import { postgresAdapter } from './adapter.ts';
 import { MOUNT } from './paths.ts';
 import { userById } from './accounts.ts';
 import type { ProviderKeys } from './keys.ts';
-import { brandServesHost, loadBrands, serverBrand } from '../descriptors/brands.ts';
+import { brandServesHost, liveBrands, serverBrand } from '../descriptors/brands.ts';
 import { logoutPage, messagePage, type Page } from './pages.ts';
 
 export { MOUNT };
@@ -41,15 +41,15 @@ export function appOrigins(publicUrl: string): string[] {
 /**
  * Whether the web app may run on an origin (docs/decisions/0180): one of appOrigins, or any host the brand files list
  * (a pattern's `*` standing for one label, as in the web app's choice of brand) on PUBLIC_URL's scheme and port, so
- * that a brand's own host serves its staff.
+ * that a brand's own host serves its staff — the live brands, a studio-published one included.
  */
-export function appOriginAllowed(publicUrl: string, brandHosts: readonly string[]): (origin: string) => boolean {
+export function appOriginAllowed(publicUrl: string, brandHosts: () => readonly string[]): (origin: string) => boolean {
   const fixed = new Set(appOrigins(publicUrl));
   const base = new URL(publicUrl);
   return (origin) => {
     if (fixed.has(origin)) return true;
     const url = URL.parse(origin);
-    return !!url && url.origin === origin && url.protocol === base.protocol && url.port === base.port && brandServesHost(brandHosts, url.hostname);
+    return !!url && url.origin === origin && url.protocol === base.protocol && url.port === base.port && brandServesHost(brandHosts(), url.hostname);
   };
 }
 
@@ -71,7 +71,7 @@ export interface ProviderOptions {
 export function createProvider({ settings, db, keys }: ProviderOptions): Provider {
   const audience = settings.oidcAudience;
   const origins = appOrigins(settings.publicUrl);
-  const originAllowed = appOriginAllowed(settings.publicUrl, loadBrands().flatMap((b) => b.hosts));
+  const originAllowed = appOriginAllowed(settings.publicUrl, () => liveBrands().flatMap((b) => b.hosts));
   const home = `${settings.publicUrl}/`;
 
   const configuration: Configuration = {

@@ -1,18 +1,21 @@
 /**
  * Run-time configuration the server puts into index.html (docs/decisions/0045-web-config.md):
- * <meta name="pos-config" content='{"apiKey":"…"}'>, injected per response by server/http/security-headers.ts.
+ * <meta name="pos-config" content='{"apiKey":"…","descriptors":"…"}'>, injected per response by server/http/security-headers.ts.
  * A meta element, not an inline script, so the Content-Security-Policy needs no script exception. In `vite dev`
  * (no server injection) the key comes from VITE_WEB_API_KEY, or the demo key.
  */
 export interface WebConfig {
   /** The publishable X-Api-Key of the (key) calls (decision 0001). */
   apiKey: string | null;
+  /** The descriptor set published from the studio that is live, when one is (decision 0228). */
+  descriptors?: string;
 }
 
 export function parseWebConfig(content: string | null | undefined): WebConfig {
   try {
     const parsed = content ? (JSON.parse(content) as Partial<WebConfig>) : {};
-    return { apiKey: typeof parsed.apiKey === 'string' && parsed.apiKey ? parsed.apiKey : null };
+    const descriptors = typeof parsed.descriptors === 'string' && /^[0-9a-f]{16}$/.test(parsed.descriptors) ? parsed.descriptors : undefined;
+    return { apiKey: typeof parsed.apiKey === 'string' && parsed.apiKey ? parsed.apiKey : null, ...(descriptors ? { descriptors } : {}) };
   } catch {
     return { apiKey: null };
   }

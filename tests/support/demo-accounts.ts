@@ -5,3 +5,4 @@ export const TPA = 'tpa@demo.test'; // tpa in 101
 export const SALES = 'sales@demo.test'; // sales in 100
 export const PLATFORM = 'admin@demo.test'; // df.admin
 export const DFI = 'dfi@demo.test'; // dfi.admin
+export const PRODUCT_OWNER = 'owner@demo.test'; // product.owner: the studio, no office data

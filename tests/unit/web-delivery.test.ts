@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parseWebConfig } from '../../src/app/config.ts';
 import { webConfigMeta } from '../../server/http/security-headers.ts';
-import { DAILY, IMMUTABLE, registerWebApp } from '../../server/http/web-app.ts';
+import { DAILY, registerWebApp } from '../../server/http/web-app.ts';
+import { IMMUTABLE } from '../../server/http/api-answers.ts';
 import { preferredEncoding } from '../../server/http/encoding.ts';
 import { precompress } from '../../scripts/precompress.ts';
 import { registerApiAnswers } from '../../server/http/api-answers.ts';
@@ -18,7 +19,7 @@ afterAll(() => roots.forEach((root) => rmSync(root, { recursive: true, force: tr
 const SCRIPT = `export const words = ${JSON.stringify('a patient financing portal '.repeat(200))};\n`;
 
 /** A built web app in a temporary folder, compressed the way the build does it, served as the server does. */
-async function webApp(): Promise<FastifyInstance> {
+async function webApp(liveHash = async () => ''): Promise<FastifyInstance> {
   const root = mkdtempSync(join(tmpdir(), 'pos-web-'));
   roots.push(root);
   mkdirSync(join(root, 'assets'));
@@ -28,7 +29,7 @@ async function webApp(): Promise<FastifyInstance> {
   writeFileSync(join(root, 'favicon.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`);
   await precompress(root);
   const app = Fastify();
-  await registerWebApp(app, { webApiKey: "k'1<", identity: { kind: 'builtin' }, publicUrl: 'https://localhost:3000' } as unknown as Settings, root);
+  await registerWebApp(app, { webApiKey: "k'1<", identity: { kind: 'builtin' }, publicUrl: 'https://localhost:3000' } as unknown as Settings, root, liveHash);
   app.get('/api/x', async () => ({ ok: true }));
   return app;
 }
@@ -80,7 +81,9 @@ describe('delivering the web app (issue 17, decision 0200)', () => {
     const meta = /content='([^']*)'/.exec(html)![1]!.replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
     expect(parseWebConfig(meta)).toEqual({ apiKey: "k'1<" });
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
-    expect(page.headers['x-frame-options']).toBe('DENY');
+    // The studio's preview frames the app on its own origin (decision 0228); no other site may.
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'self'");
     expect(page.headers['cache-control']).toBe('no-cache');
     expect(page.headers.vary).toMatch(/accept-encoding/i);
     const etag = String(page.headers.etag);
@@ -91,6 +94,18 @@ describe('delivering the web app (issue 17, decision 0200)', () => {
     // The API is not the page: no page policy on it.
     expect((await app.inject({ url: '/api/x' })).headers['content-security-policy']).toBeUndefined();
     expect(parseWebConfig('')).toEqual({ apiKey: null });
+    await app.close();
+  });
+
+  it('names a published descriptor set in the page and has the browser fetch it beside the scripts (decision 0228)', async () => {
+    let live = '';
+    const app = await webApp(async () => live);
+    expect((await app.inject({ url: '/' })).body).not.toContain('rel="preload"');
+    live = '0123456789abcdef';
+    const html = (await app.inject({ url: '/' })).body;
+    expect(html).toContain('<link rel="preload" href="/api/Descriptors/GetSet/0123456789abcdef" as="fetch" crossorigin="anonymous" />');
+    const meta = /content='([^']*)'/.exec(html)![1]!.replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    expect(parseWebConfig(meta)).toEqual({ apiKey: "k'1<", descriptors: '0123456789abcdef' });
     await app.close();
   });
 
@@ -109,7 +124,7 @@ describe('delivering the web app (issue 17, decision 0200)', () => {
     const app = Fastify();
     registerApiAnswers(app);
     const items = Array.from({ length: 60 }, (_, i) => ({ type: 'States', name: `State ${i}`, value: `S${i}` }));
-    app.get('/api/list', { config: { revalidate: true } }, async () => ({ items }));
+    app.get('/api/list', { config: { cache: 'revalidate' } }, async () => ({ items }));
     app.get('/api/private', async () => ({ items }));
     app.get('/api/small', async () => ({ ok: true }));
     const whole = JSON.stringify({ items });

@@ -35,6 +35,10 @@ const DEMO_USERS: readonly DemoUser[] = [
     firstName: 'Marcus', lastName: 'Reed', title: 'Compliance Analyst', role: 'support', userRole: 'dfi.admin', offices: [],
   },
   {
+    email: 'owner@demo.test', description: 'Product owner (product.owner): edits, previews and publishes screens and brands in the studio; sees no office data',
+    firstName: 'Paula', lastName: 'Novak', title: 'Product Owner', role: 'admin', userRole: 'product.owner', offices: [],
+  },
+  {
     email: 'office.admin@demo.test', description: 'Office admin of Bright Smiles Dental and Lakeside Family Dental (switch offices)',
     firstName: 'Olivia', lastName: 'Bennett', title: 'Practice Manager', role: 'admin', offices: [['bright', 'admin'], ['lakeside', 'admin']],
   },

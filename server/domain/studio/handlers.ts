@@ -1,0 +1,38 @@
+import type { Handlers } from '../../http/handler-types.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { builtFiles, liveSet, PUBLISHABLE, setByHash, withOverlay } from '../../descriptors/live.ts';
+import { draftProblems, publicationHistory, publishDraft, rollBack } from './publish.ts';
+
+type Studio = 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
+
+/** The published descriptor set, and the product owner's studio (decision 0228; access: x-access product.owner). */
+export const studioHandlers: Pick<Handlers, Studio> = {
+  async Descriptors_GetSet({ params, services }) {
+    const set = await setByHash(services.db, params.hash);
+    if (!set) throw new HttpProblem(404, 'There is no such descriptor set.');
+    // Named by its content, it never changes (x-cache: immutable).
+    return { status: 200, body: { hash: set.hash, files: set.served as Record<string, Record<string, unknown>> } };
+  },
+  async Studio_GetFiles({ services }) {
+    const live = await liveSet(services.db);
+    const files = withOverlay(builtFiles(), live.overlay)
+      .filter((file) => file.kind)
+      .sort((a, b) => a.relative.localeCompare(b.relative))
+      .map((file) => ({ path: file.relative, kind: file.kind!, doc: JSON.parse(file.text) as Record<string, unknown>, published: file.relative in live.overlay, editable: PUBLISHABLE.has(file.kind!) }));
+    return { status: 200, body: { hash: live.hash, files } };
+  },
+  async Studio_CheckDraft({ body, services }) {
+    return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files as Record<string, Record<string, unknown>>) } };
+  },
+  async Studio_Publish({ body, caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(403, 'Only a product owner may publish.');
+    return { status: 200, body: await publishDraft(services.db, caller.userId, body.files as Record<string, Record<string, unknown>>, body.note) };
+  },
+  async Studio_GetHistory({ services }) {
+    return { status: 200, body: await publicationHistory(services.db) };
+  },
+  async Studio_Rollback({ body, caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(403, 'Only a product owner may roll back.');
+    return { status: 200, body: await rollBack(services.db, caller.userId, body.id, body.note) };
+  },
+};

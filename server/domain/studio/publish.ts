@@ -1,0 +1,146 @@
+/**
+ * The studio's writes and checks (issue 18, decision 0228): a draft is checked over the live set exactly as the build
+ * checks screens/, and only a set that passes becomes live; each publication and rollback is a row naming who, when,
+ * why and which files changed.
+ */
+import { desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/index.ts';
+import { descriptorPublications, users } from '../../db/schema.ts';
+import { HttpProblem } from '../../http/problem.ts';
+import { checkDescriptors, contractContext, formSchemaNames } from '../../../codegen/descriptors.ts';
+import type { CheckContext } from '../../../core/descriptors/check.ts';
+import { kindOfPath } from '../../../core/descriptors/kinds.ts';
+import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, PUBLISHABLE, readLiveSet, withOverlay, type LiveSet } from '../../descriptors/live.ts';
+import type { components } from '../../../codegen/generated/api.ts';
+
+type Schemas = components['schemas'];
+type Draft = Record<string, Record<string, unknown>>;
+
+/** One studio write at a time: each publication is made over the one before it. */
+const STUDIO_LOCK = 7_228;
+
+let context: CheckContext | undefined;
+let builtForms: Set<string> | undefined;
+
+/**
+ * A form over a schema the web app was built without has no validator in the browser (forms are compiled per schema
+ * at build): it takes a deployment.
+ */
+function newFormSchemas(draft: Draft): string[] {
+  builtForms ??= new Set(formSchemaNames(builtFiles()));
+  return Object.entries(draft).flatMap(([path, doc]) =>
+    kindOfPath(path) === 'screen' && doc.kind === 'form' && typeof doc.schema === 'string' && !builtForms!.has(doc.schema)
+      ? [`screens/${path}#/schema: the web app has no form over '${doc.schema}' yet; a form over a new schema takes a deployment`]
+      : [],
+  );
+}
+
+/** The problems of the live set with the draft in it; the paths a studio may not publish are problems too. */
+export async function draftProblems(live: LiveSet, draft: Draft): Promise<string[]> {
+  const refused = Object.keys(draft)
+    .filter((path) => !PUBLISHABLE.has(kindOfPath(path)!))
+    .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs and brands`);
+  if (refused.length) return refused;
+  const report = await checkDescriptors(withOverlay(builtFiles(), { ...live.overlay, ...draft }), (context ??= contractContext()));
+  return [...report.errors, ...newFormSchemas(draft)];
+}
+
+/** The overlay of a set after a draft: a file put back as it was built leaves the overlay. */
+function overlayAfter(live: LiveSet, draft: Draft): Record<string, unknown> {
+  const builtText = new Map(builtFiles().map((f) => [f.relative, canonical(JSON.parse(f.text))]));
+  const overlay: Record<string, unknown> = {};
+  for (const [path, doc] of Object.entries({ ...live.overlay, ...draft })) if (builtText.get(path) !== canonical(doc)) overlay[path] = doc;
+  return overlay;
+}
+
+/** The files two overlays make different (a file absent from an overlay is as built). */
+function changedBetween(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...paths].filter((path) => canonical(before[path]) !== canonical(after[path])).sort();
+}
+
+async function publicationRow(db: Db, id: number): Promise<Schemas['StudioPublication']> {
+  const [row] = await db
+    .select({
+      id: descriptorPublications.id,
+      hash: descriptorPublications.hash,
+      note: descriptorPublications.note,
+      changed: descriptorPublications.changed,
+      restoredFrom: descriptorPublications.restoredFrom,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      publishedAt: descriptorPublications.publishedAt,
+    })
+    .from(descriptorPublications)
+    .innerJoin(users, eq(users.id, descriptorPublications.publishedBy))
+    .where(eq(descriptorPublications.id, id));
+  return toPublication(row!);
+}
+
+function toPublication(row: { id: number; hash: string; note: string; changed: string[]; restoredFrom: number | null; firstName: string; lastName: string; email: string; publishedAt: Date }): Schemas['StudioPublication'] {
+  return {
+    id: row.id,
+    hash: row.hash,
+    note: row.note,
+    changed: row.changed,
+    restoredFrom: row.restoredFrom,
+    publishedBy: `${row.firstName} ${row.lastName} (${row.email})`,
+    publishedAt: row.publishedAt.toISOString(),
+  };
+}
+
+/** Writes a new live overlay after checking it, under the studio lock; answers the publication. */
+async function writeOverlay(db: Db, actorId: string, note: string, next: (live: LiveSet, tx: Db) => Promise<{ overlay: Record<string, unknown>; restoredFrom: number | null; problems: string[] }>): Promise<Schemas['StudioPublication']> {
+  const { id, set } = await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${STUDIO_LOCK})`);
+    const live = await readLiveSet(tx);
+    const { overlay, restoredFrom, problems } = await next(live, tx);
+    if (problems.length) throw HttpProblem.validation({ files: problems });
+    const changed = changedBetween(live.overlay, overlay);
+    if (changed.length === 0) throw HttpProblem.conflict('Nothing to publish: the files are already live as they are.');
+    const hash = overlayHash(overlay);
+    const [row] = await tx.insert(descriptorPublications).values({ hash, overlay, changed, note: note.trim(), restoredFrom, publishedBy: actorId }).returning({ id: descriptorPublications.id });
+    return { id: row!.id, set: liveSetOf(row!.id, overlay) };
+  });
+  nowLive(db, set);
+  return publicationRow(db, id);
+}
+
+export function publishDraft(db: Db, actorId: string, draft: Draft, note: string): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(db, actorId, note, async (live) => ({ overlay: overlayAfter(live, draft), restoredFrom: null, problems: await draftProblems(live, draft) }));
+}
+
+/** Makes the files of publication `id` (0: as deployed) live again; they must pass today's checks. */
+export function rollBack(db: Db, actorId: string, id: number, note: string): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(db, actorId, note, async (_live, tx) => {
+    let overlay: Record<string, unknown> = {};
+    if (id !== 0) {
+      const [row] = await tx.select({ overlay: descriptorPublications.overlay }).from(descriptorPublications).where(eq(descriptorPublications.id, id));
+      if (!row) throw new HttpProblem(404, `There is no publication ${id}.`);
+      overlay = row.overlay;
+    }
+    const report = await checkDescriptors(withOverlay(builtFiles(), overlay), (context ??= contractContext()));
+    return { overlay, restoredFrom: id, problems: report.errors };
+  });
+}
+
+export async function publicationHistory(db: Db): Promise<Schemas['StudioHistory']> {
+  const rows = await db
+    .select({
+      id: descriptorPublications.id,
+      hash: descriptorPublications.hash,
+      note: descriptorPublications.note,
+      changed: descriptorPublications.changed,
+      restoredFrom: descriptorPublications.restoredFrom,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      publishedAt: descriptorPublications.publishedAt,
+    })
+    .from(descriptorPublications)
+    .innerJoin(users, eq(users.id, descriptorPublications.publishedBy))
+    .orderBy(desc(descriptorPublications.id))
+    .limit(200);
+  return { publications: rows.map(toPublication) };
+}

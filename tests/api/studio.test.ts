@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
+import { serverBrand } from '../../server/descriptors/brands.ts';
+import { LIVE_TTL_MS } from '../../server/descriptors/live.ts';
+import { DFI, OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER } from '../support/demo-accounts.ts';
+import { harness, type Harness } from '../support/harness.ts';
+
+/**
+ * The studio's API (issue 18, decision 0228): only a product owner edits; a draft is checked as the build checks
+ * screens/; only a set that passes goes live, with no restart, named by its hash on every answer; rollback restores;
+ * every publication is in the history. The suite's server is shared: the last test puts the deployed files back.
+ */
+let h: Harness;
+const call: Harness['request'] = (...args) => h.request(...args);
+
+type Files = { hash: string; files: Array<{ path: string; kind: string; doc: Record<string, unknown>; published: boolean; editable: boolean }> };
+const files = async () => JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetFiles')).body) as Files;
+const docOf = (all: Files, path: string) => structuredClone(all.files.find((f) => f.path === path)!.doc);
+
+beforeAll(async () => {
+  h = await harness();
+});
+
+afterAll(async () => {
+  // The deployed files again, for the other files of the suite.
+  const back = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Back to the deployed files after the studio tests.' });
+  expect([200, 409]).toContain(back.statusCode);
+});
+
+describe('the studio (decision 0228)', () => {
+  it('is for product owners only: the API refuses everyone else, as the route does', async () => {
+    for (const who of [OFFICE_ADMIN, PLATFORM, DFI]) expect((await call(who, 'GET', '/api/Studio/GetFiles')).statusCode, who).toBe(403);
+    expect((await call(undefined, 'GET', '/api/Studio/GetFiles')).statusCode).toBe(401);
+    const all = await files();
+    expect(all.hash).toBe('');
+    expect(all.files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ kind: 'brand', published: false, editable: true });
+    expect(all.files.find((f) => f.path === 'lenders/powerpay.json')).toMatchObject({ kind: 'lender', editable: false });
+  });
+
+  it('checks a draft as the build does, naming the file and the place', async () => {
+    const all = await files();
+    const brand = { ...docOf(all, 'brands/smile.json'), wording: { service: ' ' } };
+    const check = async (draft: Record<string, unknown>) => (JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body) as { errors: string[] }).errors;
+    expect(await check({ 'brands/smile.json': brand })).toEqual(['screens/brands/smile.json#/wording/service: must have a character other than spaces']);
+    expect(await check({ 'lenders/powerpay.json': docOf(all, 'lenders/powerpay.json') })).toEqual([expect.stringMatching(/^screens\/lenders\/powerpay\.json: lender files take a deployment/)]);
+    const page = { ...docOf(all, 'pages/error.json'), buttons: [{ id: 'x', label: 'Go', actions: [{ type: 'navigate', to: { route: 'no-such-route' } }] }] };
+    expect((await check({ 'pages/error.json': page })).join()).toMatch(/screens\/pages\/error\.json.*no-such-route/);
+    expect(await check({ 'brands/smile.json': { ...brand, wording: { service: 'Procedure' } } })).toEqual([]);
+  });
+
+  it('publishes a passing draft live at once, with no restart: every answer names the set, which the browser loads by its hash', async () => {
+    const all = await files();
+    const smile = { ...(docOf(all, 'brands/smile.json') as unknown as BrandDescriptor), wording: { service: 'Procedure' }, translations: { es: { service: 'Procedimiento' } } };
+    const page = { ...docOf(all, 'pages/app-auth-id.json'), title: 'Welcome back' };
+    const refused = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': { ...smile, palette: { ...smile.palette, primary: '#ffff00' } } }, note: 'Too pale' });
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body).errors.files.join()).toMatch(/screens\/brands\/smile\.json#\/palette/);
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: ' ' })).statusCode).toBe(400);
+
+    const published = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile, 'pages/app-auth-id.json': page }, note: 'Procedure, and a warmer title' });
+    expect(published.statusCode).toBe(200);
+    const publication = JSON.parse(published.body);
+    expect(publication).toMatchObject({ note: 'Procedure, and a warmer title', changed: ['brands/smile.json', 'pages/app-auth-id.json'], restoredFrom: null, publishedBy: `Paula Novak (${PRODUCT_OWNER})` });
+    expect(publication.hash).toMatch(/^[0-9a-f]{16}$/);
+    // Any answer, to anyone, names the live set.
+    const health = await call(undefined, 'GET', '/api/health');
+    expect(health.headers['x-descriptor-set']).toBe(publication.hash);
+    // The set holds the changed files, expanded (no fragment uses left), and never changes under its name.
+    const set = await h.call({ method: 'GET', url: `/api/Descriptors/GetSet/${publication.hash}`, key: false });
+    expect(set.statusCode).toBe(200);
+    expect(set.headers['cache-control']).toContain('immutable');
+    const served = JSON.parse(set.body) as { hash: string; files: Record<string, Record<string, unknown>> };
+    expect(Object.keys(served.files).sort()).toEqual(['brands/smile.json', 'pages/app-auth-id.json']);
+    expect(served.files['pages/app-auth-id.json']!.title).toBe('Welcome back');
+    expect(JSON.stringify(served.files)).not.toContain('$use');
+    // The server's own pages take the brand too.
+    expect(serverBrand('localhost').name).toBe(smile.names.primary);
+    expect((await files()).files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ published: true, doc: smile });
+    // The same again changes nothing.
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: 'Again' })).statusCode).toBe(409);
+    // Only the product owner publishes.
+    expect((await call(PLATFORM, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: 'Me too' })).statusCode).toBe(403);
+    expect((await h.call({ method: 'GET', url: '/api/Descriptors/GetSet/0000000000000000', key: false })).statusCode).toBe(404);
+  });
+
+  it('keeps every publication in its history, and rolls back in one call (an earlier set stays loadable for open tabs)', async () => {
+    const history = JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetHistory')).body) as { publications: Array<{ id: number; hash: string; changed: string[] }> };
+    expect(history.publications.length).toBeGreaterThanOrEqual(1);
+    const newest = history.publications[0]!;
+    const back = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Back to the deployed words' });
+    expect(back.statusCode).toBe(200);
+    expect(JSON.parse(back.body)).toMatchObject({ hash: '', restoredFrom: 0, changed: newest.changed });
+    expect((await call(undefined, 'GET', '/api/health')).headers['x-descriptor-set']).toBe('');
+    expect((await files()).files.every((f) => !f.published)).toBe(true);
+    expect((await h.call({ method: 'GET', url: `/api/Descriptors/GetSet/${newest.hash}`, key: false })).statusCode).toBe(200);
+    // …and forward again to the newest, then back.
+    const again = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: newest.id, note: 'Forward again' });
+    expect(JSON.parse(again.body)).toMatchObject({ hash: newest.hash, restoredFrom: newest.id });
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 999_999, note: 'No such' })).statusCode).toBe(404);
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Done' })).statusCode).toBe(200);
+    expect(LIVE_TTL_MS).toBeLessThanOrEqual(5_000);
+  });
+});

@@ -19,6 +19,7 @@ const LANDINGS: Array<[email: string, route: string]> = [
   ['sales@demo.test', '/home'],
   ['pending@demo.test', '/home'],
   ['newoffice@demo.test', '/enroll'],
+  ['owner@demo.test', '/studio'],
 ];
 
 async function signIn(page: Page, email: string, start = '/'): Promise<void> {

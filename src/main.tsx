@@ -9,6 +9,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadFirstPage } from './app/App.tsx';
+import { startingSet } from './app/live-descriptors.ts';
 import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
@@ -23,7 +24,8 @@ window.addEventListener('vite:preloadError', (event) => {
 const authModules = import.meta.glob<{ createAuthPort(): AuthPort | Promise<AuthPort> }>('./app/auth/port.ts');
 
 async function start(): Promise<void> {
-  preloadFirstPage();
+  // The descriptor set the page names (none: at once) — its fetch started with the page (decision 0228).
+  preloadFirstPage(await startingSet());
   // A visitor who reads another language sees their first screen in it (decision 0216).
   const locale = startingLocale(addressQuery(window.location), navigator.languages);
   const language = chooseLanguage(locale, false);

@@ -1838,6 +1838,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Descriptors/GetLive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Which descriptor set is live
+         * @description Designed path (decision 0228). Anonymous and without X-Api-Key. Every API answer names the live set in X-Descriptor-Set; a tab that has made no call for a while asks here when it changes page, so that a publication reaches it on that navigation.
+         */
+        get: operations["Descriptors_GetLive"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Descriptors/GetSet/{hash}": {
         parameters: {
             query?: never;
@@ -3715,6 +3735,13 @@ export interface components {
             statusChangedAtUtc: string | null;
             allowedStatuses: components["schemas"]["EnrollmentStatus"][];
             entries: components["schemas"]["OfficeStatusChange"][];
+        };
+        /**
+         * Live descriptor set
+         * @description Answer of Descriptors_GetLive: the hash of the descriptor set live now ('' for the files as built, decision 0228).
+         */
+        DescriptorLive: {
+            hash: string;
         };
         /**
          * Descriptor set
@@ -7692,6 +7719,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfficeStatusHistory"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Descriptors_GetLive: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DescriptorLive"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -205,7 +205,14 @@ export type Expression12 = (string | number | boolean | null) | Expression[] | O
  * via the `definition` "screen".
  */
 export type ScreenDescriptor =
-  FormScreen | WizardScreen | TableScreen | KanbanScreen | DetailScreen | ChoiceScreen | CompositeScreen;
+  | FormScreen
+  | WizardScreen
+  | TableScreen
+  | KanbanScreen
+  | DetailScreen
+  | ChoiceScreen
+  | CompositeScreen
+  | ComponentScreen;
 
 export interface Descriptors {
   [k: string]: unknown | undefined;
@@ -1686,6 +1693,18 @@ export interface ChoiceScreen {
 export interface DialogFrame5 {
   title: Text;
   width?: number;
+}
+/**
+ * A screen the app draws itself, named here: for a tool descriptors cannot describe (the studio). The app's registry (src/app/components.ts) has a component for each name.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "screen__component".
+ */
+export interface ComponentScreen {
+  kind: 'component';
+  format: FormatVersion;
+  title?: Text;
+  component: 'studio';
 }
 /**
  * Several pages of screens/pages/ on one page, stacked or as tabs.

@@ -105,12 +105,13 @@ const compact = {
   AdminOffices_SubmitOfficeToLender: 'post /api/admin/Offices/SubmitOfficeToLender b',
   AdminOffices_UpdateOfficeStatus: 'put /api/admin/Offices/UpdateOfficeStatus ib',
   AdminOffices_GetOfficeHistory: 'get /api/admin/Offices/GetOfficeHistory/{officeId}',
+  Descriptors_GetLive: 'get /api/Descriptors/GetLive',
   Descriptors_GetSet: 'get /api/Descriptors/GetSet/{hash}',
   Studio_GetFiles: 'get /api/Studio/GetFiles',
   Studio_CheckDraft: 'post /api/Studio/CheckDraft b',
-  Studio_Publish: 'post /api/Studio/Publish ib',
+  Studio_Publish: 'post /api/Studio/Publish b',
   Studio_GetHistory: 'get /api/Studio/GetHistory',
-  Studio_Rollback: 'post /api/Studio/Rollback ib',
+  Studio_Rollback: 'post /api/Studio/Rollback b',
   Health_GetHealth: 'get /api/health',
 } as const;
 

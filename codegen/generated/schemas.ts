@@ -7381,6 +7381,15 @@ export interface OfficeStatusChange {
   changedAtUtc: string;
 }
 /**
+ * Answer of Descriptors_GetLive: the hash of the descriptor set live now ('' for the files as built, decision 0228).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "DescriptorLive".
+ */
+export interface DescriptorLive {
+  hash: string;
+}
+/**
  * Answer of Descriptors_GetSet: the descriptor files of a published set that differ from the ones the web app was built with, each fully expanded (fragments resolved) and in the current format, by path under screens/ (decision 0228). An empty hash is the set as built.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema

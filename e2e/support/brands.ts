@@ -25,8 +25,11 @@ export function brandHosts(): Array<{ id: string; host: string }> {
   return brandFiles().map((b) => ({ id: b.id, host: b.hosts[0]!.replaceAll('*', 'www') }));
 }
 
-/** Chromium's --host-resolver-rules that send every brand host of the brand files to the test server. */
+/** The host of the brand the studio test adds (e2e/studio.spec.ts): no file lists it before the test publishes it. */
+export const STUDIO_BRAND_HOST = 'brightcare.test';
+
+/** Chromium's --host-resolver-rules that send every brand host of the brand files, and the studio's, to the test server. */
 export function hostResolverRules(): string {
-  const hosts = brandFiles().flatMap((b) => b.hosts.filter((h) => !LOOPBACK.has(h)));
+  const hosts = [...brandFiles().flatMap((b) => b.hosts.filter((h) => !LOOPBACK.has(h))), STUDIO_BRAND_HOST];
   return hosts.map((h) => `MAP ${h} 127.0.0.1`).join(',');
 }

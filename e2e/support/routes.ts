@@ -71,9 +71,10 @@ const DEMO_EMAIL: Record<string, string> = {
   sales: 'sales@demo.test',
   'df.admin': 'admin@demo.test',
   'dfi.admin': 'dfi@demo.test',
+  'product.owner': 'owner@demo.test',
 };
-/** The office role the demo internal users hold (df.admin is also an office admin, dfi.admin a support user). */
-const INTERNAL_ROLE: Record<string, string> = { 'df.admin': 'admin', 'dfi.admin': 'support' };
+/** The office role the demo internal users hold (df.admin and the product owner are office admins, dfi.admin a support user). */
+const INTERNAL_ROLE: Record<string, string> = { 'df.admin': 'admin', 'dfi.admin': 'support', 'product.owner': 'admin' };
 
 export function visitors(): Visitor[] {
   return [

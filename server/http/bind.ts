@@ -9,7 +9,7 @@ import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handl
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
-import { cleanBody, cleanText, parseModel, refuseControlCharacters, refuseNonFinite } from './input.ts';
+import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseNonFinite } from './input.ts';
 
 export interface BindOptions {
   operations: Operation[];
@@ -135,6 +135,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
           if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: [catalogue.messages.required] });
           if (request.body !== undefined) {
             cleanBody(request.body);
+            refuseNonFiniteInBody(request.body, catalogue);
             dropEmptyValues(request.body, own.emptyValues);
             check(own.body, request.body, catalogue);
           }

@@ -62,6 +62,20 @@ export function refuseNonFinite(values: Record<string, unknown>, parameters: rea
 }
 
 /**
+ * Refuses a JSON body holding a number JSON cannot carry (`1e400` parses to Infinity): the schemas' number checks catch
+ * it where a number is expected, but a free-form part (a studio draft) would store it as null. Iterative, like cleanBody.
+ */
+export function refuseNonFiniteInBody(body: unknown, catalogue: MessageCatalogue): void {
+  const pending: Array<{ node: unknown; path: string }> = [{ node: body, path: '' }];
+  while (pending.length) {
+    const { node, path } = pending.pop()!;
+    if (typeof node === 'number' && !Number.isFinite(node)) throw HttpProblem.validation({ [path || '$']: [catalogue.messages.numeric] });
+    if (!node || typeof node !== 'object') continue;
+    for (const [key, value] of Object.entries(node)) pending.push({ node: value, path: path ? `${path}.${key}` : key });
+  }
+}
+
+/**
  * JSON.parse for a multipart `model` part, refusing what Fastify's JSON body parser refuses: a `__proto__` key, or a
  * `constructor` holding a `prototype`, at any depth (either could reach an object's prototype when the model is
  * spread or merged).

@@ -2,7 +2,7 @@
  * The shell: Chakra system for the chosen brand, TanStack Query, the engine (router, layouts, screens) with the
  * app's services, the progress overlay, the toaster (loaded on the first toast) and the error boundary.
  */
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import messages from '../../schemas/messages.json';
@@ -16,7 +16,8 @@ import { layoutComponents } from '../engine/layouts/index.ts';
 import { flagsOf } from '../engine/context.ts';
 import { brandName, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
-import { brands, engineDescriptors, loadScreen } from './descriptors.ts';
+import { brandsOf, engineDescriptors, screenLoader } from './descriptors.ts';
+import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, type DescriptorSet } from './live-descriptors.ts';
 import { session } from './session/store.ts';
 import { authPort } from './auth-port.ts';
 import { callOperation, downloadOperation, readsOnly } from './api/client.ts';
@@ -61,16 +62,17 @@ function useFlags(): Record<string, boolean> {
   return useMemo(() => flagsOf(items ?? []), [items]);
 }
 
-/** The app's services to the engine; made once, at start (the brand is chosen by the address then). */
-function createServices(): EngineServices {
-  const brand = chooseBrand(brands, window.location.hostname, requestedBrand(window.location, sessionStorage));
+/** The app's services to the engine, for a descriptor set; the brand is chosen by the address. */
+function createServices(set: DescriptorSet): EngineServices {
+  const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, sessionStorage));
   const query = addressQuery(window.location);
   return {
-    descriptors: engineDescriptors(),
+    descriptors: engineDescriptors(set.files),
     brand: { descriptor: brand, name: brandName(brand, query) },
-    loadScreen,
+    loadScreen: screenLoader(set.files),
     screenKinds,
     layoutComponents,
+    components: { studio: () => import('./studio/Studio.tsx') },
     session: session as unknown as EngineServices['session'],
     auth: () => authPort(),
     api: { call: callOperation, download: downloadOperation, reads: readsOnly },
@@ -86,13 +88,46 @@ function createServices(): EngineServices {
   };
 }
 
+let starting: DescriptorSet = BUILT_SET;
 let created: EngineServices | undefined;
-const appServices = () => (created ??= createServices());
+const appServices = () => (created ??= createServices(starting));
 
 /** Starts loading the first page's code, descriptors and reads before React renders anything (issue 17). */
-export function preloadFirstPage(): void {
+export function preloadFirstPage(set: DescriptorSet): void {
+  starting = set;
   preloadLocation(appServices());
 }
+
+/**
+ * A set published while the app is open: taken on the next navigation (the page being read keeps its state); one
+ * that arrives because that navigation asked for it is taken at once. A preview takes each draft at once.
+ */
+function useLiveServices(): [EngineServices, () => void] {
+  const [services, setServices] = useState(appServices);
+  const pending = useRef<DescriptorSet>();
+  const asking = useRef(0);
+  useEffect(
+    () =>
+      onLiveSet((set) => {
+        if (inPreview() || Date.now() - asking.current < ASK_WINDOW_MS) setServices(createServices(set));
+        else pending.current = set;
+      }),
+    [],
+  );
+  const navigated = useCallback(() => {
+    const set = pending.current;
+    pending.current = undefined;
+    if (set) setServices(createServices(set));
+    else {
+      asking.current = Date.now();
+      askIfQuiet();
+    }
+  }, []);
+  return [services, navigated];
+}
+
+/** How long after a navigation a set it asked for is still taken at once. */
+const ASK_WINDOW_MS = 2_000;
 
 export function App() {
   const [queryClient] = useState(() => {
@@ -111,14 +146,14 @@ export function App() {
   );
   // What the server said in the language before (texts, answers) is asked for again in the new one.
   useEffect(() => onLanguageChange(() => void queryClient.invalidateQueries()), [queryClient]);
-  const services = appServices();
+  const [services, takeLiveSet] = useLiveServices();
   const system = useMemo(() => createTheme(services.brand.descriptor.palette), [services]);
   return (
     <ChakraProvider value={system}>
       <QueryClientProvider client={queryClient}>
         <EngineContext.Provider value={services}>
           {/* The toaster sits in the router: a toast ends with its page (Toaster.tsx). */}
-          <EngineRouter onChunkError={handleChunkError}>
+          <EngineRouter onChunkError={handleChunkError} onNavigate={takeLiveSet}>
             <LazyToaster />
           </EngineRouter>
           <ProgressOverlay />

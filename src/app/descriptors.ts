@@ -1,7 +1,8 @@
 /**
  * The descriptors of screens/ in the browser: routes, menus, layouts, conditions, brands and lender flows are bundled;
  * pages and dialogs load on demand (one small chunk each). Every file was validated by the build (the Vite plugin
- * in vite.config.ts); here it is only migrated to the current format.
+ * in vite.config.ts); here it is only migrated to the current format. A set published from the studio (checked the
+ * same way by the server, decision 0228) replaces the files it holds.
  */
 import type {
   BrandDescriptor, ConditionsDescriptor, LayoutsDescriptor, LenderDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor,
@@ -21,17 +22,28 @@ const dialogFiles = import.meta.glob<unknown>('../../screens/dialogs/*.json', { 
 
 const nameOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
 
-export const brands: BrandDescriptor[] = Object.values(brandFiles).map((doc) => migrate<BrandDescriptor>('brand', doc).doc);
+const builtBrands: BrandDescriptor[] = Object.values(brandFiles).map((doc) => migrate<BrandDescriptor>('brand', doc).doc);
 const lenders: LenderDescriptor[] = Object.values(lenderFiles).map((doc) => migrate<LenderDescriptor>('lender', doc).doc);
 
-export function engineDescriptors(): EngineDescriptors {
-  const routes = migrate<RoutesDescriptor>('routes', routesJson).doc;
+/** A published set's file in place of the built one (the server sends them expanded, in the current format). */
+type SetFiles = Readonly<Record<string, unknown>>;
+const fileOr = <T,>(files: SetFiles, path: string, built: unknown, kind: Parameters<typeof migrate>[0]): T => migrate<T>(kind, files[path] ?? built).doc;
+
+/** The brands: the built ones, with a published set's in place or beside them. */
+export function brandsOf(files: SetFiles): BrandDescriptor[] {
+  const byId = new Map(builtBrands.map((brand) => [brand.id, brand]));
+  for (const [path, doc] of Object.entries(files)) if (path.startsWith('brands/')) byId.set((doc as BrandDescriptor).id, doc as BrandDescriptor);
+  return [...byId.values()];
+}
+
+export function engineDescriptors(files: SetFiles): EngineDescriptors {
+  const routes = fileOr<RoutesDescriptor>(files, 'routes.json', routesJson, 'routes');
   return {
     routes,
     table: buildRouteTable(routes, lenders),
-    menus: migrate<MenusDescriptor>('menus', menusJson).doc,
-    layouts: migrate<LayoutsDescriptor>('layouts', layoutsJson).doc,
-    conditions: migrate<ConditionsDescriptor>('conditions', conditionsJson).doc,
+    menus: fileOr<MenusDescriptor>(files, 'menus.json', menusJson, 'menus'),
+    layouts: fileOr<LayoutsDescriptor>(files, 'layouts.json', layoutsJson, 'layouts'),
+    conditions: fileOr<ConditionsDescriptor>(files, 'conditions.json', conditionsJson, 'conditions'),
     flows: Object.fromEntries(lenders.map((lender) => [lender.code, lender as unknown as Record<string, unknown>])),
   };
 }
@@ -41,8 +53,12 @@ const loaders = {
   dialogs: Object.fromEntries(Object.entries(dialogFiles).map(([path, load]) => [nameOf(path), load])),
 };
 
-export async function loadScreen(name: string, place: 'pages' | 'dialogs'): Promise<ScreenDescriptor> {
-  const load = loaders[place][name];
-  if (!load) throw Object.assign(new Error(`There is no screen ${place}/${name}.`), { status: 404 });
-  return migrate<ScreenDescriptor>('screen', await load()).doc;
+/** A page or dialog: a published set's, or the built one's chunk. */
+export function screenLoader(files: SetFiles): (name: string, place: 'pages' | 'dialogs') => Promise<ScreenDescriptor> {
+  return async (name, place) => {
+    const published = files[`${place}/${name}.json`];
+    const load = published ? async () => published : loaders[place][name];
+    if (!load) throw Object.assign(new Error(`There is no screen ${place}/${name}.`), { status: 404 });
+    return migrate<ScreenDescriptor>('screen', await load()).doc;
+  };
 }

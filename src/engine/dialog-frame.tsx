@@ -17,7 +17,7 @@ export default function DialogFrame({ dialog, controls }: { dialog: OpenDialog; 
   const screen = read(loadScreen(services, dialog.name, 'dialogs'));
   const scope = useMemo(() => ({ dialog: dialog.props }), [dialog.props]);
   const context = useExprContext(scope);
-  const frame = screen.dialog ?? { title: '' };
+  const frame = ('dialog' in screen ? screen.dialog : undefined) ?? { title: '' };
   return (
     <Dialog.Root
       open

@@ -3,7 +3,7 @@
  * its page (screen-view.tsx), both loaded as soon as the route is known.
  */
 import { HashRouter, matchRoutes, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
-import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
 import { resolveTarget, type RouteEntry } from './routing.ts';
@@ -173,8 +173,11 @@ function Routes() {
  * Render errors become the error page, which a navigation leaves. The reset key is the router's own location: a
  * listener of its own would re-render the page being left before the router renders the next one.
  */
-function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'>) {
+function GuardedRoutes({ onChunkError, onNavigate }: Pick<ErrorBoundaryProps, 'onChunkError'> & { onNavigate?: () => void }) {
   const { pathname } = useLocation();
+  const navigated = useRef(onNavigate);
+  navigated.current = onNavigate;
+  useEffect(() => navigated.current?.(), [pathname]);
   return (
     <ErrorBoundary onChunkError={onChunkError} resetKey={pathname}>
       <Routes />
@@ -182,10 +185,11 @@ function GuardedRoutes({ onChunkError }: Pick<ErrorBoundaryProps, 'onChunkError'
   );
 }
 
-export function EngineRouter({ children, onChunkError }: { children?: ReactNode } & Pick<ErrorBoundaryProps, 'onChunkError'>) {
+/** `onNavigate` runs after each change of page (the shell takes a newly published descriptor set then). */
+export function EngineRouter({ children, onChunkError, onNavigate }: { children?: ReactNode; onNavigate?: () => void } & Pick<ErrorBoundaryProps, 'onChunkError'>) {
   return (
     <HashRouter>
-      <GuardedRoutes onChunkError={onChunkError} />
+      <GuardedRoutes onChunkError={onChunkError} onNavigate={onNavigate} />
       {children}
     </HashRouter>
   );

@@ -74,11 +74,12 @@ export function ScreenView({ screen }: { screen: ScreenDescriptor }) {
   const here = useRef(true);
   useEffect(() => {
     here.current = true;
-    if (!started.current && screen.onLoad?.length) {
+    const onLoad = 'onLoad' in screen ? screen.onLoad : undefined;
+    if (!started.current && onLoad?.length) {
       started.current = true;
       // A page that is gone when its load actions end does not take the visitor anywhere: they went elsewhere.
       const stay = { ...runtime, navigate: whileHere(here, runtime.navigate), assign: whileHere(here, runtime.assign) };
-      void runActions(screen.onLoad, context, stay);
+      void runActions(onLoad, context, stay);
     }
     return () => {
       here.current = false;

@@ -5,7 +5,7 @@
 import { createContext, useContext } from 'react';
 import type { ComponentType } from 'react';
 import type { WidgetProps } from '@rjsf/utils';
-import type { BrandDescriptor, ConditionsDescriptor, Layout, Widget, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
+import type { BrandDescriptor, ComponentScreen, ConditionsDescriptor, Layout, Widget, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import type { RouteEntry } from './routing.ts';
 import type { FormModule } from './forms/form-module.ts';
@@ -92,6 +92,8 @@ type Code<P> = () => Promise<{ default: ComponentType<P> }>;
 export type ScreenKinds = Record<ScreenDescriptor['kind'], Code<ScreenProps<never>>>;
 /** The layout components by the `component` of a layout (layouts/index.ts). */
 export type LayoutComponents = Record<Layout['component'], Code<LayoutProps>>;
+/** The app's own screens by the `component` of a component screen (the studio). */
+export type AppComponents = Record<ComponentScreen['component'], Code<Record<string, never>>>;
 
 export interface EngineServices {
   descriptors: EngineDescriptors;
@@ -100,6 +102,7 @@ export interface EngineServices {
   /** The renderers of screens and layouts: the engine names no component itself, so any can be replaced or added. */
   screenKinds: ScreenKinds;
   layoutComponents: LayoutComponents;
+  components: AppComponents;
   session: SessionPort;
   auth: () => AuthLike;
   api: ApiPort;

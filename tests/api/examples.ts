@@ -1,4 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { encryptPii } from '../../server/crypto/pii.ts';
@@ -8,6 +10,9 @@ import { hashCode } from '../../server/domain/otp/challenge.ts';
 import { issueInvite } from '../../server/domain/users/invites.ts';
 import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import type { Harness } from '../support/harness.ts';
+import { PRODUCT_OWNER } from '../support/demo-accounts.ts';
+import { overlayHash } from '../../server/descriptors/live.ts';
+import { ROOT } from '../../server/contract/documents.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertRefund, insertStipulation } from './apps-fixtures.ts';
 import { JOURNEY_PLACEHOLDER, journeyExampleFixtures, journeyExamples, type JourneyExampleFixtures } from './journey-examples.ts';
@@ -32,6 +37,10 @@ export interface Example {
 const put = (url: string, payload: object): InjectOptions & { url: string } => ({ method: 'PUT', url, payload });
 const post = (url: string, payload: object): InjectOptions & { url: string } => ({ method: 'POST', url, payload });
 const get = (url: string): InjectOptions & { url: string } => ({ method: 'GET', url });
+
+/** A studio draft: the error page's fallback title in other words. */
+const errorPage = JSON.parse(readFileSync(join(ROOT, 'screens', 'pages', 'error.json'), 'utf8')) as Record<string, unknown>;
+const STUDIO_DRAFT = { 'pages/error.json': { ...errorPage, title: { or: [{ var: 'route.query.message' }, 'Something went wrong'] } } };
 const upload = (url: string, body: ReturnType<typeof uploadBody>): InjectOptions & { url: string } => ({ method: 'POST', url, payload: body.payload, headers: body.headers });
 
 /**
@@ -223,6 +232,14 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
   const address = { streetAddress: '100 Example Way', city: 'Austin', state: 'TX', zipCode: '78701' };
   return [
     { operationId: 'Health_GetHealth', request: get('/api/health') },
+    // The studio: a harmless change published, its set read by its hash, then the deployed files again.
+    { operationId: 'Descriptors_GetLive', request: get('/api/Descriptors/GetLive') },
+    { operationId: 'Studio_GetFiles', as: PRODUCT_OWNER, request: get('/api/Studio/GetFiles') },
+    { operationId: 'Studio_CheckDraft', as: PRODUCT_OWNER, request: post('/api/Studio/CheckDraft', { files: STUDIO_DRAFT }) },
+    { operationId: 'Studio_Publish', as: PRODUCT_OWNER, request: post('/api/Studio/Publish', { files: STUDIO_DRAFT, note: 'A plainer title for the error page' }) },
+    { operationId: 'Descriptors_GetSet', request: { ...get(`/api/Descriptors/GetSet/${overlayHash(STUDIO_DRAFT)}`), headers: {} } },
+    { operationId: 'Studio_GetHistory', as: PRODUCT_OWNER, request: get('/api/Studio/GetHistory') },
+    { operationId: 'Studio_Rollback', as: PRODUCT_OWNER, request: post('/api/Studio/Rollback', { id: 0, note: 'Back to the deployed files' }) },
     { operationId: 'Config_GetConfigItems', request: get('/api/Config/GetConfigItems/States') },
     { operationId: 'Config_GetAllConfigItems', request: get('/api/Config/GetAllConfigItems') },
     { operationId: 'Office_GetConfigItems', as: admin, request: get(`/api/Office/GetConfigItems/${DEMO.brightSmiles}`) },

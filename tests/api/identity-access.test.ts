@@ -51,6 +51,7 @@ interface Target {
 const PATTERN_SAMPLES = [
   '(512) 555-0100', '12/31/2030', '78701', '900-12-3456', '12-3456789', '110000000', '000123456789', 'Alex',
   'abc_123', '2030-12-31', 'TX', `sha256=${'0'.repeat(64)}`, 'idem-key-0123456789', '123456', '1234', 'ally', 'Example text', 'x',
+  '0123456789abcdef', 'pages/error.json',
 ];
 /** Fields whose value the pattern alone does not settle (an age rule, a past date). */
 const BY_NAME: Record<string, string> = { dob: '04/12/1975', dateOfBirth: '04/12/1975', ssn: '900-12-3456' };
@@ -131,6 +132,10 @@ function sample(node: Json, name: string, target: Target, depth = 0): Json {
       const properties = (schema.properties ?? {}) as JsonObject;
       const out: JsonObject = {};
       for (const key of (schema.required as string[] | undefined) ?? []) out[key] = sample(properties[key] ?? {}, key, target, depth + 1);
+      // A map that must hold entries (a studio draft's files): one, named after its propertyNames.
+      if (Number(schema.minProperties ?? 0) > Object.keys(out).length && schema.propertyNames && schema.additionalProperties) {
+        out[sampleString(deref(schema.propertyNames), name, target)] = sample(schema.additionalProperties as Json, name, target, depth + 1);
+      }
       return out;
     }
     case 'array': {

@@ -43,19 +43,17 @@ describe('after sign-in (spec §4)', () => {
     expect(afterLoginRoute({ ...base, enrolled: false, loginRoute: '/home' })).toBe('/enroll');
   });
 
-  it('sends an enrolled user to the stored route, or home; platform admins to the admin apps when the route is /', () => {
+  it('sends an enrolled user to the stored route, or to the root, whose redirects (route table) pick each start page', () => {
     expect(afterLoginRoute({ ...base, loginRoute: '/logs/funded' })).toBe('/logs/funded');
-    expect(afterLoginRoute({ ...base, loginRoute: null })).toBe('/home');
-    expect(afterLoginRoute({ ...base, loginRoute: '/' })).toBe('/home');
-    expect(afterLoginRoute({ ...base, loginRoute: '/', userRole: 'df.admin' })).toBe('/admin/apps');
-    expect(afterLoginRoute({ ...base, loginRoute: null, userRole: 'dfi.admin' })).toBe('/admin/apps');
-    expect(afterLoginRoute({ ...base, loginRoute: '/admin/offices', userRole: 'df.admin' })).toBe('/admin/offices');
+    expect(afterLoginRoute({ ...base, loginRoute: null })).toBe('/');
+    expect(afterLoginRoute({ ...base, loginRoute: '/' })).toBe('/');
+    expect(afterLoginRoute({ ...base, loginRoute: '/admin/offices' })).toBe('/admin/offices');
   });
 
   it('never follows a stored route off the app', () => {
     expect(safeRoute('//evil.example.com')).toBeNull();
     expect(safeRoute('https://evil.example.com')).toBeNull();
-    expect(afterLoginRoute({ ...base, loginRoute: '//evil.example.com/x' })).toBe('/home');
+    expect(afterLoginRoute({ ...base, loginRoute: '//evil.example.com/x' })).toBe('/');
   });
 
   it('fills the session of spec §3 from Users_GetUserInfo', () => {

@@ -3,10 +3,13 @@ import { HttpProblem } from '../../http/problem.ts';
 import { builtFiles, liveSet, PUBLISHABLE, setByHash, withOverlay } from '../../descriptors/live.ts';
 import { draftProblems, publicationHistory, publishDraft, rollBack } from './publish.ts';
 
-type Studio = 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
+type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
 
 /** The published descriptor set, and the product owner's studio (decision 0228; access: x-access product.owner). */
 export const studioHandlers: Pick<Handlers, Studio> = {
+  async Descriptors_GetLive({ services }) {
+    return { status: 200, body: { hash: (await liveSet(services.db)).hash } };
+  },
   async Descriptors_GetSet({ params, services }) {
     const set = await setByHash(services.db, params.hash);
     if (!set) throw new HttpProblem(404, 'There is no such descriptor set.');

@@ -11,6 +11,7 @@ import messages from '../../../schemas/messages.json';
 import { authPort } from '../auth-port.ts';
 import { session } from '../session/store.ts';
 import { webConfig } from '../config.ts';
+import { noticeLiveSet } from '../live-descriptors.ts';
 import { progress } from '../ui/progress.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
 import { ApiError, isProblem } from './problem.ts';
@@ -28,6 +29,15 @@ export const apiClient = createClient<paths>({
     idempotent: (request) => match(request.method, new URL(request.url).pathname)?.idempotent ?? false,
     onActivity: (delta) => (delta > 0 ? progress.start('read') : progress.end('read')),
   }),
+});
+
+// Every answer names the live descriptor set; a new one is taken on the next navigation (decision 0228).
+apiClient.use({
+  onResponse({ response }) {
+    const live = response.headers.get('x-descriptor-set');
+    if (live !== null) noticeLiveSet(live);
+    return response;
+  },
 });
 
 apiClient.use(

@@ -8,14 +8,11 @@ import type { SessionState } from '../session/state.ts';
 
 export type SessionUser = components['schemas']['SessionUser'];
 
-export const INTERNAL_ROLES = ['df.admin', 'dfi.admin'];
-export const HOME = '/home';
 export const ENROLL = '/enroll';
-export const ADMIN_APPS = '/admin/apps';
+/** The route table's root: its redirects send each user to their start page (screens/routes.json). */
+export const ROOT = '/';
 /** The single-segment route (spec /:state) the app lands on after the identity provider answered. */
 export const SIGNED_IN_ROUTE = '/signed-in';
-
-export const isInternalAdmin = (userRole: string | null | undefined): boolean => INTERNAL_ROLES.includes(userRole ?? '');
 
 /** Only app-internal hash paths are followed (never another origin, never a scheme). */
 export function safeRoute(path: string | null | undefined): string | null {
@@ -25,14 +22,14 @@ export function safeRoute(path: string | null | undefined): string | null {
 
 /**
  * Spec §4 after login: a stored route containing 'invite' first; otherwise (user info loaded) a
- * non-enrolled user goes to enroll; an enrolled user to the stored route, or home; platform admins to
- * the admin applications when the route is '/'.
+ * non-enrolled user goes to enroll; an enrolled user to the stored route, or to the root, whose redirects in the
+ * route table (data) send platform admins to the admin applications, the product owner to the studio, others home.
  */
-export function afterLoginRoute(state: Pick<SessionState, 'loginRoute' | 'enrolled' | 'userRole'>): string {
+export function afterLoginRoute(state: Pick<SessionState, 'loginRoute' | 'enrolled'>): string {
   const stored = safeRoute(state.loginRoute);
   if (stored?.includes('invite')) return stored;
   if (!state.enrolled) return ENROLL;
-  if (!stored || stored === '/') return isInternalAdmin(state.userRole) ? ADMIN_APPS : HOME;
+  if (!stored) return ROOT;
   return stored;
 }
 

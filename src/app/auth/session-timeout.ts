@@ -27,7 +27,7 @@ async function companyHome(): Promise<string> {
 
 /** Where the route table sends a borrower to sign in again for the session's application. */
 function borrowerSignInPath(): string {
-  const { routes, table } = engineDescriptors();
+  const { routes, table } = engineDescriptors({});
   const target = resolveTarget(routes.borrowerSignIn, { session: session.get(), request: { path: '', params: {} } }, table);
   return target.kind === 'route' ? target.path : '/';
 }

@@ -9,4 +9,5 @@ export const screenKinds: ScreenKinds = {
   detail: () => import('./DetailScreen.tsx'),
   dialog: () => import('./ChoiceScreen.tsx'),
   composite: () => import('./CompositeScreen.tsx'),
+  component: () => import('./ComponentScreen.tsx'),
 };

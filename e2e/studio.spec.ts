@@ -1,0 +1,118 @@
+/**
+ * The studio (issue 18, decision 0228): a product owner changes a brand's words and a page's title, sees both in the
+ * preview as a phone, publishes, and a borrower's page that was already open shows them after navigating — no
+ * restart; a rollback restores them; a third brand, with its own host, names, colours and words, is added the same way.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { hashOf } from './support/borrower.ts';
+import { STUDIO_BRAND_HOST } from './support/brands.ts';
+import { signIn } from './support/session.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+
+const START = '/landing/brightsmiles/start';
+
+async function openFile(owner: Page, path: string): Promise<void> {
+  await owner.getByRole('navigation', { name: 'Files' }).getByRole('button', { name: new RegExp(`^${path.replace(/[.]/g, '\\.')}`) }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: path })).toBeVisible();
+  await owner.getByRole('tab', { name: 'Form' }).click();
+}
+
+async function publish(owner: Page, note: string, files: number): Promise<void> {
+  await owner.getByLabel('What changes, and why').fill(note);
+  const button = owner.getByRole('button', { name: `Publish ${files} file(s)` });
+  await expect(button).toBeEnabled({ timeout: 15_000 });
+  await button.click();
+  await expect(owner.getByText(`Published: ${files} file(s) are live`, { exact: false })).toBeVisible({ timeout: 15_000 });
+}
+
+/** A change of page inside the app, as a person makes it: to the office's landing page once it shows, and back. */
+async function navigateAwayAndBack(page: Page): Promise<void> {
+  await page.bringToFront();
+  await page.evaluate(() => (window.location.hash = '/landing/brightsmiles'));
+  await expect(page.getByRole('heading', { level: 1, name: 'Bright Smiles Dental' })).toBeVisible({ timeout: 20_000 });
+  await page.evaluate((hash) => (window.location.hash = hash), START);
+  await expect.poll(() => hashOf(page)).toBe(START);
+}
+
+test('a product owner edits, previews, publishes and rolls back words live, and adds a third brand with its own host', async ({ page: owner, browser, baseURL }) => {
+  test.setTimeout(180_000);
+  // A borrower's page, open before anything is published.
+  const borrowerContext = await browser.newContext({ ignoreHTTPSErrors: true });
+  const borrower = await borrowerContext.newPage();
+  await borrower.goto(`${baseURL}/#${START}`);
+  await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible();
+
+  // The product owner lands in the studio, which no one else may open.
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await expect(owner.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible();
+
+  // The brand's word, in the form generated from the brand meta-schema; the check says what is wrong as one types.
+  await openFile(owner, 'brands/smile.json');
+  const service = owner.getByRole('group', { name: 'Wording' }).getByLabel('Service');
+  await service.fill(' ');
+  await expect(owner.getByText('must have a character other than spaces').first()).toBeVisible({ timeout: 15_000 });
+  await service.fill('Procedure');
+  await expect(owner.getByText('must have a character other than spaces')).toHaveCount(0, { timeout: 15_000 });
+
+  // A page's title.
+  await owner.getByLabel('Find a file').fill('landing-code-start');
+  await openFile(owner, 'pages/landing-code-start.json');
+  // The page's own title (a dialog frame has one too, further down).
+  await owner.getByLabel('Title', { exact: true }).first().fill('Apply for care financing');
+  await owner.getByRole('tab', { name: 'Changes' }).click();
+  await expect(owner.getByLabel('Changes against what is live')).toContainText('+   "title": "Apply for care financing"');
+
+  // The preview, as a phone: the real engine with the drafts.
+  await owner.getByLabel('Address').fill(START);
+  await owner.getByRole('button', { name: 'Show' }).click();
+  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+  await expect(preview.getByLabel('Estimated Procedure Amount')).toBeVisible();
+  // Drafts are not live: the borrower's page is as it was.
+  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible();
+
+  await publish(owner, 'Procedure, and a warmer title', 2);
+  // The open page shows the new words after navigating, with no reload and no restart.
+  await navigateAwayAndBack(borrower);
+  await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+  await expect(borrower.getByLabel('Estimated Procedure Amount')).toBeVisible();
+
+  // Rollback in one click restores them.
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await expect(owner.getByRole('cell', { name: 'Procedure, and a warmer title' })).toBeVisible();
+  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
+  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  await navigateAwayAndBack(borrower);
+  await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible();
+
+  // A third brand: its own host, names, colours and words.
+  await owner.getByLabel('Find a file').fill('');
+  await owner.getByLabel('New brand (its id)').fill('bright');
+  await owner.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'brands/bright.json' })).toBeVisible();
+  await owner.getByRole('tab', { name: 'Form' }).click();
+  await owner.getByLabel('Hosts').fill(STUDIO_BRAND_HOST);
+  const names = owner.getByRole('group', { name: 'Names' });
+  await names.getByLabel('Primary').fill('BrightCare Financing');
+  await names.getByLabel('Alternate').fill('BrightCare Patient Credit');
+  await owner.getByRole('group', { name: 'Palette' }).getByLabel('Primary').fill('#1d5fd1');
+  await owner.getByRole('group', { name: 'Wording' }).getByLabel('Service').fill('Care');
+  await owner.getByRole('group', { name: 'Logo' }).getByLabel('Text').fill('BrightCare');
+  await publish(owner, 'BrightCare, a third brand', 1);
+
+  // The server answers on https (its PUBLIC_URL's scheme), on the brand's own host name.
+  const visitor = await borrowerContext.newPage();
+  await visitor.goto(`https://${STUDIO_BRAND_HOST}:${new URL(baseURL!).port}/#${START}`);
+  await expect(visitor.getByLabel('Estimated Care Amount')).toBeVisible({ timeout: 20_000 });
+  await expect(visitor).toHaveTitle(/BrightCare Financing/);
+  await expect(visitor.getByText('BrightCare Financing').first()).toBeVisible();
+
+  // Back to the files as deployed, for the specs that follow.
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
+  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  await borrowerContext.close();
+});

@@ -1,0 +1,97 @@
+/**
+ * The studio's preview: the app itself in a frame of the same origin, started in preview mode (?studio-preview) and
+ * fed the draft set by message, so the real engine renders the draft — as a phone (412 px) or a desktop, in any
+ * brand, at any address of the app. The frame keeps the signed-in session of the tab, so pages open to the product
+ * owner's access; borrower and public pages show as anyone sees them.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { PREVIEW_MESSAGE } from '../live-descriptors.ts';
+import { previewSet, type Doc, type StudioFile } from './model.ts';
+
+const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
+type Device = keyof typeof DEVICES;
+const FRAME_WIDTH = 464;
+
+export function Preview({ files, drafts, brands }: { files: readonly StudioFile[]; drafts: Readonly<Record<string, Doc>>; brands: string[] }) {
+  const [address, setAddress] = useState('/landing/brightsmiles');
+  const [shown, setShown] = useState(address);
+  const [brand, setBrand] = useState('smile');
+  const [device, setDevice] = useState<Device>('phone');
+  const [ready, setReady] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const set = useMemo(() => previewSet(files, drafts), [files, drafts]);
+
+  useEffect(() => {
+    const onMessage = (event: MessageEvent<{ type?: string }>) => {
+      if (event.origin === window.location.origin && event.source === frame.current?.contentWindow && event.data?.type === `${PREVIEW_MESSAGE}-ready`) setReady(true);
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, []);
+  useEffect(() => {
+    if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set }, window.location.origin);
+  }, [ready, set]);
+
+  const src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
+  // A new frame says when it is ready for the draft.
+  useEffect(() => setReady(false), [src]);
+  const size = DEVICES[device];
+  const scale = Math.min(1, FRAME_WIDTH / size.width);
+  return (
+    <Stack gap="2" aria-label="Preview">
+      <Text fontWeight="semibold">Preview</Text>
+      <Flex gap="2" wrap="wrap" align="flex-end">
+        <Stack gap="1" flex="1" minW="10rem">
+          <chakra.label htmlFor="studio-preview-address" fontSize="sm">
+            Address
+          </chakra.label>
+          <Input
+            id="studio-preview-address"
+            size="sm"
+            value={address}
+            onChange={(e) => setAddress(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') setShown(address);
+            }}
+          />
+        </Stack>
+        <Button size="sm" onClick={() => setShown(address)}>
+          Show
+        </Button>
+      </Flex>
+      <Flex gap="2">
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field aria-label="Brand" value={brand} onChange={(e) => setBrand(e.target.value)}>
+            {brands.map((id) => (
+              <option key={id} value={id}>
+                {id}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field aria-label="Device" value={device} onChange={(e) => setDevice(e.target.value as Device)}>
+            <option value="phone">Phone (412 px)</option>
+            <option value="desktop">Desktop (1280 px)</option>
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      </Flex>
+      <Box w={`${size.width * scale}px`} h={`${size.height * scale}px`} borderWidth="1px" borderRadius="md" overflow="hidden">
+        <chakra.iframe
+          // A new frame for a new address, brand or device; a new draft goes to the frame as it is.
+          key={src}
+          ref={frame}
+          title="Preview of the draft"
+          src={src}
+          width={size.width}
+          height={size.height}
+          border="0"
+          style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }}
+        />
+      </Box>
+    </Stack>
+  );
+}

@@ -1,0 +1,159 @@
+/**
+ * A form generated from a file's meta-schema (decision 0228): texts, choices, numbers, yes/no, lists of words and maps
+ * of words, nested objects as groups; what a form cannot say well (expressions, lists of objects) is named with a
+ * pointer to the JSON tab, where every property can be edited.
+ */
+import { Box, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
+import { resolve, type Doc, type MetaSchemas } from './model.ts';
+
+type Schema = Record<string, unknown>;
+type Path = readonly string[];
+
+interface FormProps {
+  schema: Schema;
+  file: string;
+  metas: MetaSchemas;
+  value: Doc;
+  onChange(path: Path, value: unknown): void;
+  /** The check's problems of this file, by JSON pointer ('#/wording/service'). */
+  problems: Readonly<Record<string, string[]>>;
+}
+
+const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+const pointerOf = (path: Path) => `#/${path.join('/')}`;
+
+function Problems({ at, problems }: { at: string; problems: FormProps['problems'] }) {
+  const own = problems[at] ?? [];
+  return own.length ? (
+    <Text color="fg.error" fontSize="sm" role="alert">
+      {own.join(' ')}
+    </Text>
+  ) : null;
+}
+
+function Field({ name, property, path, props }: { name: string; property: Schema; path: Path; props: FormProps }) {
+  const { schema: resolved, file, text } = resolve(property, props.file, props.metas);
+  const value = path.reduce<unknown>((node, step) => (node as Doc | undefined)?.[step], props.value);
+  const id = `studio-${path.join('-')}`;
+  const label = (
+    <chakra.label htmlFor={id} fontWeight="medium" fontSize="sm">
+      {words(name)}
+    </chakra.label>
+  );
+  const hint = typeof property.description === 'string' ? property.description : typeof resolved.description === 'string' ? resolved.description : undefined;
+  const frame = (control: React.ReactNode) => (
+    <Stack gap="1">
+      {label}
+      {control}
+      {hint ? (
+        <Text fontSize="xs" color="fg.muted">
+          {hint}
+        </Text>
+      ) : null}
+      <Problems at={pointerOf(path)} problems={props.problems} />
+    </Stack>
+  );
+  if (Array.isArray(resolved.enum)) {
+    return frame(
+      <NativeSelect.Root size="sm">
+        <NativeSelect.Field id={id} value={value === undefined ? '' : String(value)} onChange={(e) => props.onChange(path, e.target.value === '' ? undefined : e.target.value)}>
+          <option value="">(none)</option>
+          {resolved.enum.map((option) => (
+            <option key={String(option)} value={String(option)}>
+              {String(option)}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>,
+    );
+  }
+  if (resolved.type === 'boolean') {
+    return frame(<chakra.input id={id} type="checkbox" w="4" h="4" checked={value === true} onChange={(e) => props.onChange(path, e.target.checked ? true : undefined)} />);
+  }
+  if (resolved.type === 'integer' || resolved.type === 'number') {
+    return frame(<Input id={id} size="sm" type="number" value={typeof value === 'number' ? value : ''} onChange={(e) => props.onChange(path, e.target.value === '' ? undefined : Number(e.target.value))} />);
+  }
+  if ((text || resolved.type === 'string') && (value === undefined || typeof value === 'string')) {
+    return frame(<Input id={id} size="sm" value={value ?? ''} onChange={(e) => props.onChange(path, e.target.value === '' ? undefined : e.target.value)} />);
+  }
+  const items = resolved.items as Schema | undefined;
+  if (resolved.type === 'array' && items && resolve(items, file, props.metas).schema.type === 'string' && (value === undefined || Array.isArray(value))) {
+    return frame(
+      <Textarea
+        id={id}
+        size="sm"
+        rows={3}
+        value={((value as string[] | undefined) ?? []).join('\n')}
+        onChange={(e) => props.onChange(path, e.target.value.split('\n').map((line) => line.trim()).filter(Boolean))}
+      />,
+    );
+  }
+  if (resolved.type === 'object' || resolved.properties) {
+    return (
+      <Box as="fieldset" borderWidth="1px" borderRadius="md" p="3">
+        <chakra.legend fontWeight="semibold" fontSize="sm" px="1">
+          {words(name)}
+        </chakra.legend>
+        {hint ? (
+          <Text fontSize="xs" color="fg.muted" mb="2">
+            {hint}
+          </Text>
+        ) : null}
+        <Problems at={pointerOf(path)} problems={props.problems} />
+        <Fields schema={resolved} file={file} path={path} props={props} />
+      </Box>
+    );
+  }
+  return frame(
+    <Text fontSize="sm" color="fg.muted">
+      {value === undefined ? 'Not set.' : 'Set.'} Edit it in the JSON tab.
+    </Text>,
+  );
+}
+
+/** The properties of an object schema, and — for a map of words — each entry it holds plus one to add. */
+function Fields({ schema, file, path, props }: { schema: Schema; file: string; path: Path; props: FormProps }) {
+  const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>).filter(([name]) => name !== '$schema' && name !== 'format' && name !== 'kind');
+  const value = (path.reduce<unknown>((node, step) => (node as Doc | undefined)?.[step], props.value) ?? {}) as Doc;
+  const extra = schema.additionalProperties && typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as Schema) : undefined;
+  const known = new Set(properties.map(([name]) => name));
+  const others = extra ? Object.keys(value).filter((name) => !known.has(name)) : [];
+  return (
+    <Stack gap="3">
+      {properties.map(([name, property]) => (
+        <Field key={name} name={name} property={property} path={[...path, name]} props={{ ...props, file }} />
+      ))}
+      {others.map((name) => (
+        <Field key={name} name={name} property={extra!} path={[...path, name]} props={{ ...props, file }} />
+      ))}
+      {extra && resolve(extra, file, props.metas).schema.type === 'string' ? <AddEntry path={path} onChange={props.onChange} /> : null}
+    </Stack>
+  );
+}
+
+function AddEntry({ path, onChange }: { path: Path; onChange: FormProps['onChange'] }) {
+  const id = `studio-add-${path.join('-')}`;
+  return (
+    <Stack gap="1">
+      <chakra.label htmlFor={id} fontSize="sm">
+        Add a word (its name, then Enter)
+      </chakra.label>
+      <Input
+        id={id}
+        size="sm"
+        placeholder="name"
+        onKeyDown={(e) => {
+          const name = e.currentTarget.value.trim();
+          if (e.key !== 'Enter' || !name) return;
+          onChange([...path, name], name);
+          e.currentTarget.value = '';
+        }}
+      />
+    </Stack>
+  );
+}
+
+export function SchemaForm(props: FormProps) {
+  return <Fields schema={props.schema} file={props.file} path={[]} props={props} />;
+}

@@ -1,0 +1,319 @@
+/**
+ * The studio (issue 18, decision 0228): a product owner picks a file (route table, menus, layouts, conditions, a page,
+ * a dialog, a brand), edits it in a form generated from its meta-schema or as JSON, sees the build's own checks as
+ * they type, compares it with what is live, previews it in the real engine (a frame of the app fed the draft) as a
+ * phone or a desktop in any brand, and publishes it with a note — live for everyone on their next navigation, with no
+ * build or restart. The history lists every publication; any one can be made live again in one click.
+ */
+import { useEffect, useMemo, useState } from 'react';
+import { Badge, Box, Button, chakra, Flex, Heading, Input, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callOperation } from '../api/client.ts';
+import type { StudioFiles, StudioHistory, StudioPublication } from '../../../codegen/generated/schemas.ts';
+import { toasts } from '../ui/toasts.ts';
+import { changesOnly, diffLines } from './diff.ts';
+import { SchemaForm } from './SchemaForm.tsx';
+import { Preview } from './Preview.tsx';
+import { draftFiles, errorsOf, newBrand, parseDraft, pretty, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
+
+const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
+const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
+
+type Publication = StudioPublication;
+
+const FILES = ['Studio_GetFiles'];
+const HISTORY = ['Studio_GetHistory'];
+const CHECK_DELAY_MS = 400;
+
+const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands' };
+
+function setAt(doc: Doc, path: readonly string[], value: unknown): Doc {
+  const [head, ...rest] = path;
+  const copy: Doc = { ...doc };
+  if (rest.length === 0) {
+    if (value === undefined) delete copy[head!];
+    else copy[head!] = value;
+  } else copy[head!] = setAt((doc[head!] ?? {}) as Doc, rest, value);
+  return copy;
+}
+
+export default function Studio() {
+  const queryClient = useQueryClient();
+  const files = useQuery({ queryKey: FILES, queryFn: async () => (await callOperation('Studio_GetFiles')) as StudioFiles });
+  const history = useQuery({ queryKey: HISTORY, queryFn: async () => ((await callOperation('Studio_GetHistory')) as StudioHistory).publications });
+  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const [selected, setSelected] = useState('brands/smile.json');
+  const [filter, setFilter] = useState('');
+  const [errors, setErrors] = useState<string[]>([]);
+  const [checking, setChecking] = useState(false);
+  const [note, setNote] = useState('');
+  const [newId, setNewId] = useState('');
+
+  const all = files.data?.files ?? [];
+  const known = useMemo(() => {
+    const byPath = new Map(all.map((f) => [f.path, f]));
+    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: 'brand', doc: {}, published: false, editable: true });
+    return byPath;
+  }, [all, drafts]);
+  const file = known.get(selected);
+  const liveFile = all.find((f) => f.path === selected);
+  const text = drafts[selected] ?? (file ? pretty(file.doc) : '');
+  const parsed = parseDraft(text);
+  const changed = useMemo(() => draftFiles(all, drafts), [all, drafts]);
+  const changedCount = Object.keys(changed).length;
+
+  // The build's checks over the live set with the drafts in it, a moment after the last keystroke.
+  useEffect(() => {
+    if (changedCount === 0) {
+      setErrors([]);
+      return;
+    }
+    const timer = setTimeout(() => {
+      setChecking(true);
+      callOperation('Studio_CheckDraft', { body: { files: changed } })
+        .then((answer) => setErrors((answer as { errors: string[] }).errors))
+        .catch((error: unknown) => toasts.error(error, 'The draft could not be checked.'))
+        .finally(() => setChecking(false));
+    }, CHECK_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [changed, changedCount]);
+
+  const edit = (next: string) => setDrafts((current) => ({ ...current, [selected]: next }));
+  const editAt = (path: readonly string[], value: unknown) => {
+    if ('doc' in parsed) edit(pretty(setAt(parsed.doc, path, value)));
+  };
+
+  const refresh = async () => {
+    await Promise.all([queryClient.invalidateQueries({ queryKey: FILES }), queryClient.invalidateQueries({ queryKey: HISTORY })]);
+  };
+  const publish = useMutation({
+    mutationFn: () => callOperation('Studio_Publish', { body: { files: changed, note } }),
+    onSuccess: async () => {
+      toasts.success(`Published: ${Object.keys(changed).length} file(s) are live. People see them on their next page.`);
+      setDrafts({});
+      setNote('');
+      await refresh();
+    },
+    onError: (error) => toasts.error(error, 'Nothing was published.'),
+  });
+  const restore = useMutation({
+    mutationFn: (id: number) => callOperation('Studio_Rollback', { body: { id, note: id === 0 ? 'Back to the files as deployed' : `Back to publication ${id}` } }),
+    onSuccess: async () => {
+      toasts.success('Rolled back: those files are live again.');
+      setDrafts({});
+      await refresh();
+    },
+    onError: (error) => toasts.error(error, 'Nothing was rolled back.'),
+  });
+
+  const fileErrors = errorsOf(errors, selected);
+  const problems = useMemo(() => {
+    const byPointer: Record<string, string[]> = {};
+    for (const error of fileErrors) {
+      const match = /^screens\/[^#:]+(#[^:]*)?: (.*)$/.exec(error);
+      const pointer = match?.[1] ?? '#/';
+      (byPointer[pointer] ??= []).push(match?.[2] ?? error);
+    }
+    return byPointer;
+  }, [fileErrors]);
+  const schema = file && 'doc' in parsed ? schemaOfFile(selected, parsed.doc, METAS) : undefined;
+  const brands = [...known.values()].filter((f) => f.path.startsWith('brands/')).map((f) => f.path.slice('brands/'.length, -'.json'.length));
+  const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.editable && f.path.includes(filter.trim())) }));
+  const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
+
+  if (files.isLoading) return <Text>Loading…</Text>;
+  if (files.isError) return <Text role="alert">The files could not be read.</Text>;
+
+  return (
+    <Stack gap="4">
+      <Heading as="h1" size="lg">
+        Studio
+      </Heading>
+      <Flex gap="4" align="flex-start" wrap={{ base: 'wrap', xl: 'nowrap' }}>
+        <Stack as="nav" aria-label="Files" w={{ base: 'full', xl: '64' }} flexShrink={0} gap="3">
+          <Input size="sm" aria-label="Find a file" placeholder="Find a file" value={filter} onChange={(e) => setFilter(e.target.value)} />
+          <Box maxH="60vh" overflowY="auto">
+            {groups.map((group) => (
+              <Box key={group.label} mb="2">
+                <Text fontSize="xs" fontWeight="bold" color="fg.muted" textTransform="uppercase">
+                  {group.label}
+                </Text>
+                {group.files.map((f) => (
+                  <Button key={f.path} size="xs" variant={f.path === selected ? 'solid' : 'ghost'} w="full" justifyContent="flex-start" onClick={() => setSelected(f.path)} aria-current={f.path === selected ? 'true' : undefined}>
+                    {f.path}
+                    {drafts[f.path] !== undefined && changed[f.path] ? ' •' : ''}
+                    {f.published ? ' (published)' : ''}
+                  </Button>
+                ))}
+              </Box>
+            ))}
+          </Box>
+          <Stack gap="1">
+            <chakra.label htmlFor="studio-new-brand" fontSize="sm">
+              New brand (its id)
+            </chakra.label>
+            <Flex gap="2">
+              <Input id="studio-new-brand" size="sm" placeholder="bright" value={newId} onChange={(e) => setNewId(e.target.value.toLowerCase())} />
+              <Button
+                size="sm"
+                disabled={!/^[a-z][a-z0-9-]{1,30}$/.test(newId) || known.has(`brands/${newId}.json`)}
+                onClick={() => {
+                  const base = known.get('brands/smile.json')?.doc ?? {};
+                  const path = `brands/${newId}.json`;
+                  setDrafts((current) => ({ ...current, [path]: pretty(newBrand(base, newId)) }));
+                  setSelected(path);
+                  setNewId('');
+                }}
+              >
+                Add
+              </Button>
+            </Flex>
+          </Stack>
+        </Stack>
+
+        <Stack flex="1" minW="0" gap="3">
+          <Flex align="center" gap="2" wrap="wrap">
+            <Heading as="h2" size="md">
+              {selected}
+            </Heading>
+            {changed[selected] ? <Badge colorPalette="orange">Draft</Badge> : null}
+            {file?.published ? <Badge colorPalette="blue">Published</Badge> : null}
+            {checking ? <Text fontSize="sm">Checking…</Text> : null}
+          </Flex>
+          {'error' in parsed ? (
+            <Text color="fg.error" role="alert">
+              {parsed.error}
+            </Text>
+          ) : null}
+          {fileErrors.length ? (
+            <Box role="alert" borderWidth="1px" borderColor="border.error" borderRadius="md" p="2">
+              <Text fontWeight="semibold" fontSize="sm">
+                {fileErrors.length} problem(s) in this file; it cannot be published until they are fixed:
+              </Text>
+              {fileErrors.map((e) => (
+                <Text key={e} fontSize="sm" fontFamily="mono">
+                  {e}
+                </Text>
+              ))}
+            </Box>
+          ) : null}
+          {errors.length > fileErrors.length ? (
+            <Text fontSize="sm" color="fg.error">
+              Other drafts have {errors.length - fileErrors.length} problem(s): {[...new Set(errors.filter((e) => !fileErrors.includes(e)).map((e) => e.split(/[#:]/)[0]))].join(', ')}
+            </Text>
+          ) : null}
+          <Tabs.Root defaultValue="form" lazyMount variant="line">
+            <Tabs.List>
+              <Tabs.Trigger value="form">Form</Tabs.Trigger>
+              <Tabs.Trigger value="json">JSON</Tabs.Trigger>
+              <Tabs.Trigger value="diff">Changes</Tabs.Trigger>
+              <Tabs.Trigger value="history">History</Tabs.Trigger>
+            </Tabs.List>
+            <Tabs.Content value="form">
+              {schema && 'doc' in parsed ? (
+                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} />
+              ) : (
+                <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
+              )}
+            </Tabs.Content>
+            <Tabs.Content value="json">
+              <Textarea aria-label={`${selected} as JSON`} fontFamily="mono" fontSize="sm" rows={28} spellCheck={false} value={text} onChange={(e) => edit(e.target.value)} />
+            </Tabs.Content>
+            <Tabs.Content value="diff">
+              <Changes before={liveFile ? pretty(liveFile.doc) : ''} after={text} />
+            </Tabs.Content>
+            <Tabs.Content value="history">
+              <History publications={history.data ?? []} onRestore={(id) => restore.mutate(id)} busy={restore.isPending} />
+            </Tabs.Content>
+          </Tabs.Root>
+          <Stack gap="2" borderTopWidth="1px" pt="3">
+            <chakra.label htmlFor="studio-note" fontWeight="medium" fontSize="sm">
+              What changes, and why (kept in the history)
+            </chakra.label>
+            <Input id="studio-note" size="sm" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} />
+            <Flex gap="2" align="center" wrap="wrap">
+              <Button colorPalette="brand" disabled={!canPublish || publish.isPending} onClick={() => publish.mutate()}>
+                Publish {changedCount ? `${changedCount} file(s)` : ''}
+              </Button>
+              <Button variant="ghost" disabled={changedCount === 0} onClick={() => setDrafts({})}>
+                Discard drafts
+              </Button>
+              <Text fontSize="sm" color="fg.muted">
+                {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : note.trim() ? '' : 'Say what changes to publish.'}
+              </Text>
+            </Flex>
+          </Stack>
+        </Stack>
+
+        <Box w={{ base: 'full', xl: '30rem' }} flexShrink={0}>
+          <Preview files={all} drafts={changed} brands={brands} />
+        </Box>
+      </Flex>
+    </Stack>
+  );
+}
+
+function Changes({ before, after }: { before: string; after: string }) {
+  const lines = useMemo(() => changesOnly(diffLines(before, after)), [before, after]);
+  if (lines.length === 0) return <Text>No changes against what is live.</Text>;
+  return (
+    <Box as="pre" fontSize="xs" fontFamily="mono" overflowX="auto" aria-label="Changes against what is live">
+      {lines.map((line, i) =>
+        line.kind === 'gap' ? (
+          <Text key={i} as="div" color="fg.muted">
+            … {line.count} unchanged line(s)
+          </Text>
+        ) : (
+          <Text key={i} as="div" bg={line.kind === 'added' ? 'green.subtle' : line.kind === 'removed' ? 'red.subtle' : undefined}>
+            {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
+            {line.text}
+          </Text>
+        ),
+      )}
+    </Box>
+  );
+}
+
+function History({ publications, onRestore, busy }: { publications: Publication[]; onRestore(id: number): void; busy: boolean }) {
+  if (publications.length === 0) return <Text>Nothing was published yet: the files are as deployed.</Text>;
+  return (
+    <Stack gap="2">
+      <Button size="sm" variant="outline" alignSelf="flex-start" disabled={busy} onClick={() => onRestore(publications[1]?.id ?? 0)}>
+        Roll back the last publication
+      </Button>
+      <chakra.table fontSize="sm" w="full">
+        <thead>
+          <tr>
+            <chakra.th textAlign="start">When</chakra.th>
+            <chakra.th textAlign="start">Who</chakra.th>
+            <chakra.th textAlign="start">Note</chakra.th>
+            <chakra.th textAlign="start">Files</chakra.th>
+            <chakra.th />
+          </tr>
+        </thead>
+        <tbody>
+          {publications.map((p, index) => (
+            <tr key={p.id}>
+              <td>{new Date(p.publishedAt).toLocaleString()}</td>
+              <td>{p.publishedBy}</td>
+              <td>
+                {p.note}
+                {p.restoredFrom !== null ? ` (restored ${p.restoredFrom === 0 ? 'the deployed files' : `publication ${p.restoredFrom}`})` : ''}
+              </td>
+              <td>{p.changed.join(', ')}</td>
+              <td>
+                {index === 0 ? (
+                  <Badge>Live</Badge>
+                ) : (
+                  <Button size="xs" variant="outline" disabled={busy} onClick={() => onRestore(p.id)}>
+                    Make live again
+                  </Button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </chakra.table>
+    </Stack>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
+import { draftFiles, errorsOf, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { metaSchemas } from '../../codegen/ui-generators.ts';
+
+const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
+const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, editable: true });
+
+describe('the studio model (decision 0228)', () => {
+  it('diffs lines, and shows only the changes with their context', () => {
+    expect(diffLines('a\nb\nc', 'a\nx\nc')).toEqual([
+      { kind: 'same', text: 'a' },
+      { kind: 'removed', text: 'b' },
+      { kind: 'added', text: 'x' },
+      { kind: 'same', text: 'c' },
+    ]);
+    const long = Array.from({ length: 20 }, (_, i) => `line ${i}`);
+    const changed = [...long.slice(0, 10), 'new', ...long.slice(10)];
+    expect(changesOnly(diffLines(long.join('\n'), changed.join('\n')), 1)).toEqual([
+      { kind: 'gap', count: 9 },
+      { kind: 'same', text: 'line 9' },
+      { kind: 'added', text: 'new' },
+      { kind: 'same', text: 'line 10' },
+      { kind: 'gap', count: 9 },
+    ]);
+  });
+
+  it('keeps a half-typed draft as typed, and sends only the drafts that are documents and differ', () => {
+    expect(parseDraft('{"a":')).toMatchObject({ error: expect.stringMatching(/^Not valid JSON yet/) });
+    expect(parseDraft('[1]')).toEqual({ error: 'A descriptor file is a JSON object: { … }.' });
+    const files = [file('pages/a.json', 'screen', { title: 'A' }), file('pages/b.json', 'screen', { title: 'B' })];
+    expect(draftFiles(files, { 'pages/a.json': '{"title":"A"}', 'pages/b.json': '{"title":"Bee"}', 'pages/c.json': '{"title":' })).toEqual({ 'pages/b.json': { title: 'Bee' } });
+  });
+
+  it('previews the published files and the drafts, expanded as the engine reads them', () => {
+    const files = [
+      file('fragments.json', 'fragments', { format: 1, fragments: { cancel: { description: 'x', value: { id: 'cancel', label: 'Cancel' } } } }),
+      file('pages/a.json', 'screen', { format: 1, kind: 'dialog', buttons: [{ $use: 'cancel' }] }, true),
+      file('pages/b.json', 'screen', { format: 1, kind: 'dialog', text: 'B' }),
+    ];
+    const set = previewSet(files, { 'pages/b.json': { kind: 'dialog', text: 'Bee' }, 'pages/c.json': { format: 1, kind: 'dialog', buttons: [{ $use: 'nope' }] } });
+    expect(set.files).toEqual({
+      'pages/a.json': { format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Cancel' }] },
+      'pages/b.json': { format: 1, kind: 'dialog', text: 'Bee' },
+    });
+  });
+
+  it('starts a new brand from another, not the default, on no host', () => {
+    expect(newBrand({ id: 'smile', default: true, hosts: ['localhost'], palette: { primary: '#000000' } }, 'bright')).toEqual({
+      id: 'bright',
+      hosts: [],
+      palette: { primary: '#000000' },
+      names: { primary: 'bright Financing', alternate: 'bright Patient Financing' },
+    });
+  });
+
+  it('finds the meta-schema of a file, follows references, and marks what people read', () => {
+    const brand = schemaOfFile('brands/x.json', {}, metas)!;
+    expect(brand.file).toBe('brand.schema.json');
+    expect(resolve((brand.schema.properties as Record<string, Record<string, unknown>>).format!, brand.file, metas).schema.title).toBe('FormatVersion');
+    const detail = schemaOfFile('pages/x.json', { kind: 'detail' }, metas)!;
+    expect(detail.schema.title).toBe('DetailScreen');
+    expect(resolve((detail.schema.properties as Record<string, Record<string, unknown>>).title!, detail.file, metas).text).toBe(true);
+    expect(schemaOfFile('pages/x.json', { kind: 'nope' }, metas)).toBeUndefined();
+    expect(errorsOf(['screens/pages/a.json#/title: x', 'screens/pages/ab.json: y', 'screens/pages/a.json: z'], 'pages/a.json')).toEqual(['screens/pages/a.json#/title: x', 'screens/pages/a.json: z']);
+  });
+});

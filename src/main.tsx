@@ -9,7 +9,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadFirstPage } from './app/App.tsx';
-import { startingSet } from './app/live-descriptors.ts';
+import { inPreview, startingSet } from './app/live-descriptors.ts';
 import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
@@ -31,7 +31,8 @@ async function start(): Promise<void> {
   const language = chooseLanguage(locale, false);
   await session.ready;
   await language;
-  const load = authModules['./app/auth/port.ts'];
+  // A studio preview frame signs no one in: it shares the tab's storage with the studio's own sign-in.
+  const load = inPreview() ? undefined : authModules['./app/auth/port.ts'];
   if (load) {
     const port = lazyAuthPort({
       load: async () => {
@@ -48,7 +49,7 @@ async function start(): Promise<void> {
     if (needsAuthAtStart(window.location.search, session.get().authenticated)) await port.ready();
   }
   // Spec §4 times out borrowers and anonymous visitors too, so the idle monitor starts for everyone, without MSAL.
-  void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout(() => authPort().signOut()));
+  if (!inPreview()) void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout(() => authPort().signOut()));
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

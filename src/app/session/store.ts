@@ -13,6 +13,7 @@
 import { useSyncExternalStore } from 'react';
 import { EMPTY_SESSION, type SessionState } from './state.ts';
 import { decryptState, encryptState, generateSessionKey } from './crypto.ts';
+import { inPreview } from '../live-descriptors.ts';
 
 export const STORAGE_KEY = 'pos.session';
 export const TAB_KEY = 'pos.session.tab';
@@ -85,7 +86,7 @@ export class SessionStore {
   /** Resolves once the stored state has been read (or found missing). */
   readonly ready: Promise<void>;
 
-  constructor(private readonly storage: Storage | undefined = typeof sessionStorage === 'undefined' ? undefined : sessionStorage) {
+  constructor(private readonly storage: Storage | null = typeof sessionStorage === 'undefined' ? null : sessionStorage) {
     this.ready = this.storage ? this.load() : Promise.resolve();
   }
 
@@ -151,7 +152,8 @@ export class SessionStore {
   }
 }
 
-export const session = new SessionStore();
+/** A studio preview shows pages as a visitor who is not signed in, and keeps nothing (decision 0228). */
+export const session = new SessionStore(inPreview() ? null : undefined);
 
 /** The session state, re-rendering on change. */
 export function useSession(): SessionState {

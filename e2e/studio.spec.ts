@@ -23,7 +23,8 @@ async function publish(owner: Page, note: string, files: number): Promise<void> 
   const button = owner.getByRole('button', { name: `Publish ${files} file(s)` });
   await expect(button).toBeEnabled({ timeout: 15_000 });
   await button.click();
-  await expect(owner.getByText(`Published: ${files} file(s) are live`, { exact: false })).toBeVisible({ timeout: 15_000 });
+  // The studio renders the pages the drafts touch before it publishes.
+  await expect(owner.getByText(`Published: ${files} file(s) are live`, { exact: false })).toBeVisible({ timeout: 60_000 });
 }
 
 /** A change of page inside the app, as a person makes it: to the office's landing page once it shows, and back. */

@@ -136,5 +136,35 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
       if (descriptor.file.includes('/dialogs/') && !doc.dialog) errors.push(`${descriptor.file}#: a dialog needs "dialog": {"title": …}`);
     }
   }
+  errors.push(...containmentCycles(descriptors));
+  return errors;
+}
+
+/** Pages that hold themselves through their parts or steps: such a page never finishes rendering (it crashes the tab). */
+function containmentCycles(descriptors: readonly LoadedDescriptor[]): string[] {
+  const holds = new Map<string, string[]>();
+  for (const d of descriptors) {
+    if (d.kind !== 'screen' || !d.file.includes('/pages/')) continue;
+    const parts = (d.doc.kind === 'wizard' ? d.doc.steps : d.doc.kind === 'composite' ? d.doc.parts : []) as Array<{ screen?: string }> | undefined;
+    holds.set(d.name, (parts ?? []).flatMap((p) => (typeof p.screen === 'string' ? [p.screen] : [])));
+  }
+  const errors: string[] = [];
+  for (const start of holds.keys()) {
+    const seen = new Set<string>();
+    const walk = (name: string, trail: string[]): boolean => {
+      for (const next of holds.get(name) ?? []) {
+        if (next === start) {
+          errors.push(`screens/pages/${start}.json: the page holds itself (${[...trail, next].join(' → ')}); it would never finish rendering`);
+          return true;
+        }
+        if (!seen.has(next)) {
+          seen.add(next);
+          if (walk(next, [...trail, next])) return true;
+        }
+      }
+      return false;
+    };
+    walk(start, [start]);
+  }
   return errors;
 }

@@ -17,7 +17,7 @@ import { flagsOf } from '../engine/context.ts';
 import { brandName, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
 import { brandsOf, engineDescriptors, screenLoader } from './descriptors.ts';
-import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, type DescriptorSet } from './live-descriptors.ts';
+import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, reportRenderError, type DescriptorSet } from './live-descriptors.ts';
 import { session } from './session/store.ts';
 import { authPort } from './auth-port.ts';
 import { callOperation, downloadOperation, readsOnly } from './api/client.ts';
@@ -153,7 +153,7 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <EngineContext.Provider value={services}>
           {/* The toaster sits in the router: a toast ends with its page (Toaster.tsx). */}
-          <EngineRouter onChunkError={handleChunkError} onNavigate={takeLiveSet}>
+          <EngineRouter onChunkError={handleChunkError} onNavigate={takeLiveSet} onRenderError={inPreview() ? reportRenderError : undefined}>
             <LazyToaster />
           </EngineRouter>
           <ProgressOverlay />

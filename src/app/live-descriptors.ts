@@ -44,8 +44,11 @@ function listenToStudio(): Promise<DescriptorSet> {
   return new Promise((resolve) => {
     let first = true;
     const timer = setTimeout(() => resolve(BUILT_SET), PREVIEW_WAIT_MS);
-    window.addEventListener('message', (event: MessageEvent<{ type?: string; set?: DescriptorSet }>) => {
-      if (event.origin !== window.location.origin || event.source !== window.parent || event.data?.type !== PREVIEW_MESSAGE || !event.data.set) return;
+    window.addEventListener('message', (event: MessageEvent<{ type?: string; set?: DescriptorSet; path?: string }>) => {
+      if (event.origin !== window.location.origin || event.source !== window.parent) return;
+      const { type, path } = event.data ?? {};
+      if (type === `${PREVIEW_MESSAGE}-visit` && typeof path === 'string') return visitForStudio(path);
+      if (type !== PREVIEW_MESSAGE || !event.data.set) return;
       if (first) {
         first = false;
         clearTimeout(timer);
@@ -54,6 +57,20 @@ function listenToStudio(): Promise<DescriptorSet> {
     });
     window.parent.postMessage({ type: `${PREVIEW_MESSAGE}-ready` }, window.location.origin);
   });
+}
+
+/** How long a page the studio's render check visits has to render (its code and data arriving). */
+const VISIT_SETTLE_MS = 1_200;
+
+/** The studio's render check: open a page, and say when it had time to render. */
+function visitForStudio(path: string): void {
+  window.location.hash = path;
+  setTimeout(() => window.parent.postMessage({ type: `${PREVIEW_MESSAGE}-visited`, path }, window.location.origin), VISIT_SETTLE_MS);
+}
+
+/** In a preview: tells the studio of a page that does not render. */
+export function reportRenderError(error: Error): void {
+  window.parent.postMessage({ type: `${PREVIEW_MESSAGE}-error`, message: error.message }, window.location.origin);
 }
 
 /** The set the page names; the built one when it names none or its set cannot be read. In a preview, the studio's. */

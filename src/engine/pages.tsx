@@ -84,6 +84,8 @@ export interface ErrorBoundaryProps {
   onChunkError?: (error: Error) => boolean;
   /** Something that changes on navigation, to leave the error page. */
   resetKey?: string;
+  /** Told of each error a page's render ends in (the studio's render check, decision 0228). */
+  onRenderError?: (error: Error) => void;
 }
 
 /** Render errors become the error page; if that fails too, a plain fallback (spec §8). */
@@ -97,6 +99,7 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, { error: Error 
   }
   override componentDidCatch(error: Error, info: ErrorInfo) {
     if (this.props.onChunkError?.(error)) return;
+    this.props.onRenderError?.(error);
     console.error(error, info.componentStack);
   }
   override render() {

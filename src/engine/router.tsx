@@ -173,23 +173,25 @@ function Routes() {
  * Render errors become the error page, which a navigation leaves. The reset key is the router's own location: a
  * listener of its own would re-render the page being left before the router renders the next one.
  */
-function GuardedRoutes({ onChunkError, onNavigate }: Pick<ErrorBoundaryProps, 'onChunkError'> & { onNavigate?: () => void }) {
+type RouterEvents = Pick<ErrorBoundaryProps, 'onChunkError' | 'onRenderError'> & { onNavigate?: () => void };
+
+function GuardedRoutes({ onChunkError, onRenderError, onNavigate }: RouterEvents) {
   const { pathname } = useLocation();
   const navigated = useRef(onNavigate);
   navigated.current = onNavigate;
   useEffect(() => navigated.current?.(), [pathname]);
   return (
-    <ErrorBoundary onChunkError={onChunkError} resetKey={pathname}>
+    <ErrorBoundary onChunkError={onChunkError} onRenderError={onRenderError} resetKey={pathname}>
       <Routes />
     </ErrorBoundary>
   );
 }
 
 /** `onNavigate` runs after each change of page (the shell takes a newly published descriptor set then). */
-export function EngineRouter({ children, onChunkError, onNavigate }: { children?: ReactNode; onNavigate?: () => void } & Pick<ErrorBoundaryProps, 'onChunkError'>) {
+export function EngineRouter({ children, ...events }: { children?: ReactNode } & RouterEvents) {
   return (
     <HashRouter>
-      <GuardedRoutes onChunkError={onChunkError} onNavigate={onNavigate} />
+      <GuardedRoutes {...events} />
       {children}
     </HashRouter>
   );

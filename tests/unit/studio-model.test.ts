@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { draftFiles, errorsOf, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { affectedPaths, draftFiles, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
@@ -43,6 +43,22 @@ describe('the studio model (decision 0228)', () => {
       'pages/a.json': { format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Cancel' }] },
       'pages/b.json': { format: 1, kind: 'dialog', text: 'Bee' },
     });
+  });
+
+  it('renders before publishing the routes a draft touches: its pages, the composites holding them, or all when shared parts change', () => {
+    expect([samplePath('/app/:id'), samplePath('/landing/:code?'), samplePath('/landing/:code/start'), samplePath('/:state')]).toEqual(['/app/1', '/landing', '/landing/1/start', '/1']);
+    const routes = { routes: [{ path: '/error', screen: 'error' }, { path: '/app/:id', screen: 'app-id' }, { path: '/home', screen: 'home' }, { $use: 'x' }, { path: '/', redirect: [] }] };
+    const files = [
+      file('routes.json', 'routes', routes),
+      file('pages/app-id.json', 'screen', { kind: 'composite', parts: [{ screen: 'summary' }] }),
+      file('pages/summary.json', 'screen', { kind: 'detail' }),
+      file('pages/tabs.json', 'screen', { kind: 'composite', parts: { $use: 'someParts' } }),
+    ];
+    expect(affectedPaths(files, { 'pages/error.json': { kind: 'detail' } })).toEqual(['/error']);
+    expect(affectedPaths(files, { 'pages/summary.json': { kind: 'detail', title: 'S' } })).toEqual(['/app/1']);
+    expect(affectedPaths(files, { 'dialogs/x.json': { kind: 'dialog' } })).toEqual([]);
+    expect(affectedPaths(files, { 'menus.json': {} })).toEqual(['/error', '/home', '/app/1']);
+    expect(affectedPaths(files, { 'brands/x.json': {} }, 2)).toEqual(['/error', '/home']);
   });
 
   it('starts a new brand from another, not the default, on no host', () => {

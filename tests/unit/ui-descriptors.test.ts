@@ -22,6 +22,13 @@ describe('UI descriptors (screens/)', () => {
     expect(report.descriptors.length).toBe(files.length);
   });
 
+  it('refuse a page that holds itself through its parts, which would never finish rendering', async () => {
+    const report = await checkDescriptors(edited('pages/error.json', (doc) => Object.assign(doc, { kind: 'composite', parts: [{ screen: 'app-detail-logs' }], title: undefined, sections: undefined, buttons: undefined })).map((f) =>
+      f.relative === 'pages/app-detail-logs.json' ? { ...f, text: JSON.stringify({ format: 1, kind: 'composite', parts: [{ screen: 'error' }] }) } : f,
+    ));
+    expect(report.errors).toEqual(expect.arrayContaining(['screens/pages/error.json: the page holds itself (error → app-detail-logs → error); it would never finish rendering']));
+  });
+
   it('are all in the current format', () => {
     for (const f of files) expect((JSON.parse(f.text) as { format?: number }).format, f.file).toBe(CURRENT_FORMAT);
   });

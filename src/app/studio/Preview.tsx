@@ -1,8 +1,7 @@
 /**
  * The studio's preview: the app itself in a frame of the same origin, started in preview mode (?studio-preview) and
  * fed the draft set by message, so the real engine renders the draft — as a phone (412 px) or a desktop, in any
- * brand, at any address of the app. The frame keeps the signed-in session of the tab, so pages open to the product
- * owner's access; borrower and public pages show as anyone sees them.
+ * brand, at any address of the app. The frame signs no one in: borrower and public pages show as anyone sees them.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';

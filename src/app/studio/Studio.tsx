@@ -14,7 +14,8 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { draftFiles, errorsOf, newBrand, parseDraft, pretty, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
+import { affectedPaths, draftFiles, errorsOf, newBrand, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
+import { renderProblems } from './render-check.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
@@ -86,8 +87,16 @@ export default function Studio() {
   const refresh = async () => {
     await Promise.all([queryClient.invalidateQueries({ queryKey: FILES }), queryClient.invalidateQueries({ queryKey: HISTORY })]);
   };
+  const [renderErrors, setRenderErrors] = useState<string[]>([]);
   const publish = useMutation({
-    mutationFn: () => callOperation('Studio_Publish', { body: { files: changed, note } }),
+    mutationFn: async () => {
+      // Every route the drafts touch must still render, in the real app (the build's checks cannot see that).
+      const brand = Object.keys(changed).find((p) => p.startsWith('brands/'))?.slice('brands/'.length, -'.json'.length) ?? 'smile';
+      const problems = await renderProblems(previewSet(all, changed), affectedPaths(all, changed), brand);
+      setRenderErrors(problems);
+      if (problems.length) throw new Error(`${problems.length} page(s) do not render: ${problems.join('; ')}`);
+      return callOperation('Studio_Publish', { body: { files: changed, note } });
+    },
     onSuccess: async () => {
       toasts.success(`Published: ${Object.keys(changed).length} file(s) are live. People see them on their next page.`);
       setDrafts({});
@@ -185,18 +194,7 @@ export default function Studio() {
               {parsed.error}
             </Text>
           ) : null}
-          {fileErrors.length ? (
-            <Box role="alert" borderWidth="1px" borderColor="border.error" borderRadius="md" p="2">
-              <Text fontWeight="semibold" fontSize="sm">
-                {fileErrors.length} problem(s) in this file; it cannot be published until they are fixed:
-              </Text>
-              {fileErrors.map((e) => (
-                <Text key={e} fontSize="sm" fontFamily="mono">
-                  {e}
-                </Text>
-              ))}
-            </Box>
-          ) : null}
+          <Problems title={`${fileErrors.length} problem(s) in this file; it cannot be published until they are fixed:`} lines={fileErrors} />
           {errors.length > fileErrors.length ? (
             <Text fontSize="sm" color="fg.error">
               Other drafts have {errors.length - fileErrors.length} problem(s): {[...new Set(errors.filter((e) => !fileErrors.includes(e)).map((e) => e.split(/[#:]/)[0]))].join(', ')}
@@ -226,6 +224,7 @@ export default function Studio() {
               <History publications={history.data ?? []} onRestore={(id) => restore.mutate(id)} busy={restore.isPending} />
             </Tabs.Content>
           </Tabs.Root>
+          <Problems title="Not published: these pages do not render with the drafts." lines={renderErrors} />
           <Stack gap="2" borderTopWidth="1px" pt="3">
             <chakra.label htmlFor="studio-note" fontWeight="medium" fontSize="sm">
               What changes, and why (kept in the history)
@@ -238,6 +237,7 @@ export default function Studio() {
               <Button variant="ghost" disabled={changedCount === 0} onClick={() => setDrafts({})}>
                 Discard drafts
               </Button>
+              {publish.isPending ? <Text fontSize="sm">Rendering the pages it changes, then publishing…</Text> : null}
               <Text fontSize="sm" color="fg.muted">
                 {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : note.trim() ? '' : 'Say what changes to publish.'}
               </Text>
@@ -250,6 +250,23 @@ export default function Studio() {
         </Box>
       </Flex>
     </Stack>
+  );
+}
+
+/** A list of problems under its title, said to screen readers as it appears; nothing when there are none. */
+function Problems({ title, lines }: { title: string; lines: readonly string[] }) {
+  if (lines.length === 0) return null;
+  return (
+    <Box role="alert" borderWidth="1px" borderColor="border.error" borderRadius="md" p="2">
+      <Text fontWeight="semibold" fontSize="sm">
+        {title}
+      </Text>
+      {lines.map((line) => (
+        <Text key={line} fontSize="sm" fontFamily="mono">
+          {line}
+        </Text>
+      ))}
+    </Box>
   );
 }
 

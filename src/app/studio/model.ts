@@ -97,3 +97,34 @@ export function schemaOfFile(path: string, doc: Doc, metas: MetaSchemas): { sche
   const def = ((meta.$defs ?? {}) as Record<string, Schema>)[String(doc.kind)];
   return def ? { schema: def, file } : undefined;
 }
+
+interface AuthoredRoute {
+  path?: unknown;
+  screen?: unknown;
+}
+
+/** A route's path as a visit: an optional parameter left out, a required one given a sample ('1'). */
+export const samplePath = (path: string) => path.replace(/\/:[A-Za-z]+\?/g, '').replace(/:[A-Za-z]+/g, '1') || '/';
+
+/**
+ * The routes a draft can change the render of, as addresses to visit: the routes of its changed pages and of the
+ * composite pages that hold them; every route with a page when the route table, the menus, the layouts, the
+ * conditions or a brand changed. At most `limit`, routes without parameters first. (A dialog shows from a button; the
+ * check does not open dialogs.)
+ */
+export function affectedPaths(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>, limit = 8): string[] {
+  const docOf = (path: string) => drafts[path] ?? files.find((f) => f.path === path)?.doc;
+  const routes = ((docOf('routes.json')?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
+  const pageName = (path: string) => path.slice('pages/'.length, -'.json'.length);
+  const changed = new Set(Object.keys(drafts).filter((p) => p.startsWith('pages/')).map(pageName));
+  for (const file of files) {
+    const doc = docOf(file.path);
+    // Authored: a list of parts may itself be a fragment's use, which names no page here.
+    const parts = Array.isArray(doc?.parts) ? (doc.parts as Array<{ screen?: unknown }>) : [];
+    if (file.path.startsWith('pages/') && doc?.kind === 'composite' && parts.some((part) => changed.has(String(part.screen)))) changed.add(pageName(file.path));
+  }
+  const broad = Object.keys(drafts).some((p) => !p.startsWith('pages/') && !p.startsWith('dialogs/'));
+  const chosen = routes.filter((r) => broad || changed.has(String(r.screen)));
+  const paths = [...new Set(chosen.map((r) => samplePath(String(r.path))))];
+  return [...paths.filter((p) => !chosen.some((r) => samplePath(String(r.path)) === p && String(r.path).includes(':'))), ...paths.filter((p) => chosen.some((r) => samplePath(String(r.path)) === p && String(r.path).includes(':')))].slice(0, limit);
+}

@@ -43,7 +43,7 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   const borrower = await borrowerContext.newPage();
   await borrower.goto(`${baseURL}/#${START}`);
   await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
-  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible();
+  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible({ timeout: 20_000 });
 
   // The product owner lands in the studio, which no one else may open.
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
@@ -72,13 +72,13 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
   await expect(preview.getByLabel('Estimated Procedure Amount')).toBeVisible();
   // Drafts are not live: the borrower's page is as it was.
-  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible();
+  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible({ timeout: 20_000 });
 
   await publish(owner, 'Procedure, and a warmer title', 2);
   // The open page shows the new words after navigating, with no reload and no restart.
   await navigateAwayAndBack(borrower);
   await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
-  await expect(borrower.getByLabel('Estimated Procedure Amount')).toBeVisible();
+  await expect(borrower.getByLabel('Estimated Procedure Amount')).toBeVisible({ timeout: 20_000 });
 
   // Rollback in one click restores them.
   await owner.getByRole('tab', { name: 'History' }).click();
@@ -87,7 +87,7 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
   await navigateAwayAndBack(borrower);
   await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
-  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible();
+  await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible({ timeout: 20_000 });
 
   // A third brand: its own host, names, colours and words.
   await owner.getByLabel('Find a file').fill('');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { affectedPaths, draftFiles, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { affectedPaths, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
@@ -59,6 +59,17 @@ describe('the studio model (decision 0228)', () => {
     expect(affectedPaths(files, { 'dialogs/x.json': { kind: 'dialog' } })).toEqual([]);
     expect(affectedPaths(files, { 'menus.json': {} })).toEqual(['/error', '/home', '/app/1']);
     expect(affectedPaths(files, { 'brands/x.json': {} }, 2)).toEqual(['/error', '/home']);
+  });
+
+  it('opens and previews the default brand first, at the first address anyone may open', () => {
+    const files = [
+      file('brands/care.json', 'brand', { id: 'care' }),
+      file('brands/smile.json', 'brand', { id: 'smile', default: true }),
+      file('routes.json', 'routes', { routes: [{ path: '/:state', screen: 's', access: { anonymous: true } }, { path: '/home', screen: 'h', access: {} }, { path: '/locator', screen: 'l', access: { anonymous: true } }] }),
+    ];
+    expect(defaultBrand(files)).toBe('smile');
+    expect(firstPublicPath(files)).toBe('/locator');
+    expect([defaultBrand([]), firstPublicPath([])]).toEqual(['', '/']);
   });
 
   it('starts a new brand from another, not the default, on no host', () => {

@@ -28,14 +28,14 @@ export const studioHandlers: Pick<Handlers, Studio> = {
     return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files as Record<string, Record<string, unknown>>) } };
   },
   async Studio_Publish({ body, caller, services }) {
-    if (caller.kind !== 'staff') throw new HttpProblem(403, 'Only a product owner may publish.');
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
     return { status: 200, body: await publishDraft(services.db, caller.userId, body.files as Record<string, Record<string, unknown>>, body.note) };
   },
   async Studio_GetHistory({ services }) {
     return { status: 200, body: await publicationHistory(services.db) };
   },
   async Studio_Rollback({ body, caller, services }) {
-    if (caller.kind !== 'staff') throw new HttpProblem(403, 'Only a product owner may roll back.');
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
     return { status: 200, body: await rollBack(services.db, caller.userId, body.id, body.note) };
   },
 };

@@ -59,8 +59,9 @@ function changedBetween(before: Readonly<Record<string, unknown>>, after: Readon
   return [...paths].filter((path) => canonical(before[path]) !== canonical(after[path])).sort();
 }
 
-async function publicationRow(db: Db, id: number): Promise<Schemas['StudioPublication']> {
-  const [row] = await db
+/** Publications with who made them, newest first: one (`id`) or the latest 200. */
+async function publications(db: Db, id?: number): Promise<Schemas['StudioPublication'][]> {
+  const rows = await db
     .select({
       id: descriptorPublications.id,
       hash: descriptorPublications.hash,
@@ -74,12 +75,10 @@ async function publicationRow(db: Db, id: number): Promise<Schemas['StudioPublic
     })
     .from(descriptorPublications)
     .innerJoin(users, eq(users.id, descriptorPublications.publishedBy))
-    .where(eq(descriptorPublications.id, id));
-  return toPublication(row!);
-}
-
-function toPublication(row: { id: number; hash: string; note: string; changed: string[]; restoredFrom: number | null; firstName: string; lastName: string; email: string; publishedAt: Date }): Schemas['StudioPublication'] {
-  return {
+    .where(id === undefined ? undefined : eq(descriptorPublications.id, id))
+    .orderBy(desc(descriptorPublications.id))
+    .limit(200);
+  return rows.map((row) => ({
     id: row.id,
     hash: row.hash,
     note: row.note,
@@ -87,7 +86,7 @@ function toPublication(row: { id: number; hash: string; note: string; changed: s
     restoredFrom: row.restoredFrom,
     publishedBy: `${row.firstName} ${row.lastName} (${row.email})`,
     publishedAt: row.publishedAt.toISOString(),
-  };
+  }));
 }
 
 /** Writes a new live overlay after checking it, under the studio lock; answers the publication. */
@@ -104,7 +103,7 @@ async function writeOverlay(db: Db, actorId: string, note: string, next: (live: 
     return { id: row!.id, set: liveSetOf(row!.id, overlay) };
   });
   nowLive(db, set);
-  return publicationRow(db, id);
+  return (await publications(db, id))[0]!;
 }
 
 export function publishDraft(db: Db, actorId: string, draft: Draft, note: string): Promise<Schemas['StudioPublication']> {
@@ -126,21 +125,5 @@ export function rollBack(db: Db, actorId: string, id: number, note: string): Pro
 }
 
 export async function publicationHistory(db: Db): Promise<Schemas['StudioHistory']> {
-  const rows = await db
-    .select({
-      id: descriptorPublications.id,
-      hash: descriptorPublications.hash,
-      note: descriptorPublications.note,
-      changed: descriptorPublications.changed,
-      restoredFrom: descriptorPublications.restoredFrom,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      email: users.email,
-      publishedAt: descriptorPublications.publishedAt,
-    })
-    .from(descriptorPublications)
-    .innerJoin(users, eq(users.id, descriptorPublications.publishedBy))
-    .orderBy(desc(descriptorPublications.id))
-    .limit(200);
-  return { publications: rows.map(toPublication) };
+  return { publications: await publications(db) };
 }

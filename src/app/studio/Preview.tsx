@@ -6,16 +6,16 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { PREVIEW_MESSAGE } from '../live-descriptors.ts';
-import { previewSet, type Doc, type StudioFile } from './model.ts';
+import { firstPublicPath, previewSet, type Doc, type StudioFile } from './model.ts';
 
 const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
 type Device = keyof typeof DEVICES;
 const FRAME_WIDTH = 464;
 
-export function Preview({ files, drafts, brands }: { files: readonly StudioFile[]; drafts: Readonly<Record<string, Doc>>; brands: string[] }) {
-  const [address, setAddress] = useState('/landing/brightsmiles');
+export function Preview({ files, drafts, brands, brand: firstBrand }: { files: readonly StudioFile[]; drafts: Readonly<Record<string, Doc>>; brands: string[]; brand: string }) {
+  const [address, setAddress] = useState(() => firstPublicPath(files));
   const [shown, setShown] = useState(address);
-  const [brand, setBrand] = useState('smile');
+  const [brand, setBrand] = useState(firstBrand);
   const [device, setDevice] = useState<Device>('phone');
   const [ready, setReady] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);

@@ -14,13 +14,12 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { affectedPaths, draftFiles, errorsOf, newBrand, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
+import { affectedPaths, defaultBrand, draftFiles, errorsOf, newBrand, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
 import { renderProblems } from './render-check.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
 
-type Publication = StudioPublication;
 
 const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
@@ -43,7 +42,7 @@ export default function Studio() {
   const files = useQuery({ queryKey: FILES, queryFn: async () => (await callOperation('Studio_GetFiles')) as StudioFiles });
   const history = useQuery({ queryKey: HISTORY, queryFn: async () => ((await callOperation('Studio_GetHistory')) as StudioHistory).publications });
   const [drafts, setDrafts] = useState<Record<string, string>>({});
-  const [selected, setSelected] = useState('brands/smile.json');
+  const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
   const [errors, setErrors] = useState<string[]>([]);
   const [checking, setChecking] = useState(false);
@@ -51,6 +50,8 @@ export default function Studio() {
   const [newId, setNewId] = useState('');
 
   const all = files.data?.files ?? [];
+  const brandId = defaultBrand(all);
+  const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {
     const byPath = new Map(all.map((f) => [f.path, f]));
     for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: 'brand', doc: {}, published: false, editable: true });
@@ -91,7 +92,7 @@ export default function Studio() {
   const publish = useMutation({
     mutationFn: async () => {
       // Every route the drafts touch must still render, in the real app (the build's checks cannot see that).
-      const brand = Object.keys(changed).find((p) => p.startsWith('brands/'))?.slice('brands/'.length, -'.json'.length) ?? 'smile';
+      const brand = Object.keys(changed).find((p) => p.startsWith('brands/'))?.slice('brands/'.length, -'.json'.length) ?? brandId;
       const problems = await renderProblems(previewSet(all, changed), affectedPaths(all, changed), brand);
       setRenderErrors(problems);
       if (problems.length) throw new Error(`${problems.length} page(s) do not render: ${problems.join('; ')}`);
@@ -167,7 +168,7 @@ export default function Studio() {
                 size="sm"
                 disabled={!/^[a-z][a-z0-9-]{1,30}$/.test(newId) || known.has(`brands/${newId}.json`)}
                 onClick={() => {
-                  const base = known.get('brands/smile.json')?.doc ?? {};
+                  const base = known.get(`brands/${brandId}.json`)?.doc ?? {};
                   const path = `brands/${newId}.json`;
                   setDrafts((current) => ({ ...current, [path]: pretty(newBrand(base, newId)) }));
                   setSelected(path);
@@ -246,7 +247,7 @@ export default function Studio() {
         </Stack>
 
         <Box w={{ base: 'full', xl: '30rem' }} flexShrink={0}>
-          <Preview files={all} drafts={changed} brands={brands} />
+          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} />
         </Box>
       </Flex>
     </Stack>
@@ -291,7 +292,7 @@ function Changes({ before, after }: { before: string; after: string }) {
   );
 }
 
-function History({ publications, onRestore, busy }: { publications: Publication[]; onRestore(id: number): void; busy: boolean }) {
+function History({ publications, onRestore, busy }: { publications: StudioPublication[]; onRestore(id: number): void; busy: boolean }) {
   if (publications.length === 0) return <Text>Nothing was published yet: the files are as deployed.</Text>;
   return (
     <Stack gap="2">

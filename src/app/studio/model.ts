@@ -124,7 +124,21 @@ export function affectedPaths(files: readonly StudioFile[], drafts: Readonly<Rec
     if (file.path.startsWith('pages/') && doc?.kind === 'composite' && parts.some((part) => changed.has(String(part.screen)))) changed.add(pageName(file.path));
   }
   const broad = Object.keys(drafts).some((p) => !p.startsWith('pages/') && !p.startsWith('dialogs/'));
-  const chosen = routes.filter((r) => broad || changed.has(String(r.screen)));
-  const paths = [...new Set(chosen.map((r) => samplePath(String(r.path))))];
-  return [...paths.filter((p) => !chosen.some((r) => samplePath(String(r.path)) === p && String(r.path).includes(':'))), ...paths.filter((p) => chosen.some((r) => samplePath(String(r.path)) === p && String(r.path).includes(':')))].slice(0, limit);
+  const chosen = routes.filter((r) => broad || changed.has(String(r.screen))).map((r) => String(r.path));
+  const withParams = (path: string) => (path.includes(':') ? 1 : 0);
+  return [...new Set([...chosen].sort((a, b) => withParams(a) - withParams(b)).map(samplePath))].slice(0, limit);
+}
+
+/** The default brand's id (its file says `default`): what the studio opens and previews first. */
+export function defaultBrand(files: readonly StudioFile[]): string {
+  const file = files.find((f) => f.path.startsWith('brands/') && f.doc.default === true) ?? files.find((f) => f.path.startsWith('brands/'));
+  return file ? file.path.slice('brands/'.length, -'.json'.length) : '';
+}
+
+/** A first address to preview: the first route anyone may open that needs no parameter. */
+export function firstPublicPath(files: readonly StudioFile[]): string {
+  const routes = ((files.find((f) => f.path === 'routes.json')?.doc.routes ?? []) as Array<AuthoredRoute & { access?: { anonymous?: boolean } }>).filter(
+    (r) => typeof r.path === 'string' && typeof r.screen === 'string' && r.access?.anonymous === true && !r.path.includes(':'),
+  );
+  return routes.length ? String(routes[0]!.path) : '/';
 }

@@ -104,6 +104,7 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
           visits++;
           if (variant.id === 'known' || variant.id === 'none') result.problems.push(...accessProblems(access, variant.path, result, visitor.kind === 'borrower'));
           for (const p of result.problems) problems.push(`${route.name} ${variant.path} (${variant.id} id → ${result.landed}): ${p}`);
+          if (result.problems.length) problems.push(`${route.name} ${variant.path}: seen ${result.trail}`);
         }
       }
       console.log(`${test.info().title}: ${visits} visits (${checked.size} pages checked) in ${Math.round((Date.now() - started) / 1000)} s`);

@@ -217,6 +217,8 @@ export interface VisitResult {
   /** What the page showed where it landed. */
   texts: string[];
   problems: string[];
+  /** Its addresses and the browser's warnings, which explain a failed visit. */
+  trail: string;
 }
 
 /**
@@ -260,6 +262,7 @@ const inFlight = new WeakMap<Page, Set<Request>>();
 /** Listens to a page for the whole crawl: console errors, uncaught errors and 5xx answers. */
 export class Recorder {
   consoleErrors: string[] = [];
+  warnings: string[] = [];
   pageErrors: string[] = [];
   serverErrors: string[] = [];
   /** Every address the tab showed since the last reset, hash changes included: a redirect passes through one. */
@@ -280,6 +283,7 @@ export class Recorder {
     page.on('console', (m) => {
       // Chromium logs every 4xx answer as 'Failed to load resource'; an unknown id answers 404 by design, and the
       // answers themselves are judged by what the page does with them (and 5xx by serverErrors).
+      if (m.type() === 'warning') this.warnings.push(m.text().slice(0, 200));
       if (m.type() === 'error' && !/^Failed to load resource: the server responded with a status of 4\d\d/.test(m.text())) this.consoleErrors.push(m.text().slice(0, 300));
     });
     page.on('pageerror', (e) => this.pageErrors.push(`${e.name}: ${e.message}`.slice(0, 300)));
@@ -288,7 +292,13 @@ export class Recorder {
     });
   }
 
+  /** The visit's addresses and warnings: what a failed visit's report shows to explain it. */
+  trail(): string {
+    return [`addresses ${this.addresses.map((a) => new URL(a).hash || new URL(a).pathname).join(' → ')}`, ...this.warnings.map((w) => `warning ${w}`)].join('; ');
+  }
+
   reset(): void {
+    this.warnings = [];
     this.consoleErrors = [];
     this.pageErrors = [];
     this.serverErrors = [];
@@ -378,6 +388,20 @@ async function settle(page: Page, quietMs: number, maxMs: number): Promise<boole
     else if (!now.inflight && !now.loading && now.idle >= quietMs && Date.now() - stableSince >= quietMs) return true;
   }
   return false;
+}
+
+/** What a page that does not settle waits for: the loads and calls under way, and what it shows meanwhile. */
+async function whatLoads(page: Page): Promise<string> {
+  const loads = [...(inFlight.get(page) ?? [])].map((r) => `${r.resourceType()} ${new URL(r.url()).pathname}`);
+  const shown = await page
+    .evaluate(() => {
+      const state = (window as unknown as { __crawl?: CrawlState }).__crawl;
+      const calls = state?.calls.filter((c) => c.status === undefined).map((c) => c.key.slice(0, 80)) ?? [];
+      const root = document.getElementById('root');
+      return [`${document.readyState}`, `root ${root?.childElementCount ?? 'missing'}`, `text '${(root?.innerText ?? '').replace(/\s+/g, ' ').slice(0, 60)}'`, ...calls.map((c) => `call ${c}`)];
+    })
+    .catch((error: unknown) => [`unreadable: ${String(error).slice(0, 80)}`]);
+  return [...shown, ...loads.map((l) => `load ${l}`)].join('; ');
 }
 
 /** The calls and error toasts logged since the last take (empty on a page that is not the app). */
@@ -500,7 +524,7 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
   const followed = inApp(page.url()) && (await page.evaluate((p) => (window.location.hash = p), options.path).then(() => true, () => false));
   if (!followed) await openAnew(page, `${appOrigin}/#${options.path}`);
   const started = Date.now();
-  if (!(await settle(page, QUIET_MS, 10_000))) problems.push('still loading after 10 s');
+  if (!(await settle(page, QUIET_MS, 10_000))) problems.push(`still loading after 10 s (${await whatLoads(page)}; ${recorder.trail()})`);
   const left = options.leaves && (await page.waitForURL((url) => !inApp(url.href), { timeout: 10_000, waitUntil: 'commit' }).then(() => true, () => false));
   if (left) await settle(page, QUIET_MS, 10_000);
   // A page may still leave after it settled (a guard's redirect to the provider waits for the browser's crypto):
@@ -532,5 +556,5 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
   problems.push(...recorder.consoleErrors.map((e) => `console error: ${e}`));
   problems.push(...recorder.serverErrors.map((e) => `server error ${e}`));
   const addresses = recorder.addresses.filter(inApp).map((a) => decodeURI(new URL(a).hash.replace(/^#/, '')));
-  return { ...seen, addresses, problems };
+  return { ...seen, addresses, problems, trail: recorder.trail() };
 }

@@ -2,7 +2,7 @@
  * The route table → hash router with guards (spec §2, §6). Every route renders its layout (layout-frame.tsx) around
  * its page (screen-view.tsx), both loaded as soon as the route is known.
  */
-import { HashRouter, matchRoutes, Navigate, useLocation, useParams, useRoutes, type RouteObject } from 'react-router-dom';
+import { HashRouter, matchRoutes, useLocation, useNavigate, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { decideAccess, type Visitor } from './access.ts';
@@ -111,7 +111,7 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
   if (decision.kind === 'allow' && !entry.redirect) preloadRoute(services, entry);
   if (decision.kind === 'signIn' || decision.kind === 'borrowerSignIn') {
     const target = resolveTarget(decision.kind === 'signIn' ? routes.signIn : routes.borrowerSignIn, request, table);
-    return <Navigate replace to={target.kind === 'route' ? target.path : '/'} />;
+    return <Redirecting to={target.kind === 'route' ? target.path : '/'} />;
   }
   return (
     <RouteInfoContext.Provider value={info}>
@@ -144,7 +144,29 @@ function Redirect({ entry }: { entry: RouteEntry }) {
     window.location.replace(target.href);
     return null;
   }
-  return <Navigate replace to={target.path} />;
+  return <Redirecting to={target.path} />;
+}
+
+/** How often a redirect still drawn looks whether the address went back to it. */
+const REDIRECT_RECHECK_MS = 250;
+
+/**
+ * A redirect (the router's `<Navigate replace>`), made again while it is drawn and the address shows its own page
+ * again. The router draws its changes of address in transitions, together: a visit of the same address that comes
+ * before the last redirect was drawn (a link followed at once, a slow phone) reaches React as no change at all, and the
+ * page stayed blank at that address.
+ */
+function Redirecting({ to }: { to: string }) {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  useEffect(() => {
+    navigate(to, { replace: true });
+    const watch = setInterval(() => {
+      if (currentHashPath() === pathname + search) navigate(to, { replace: true });
+    }, REDIRECT_RECHECK_MS);
+    return () => clearInterval(watch);
+  }, [navigate, to, pathname, search]);
+  return null;
 }
 
 function NotFoundRoute() {

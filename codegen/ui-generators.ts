@@ -14,7 +14,9 @@ import { bundleOpenApi } from '../server/contract/bundle.ts';
 import addFormats from 'ajv-formats';
 import { COMPONENT_BASE } from '../server/contract/ajv.ts';
 import { addKeywords } from '../server/contract/keywords.ts';
-import { readOperations } from '../server/contract/operations.ts';
+import { escapePointer, readOperations } from '../server/contract/operations.ts';
+import { contractNode } from '../server/contract/validators.ts';
+import { sampleOf, type SchemaNode } from '../core/schema-sample.ts';
 import { formSchemaNames, META } from './descriptors.ts';
 import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
 
@@ -335,6 +337,36 @@ const operationIndex: UiGenerator = {
   },
 };
 
+/**
+ * A sample answer of every operation that answers JSON, for the studio's preview of a signed-in role (decision 0229):
+ * the screens show samples, not anyone's records, and nothing is sent. Loaded only in a preview.
+ */
+const operationSamples: UiGenerator = {
+  file: join(OUT, 'samples.ts'),
+  async generate() {
+    const bundled = bundleOpenApi();
+    const resolve = (ref: string) => contractNode(bundled, ref) as SchemaNode | undefined;
+    const samples: Record<string, unknown> = {};
+    for (const op of readOperations(bundled)) {
+      const ok = [...op.responses.entries()].filter(([status]) => status >= 200 && status < 300).sort(([a], [b]) => a - b);
+      for (const [status, types] of ok) {
+        const media = types.find((t) => t.includes('json'));
+        const schema = media && contractNode(bundled, `${op.pointer}/responses/${status}/content/${escapePointer(media)}/schema`);
+        if (schema) {
+          samples[op.operationId] = sampleOf(schema as SchemaNode, resolve);
+          break;
+        }
+      }
+    }
+    return [
+      banner('openapi/openapi.yaml'),
+      '/** Per operation: a sample of its answer (core/schema-sample.ts). */',
+      `export const samples: Readonly<Record<string, unknown>> = ${JSON.stringify(samples, null, 2)};`,
+      '',
+    ].join('\n');
+  },
+};
+
 /** Every enumeration's words in one module, loaded with the first screen that shows any (a few KB in all). */
 function labelTables(tables: Map<string, Record<string, string>>): UiGenerator {
   return {
@@ -377,6 +409,6 @@ export function uiGenerators(): UiGenerator[] {
   const labels = enumerationLabels();
   return [
     descriptorValidators, descriptorTypes, operationIndex, ...forms.map(formModule), formIndex(forms),
-    labelTables(labels), languageIndex,
+    labelTables(labels), languageIndex, operationSamples,
   ];
 }

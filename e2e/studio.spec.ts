@@ -1,7 +1,8 @@
 /**
- * The studio (issue 18, decision 0228): a product owner changes a brand's words and a page's title, sees both in the
- * preview as a phone, publishes, and a borrower's page that was already open shows them after navigating — no
- * restart; a rollback restores them; a third brand, with its own host, names, colours and words, is added the same way.
+ * The studio (issue 18, decisions 0228 and 0229): a product owner changes a brand's words and a page's title, sees both
+ * in the preview as a phone, sees a staff page as a platform admin with sample answers, publishes, and a borrower's
+ * page that was already open shows them after navigating — no restart; a rollback restores them; a third brand, with
+ * its own host, names, colours and words, is added the same way.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { hashOf } from './support/borrower.ts';
@@ -71,6 +72,13 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
   await expect(preview.getByLabel('Estimated Procedure Amount')).toBeVisible();
+  // As a role: the real engine with sample answers of the contract — no one's records, nothing sent.
+  await owner.getByLabel('Seen by').selectOption({ label: 'Platform: Platform admin' });
+  await owner.getByLabel('Address').fill('/admin/apps');
+  await owner.getByRole('button', { name: 'Show' }).click();
+  await expect(preview.getByRole('heading', { level: 1, name: 'Active Apps' })).toBeVisible({ timeout: 20_000 });
+  await expect(preview.getByText('Sample first name Sample last name', { exact: true })).toBeVisible();
+  await owner.getByLabel('Seen by').selectOption({ label: 'Anyone not signed in (live public pages)' });
   // Drafts are not live: the borrower's page is as it was.
   await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible({ timeout: 20_000 });
 

@@ -10,6 +10,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadFirstPage } from './app/App.tsx';
 import { inPreview, startingSet } from './app/live-descriptors.ts';
+import { startPreviewVisitor } from './app/preview-visitor.ts';
 import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
@@ -31,6 +32,8 @@ async function start(): Promise<void> {
   const language = chooseLanguage(locale, false);
   await session.ready;
   await language;
+  // A preview shows the pages to the visitor the studio chose, with sample answers (decision 0229).
+  if (inPreview()) await startPreviewVisitor();
   // A studio preview frame signs no one in: it shares the tab's storage with the studio's own sign-in.
   const load = inPreview() ? undefined : authModules['./app/auth/port.ts'];
   if (load) {

@@ -75,7 +75,7 @@ function callerOf(op: JsonObject): OperationCaller | undefined {
   return value as OperationCaller;
 }
 
-const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+export const escapePointer = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function resolveLocal(document: JsonObject, value: Json): Json {
   if (value && typeof value === 'object' && !Array.isArray(value) && typeof value.$ref === 'string' && value.$ref.startsWith('#/')) {

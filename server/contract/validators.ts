@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { createContractAjv, localize } from './ajv.ts';
 import type { Json, JsonObject } from './documents.ts';
-import type { Operation, ParameterSpec } from './operations.ts';
+import { escapePointer, type Operation, type ParameterSpec } from './operations.ts';
 
 export interface OperationValidators {
   params: ValidateFunction | undefined;
@@ -17,10 +17,9 @@ export interface OperationValidators {
 }
 
 const unescape = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The node at a JSON pointer of the bundled contract, taking local $refs (responses, parameters) on the way. */
-function at(document: JsonObject, pointer: string): JsonObject | undefined {
+export function contractNode(document: JsonObject, pointer: string): JsonObject | undefined {
   let node: Json = document;
   for (const part of pointer.slice(2).split('/')) {
     node = follow(document, node);
@@ -34,7 +33,7 @@ function at(document: JsonObject, pointer: string): JsonObject | undefined {
 function follow(document: JsonObject, node: Json): Json {
   let current = node;
   while (current && typeof current === 'object' && !Array.isArray(current) && typeof current.$ref === 'string' && /^#\/components\/(responses|parameters|requestBodies|headers)\//.test(current.$ref)) {
-    current = at(document, current.$ref) ?? null;
+    current = contractNode(document, current.$ref) ?? null;
   }
   return current;
 }
@@ -71,7 +70,7 @@ function emptyValueFields(document: JsonObject, schema: JsonObject | undefined, 
 function resolveSchema(document: JsonObject, schema: JsonObject): JsonObject {
   const ref = schema.$ref;
   if (typeof ref !== 'string' || !ref.startsWith('#/')) return schema;
-  const target = at(document, ref);
+  const target = contractNode(document, ref);
   return target ? { ...resolveSchema(document, target), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) } : schema;
 }
 
@@ -98,15 +97,15 @@ export function compileValidators(bundled: JsonObject, operations: Operation[]):
       const schema = parameterObject(bundled, op, where);
       return schema ? strings.compile(schema) : undefined;
     };
-    const bodySchema = at(bundled, `${op.pointer}/requestBody/content/application~1json/schema`);
+    const bodySchema = contractNode(bundled, `${op.pointer}/requestBody/content/application~1json/schema`);
     const responses = new Map<number, ValidateFunction>();
     for (const [status, types] of op.responses) {
       const media = types.find((t) => t === 'application/json' || t === 'application/problem+json');
       if (!media) continue;
-      const schema = at(bundled, `${op.pointer}/responses/${status}/content/${escape(media)}/schema`);
+      const schema = contractNode(bundled, `${op.pointer}/responses/${status}/content/${escapePointer(media)}/schema`);
       if (schema) responses.set(status, bodies.compile(localize(schema) as JsonObject));
     }
-    const multipartSchema = at(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
+    const multipartSchema = contractNode(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
     result.set(op.operationId, {
       params: compileParams('path'),
       query: compileParams('query'),

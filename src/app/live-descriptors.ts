@@ -32,8 +32,20 @@ async function fetchSet(hash: string): Promise<DescriptorSet> {
   return (await response.json()) as DescriptorSet;
 }
 
-/** The studio's message to its preview frame: the draft set to show (decision 0228). */
+/** The studio's message to its preview frame: the draft set to show (decision 0228), and to whom (decision 0229). */
 export const PREVIEW_MESSAGE = 'pos-studio-preview';
+
+/**
+ * Who a preview shows the pages to: the session the frame starts with (a role, an office, a patient's application).
+ * None: anyone not signed in, who reads the live answers of public pages.
+ */
+export interface PreviewVisitor {
+  session: Record<string, unknown>;
+}
+
+let visitor: PreviewVisitor | undefined;
+/** The preview's visitor, from the studio's first message. */
+export const previewVisitor = (): PreviewVisitor | undefined => visitor;
 const PREVIEW_WAIT_MS = 5_000;
 
 /** A frame of the studio's preview: it shows the draft the studio sends, not the live set. */
@@ -44,13 +56,14 @@ function listenToStudio(): Promise<DescriptorSet> {
   return new Promise((resolve) => {
     let first = true;
     const timer = setTimeout(() => resolve(BUILT_SET), PREVIEW_WAIT_MS);
-    window.addEventListener('message', (event: MessageEvent<{ type?: string; set?: DescriptorSet; path?: string }>) => {
+    window.addEventListener('message', (event: MessageEvent<{ type?: string; set?: DescriptorSet; path?: string; visitor?: PreviewVisitor }>) => {
       if (event.origin !== window.location.origin || event.source !== window.parent) return;
       const { type, path } = event.data ?? {};
       if (type === `${PREVIEW_MESSAGE}-visit` && typeof path === 'string') return visitForStudio(path);
       if (type !== PREVIEW_MESSAGE || !event.data.set) return;
       if (first) {
         first = false;
+        visitor = event.data.visitor;
         clearTimeout(timer);
         resolve(event.data.set);
       } else listeners.forEach((listener) => listener(event.data.set!));

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { affectedPaths, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
 const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, editable: true });
+
+const VISITORS = previewVisitors({
+  OfficeRole: { admin: 'Administrator', support: 'Support' },
+  UserRole: { 'df.admin': 'Platform admin', 'product.owner': 'Product owner' },
+});
 
 describe('the studio model (decision 0228)', () => {
   it('diffs lines, and shows only the changes with their context', () => {
@@ -46,19 +51,47 @@ describe('the studio model (decision 0228)', () => {
   });
 
   it('renders before publishing the routes a draft touches: its pages, the composites holding them, or all when shared parts change', () => {
-    expect([samplePath('/app/:id'), samplePath('/landing/:code?'), samplePath('/landing/:code/start'), samplePath('/:state')]).toEqual(['/app/1', '/landing', '/landing/1/start', '/1']);
-    const routes = { routes: [{ path: '/error', screen: 'error' }, { path: '/app/:id', screen: 'app-id' }, { path: '/home', screen: 'home' }, { $use: 'x' }, { path: '/', redirect: [] }] };
+    expect([samplePath('/app/:id'), samplePath('/landing/:code?'), samplePath('/landing/:code/start'), samplePath('/:state')]).toEqual(['/app/101', '/landing', '/landing/101/start', '/101']);
+    const routes = {
+      routes: [
+        { path: '/error', screen: 'error', access: { anonymous: true } },
+        { path: '/app/:id', screen: 'app-id', access: { borrower: true } },
+        { path: '/home', screen: 'home', access: {} },
+        { $use: 'x' },
+        { path: '/', redirect: [] },
+      ],
+    };
     const files = [
       file('routes.json', 'routes', routes),
       file('pages/app-id.json', 'screen', { kind: 'composite', parts: [{ screen: 'summary' }] }),
       file('pages/summary.json', 'screen', { kind: 'detail' }),
       file('pages/tabs.json', 'screen', { kind: 'composite', parts: { $use: 'someParts' } }),
     ];
-    expect(affectedPaths(files, { 'pages/error.json': { kind: 'detail' } })).toEqual(['/error']);
-    expect(affectedPaths(files, { 'pages/summary.json': { kind: 'detail', title: 'S' } })).toEqual(['/app/1']);
-    expect(affectedPaths(files, { 'dialogs/x.json': { kind: 'dialog' } })).toEqual([]);
-    expect(affectedPaths(files, { 'menus.json': {} })).toEqual(['/error', '/home', '/app/1']);
-    expect(affectedPaths(files, { 'brands/x.json': {} }, 2)).toEqual(['/error', '/home']);
+    const paths = (drafts: Record<string, Record<string, unknown>>, limit?: number) => renderVisits(files, drafts, VISITORS, limit).map((v) => `${v.path} as ${v.visitor.id}`);
+    expect(paths({ 'pages/error.json': { kind: 'detail' } })).toEqual(['/error as anyone']);
+    expect(paths({ 'pages/summary.json': { kind: 'detail', title: 'S' } })).toEqual(['/app/101 as patient']);
+    expect(paths({ 'dialogs/x.json': { kind: 'dialog' } })).toEqual([]);
+    expect(paths({ 'menus.json': {} })).toEqual(['/error as anyone', '/home as office admin', '/app/101 as patient']);
+    expect(paths({ 'brands/x.json': {} }, 2)).toEqual(['/error as anyone', '/home as office admin']);
+  });
+
+  it('previews as anyone, a patient, and every office and platform role of the enumerations, each with its session', () => {
+    expect(VISITORS.map((v) => v.label)).toEqual([
+      'Anyone not signed in (live public pages)',
+      'A patient signed in by passcode',
+      'Office: Administrator',
+      'Office: Support',
+      'Platform: Platform admin',
+      'Platform: Product owner',
+    ]);
+    expect(VISITORS[0]!.visitor).toBeUndefined();
+    expect(VISITORS.find((v) => v.id === 'platform df.admin')!.visitor!.session).toMatchObject({ authenticated: true, role: 'admin', userRole: 'df.admin', officeId: 101 });
+    // A route for platform admins only is checked as one; one for the product owner as the product owner.
+    expect(visitorFor({ userRoles: ['df.admin'] }, '/admin', VISITORS)?.id).toBe('platform df.admin');
+    expect(visitorFor({ userRoles: ['product.owner'] }, '/studio', VISITORS)?.id).toBe('platform product.owner');
+    expect(visitorFor({ roles: ['support'] }, '/x', VISITORS)?.id).toBe('office support');
+    expect(visitorFor({ borrower: true }, '/app/7', VISITORS)).toBeUndefined();
+    expect(visitorFor({ roles: ['nobody'] }, '/x', VISITORS)).toBeUndefined();
   });
 
   it('opens and previews the default brand first, at the first address anyone may open', () => {

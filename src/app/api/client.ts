@@ -12,6 +12,7 @@ import { authPort } from '../auth-port.ts';
 import { session } from '../session/store.ts';
 import { webConfig } from '../config.ts';
 import { noticeLiveSet } from '../live-descriptors.ts';
+import { sampleAnswers } from '../preview-visitor.ts';
 import { progress } from '../ui/progress.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
 import { ApiError, isProblem } from './problem.ts';
@@ -69,6 +70,9 @@ async function send(id: string, input: CallInput, parseAs: 'json' | 'blob') {
   const op = operationIndex[id as OperationId];
   if (!op) throw new Error(`unknown operation ${id}`);
   checkParams(id, op.path, input.params);
+  // A studio preview as a signed-in role answers samples: nothing leaves the browser (decision 0229).
+  const samples = sampleAnswers();
+  if (samples) return { data: parseAs === 'blob' ? new Blob(['Sample file'], { type: 'text/plain' }) : structuredClone(samples[id]), response: new Response(null, { status: 200 }) };
   const init: Record<string, unknown> = { params: { path: input.params ?? {}, query: input.query ?? {} }, parseAs };
   if (op.body && input.body !== undefined) {
     // A multipart call's plain body becomes its file parts and JSON 'model' part (./multipart.ts).

@@ -1,22 +1,37 @@
 /**
  * The studio's preview: the app itself in a frame of the same origin, started in preview mode (?studio-preview) and
  * fed the draft set by message, so the real engine renders the draft — as a phone (412 px) or a desktop, in any
- * brand, at any address of the app. The frame signs no one in: borrower and public pages show as anyone sees them.
+ * brand, at any address of the app, as anyone or as a role (decision 0229). The frame signs no one in: a role's pages
+ * show sample answers of the contract, and nothing it does is sent.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { PREVIEW_MESSAGE } from '../live-descriptors.ts';
-import { firstPublicPath, previewSet, type Doc, type StudioFile } from './model.ts';
+import { firstPublicPath, previewSet, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
 const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
 type Device = keyof typeof DEVICES;
 const FRAME_WIDTH = 464;
 
-export function Preview({ files, drafts, brands, brand: firstBrand }: { files: readonly StudioFile[]; drafts: Readonly<Record<string, Doc>>; brands: string[]; brand: string }) {
+export function Preview({
+  files,
+  drafts,
+  brands,
+  brand: firstBrand,
+  visitors,
+}: {
+  files: readonly StudioFile[];
+  drafts: Readonly<Record<string, Doc>>;
+  brands: string[];
+  brand: string;
+  visitors: readonly VisitorChoice[];
+}) {
   const [address, setAddress] = useState(() => firstPublicPath(files));
   const [shown, setShown] = useState(address);
   const [brand, setBrand] = useState(firstBrand);
   const [device, setDevice] = useState<Device>('phone');
+  const [visitorId, setVisitorId] = useState(visitors[0]?.id ?? '');
+  const visitor = visitors.find((v) => v.id === visitorId)?.visitor;
   const [ready, setReady] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
   const set = useMemo(() => previewSet(files, drafts), [files, drafts]);
@@ -29,10 +44,11 @@ export function Preview({ files, drafts, brands, brand: firstBrand }: { files: r
     return () => window.removeEventListener('message', onMessage);
   }, []);
   useEffect(() => {
-    if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set }, window.location.origin);
-  }, [ready, set]);
+    if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
+  }, [ready, set, visitor]);
 
-  const src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
+  // The visitor is the frame's from its start (its session, its answers): another one is another frame.
+  const src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}&as=${encodeURIComponent(visitorId)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
   // A new frame says when it is ready for the draft.
   useEffect(() => setReady(false), [src]);
   const size = DEVICES[device];
@@ -59,6 +75,17 @@ export function Preview({ files, drafts, brands, brand: firstBrand }: { files: r
           Show
         </Button>
       </Flex>
+      <NativeSelect.Root size="sm">
+        <NativeSelect.Field aria-label="Seen by" value={visitorId} onChange={(e) => setVisitorId(e.target.value)}>
+          {visitors.map((v) => (
+            <option key={v.id} value={v.id}>
+              {v.label}
+            </option>
+          ))}
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+      {visitor && <Text fontSize="xs">Sample answers: no one's records are shown, and nothing is sent.</Text>}
       <Flex gap="2">
         <NativeSelect.Root size="sm">
           <NativeSelect.Field aria-label="Brand" value={brand} onChange={(e) => setBrand(e.target.value)}>

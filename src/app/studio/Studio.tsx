@@ -14,12 +14,16 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { affectedPaths, defaultBrand, draftFiles, errorsOf, newBrand, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
+import { renderVisits, defaultBrand, previewVisitors, draftFiles, errorsOf, newBrand, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
 import { renderProblems } from './render-check.ts';
+import { labels } from '../../../codegen/generated/labels.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
 
+
+/** Who the preview and the render check show pages to: anyone, a patient, each role of the enumerations. */
+const VISITORS = previewVisitors(labels);
 
 const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
@@ -93,7 +97,7 @@ export default function Studio() {
     mutationFn: async () => {
       // Every route the drafts touch must still render, in the real app (the build's checks cannot see that).
       const brand = Object.keys(changed).find((p) => p.startsWith('brands/'))?.slice('brands/'.length, -'.json'.length) ?? brandId;
-      const problems = await renderProblems(previewSet(all, changed), affectedPaths(all, changed), brand);
+      const problems = await renderProblems(previewSet(all, changed), renderVisits(all, changed, VISITORS), brand);
       setRenderErrors(problems);
       if (problems.length) throw new Error(`${problems.length} page(s) do not render: ${problems.join('; ')}`);
       return callOperation('Studio_Publish', { body: { files: changed, note } });
@@ -247,7 +251,7 @@ export default function Studio() {
         </Stack>
 
         <Box w={{ base: 'full', xl: '30rem' }} flexShrink={0}>
-          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} />
+          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} visitors={VISITORS} />
         </Box>
       </Flex>
     </Stack>

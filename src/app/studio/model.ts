@@ -2,9 +2,11 @@
  * The studio's model, without React (decision 0228): the files as live, the product owner's drafts (as JSON text, so
  * a half-typed file is kept as typed), what a preview shows, and which part of a meta-schema describes a file.
  */
-import type { DescriptorSet } from '../live-descriptors.ts';
+import type { DescriptorSet, PreviewVisitor } from '../live-descriptors.ts';
 import type { StudioFiles } from '../../../codegen/generated/schemas.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
+import { decideAccess } from '../../engine/access.ts';
+import type { RouteAccess } from '../../../codegen/generated/descriptors.ts';
 import { migrate } from '../../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
 
@@ -57,6 +59,51 @@ export function previewSet(files: readonly StudioFile[], drafts: Readonly<Record
   return { hash: 'preview', files: out };
 }
 
+/** A visitor the preview can show the pages to. */
+export interface VisitorChoice {
+  id: string;
+  label: string;
+  /** None: anyone not signed in, who reads the live public pages. */
+  visitor?: PreviewVisitor;
+}
+
+/** The sample answers' first office and application (core/schema-sample.ts numbers ids from 101). */
+const SAMPLE_ID = 101;
+
+function staffSession(role: string | null, userRole: string | null): Record<string, unknown> {
+  return {
+    authenticated: true,
+    identity: { givenName: 'Sample', familyName: 'Person', emails: ['sample1@example.com'], objectId: 'preview' },
+    userId: 'preview',
+    enrolled: true,
+    approved: true,
+    userInfoLoaded: true,
+    role,
+    userRole,
+    officeId: SAMPLE_ID,
+    officeName: 'Sample office',
+    selectedOfficeId: SAMPLE_ID,
+    selectedOfficeName: 'Sample office',
+  };
+}
+
+/**
+ * Every visitor a preview offers (decision 0229): anyone, a patient, each office role and each platform role of the
+ * enumerations (their labels, the data). A platform role holds the first office role too, as the platform's own
+ * accounts do, so its menus show what a platform admin sees.
+ */
+export function previewVisitors(labels: Readonly<Record<string, Readonly<Record<string, string>>>>): VisitorChoice[] {
+  const officeRoles = Object.entries(labels.OfficeRole ?? {});
+  const platformRoles = Object.entries(labels.UserRole ?? {});
+  const firstOfficeRole = officeRoles[0]?.[0] ?? null;
+  return [
+    { id: 'anyone', label: 'Anyone not signed in (live public pages)' },
+    { id: 'patient', label: 'A patient signed in by passcode', visitor: { session: { borrowerAuthenticated: true, borrowerAppId: SAMPLE_ID, borrowerToken: 'preview' } } },
+    ...officeRoles.map(([role, label]) => ({ id: `office ${role}`, label: `Office: ${label}`, visitor: { session: staffSession(role, null) } })),
+    ...platformRoles.map(([userRole, label]) => ({ id: `platform ${userRole}`, label: `Platform: ${label}`, visitor: { session: staffSession(firstOfficeRole, userRole) } })),
+  ];
+}
+
 /** A new brand: a copy of another under a new id, not the default, on no host yet (?brand=<id> shows it). */
 export function newBrand(from: Doc, id: string): Doc {
   const { default: _default, ...rest } = from;
@@ -101,18 +148,41 @@ export function schemaOfFile(path: string, doc: Doc, metas: MetaSchemas): { sche
 interface AuthoredRoute {
   path?: unknown;
   screen?: unknown;
+  access?: RouteAccess;
 }
 
-/** A route's path as a visit: an optional parameter left out, a required one given a sample ('1'). */
-export const samplePath = (path: string) => path.replace(/\/:[A-Za-z]+\?/g, '').replace(/:[A-Za-z]+/g, '1') || '/';
+/** A route's path as a visit: an optional parameter left out, a required one given the sample answers' first id. */
+export const samplePath = (path: string) => path.replace(/\/:[A-Za-z]+\?/g, '').replace(/:[A-Za-z]+/g, String(SAMPLE_ID)) || '/';
+
+/** A page the render check opens, and as whom. */
+export interface RenderVisit {
+  path: string;
+  visitor: VisitorChoice;
+}
+
+/** The first of `visitors` the route shows its page to (not a sign-in, not the 403 page); none when no one passes. */
+export function visitorFor(access: RouteAccess | undefined, path: string, visitors: readonly VisitorChoice[]): VisitorChoice | undefined {
+  const id = /^\/[^/]+\/(\d+)/.exec(path)?.[1];
+  return visitors.find((choice) => {
+    const session = choice.visitor?.session ?? {};
+    const visitor = {
+      authenticated: session.authenticated === true,
+      role: (session.role as string | null | undefined) ?? null,
+      userRole: (session.userRole as string | null | undefined) ?? null,
+      borrowerAuthenticated: session.borrowerAuthenticated === true,
+      borrowerAppId: (session.borrowerAppId as number | null | undefined) ?? null,
+    };
+    return decideAccess(access ?? {}, visitor, { id }).kind === 'allow';
+  });
+}
 
 /**
- * The routes a draft can change the render of, as addresses to visit: the routes of its changed pages and of the
- * composite pages that hold them; every route with a page when the route table, the menus, the layouts, the
- * conditions or a brand changed. At most `limit`, routes without parameters first. (A dialog shows from a button; the
- * check does not open dialogs.)
+ * The routes a draft can change the render of, as visits: the routes of its changed pages and of the composite pages
+ * that hold them; every route with a page when the route table, the menus, the layouts, the conditions or a brand
+ * changed. Each as the first visitor its access shows the page to (a staff page as a role, with sample answers). At
+ * most `limit`, routes without parameters first. (A dialog shows from a button; the check does not open dialogs.)
  */
-export function affectedPaths(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>, limit = 8): string[] {
+export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>, visitors: readonly VisitorChoice[], limit = 8): RenderVisit[] {
   const docOf = (path: string) => drafts[path] ?? files.find((f) => f.path === path)?.doc;
   const routes = ((docOf('routes.json')?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
   const pageName = (path: string) => path.slice('pages/'.length, -'.json'.length);
@@ -124,9 +194,15 @@ export function affectedPaths(files: readonly StudioFile[], drafts: Readonly<Rec
     if (file.path.startsWith('pages/') && doc?.kind === 'composite' && parts.some((part) => changed.has(String(part.screen)))) changed.add(pageName(file.path));
   }
   const broad = Object.keys(drafts).some((p) => !p.startsWith('pages/') && !p.startsWith('dialogs/'));
-  const chosen = routes.filter((r) => broad || changed.has(String(r.screen))).map((r) => String(r.path));
-  const withParams = (path: string) => (path.includes(':') ? 1 : 0);
-  return [...new Set([...chosen].sort((a, b) => withParams(a) - withParams(b)).map(samplePath))].slice(0, limit);
+  const withParams = (route: AuthoredRoute) => (String(route.path).includes(':') ? 1 : 0);
+  const chosen = routes.filter((r) => broad || changed.has(String(r.screen))).sort((a, b) => withParams(a) - withParams(b));
+  const visits = new Map<string, RenderVisit>();
+  for (const route of chosen) {
+    const path = samplePath(String(route.path));
+    const visitor = visitorFor(route.access, path, visitors);
+    if (visitor && !visits.has(path)) visits.set(path, { path, visitor });
+  }
+  return [...visits.values()].slice(0, limit);
 }
 
 /** The default brand's id (its file says `default`): what the studio opens and previews first. */

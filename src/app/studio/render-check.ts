@@ -1,17 +1,26 @@
 /**
  * Before a publication, the studio renders every route the drafts touch in a hidden frame of the app (the preview's
- * mechanism, decision 0228) and refuses to publish when one of them breaks: the engine's error boundary reports each
+ * mechanism, decision 0228), each as a visitor the route shows its page to (decision 0229) and refuses to publish when one of them breaks: the engine's error boundary reports each
  * render error to the studio. This catches what the build's checks cannot see — a descriptor that is valid and still
  * crashes a renderer. It is the studio's check: the API, which cannot render, holds a publication to the build's checks.
  */
 import { PREVIEW_MESSAGE, type DescriptorSet } from '../live-descriptors.ts';
+import type { RenderVisit, VisitorChoice } from './model.ts';
 
 /** How long the frame has to start, and a visit at most (the frame says when a page had time to render). */
 const READY_MS = 15_000;
 const VISIT_MS = 6_000;
 
-export async function renderProblems(set: DescriptorSet, paths: readonly string[], brand: string): Promise<string[]> {
-  if (paths.length === 0) return [];
+/** Renders each visit, in one hidden frame per visitor; the pages that do not render, as problems. */
+export async function renderProblems(set: DescriptorSet, visits: readonly RenderVisit[], brand: string): Promise<string[]> {
+  const byVisitor = new Map<string, RenderVisit[]>();
+  for (const visit of visits) byVisitor.set(visit.visitor.id, [...(byVisitor.get(visit.visitor.id) ?? []), visit]);
+  const problems: string[] = [];
+  for (const group of byVisitor.values()) problems.push(...(await renderAs(set, group[0]!.visitor, group.map((v) => v.path), brand)));
+  return problems;
+}
+
+async function renderAs(set: DescriptorSet, visitor: VisitorChoice, paths: readonly string[], brand: string): Promise<string[]> {
   const frame = document.createElement('iframe');
   frame.title = 'Render check';
   frame.setAttribute('aria-hidden', 'true');
@@ -26,7 +35,7 @@ export async function renderProblems(set: DescriptorSet, paths: readonly string[
     const type = event.data?.type;
     if (type === `${PREVIEW_MESSAGE}-ready`) onReady?.();
     else if (type === `${PREVIEW_MESSAGE}-visited` && event.data.path === current) onVisited?.();
-    else if (type === `${PREVIEW_MESSAGE}-error`) problems.push(`#${current}: the page does not render (${event.data.message ?? 'an error'})`);
+    else if (type === `${PREVIEW_MESSAGE}-error`) problems.push(`#${current} (${visitor.label}): the page does not render (${event.data.message ?? 'an error'})`);
   };
   window.addEventListener('message', listener);
   try {
@@ -37,7 +46,7 @@ export async function renderProblems(set: DescriptorSet, paths: readonly string[
     frame.src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}#/studio-render-check`;
     document.body.appendChild(frame);
     await ready;
-    frame.contentWindow!.postMessage({ type: PREVIEW_MESSAGE, set }, window.location.origin);
+    frame.contentWindow!.postMessage({ type: PREVIEW_MESSAGE, set, visitor: visitor.visitor }, window.location.origin);
     for (const path of paths) {
       current = path;
       await new Promise<void>((resolve) => {

@@ -19,7 +19,7 @@ function descriptors(): Plugin[] {
   const whole: Plugin = {
     name: 'pos-descriptors',
     async buildStart() {
-      const { checkDescriptors } = await import('./codegen/descriptors.ts');
+      const { checkDescriptors } = await import('./core/descriptors/screens.ts');
       const report = await checkDescriptors();
       for (const file of report.migrated) this.warn(`${file.file}: format ${file.from} read as ${file.to}; run npm run codegen to rewrite it`);
       if (report.errors.length) this.error(`invalid UI descriptors:\n  ${report.errors.join('\n  ')}`);
@@ -33,7 +33,7 @@ function descriptors(): Plugin[] {
     async transform(code, id) {
       const rel = fromRoot(id);
       if (!rel.startsWith('screens/') || !rel.endsWith('.json') || rel.startsWith('screens/_meta/')) return null;
-      const { checkDescriptors, listDescriptorFiles } = await import('./codegen/descriptors.ts');
+      const { checkDescriptors, listDescriptorFiles } = await import('./core/descriptors/screens.ts');
       const files = listDescriptorFiles().map((f) => (f.file === rel ? { ...f, text: code } : f));
       const report = await checkDescriptors(files);
       const own = report.errors.filter((e) => e.startsWith(rel));
@@ -59,7 +59,7 @@ function descriptorFilesForTheBrowser(): Plugin {
       const { kindOfPath } = await import('./core/descriptors/kinds.ts');
       const kind = kindOfPath(rel.slice('screens/'.length));
       if (!kind || kind === 'fragments') return null;
-      const { readDescriptor } = await import('./server/descriptors/files.ts');
+      const { readDescriptor } = await import('./core/descriptors/read.ts');
       // A changed fragment reaches every file on its next load.
       this.addWatchFile(fileURLToPath(new URL(`./${FRAGMENTS}`, import.meta.url)));
       const doc = readDescriptor<Record<string, unknown>>(kind, rel, code);

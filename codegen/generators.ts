@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { ROOT, type JsonObject } from '../server/contract/documents.ts';
-import { bundleOpenApi } from '../server/contract/bundle.ts';
-import { readOperations } from '../server/contract/operations.ts';
+import { ROOT, type JsonObject } from '../core/contract/documents.ts';
+import { bundleOpenApi } from '../core/contract/bundle.ts';
+import { readOperations } from '../core/contract/operations.ts';
 import { uiGenerators } from './ui-generators.ts';
 import { referenceGenerators } from './reference.ts';
 

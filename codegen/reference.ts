@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, type JsonObject } from '../server/contract/documents.ts';
+import { ROOT, type JsonObject } from '../core/contract/documents.ts';
 import { metaSchemas, type UiGenerator } from './ui-generators.ts';
 
 const REFERENCE = join(ROOT, 'docs', 'reference');

@@ -1,9 +1,9 @@
 /** `npm run codegen` writes every generated file that is missing or stale (tests/unit/codegen.test.ts checks them). */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
-import { ROOT } from '../server/contract/documents.ts';
+import { ROOT } from '../core/contract/documents.ts';
 import { generators } from './generators.ts';
-import { rewriteOldDescriptors } from './descriptors.ts';
+import { rewriteOldDescriptors } from '../core/descriptors/screens.ts';
 
 for (const generator of generators) {
   const content = await generator.generate();

@@ -8,11 +8,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import { ROOT } from '../server/contract/documents.ts';
+import { ROOT } from '../core/contract/documents.ts';
 import { labelNamesIn } from '../core/labels.ts';
-import { listDescriptorFiles, META } from './descriptors.ts';
-import { enumerationLabels } from './schema-files.ts';
-import { readDescriptor } from '../server/descriptors/files.ts';
+import { listDescriptorFiles, META } from '../core/descriptors/screens.ts';
+import { enumerationLabels } from '../core/contract/schema-files.ts';
+import { readDescriptor } from '../core/descriptors/read.ts';
 
 type Json = unknown;
 type Doc = Record<string, Json>;

@@ -9,16 +9,16 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { compile, type JSONSchema } from 'json-schema-to-typescript';
-import { ROOT, type Json, type JsonObject } from '../server/contract/documents.ts';
-import { bundleOpenApi } from '../server/contract/bundle.ts';
+import { ROOT, type Json, type JsonObject } from '../core/contract/documents.ts';
+import { bundleOpenApi } from '../core/contract/bundle.ts';
 import addFormats from 'ajv-formats';
-import { COMPONENT_BASE } from '../server/contract/ajv.ts';
-import { addKeywords } from '../server/contract/keywords.ts';
-import { escapePointer, readOperations } from '../server/contract/operations.ts';
-import { contractNode } from '../server/contract/validators.ts';
+import { COMPONENT_BASE } from '../core/contract/ajv.ts';
+import { addKeywords } from '../core/contract/keywords.ts';
+import { escapePointer, readOperations } from '../core/contract/operations.ts';
+import { contractNode } from '../core/contract/validators.ts';
 import { sampleOf, type SchemaNode } from '../core/schema-sample.ts';
-import { formSchemaNames, META } from './descriptors.ts';
-import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
+import { formSchemaNames, META } from '../core/descriptors/screens.ts';
+import { enumerationLabels, formSchemaFiles } from '../core/contract/schema-files.ts';
 
 export interface UiGenerator {
   file: string;

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../server/contract/documents.ts';
+import { ROOT } from '../core/contract/documents.ts';
 
 const SOURCES = ['src', 'schemas', 'screens', 'openapi', 'codegen', 'index.html', 'vite.config.ts', 'package-lock.json'];
 const STAMP = join(ROOT, 'dist', '.sources-hash');

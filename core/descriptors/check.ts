@@ -1,4 +1,4 @@
-import type { DescriptorKind } from '../descriptors/kinds.ts';
+import type { DescriptorKind } from './kinds.ts';
 import { labelNamesIn } from '../labels.ts';
 import { contrastProblems, type Palette } from '../palette.ts';
 import { placeholdersOf } from '../i18n.ts';

@@ -4,7 +4,7 @@ import type { DescriptorKind } from './kinds.ts';
  * Descriptor format versions (docs/decisions/0041-descriptor-formats.md). Every descriptor carries
  * `"format": <integer>`; a file in an older format is migrated step by step, one function per step,
  * before it is validated, so an old file keeps working; `npm run codegen` rewrites such files in the
- * current format (rewriteOldDescriptors in codegen/descriptors.ts).
+ * current format (rewriteOldDescriptors in core/descriptors/screens.ts).
  */
 export const CURRENT_FORMAT = 1;
 

@@ -2,10 +2,10 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
-import { ROOT } from '../contract/documents.ts';
-import { readDescriptor } from './files.ts';
+import { ROOT } from '../../core/contract/documents.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
 import { latestLiveSet } from './live.ts';
-import { metaErrors, metaValidator } from './meta.ts';
+import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /**
  * The brands of screens/brands/ for what the server renders or sends itself (the identity provider's pages,

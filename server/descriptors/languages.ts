@@ -2,9 +2,9 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
 import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker, type Words } from '../../core/i18n.ts';
-import { ROOT } from '../contract/documents.ts';
-import { readDescriptor } from './files.ts';
-import { metaErrors, metaValidator } from './meta.ts';
+import { ROOT } from '../../core/contract/documents.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
+import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /**
  * The languages of screens/languages/ (decision 0216), read once: what the server writes to a borrower — problem

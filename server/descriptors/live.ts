@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { descriptorPublications } from '../db/schema.ts';
-import { listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
+import { listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import { kindOfPath, type DescriptorKind } from '../../core/descriptors/kinds.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../core/descriptors/fragments.ts';

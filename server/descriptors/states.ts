@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import type { StateRules } from '../../codegen/generated/descriptors.ts';
-import { ROOT } from '../contract/documents.ts';
-import { readDescriptor } from './files.ts';
-import { metaErrors, metaValidator } from './meta.ts';
+import { ROOT } from '../../core/contract/documents.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
+import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /** screens/states.json (docs/decisions/0213), read once: the file is part of the deployment, like the lender files. */
 export class StateRulesError extends Error {}

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { and, eq, not, or, sql } from 'drizzle-orm';
 import { userOffices, users } from '../db/schema.ts';
 import { StatementCache } from '../db/prepared.ts';
-import type { AccessRule, Operation } from '../contract/operations.ts';
+import type { AccessRule, Operation } from '../../core/contract/operations.ts';
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { HttpProblem } from './problem.ts';

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
-import type { OperationCache } from '../contract/operations.ts';
+import type { OperationCache } from '../../core/contract/operations.ts';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Operation } from '../contract/operations.ts';
-import type { OperationValidators } from '../contract/validators.ts';
+import type { Operation } from '../../core/contract/operations.ts';
+import type { OperationValidators } from '../../core/contract/validators.ts';
 import { catalogueIn, toFieldErrors, type MessageCatalogue } from '../../core/messages.ts';
 import { languageFor } from '../descriptors/languages.ts';
 import { wordsOf } from '../../core/i18n.ts';

@@ -3,7 +3,7 @@
  * text people typed loses its control characters (and lone surrogates), path and query values that carry any are refused, numbers must be
  * finite, and a multipart `model` part is parsed as strictly as a JSON body.
  */
-import type { ParameterSpec } from '../contract/operations.ts';
+import type { ParameterSpec } from '../../core/contract/operations.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import { HttpProblem } from './problem.ts';
 

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import type { JsonObject } from '../contract/documents.ts';
+import type { JsonObject } from '../../core/contract/documents.ts';
 
 const PAGE = `<!doctype html>
 <html lang="en">

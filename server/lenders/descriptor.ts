@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DescriptorFileError, readDescriptor } from '../descriptors/files.ts';
-import { metaErrors, metaValidator } from '../descriptors/meta.ts';
+import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
+import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { Json, JsonObject } from '../../server/contract/documents.ts';
+import type { Json, JsonObject } from '../../core/contract/documents.ts';
 
 /**
  * Reading the bundled contract's schemas in tests that generate requests from them (the access matrix, the fuzzer):

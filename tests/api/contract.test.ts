@@ -1,8 +1,8 @@
 import { describe, expect, it, beforeAll } from 'vitest';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import { readOperations } from '../../server/contract/operations.ts';
-import { compileValidators } from '../../server/contract/validators.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { readOperations } from '../../core/contract/operations.ts';
+import { compileValidators } from '../../core/contract/validators.ts';
 import { createHandlers } from '../../server/domain/handlers.ts';
 import { HttpProblem } from '../../server/http/problem.ts';
 import { harness, type Harness } from '../support/harness.ts';

@@ -12,7 +12,7 @@ import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import type { Harness } from '../support/harness.ts';
 import { PRODUCT_OWNER } from '../support/demo-accounts.ts';
 import { overlayHash } from '../../server/descriptors/live.ts';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertRefund, insertStipulation } from './apps-fixtures.ts';
 import { JOURNEY_PLACEHOLDER, journeyExampleFixtures, journeyExamples, type JourneyExampleFixtures } from './journey-examples.ts';

@@ -12,9 +12,9 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import type { Json, JsonObject } from '../../server/contract/documents.ts';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import { readOperations, type Operation } from '../../server/contract/operations.ts';
+import type { Json, JsonObject } from '../../core/contract/documents.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { readOperations, type Operation } from '../../core/contract/operations.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { multipart, type Part } from '../support/multipart.ts';
 import { contractSchemas } from './contract-schemas.ts';

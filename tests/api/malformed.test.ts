@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import { readOperations } from '../../server/contract/operations.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { readOperations } from '../../core/contract/operations.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { databaseFingerprint } from '../support/snapshot.ts';
 import { examples, type Example, exampleAppId } from './examples.ts';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import { readOperations } from '../../server/contract/operations.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { readOperations } from '../../core/contract/operations.ts';
 import messages from '../../schemas/messages.json';
 import { harness, type Harness } from '../support/harness.ts';
 import { databaseFingerprint, rowCounts } from '../support/snapshot.ts';

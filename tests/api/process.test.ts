@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pos-process-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptPii, last4 } from '../../server/crypto/pii.ts';
 import { openPglite, type Database, type Db } from '../../server/db/index.ts';
 import * as schema from '../../server/db/schema.ts';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 import { seedBulk } from '../../server/db/seed/bulk.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo.ts';
 import { prefixRange } from '../../server/domain/search.ts';

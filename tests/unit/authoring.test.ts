@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
+import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import { kindOfPath } from '../../core/descriptors/kinds.ts';
 import { evaluate, text, type Context } from '../../core/expressions.ts';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 import { labelNamesIn, registerLabels } from '../../core/labels.ts';
-import { enumerationLabels } from '../../codegen/schema-files.ts';
+import { enumerationLabels } from '../../core/contract/schema-files.ts';
 
 /**
  * The examples of the author guides (docs/authoring/) are run: a block fenced as ```json screens/<file>``` is that file

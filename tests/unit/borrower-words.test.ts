@@ -6,10 +6,10 @@
  * has them, and never show statusText.
  */
 import { describe, expect, it } from 'vitest';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
-import { enumerationLabels } from '../../codegen/schema-files.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { enumerationLabels } from '../../core/contract/schema-files.ts';
 import { labelNamesIn } from '../../core/labels.ts';
-import { screensFile } from '../../server/descriptors/files.ts';
+import { screensFile } from '../../core/descriptors/read.ts';
 
 type Json = Record<string, unknown>;
 const files = listDescriptorFiles();

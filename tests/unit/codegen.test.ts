@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generators } from '../../codegen/generators.ts';
-import { ROOT, type Json } from '../../server/contract/documents.ts';
+import { ROOT, type Json } from '../../core/contract/documents.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 describe('generated files', () => {

@@ -7,10 +7,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import { ROOT, type JsonObject } from '../../server/contract/documents.ts';
-import { readOperations } from '../../server/contract/operations.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { ROOT, type JsonObject } from '../../core/contract/documents.ts';
+import { readOperations } from '../../core/contract/operations.ts';
 
 const contract = bundleOpenApi();
 const operations = readOperations(contract);

@@ -10,7 +10,7 @@ import type { FormScreen, WizardScreen } from '../../codegen/generated/descripto
 import * as docUpload from '../../codegen/generated/forms/OfficeDocUpload.ts';
 import * as officeUpsert from '../../codegen/generated/forms/OfficeUpsert.ts';
 import * as ownersUpsert from '../../codegen/generated/forms/OwnersUpsert.ts';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import { evaluate } from '../../core/expressions.ts';
 import type { FormModule } from '../../src/engine/forms/form-module.ts';
@@ -18,7 +18,7 @@ import { cleanData, concretePaths, propertyPaths, withoutIndexes } from '../../s
 import { validateForm } from '../../src/engine/forms/validator.ts';
 import { brokenRules, fieldErrorsOf, uiSchemaFor } from '../../src/engine/screens/FormScreen.tsx';
 import { wizardPosition } from '../../src/engine/screens/WizardScreen.tsx';
-import { screensFile } from '../../server/descriptors/files.ts';
+import { screensFile } from '../../core/descriptors/read.ts';
 
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
 const catalogue = read<MessageCatalogue>('schemas/messages.json');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from '../../core/descriptors/fragments.ts';
-import { checkDescriptors, listDescriptorFiles } from '../../codegen/descriptors.ts';
+import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
 const fragments: Fragments = {
   appId: { description: 'the id', value: { or: [{ var: 'route.params.id' }, { var: 'session.borrowerAppId' }] } },

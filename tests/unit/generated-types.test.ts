@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 
 /**
  * Types the generator makes are not written by hand (issue 18): an object type of core/, src/ or server/ whose

@@ -8,14 +8,14 @@
  * - a throwaway ninth lender file passes the checks, gets its routes, its offers and its steps, with no code.
  */
 import { describe, expect, it } from 'vitest';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
+import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import type { Action, LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
 import { buildContext } from '../../src/engine/context.ts';
 import { condition, evaluate, type Context } from '../../core/expressions.ts';
 import { buildRouteTable, resolveTarget, type RouteEntry } from '../../src/engine/routing.ts';
 import { runActions, type ActionRuntime } from '../../src/engine/actions.ts';
 import { fakeRuntime } from '../support/action-runtime.ts';
-import { screensFile } from '../../server/descriptors/files.ts';
+import { screensFile } from '../../core/descriptors/read.ts';
 
 type Json = Record<string, unknown>;
 const read = <T = Json>(relative: string): T => screensFile<T>(relative);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { addKeywords } from '../../server/contract/keywords.ts';
+import { addKeywords } from '../../core/contract/keywords.ts';
 import { toFieldErrors } from '../../core/messages.ts';
-import { loadMessageCatalogue } from '../../server/contract/documents.ts';
+import { loadMessageCatalogue } from '../../core/contract/documents.ts';
 
 const catalogue = loadMessageCatalogue();
 const ajv = new Ajv2020({ allErrors: true, verbose: true });

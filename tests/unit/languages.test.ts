@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 import { languageIndex } from '../../codegen/generated/languages.ts';
 import { fill, negotiate, speakerOf, translate, wordsOf, type Speaker } from '../../core/i18n.ts';
 import { adverseActionNotice, adverseActionSms, applicationLinkEmail, applicationLinkSms, eSignLinkEmail, eSignLinkSms, passcodeEmail, passcodeSms } from '../../server/notify/messages.ts';
@@ -9,7 +9,7 @@ import { consentText } from '../../server/esign/consent.ts';
 import { sandboxKba } from '../../server/lenders/sandbox.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { borrowerTexts, markedTexts, shownStrings } from '../../codegen/texts.ts';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 import { crossCheck, type LoadedDescriptor } from '../../core/descriptors/check.ts';
 import { languageFor, localeToKeep, wordsFor } from '../../server/descriptors/languages.ts';
 import { setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';

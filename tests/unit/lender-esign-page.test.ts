@@ -12,7 +12,7 @@ import { condition, text } from '../../core/expressions.ts';
 import { buildRouteTable } from '../../src/engine/routing.ts';
 import type { CallInput } from '../../src/engine/services.ts';
 import { fakeRuntime } from '../support/action-runtime.ts';
-import { screensFile } from '../../server/descriptors/files.ts';
+import { screensFile } from '../../core/descriptors/read.ts';
 
 const read = <T>(relative: string): T => screensFile<T>(relative);
 const page = read<{ onLoad: Action[]; sections: { text: string; visible: unknown }[] }>('pages/lenders-esign-id.json');

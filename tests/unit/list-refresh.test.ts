@@ -9,10 +9,10 @@
  * 0100's table, 0081-0083).
  */
 import { describe, expect, it } from 'vitest';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import type { JsonObject } from '../../server/contract/documents.ts';
-import { readOperations } from '../../server/contract/operations.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import type { JsonObject } from '../../core/contract/documents.ts';
+import { readOperations } from '../../core/contract/operations.ts';
 
 const WRITES = [
   'App_SendApp', 'App_SubmitApp', 'App_SelectOffer', 'App_SubmitForESign', 'App_ESignConsent', 'App_SubmitKBA', 'App_SignAgreement',

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 import { condition, evaluate, fillTemplate, text, type Context } from '../../core/expressions.ts';
 import { formatBytes } from '../../core/formats.ts';
 import { fieldErrorsOf } from '../../src/engine/screens/FormScreen.tsx';
@@ -15,7 +15,7 @@ import { loadOnce, tracked } from '../../src/engine/preload.ts';
 import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
 import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';
 import { labels } from '../../codegen/generated/labels.ts';
-import { screensFile } from '../../server/descriptors/files.ts';
+import { screensFile } from '../../core/descriptors/read.ts';
 
 type Json = Record<string, unknown>;
 const read = <T = Json>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;

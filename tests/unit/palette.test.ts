@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contrastProblems, contrastRatio, mixSrgb, swatch } from '../../core/palette.ts';
 import { crossCheck, type LoadedDescriptor } from '../../core/descriptors/check.ts';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
 /** Brand palettes meet WCAG 2.1 AA contrast as the screens draw them (issue 19, decision 0219). */
 describe('brand palettes', () => {

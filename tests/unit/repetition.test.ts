@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
 const MIN_LINES = 6;
 const BASELINE = join(import.meta.dirname, 'repetition-baseline.json');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sampleOf, type SchemaNode } from '../../core/schema-sample.ts';
-import { bundleOpenApi } from '../../server/contract/bundle.ts';
-import { readOperations } from '../../server/contract/operations.ts';
-import { compileValidators } from '../../server/contract/validators.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { readOperations } from '../../core/contract/operations.ts';
+import { compileValidators } from '../../core/contract/validators.ts';
 import { samples } from '../../codegen/generated/samples.ts';
 
 const none = () => undefined;

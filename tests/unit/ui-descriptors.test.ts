@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
+import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import { CURRENT_FORMAT, migrate, MigrationError, type MigrationSteps } from '../../core/descriptors/migrations.ts';
 import { kindOfPath } from '../../core/descriptors/kinds.ts';
 

@@ -5,8 +5,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../../server/contract/documents.ts';
-import { listDescriptorFiles } from '../../codegen/descriptors.ts';
+import { ROOT } from '../../core/contract/documents.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
 const ENGINE = join(ROOT, 'src', 'engine');
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bind, condition, evaluate, ExpressionError, fillTemplate, getPath, OPERATORS, text } from '../../core/expressions.ts';
 import { buildContext, evaluateConditions, flagsOf } from '../../src/engine/context.ts';
-import { ROOT } from '../../server/contract/documents.ts';
+import { ROOT } from '../../core/contract/documents.ts';
 
 const ctx = {
   session: { authenticated: true, role: 'x-role', userRole: null, officeId: 7, identity: { givenName: 'Ada' } },

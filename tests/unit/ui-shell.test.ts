@@ -8,7 +8,7 @@ import { signedOutAuthPort } from '../../src/app/auth-port.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
 import { signInOrigins } from '../../server/identity/paths.ts';
 import { appOriginAllowed } from '../../server/identity/provider.ts';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../codegen/descriptors.ts';
+import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 
 function fakeTimers() {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { ROOT } from '../../contract/documents.ts';
-import { readDescriptor } from '../../descriptors/files.ts';
+import { ROOT } from '../../../core/contract/documents.ts';
+import { readDescriptor } from '../../../core/descriptors/read.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import type { Stage } from '../applications/status.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { components } from '../../../codegen/generated/api.ts';
-import { ROOT } from '../../contract/documents.ts';
+import { ROOT } from '../../../core/contract/documents.ts';
 import { applications } from '../../db/schema.ts';
 import { requestLocale, wordsFor } from '../../descriptors/languages.ts';
 import { recordSecurityEvent } from '../../http/security-events.ts';

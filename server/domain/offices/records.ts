@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { loadMessageCatalogue } from '../../contract/documents.ts';
+import { loadMessageCatalogue } from '../../../core/contract/documents.ts';
 import type { Db } from '../../db/index.ts';
 import { offices } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';

@@ -7,7 +7,7 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { descriptorPublications, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { checkDescriptors, contractContext, formSchemaNames } from '../../../codegen/descriptors.ts';
+import { checkDescriptors, contractContext, formSchemaNames } from '../../../core/descriptors/screens.ts';
 import type { CheckContext } from '../../../core/descriptors/check.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, PUBLISHABLE, readLiveSet, withOverlay, type LiveSet } from '../../descriptors/live.ts';

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../contract/documents.ts';
-import { kindOfPath, type DescriptorKind } from '../../core/descriptors/kinds.ts';
-import { migrate, MigrationError } from '../../core/descriptors/migrations.ts';
-import { expandFragments, FragmentError, type Fragments } from '../../core/descriptors/fragments.ts';
+import { kindOfPath, type DescriptorKind } from './kinds.ts';
+import { migrate, MigrationError } from './migrations.ts';
+import { expandFragments, FragmentError, type Fragments } from './fragments.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /** A descriptor file the server cannot use; the message names the file and the place. */
@@ -33,7 +33,7 @@ function parse(file: string, text: string): unknown {
 }
 
 /**
- * A descriptor as the server uses it (the build reads it the same way, codegen/descriptors.ts): parsed, migrated to
+ * A descriptor as the server uses it (the build reads it the same way, core/descriptors/screens.ts): parsed, migrated to
  * the current format, its fragment uses expanded (the fragments file itself as it is). Checking it against its
  * meta-schema is the caller's.
  */

@@ -4,8 +4,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, type Json, type JsonObject } from '../server/contract/documents.ts';
-import { componentName } from '../server/contract/bundle.ts';
+import { ROOT, type Json, type JsonObject } from './documents.ts';
+import { componentName } from './bundle.ts';
 
 /** schemas/forms/*.json by component name, file refs rewritten to contract component refs. */
 export function formSchemaFiles(): Map<string, JsonObject> {

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import { REQUIRED_MESSAGES, type MessageCatalogue } from '../../core/messages.ts';
+import { REQUIRED_MESSAGES, type MessageCatalogue } from '../messages.ts';
 
 /** Repository root: the contract and schema files are read relative to it. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,19 +1,20 @@
 /**
- * The descriptor files under screens/ as Node sees them: listing, parsing, migration, validation against the
- * meta-schemas (validators precompiled by `npm run codegen`) and the cross-reference check. Used by the Vite
- * plugin (vite.config.ts), the unit tests and codegen; errors name the file and the JSON pointer.
+ * The descriptor set under screens/ as Node sees it: listing, parsing, migration, validation against the meta-schemas
+ * (validators precompiled by `npm run codegen`) and the cross-reference check. Used by the build (vite.config.ts,
+ * codegen), the server (the studio checks a draft with the live set as the build checks the deployed one) and the
+ * tests; errors name the file and the JSON pointer. Node only: the engine never imports it.
  */
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { ROOT } from '../server/contract/documents.ts';
-import { bundleOpenApi } from '../server/contract/bundle.ts';
-import { readOperations } from '../server/contract/operations.ts';
-import { kindOfPath, nameOfPath, type DescriptorKind } from '../core/descriptors/kinds.ts';
-import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from '../core/descriptors/migrations.ts';
-import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from '../core/descriptors/fragments.ts';
-import { describeErrors, type SchemaError } from '../core/descriptors/errors.ts';
-import { enumerationLabels, formSchemaFiles } from './schema-files.ts';
-import { crossCheck, type CheckContext, type LoadedDescriptor } from '../core/descriptors/check.ts';
+import { ROOT } from '../contract/documents.ts';
+import { bundleOpenApi } from '../contract/bundle.ts';
+import { readOperations } from '../contract/operations.ts';
+import { kindOfPath, nameOfPath, type DescriptorKind } from './kinds.ts';
+import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from './migrations.ts';
+import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from './fragments.ts';
+import { describeErrors, type SchemaError } from './errors.ts';
+import { enumerationLabels, formSchemaFiles } from '../contract/schema-files.ts';
+import { crossCheck, type CheckContext, type LoadedDescriptor } from './check.ts';
 
 export const SCREENS = join(ROOT, 'screens');
 export const META = join(SCREENS, '_meta');
@@ -49,7 +50,7 @@ export type ValidatorSet = Record<string, Validator>;
 
 /** The precompiled meta-schema validators (codegen/generated/descriptor-validators.ts). */
 export async function loadValidators(): Promise<ValidatorSet> {
-  return (await import('./generated/descriptor-validators.ts')) as unknown as ValidatorSet;
+  return (await import('../../codegen/generated/descriptor-validators.ts')) as unknown as ValidatorSet;
 }
 
 export function contractContext(): CheckContext {

@@ -89,7 +89,7 @@ function resolveLocal(document: JsonObject, value: Json): Json {
   return value;
 }
 
-/** The operations of the bundled contract (server/contract/bundle.ts). */
+/** The operations of the bundled contract (core/contract/bundle.ts). */
 function multipartModelOf(document: JsonObject, body: JsonObject | null): string | undefined {
   const multipart = ((body?.content ?? {}) as JsonObject)['multipart/form-data'] as JsonObject | undefined;
   const schema = resolveLocal(document, multipart?.schema ?? null) as JsonObject | null;

@@ -22,10 +22,11 @@ export const LIVE_TTL_MS = 2_000;
 export const descriptorSetPath = (hash: string) => `/api/Descriptors/GetSet/${hash}`;
 
 /**
- * The kinds a publication may change: what the web app reads when it runs. Lender, state, language and fragment files
- * are also read by the server's own rules (eligibility, the waterfall, texts it sends), which take a deployment.
+ * The kinds a publication may change: what the web app reads when it runs, and the lenders, which the server's lender
+ * catalogue reads from the live set too (decision 0231). State, language and fragment files are read by the server's
+ * own rules at start (who may borrow where, the texts it sends, every file's parts) and take a deployment.
  */
-export const PUBLISHABLE: ReadonlySet<DescriptorKind> = new Set(['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand']);
+export const PUBLISHABLE: ReadonlySet<DescriptorKind> = new Set(['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender']);
 
 export interface LiveSet {
   /** The publication (0: none, the build's files). */

@@ -2,31 +2,70 @@ import { createHmac } from 'node:crypto';
 import type { Settings } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { lenders } from '../db/schema.ts';
-import { loadLenderFiles, type LenderDescriptor } from './descriptor.ts';
+import { resolve } from 'node:path';
+import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from './descriptor.ts';
+import { latestLiveSet } from '../descriptors/live.ts';
+import { SCREENS } from '../../core/descriptors/screens.ts';
 import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 
 /**
- * The lenders of this process: one adapter per file of LENDERS_DIR (screens/lenders/ by default).
- * Read once per folder and kept: the files are part of the deployment, like the code.
+ * The lenders of this process: one adapter per file of LENDERS_DIR (screens/lenders/ by default) and, when that is the
+ * deployed screens/lenders/, per lender file of the live studio publication (decision 0231), which replaces or adds
+ * to them: a lender published in the studio is asked on the next application, with no restart.
  */
 export interface LenderCatalogue {
   dir: string;
-  descriptors: readonly LenderDescriptor[];
+  readonly descriptors: readonly LenderDescriptor[];
   get(code: string): LenderAdapter | undefined;
   codes(): string[];
 }
 
-const catalogues = new Map<string, LenderCatalogue>();
+type Built = Omit<LenderCatalogue, 'dir'>;
 
-function build(dir: string, site: string | null): LenderCatalogue {
-  const descriptors = loadLenderFiles(dir);
+function build(descriptors: readonly LenderDescriptor[], site: string | null): Built {
   const adapters = new Map<string, LenderAdapter>();
   for (const descriptor of descriptors) {
     // Only the sandbox implementation exists; a real lender's adapter would be chosen here by `adapter`.
     adapters.set(descriptor.code, sandboxAdapter(descriptor, site));
   }
-  return { dir, descriptors, get: (code) => adapters.get(code), codes: () => [...adapters.keys()] };
+  return { descriptors, get: (code) => adapters.get(code), codes: () => [...adapters.keys()] };
+}
+
+/** The lender files a publication lays over the deployed ones, read and checked as those are. */
+export function publishedLenders(overlay: Readonly<Record<string, unknown>>): LenderDescriptor[] {
+  return Object.entries(overlay)
+    .filter(([path]) => path.startsWith('lenders/'))
+    .map(([path, doc]) => parseLenderFile(`screens/${path}`, JSON.stringify(doc)));
+}
+
+/** The deployed lenders with the published ones in place of (or beside) them, by code. */
+function withPublished(deployed: readonly LenderDescriptor[], published: readonly LenderDescriptor[]): LenderDescriptor[] {
+  const byCode = new Map(deployed.map((lender) => [lender.code, lender]));
+  for (const lender of published) byCode.set(lender.code, lender);
+  return [...byCode.values()].sort((a, b) => a.code.localeCompare(b.code));
+}
+
+const catalogues = new Map<string, LenderCatalogue>();
+
+function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
+  const deployed = loadLenderFiles(dir);
+  const follows = resolve(dir) === resolve(SCREENS, 'lenders');
+  let seen = { hash: '', built: build(deployed, site) };
+  // The live set this process read last (at most LIVE_TTL_MS old, like the pages people see).
+  const now = (): Built => {
+    const live = latestLiveSet();
+    if (follows && live.hash !== seen.hash) seen = { hash: live.hash, built: build(withPublished(deployed, publishedLenders(live.overlay)), site) };
+    return seen.built;
+  };
+  return {
+    dir,
+    get descriptors() {
+      return now().descriptors;
+    },
+    get: (code) => now().get(code),
+    codes: () => now().codes(),
+  };
 }
 
 export function lenderCatalogue(settings: Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'>): LenderCatalogue {
@@ -34,7 +73,7 @@ export function lenderCatalogue(settings: Pick<Settings, 'lendersDir' | 'mode' |
   const key = `${settings.lendersDir}\n${site}`;
   let catalogue = catalogues.get(key);
   if (!catalogue) {
-    catalogue = build(settings.lendersDir, site);
+    catalogue = liveCatalogue(settings.lendersDir, site);
     catalogues.set(key, catalogue);
   }
   return catalogue;
@@ -42,10 +81,10 @@ export function lenderCatalogue(settings: Pick<Settings, 'lendersDir' | 'mode' |
 
 /**
  * A lender row for every lender file (insert-or-ignore by code, like the reference seed): a ninth
- * lender exists in the database as soon as its file does and the server starts. Rows are never
+ * lender exists in the database as soon as its file does and the server starts, or its publication is live. Rows are never
  * changed or removed here, so a platform admin's edits (name, active flag) stay.
  */
-export async function syncLenderRows(db: Db, catalogue: LenderCatalogue): Promise<void> {
+export async function syncLenderRows(db: Db, catalogue: Pick<LenderCatalogue, 'descriptors'>): Promise<void> {
   if (catalogue.descriptors.length === 0) return;
   await db
     .insert(lenders)

@@ -23,21 +23,25 @@ const dialogFiles = import.meta.glob<unknown>('../../screens/dialogs/*.json', { 
 const nameOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
 
 const builtBrands: BrandDescriptor[] = Object.values(brandFiles).map((doc) => migrate<BrandDescriptor>('brand', doc).doc);
-const lenders: LenderDescriptor[] = Object.values(lenderFiles).map((doc) => migrate<LenderDescriptor>('lender', doc).doc);
+const builtLenders: LenderDescriptor[] = Object.values(lenderFiles).map((doc) => migrate<LenderDescriptor>('lender', doc).doc);
 
 /** A published set's file in place of the built one (the server sends them expanded, in the current format). */
 type SetFiles = Readonly<Record<string, unknown>>;
 const fileOr = <T,>(files: SetFiles, path: string, built: unknown, kind: Parameters<typeof migrate>[0]): T => migrate<T>(kind, files[path] ?? built).doc;
 
 /** The brands: the built ones, with a published set's in place or beside them. */
-export function brandsOf(files: SetFiles): BrandDescriptor[] {
-  const byId = new Map(builtBrands.map((brand) => [brand.id, brand]));
-  for (const [path, doc] of Object.entries(files)) if (path.startsWith('brands/')) byId.set((doc as BrandDescriptor).id, doc as BrandDescriptor);
-  return [...byId.values()];
+export const brandsOf = (files: SetFiles): BrandDescriptor[] => withPublished(files, 'brands/', builtBrands, (brand) => brand.id);
+
+/** The descriptors of a place ('brands/', 'lenders/'): the built ones, with a published set's in place or beside them. */
+function withPublished<T>(files: SetFiles, place: string, built: readonly T[], key: (doc: T) => string): T[] {
+  const byKey = new Map(built.map((doc) => [key(doc), doc]));
+  for (const [path, doc] of Object.entries(files)) if (path.startsWith(place)) byKey.set(key(doc as T), doc as T);
+  return [...byKey.values()];
 }
 
 export function engineDescriptors(files: SetFiles): EngineDescriptors {
   const routes = fileOr<RoutesDescriptor>(files, 'routes.json', routesJson, 'routes');
+  const lenders = withPublished(files, 'lenders/', builtLenders, (lender) => lender.code);
   return {
     routes,
     table: buildRouteTable(routes, lenders),

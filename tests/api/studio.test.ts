@@ -3,6 +3,7 @@ import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { serverBrand } from '../../server/descriptors/brands.ts';
 import { DFI, OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
+import { lenderCatalogue } from '../../server/lenders/registry.ts';
 
 /**
  * The studio's API (issue 18, decision 0228): only a product owner edits; a draft is checked as the build checks
@@ -36,7 +37,8 @@ describe('the studio (decision 0228)', () => {
     const all = await files();
     expect(all.hash).toBe('');
     expect(all.files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ kind: 'brand', published: false, editable: true });
-    expect(all.files.find((f) => f.path === 'lenders/powerpay.json')).toMatchObject({ kind: 'lender', editable: false });
+    expect(all.files.find((f) => f.path === 'lenders/powerpay.json')).toMatchObject({ kind: 'lender', editable: true });
+    expect(all.files.find((f) => f.path === 'states.json')).toMatchObject({ kind: 'states', editable: false });
   });
 
   it('checks a draft as the build does, naming the file and the place', async () => {
@@ -44,7 +46,7 @@ describe('the studio (decision 0228)', () => {
     const brand = { ...docOf(all, 'brands/smile.json'), wording: { service: ' ' } };
     const check = async (draft: Record<string, unknown>) => (JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body) as { errors: string[] }).errors;
     expect(await check({ 'brands/smile.json': brand })).toEqual(['screens/brands/smile.json#/wording/service: must have a character other than spaces']);
-    expect(await check({ 'lenders/powerpay.json': docOf(all, 'lenders/powerpay.json') })).toEqual([expect.stringMatching(/^screens\/lenders\/powerpay\.json: lender files take a deployment/)]);
+    expect(await check({ 'states.json': docOf(all, 'states.json') })).toEqual([expect.stringMatching(/^screens\/states\.json: states files take a deployment/)]);
     const page = { ...docOf(all, 'pages/error.json'), buttons: [{ id: 'x', label: 'Go', actions: [{ type: 'navigate', to: { route: 'no-such-route' } }] }] };
     expect((await check({ 'pages/error.json': page })).join()).toMatch(/screens\/pages\/error\.json.*no-such-route/);
     expect(await check({ 'brands/smile.json': { ...brand, wording: { service: 'Procedure' } } })).toEqual([]);
@@ -100,5 +102,27 @@ describe('the studio (decision 0228)', () => {
     expect(JSON.parse(again.body)).toMatchObject({ hash: newest.hash, restoredFrom: newest.id });
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 999_999, note: 'No such' })).statusCode).toBe(404);
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Done' })).statusCode).toBe(200);
+  });
+
+  it('publishes a lender as data: a new lender file is a lender of the platform at once, checked as the server reads lender files (decision 0231)', async () => {
+    const all = await files();
+    const powerpay = docOf(all, 'lenders/powerpay.json');
+    const acme = { ...powerpay, code: 'acme', name: 'Acme Care Credit' };
+    // What the server checks of a lender file beyond its meta-schema holds for a published one too.
+    const eligibility = { ...(powerpay.eligibility as Record<string, unknown>), amount: { min: 5_000, max: 1_000 } };
+    const refused = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'lenders/acme.json': { ...acme, eligibility } }, note: 'A lender of no amount' });
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body).errors.files).toEqual([expect.stringMatching(/^screens\/lenders\/acme\.json: eligibility\.amount\.min is above eligibility\.amount\.max/)]);
+    expect(lenderCatalogue(h.settings).get('acme')).toBeUndefined();
+
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'lenders/acme.json': acme }, note: 'Acme, a ninth lender' })).statusCode).toBe(200);
+    // Offices are offered it, and the waterfall has its adapter: no restart.
+    const offered = JSON.parse((await call(OFFICE_ADMIN, 'GET', '/api/Office/CheckNewLenders/101/newLenders')).body) as Array<{ code: string; name: string }>;
+    expect(offered).toContainEqual(expect.objectContaining({ code: 'acme', name: 'Acme Care Credit' }));
+    expect(lenderCatalogue(h.settings).get('acme')?.descriptor.name).toBe('Acme Care Credit');
+    expect(lenderCatalogue(h.settings).codes()).toContain('powerpay');
+
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'No Acme after all' })).statusCode).toBe(200);
+    expect(lenderCatalogue(h.settings).get('acme')).toBeUndefined();
   });
 });

@@ -12,6 +12,8 @@ import type { CheckContext } from '../../../core/descriptors/check.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, PUBLISHABLE, readLiveSet, withOverlay, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
+import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
+import { LenderFileError } from '../../lenders/descriptor.ts';
 
 type Schemas = components['schemas'];
 type Draft = Record<string, Record<string, unknown>>;
@@ -39,10 +41,25 @@ function newFormSchemas(draft: Draft): string[] {
 export async function draftProblems(live: LiveSet, draft: Draft): Promise<string[]> {
   const refused = Object.keys(draft)
     .filter((path) => !PUBLISHABLE.has(kindOfPath(path)!))
-    .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs and brands`);
+    .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs, brands and lenders`);
   if (refused.length) return refused;
-  const report = await checkDescriptors(withOverlay(builtFiles(), { ...live.overlay, ...draft }), (context ??= contractContext()));
-  return [...report.errors, ...newFormSchemas(draft)];
+  return setProblems({ ...live.overlay, ...draft }, draft);
+}
+
+/**
+ * The build's checks over the deployed files with an overlay, and what the server checks of a lender file when it
+ * reads one (its name, its journey against its routes, amounts); `forms` are the files that may hold a new form.
+ */
+async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Draft): Promise<string[]> {
+  const report = await checkDescriptors(withOverlay(builtFiles(), overlay), (context ??= contractContext()));
+  if (report.errors.length) return report.errors;
+  try {
+    publishedLenders(overlay);
+  } catch (error) {
+    if (!(error instanceof LenderFileError)) throw error;
+    return [error.message];
+  }
+  return newFormSchemas(forms);
 }
 
 /** The overlay of a set after a draft: a file put back as it was built leaves the overlay. */
@@ -103,6 +120,8 @@ async function writeOverlay(db: Db, actorId: string, note: string, next: (live: 
     return { id: row!.id, set: liveSetOf(row!.id, overlay) };
   });
   nowLive(db, set);
+  // A lender published for the first time is a lender of the platform from now on (its row, as at a start).
+  await syncLenderRows(db, { descriptors: publishedLenders(set.overlay) });
   return (await publications(db, id))[0]!;
 }
 
@@ -119,8 +138,7 @@ export function rollBack(db: Db, actorId: string, id: number, note: string): Pro
       if (!row) throw new HttpProblem(404, `There is no publication ${id}.`);
       overlay = row.overlay;
     }
-    const report = await checkDescriptors(withOverlay(builtFiles(), overlay), (context ??= contractContext()));
-    return { overlay, restoredFrom: id, problems: report.errors };
+    return { overlay, restoredFrom: id, problems: await setProblems(overlay, {}) };
   });
 }
 

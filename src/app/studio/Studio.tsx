@@ -6,7 +6,7 @@
  * build or restart. The history lists every publication; any one can be made live again in one click.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Badge, Box, Button, chakra, Flex, Heading, Input, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
+import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
 import type { StudioFiles, StudioHistory, StudioPublication } from '../../../codegen/generated/schemas.ts';
@@ -14,7 +14,8 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, defaultBrand, previewVisitors, draftFiles, errorsOf, newBrand, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas } from './model.ts';
+import { renderVisits, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas, type NewKind } from './model.ts';
+import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { renderProblems } from './render-check.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 
@@ -29,7 +30,7 @@ const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
 const CHECK_DELAY_MS = 400;
 
-const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands' };
+const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders' };
 
 function setAt(doc: Doc, path: readonly string[], value: unknown): Doc {
   const [head, ...rest] = path;
@@ -52,13 +53,14 @@ export default function Studio() {
   const [checking, setChecking] = useState(false);
   const [note, setNote] = useState('');
   const [newId, setNewId] = useState('');
+  const [newKind, setNewKind] = useState<NewKind>('brand');
 
   const all = files.data?.files ?? [];
   const brandId = defaultBrand(all);
   const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {
     const byPath = new Map(all.map((f) => [f.path, f]));
-    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: 'brand', doc: {}, published: false, editable: true });
+    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: kindOfPath(path) ?? 'brand', doc: {}, published: false, editable: true });
     return byPath;
   }, [all, drafts]);
   const file = known.get(selected);
@@ -163,18 +165,26 @@ export default function Studio() {
             ))}
           </Box>
           <Stack gap="1">
-            <chakra.label htmlFor="studio-new-brand" fontSize="sm">
-              New brand (its id)
+            <chakra.label htmlFor="studio-new-file" fontSize="sm">
+              New {NEW_FILES[newKind].words}
             </chakra.label>
             <Flex gap="2">
-              <Input id="studio-new-brand" size="sm" placeholder="bright" value={newId} onChange={(e) => setNewId(e.target.value.toLowerCase())} />
+              <NativeSelect.Root size="sm" width="7rem">
+                <NativeSelect.Field aria-label="New file's kind" value={newKind} onChange={(e) => setNewKind(e.target.value as NewKind)}>
+                  <option value="brand">Brand</option>
+                  <option value="lender">Lender</option>
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+              <Input id="studio-new-file" size="sm" placeholder={newKind === 'brand' ? 'bright' : 'acme'} value={newId} onChange={(e) => setNewId(e.target.value.toLowerCase())} />
               <Button
                 size="sm"
-                disabled={!/^[a-z][a-z0-9-]{1,30}$/.test(newId) || known.has(`brands/${newId}.json`)}
+                disabled={!/^[a-z][a-z0-9-]{1,30}$/.test(newId) || known.has(`${NEW_FILES[newKind].place}/${newId}.json`)}
                 onClick={() => {
-                  const base = known.get(`brands/${brandId}.json`)?.doc ?? {};
-                  const path = `brands/${newId}.json`;
-                  setDrafts((current) => ({ ...current, [path]: pretty(newBrand(base, newId)) }));
+                  const { place, copy } = NEW_FILES[newKind];
+                  const base = (newKind === 'brand' ? known.get(`brands/${brandId}.json`) : [...known.values()].find((f) => f.path.startsWith(`${place}/`)))?.doc ?? {};
+                  const path = `${place}/${newId}.json`;
+                  setDrafts((current) => ({ ...current, [path]: pretty(copy(base, newId)) }));
                   setSelected(path);
                   setNewId('');
                 }}

@@ -110,6 +110,16 @@ export function newBrand(from: Doc, id: string): Doc {
   return { ...rest, id, hosts: [], names: { primary: `${id} Financing`, alternate: `${id} Patient Financing` } };
 }
 
+/** A new lender: a copy of another under a new code (its file's name) and a name to change (decision 0231). */
+export const newLender = (from: Doc, code: string): Doc => ({ ...from, code, name: `${code.toUpperCase()} (new lender)` });
+
+/** What 'New' can start, by the place of its file: the copy made from the first (or default) file of that place. */
+export const NEW_FILES = {
+  brand: { place: 'brands', words: 'brand (its id)', copy: newBrand },
+  lender: { place: 'lenders', words: 'lender (its code)', copy: newLender },
+} as const;
+export type NewKind = keyof typeof NEW_FILES;
+
 /** The errors of the check that are about one file ('screens/<path>#/…: …' or 'screens/<path>: …'). */
 export const errorsOf = (errors: readonly string[], path: string) => errors.filter((e) => e.startsWith(`screens/${path}#`) || e.startsWith(`screens/${path}:`));
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { ROOT } from '../../core/contract/documents.ts';
-import { readDescriptor } from '../../core/descriptors/read.ts';
+import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { latestLiveSet } from './live.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
@@ -25,6 +25,16 @@ export type BrandChooser = (host: string | undefined, requested?: unknown) => Se
 
 export class BrandFileError extends Error {}
 
+/** A brand file read as every descriptor is (migrated, its parts expanded); what is wrong with it names the file. */
+function readBrandFile(file: string): BrandDescriptor {
+  try {
+    return readDescriptor<BrandDescriptor>('brand', file);
+  } catch (error) {
+    if (error instanceof DescriptorFileError) throw new BrandFileError(error.message);
+    throw error;
+  }
+}
+
 export function loadBrands(dir = join(ROOT, 'screens', 'brands')): BrandDescriptor[] {
   const validate = metaValidator('brand.schema.json');
   const brands = readdirSync(dir)
@@ -32,7 +42,7 @@ export function loadBrands(dir = join(ROOT, 'screens', 'brands')): BrandDescript
     .sort()
     .map((name) => {
       const file = join(dir, name);
-      const doc = readDescriptor<BrandDescriptor>('brand', file);
+      const doc = readBrandFile(file);
       if (!validate(doc)) throw new BrandFileError(`${file}: does not match screens/_meta/brand.schema.json: ${metaErrors(validate)}`);
       return doc;
     });

@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
 import { bundleOpenApi } from '../../core/contract/bundle.ts';
 import type { JsonObject } from '../../core/contract/documents.ts';
 import { readOperations } from '../../core/contract/operations.ts';
@@ -61,7 +62,8 @@ function writesInScreens(): Array<{ at: string; operation: string; invalidates: 
     }
     for (const [k, v] of Object.entries(o)) visit(v, `${at}/${k}`, k);
   };
-  for (const file of listDescriptorFiles()) visit(JSON.parse(file.text), `${file.file}#`);
+  // As the engine reads them: parts written once in fragments.json, in place.
+  for (const file of listDescriptorFiles()) if (file.kind && file.kind !== 'fragments') visit(readDescriptor(file.kind, file.file, file.text), `${file.file}#`);
   return found;
 }
 

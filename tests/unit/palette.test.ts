@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contrastProblems, contrastRatio, mixSrgb, swatch } from '../../core/palette.ts';
 import { crossCheck, type LoadedDescriptor } from '../../core/descriptors/check.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
 
 /** Brand palettes meet WCAG 2.1 AA contrast as the screens draw them (issue 19, decision 0219). */
 describe('brand palettes', () => {
@@ -15,7 +16,7 @@ describe('brand palettes', () => {
 
   it('passes for every brand of screens/brands/', () => {
     for (const file of listDescriptorFiles().filter((f) => f.kind === 'brand')) {
-      const brand = JSON.parse(file.text) as { palette: Parameters<typeof contrastProblems>[0] };
+      const brand = readDescriptor<{ palette: Parameters<typeof contrastProblems>[0] }>('brand', file.file, file.text);
       expect(contrastProblems(brand.palette), file.file).toEqual([]);
     }
   });

@@ -1,18 +1,12 @@
 /**
  * No block is written twice in screens/ (issue 18): a JSON value that spans six lines or more (pretty-printed, keys
- * sorted) and appears in two places should be a fragment (screens/fragments.json, docs/decisions/0224) used by name.
- * The blocks still repeated when the check was written are listed in repetition-baseline.json, each by a hash of its
- * text and the first place it is found: a new repeated block fails, and so does a listed one that is gone (the list
- * only shrinks). `UPDATE_REPETITION_BASELINE=1` rewrites the list after a migration removed some.
+ * sorted) and appears in two places is a fragment (screens/fragments.json, docs/decisions/0224) used by name.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
 const MIN_LINES = 6;
-const BASELINE = join(import.meta.dirname, 'repetition-baseline.json');
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -54,16 +48,7 @@ function repeatedBlocks(): Block[] {
 }
 
 describe('screens/ without repetition', () => {
-  it('repeats no block of six lines or more beyond the ones listed when the check began, and the list only shrinks', () => {
-    const blocks = repeatedBlocks();
-    if (process.env.UPDATE_REPETITION_BASELINE) {
-      const kept = Object.fromEntries(blocks.sort((a, b) => a.places[0]!.localeCompare(b.places[0]!)).map((b) => [b.hash, b.places[0]]));
-      writeFileSync(BASELINE, `${JSON.stringify(kept, null, 2)}\n`);
-    }
-    const baseline = JSON.parse(readFileSync(BASELINE, 'utf8')) as Record<string, string>;
-    const added = blocks.filter((b) => !(b.hash in baseline)).map((b) => `${b.lines} lines at ${b.places.join(', ')}: make it a fragment`);
-    const gone = Object.entries(baseline).filter(([hash]) => !blocks.some((b) => b.hash === hash)).map(([hash, place]) => `${hash} (${place}) no longer repeats: remove it`);
-    expect(added).toEqual([]);
-    expect(gone).toEqual([]);
+  it('repeats no block of six lines or more: a part written twice is a fragment, used by name', () => {
+    expect(repeatedBlocks().map((b) => `${b.lines} lines at ${b.places.join(', ')}: make it a fragment`)).toEqual([]);
   });
 });

@@ -28,11 +28,15 @@ describe('the brands the server renders with (server/descriptors/brands.ts)', ()
   it('refuses a brand file that does not match its meta-schema, naming the file', () => {
     const dir = copyOfBrands();
     const file = join(dir, 'care.json');
-    const doc = JSON.parse(readFileSync(file, 'utf8')) as { palette: Record<string, string> };
-    doc.palette.primary = 'blue';
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { palette: unknown };
+    doc.palette = { primary: 'blue', success: '#1ace48', error: '#ea3a18', purple: '#643ec2' };
     writeFileSync(file, JSON.stringify(doc));
     expect(() => loadBrands(dir)).toThrow(BrandFileError);
     expect(() => loadBrands(dir)).toThrow(/care\.json: does not match screens\/_meta\/brand\.schema\.json: #\/palette\/primary/);
+    // A part it uses that is not written as a use is the file's fault too.
+    writeFileSync(file, JSON.stringify({ ...doc, palette: { $use: 'demoPalette', primary: '#000000' } }));
+    expect(() => loadBrands(dir)).toThrow(BrandFileError);
+    expect(() => loadBrands(dir)).toThrow(/care\.json#\/palette: a use of 'demoPalette' has only "\$use" and "with"/);
   });
 
   it('needs exactly one default brand', () => {

@@ -37,14 +37,14 @@ describe('UI descriptors (screens/)', () => {
     const report = await checkDescriptors(
       edited('pages/admin-apps-funded.json', (doc) => {
         (doc.columns as Array<Record<string, unknown>>)[2]!.format = 'money';
-        (doc.columns as Array<Record<string, unknown>>)[1]!.value = { eval: 'x' };
+        (doc.columns as Array<Record<string, unknown>>)[2]!.value = { eval: 'x' };
         doc.extra = true;
       }),
     );
     expect(report.errors).toContain(
       'screens/pages/admin-apps-funded.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "number", "bytes", "chip", "yesno"',
     );
-    expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/columns/1/value/eval: is not an allowed name here');
+    expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/columns/2/value/eval: is not an allowed name here');
     expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/extra: is not an allowed property');
   });
 
@@ -102,8 +102,8 @@ describe('UI descriptors (screens/)', () => {
     const report = await checkDescriptors(edited('pages/kanban.json', (doc) => delete doc.format));
     expect(report.errors).toEqual([]);
     expect(report.migrated).toEqual([{ file: 'screens/pages/kanban.json', from: 0, to: CURRENT_FORMAT }]);
-    const newer = await checkDescriptors(edited('menus.json', (doc) => (doc.format = CURRENT_FORMAT + 1)));
-    expect(newer.errors).toEqual([`screens/menus.json#/format: format ${CURRENT_FORMAT + 1} is newer than this engine (${CURRENT_FORMAT}); update the application`]);
+    const newer = await checkDescriptors(edited('conditions.json', (doc) => (doc.format = CURRENT_FORMAT + 1)));
+    expect(newer.errors).toEqual([`screens/conditions.json#/format: format ${CURRENT_FORMAT + 1} is newer than this engine (${CURRENT_FORMAT}); update the application`]);
   });
 
   it('migrate step by step, one function per version', () => {

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
 
 const ENGINE = join(ROOT, 'src', 'engine');
 
@@ -23,7 +24,10 @@ function code(source: string): string {
 }
 
 function collect(): { lenders: string[]; brands: string[]; roles: string[]; paths: string[] } {
-  const docs = listDescriptorFiles().map((f) => ({ ...f, doc: JSON.parse(f.text) as Record<string, unknown> }));
+  // As the engine reads them: parts written once in fragments.json, in place.
+  const docs = listDescriptorFiles()
+    .filter((f) => f.kind && f.kind !== 'fragments')
+    .map((f) => ({ ...f, doc: readDescriptor<Record<string, unknown>>(f.kind!, f.file, f.text) }));
   const lenders = docs.filter((d) => d.kind === 'lender').map((d) => String(d.doc.code));
   const brands = docs.filter((d) => d.kind === 'brand').map((d) => String(d.doc.id));
   const roles = new Set<string>();

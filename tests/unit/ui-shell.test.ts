@@ -9,6 +9,7 @@ import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
 import { signInOrigins } from '../../server/identity/paths.ts';
 import { appOriginAllowed } from '../../server/identity/provider.ts';
 import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
+import { readDescriptor } from '../../core/descriptors/read.ts';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 
 function fakeTimers() {
@@ -89,7 +90,7 @@ describe('the failed-chunk reload (spec §8)', () => {
 describe('brands (spec §1, §9)', () => {
   const brands = listDescriptorFiles()
     .filter((f) => f.kind === 'brand')
-    .map((f) => JSON.parse(f.text) as BrandDescriptor);
+    .map((f) => readDescriptor<BrandDescriptor>('brand', f.file, f.text));
 
   it('are on the spec palette', () => {
     for (const b of brands) expect(b.palette).toEqual({ primary: '#286df6', success: '#1ace48', error: '#ea3a18', purple: '#643ec2' });
@@ -121,7 +122,8 @@ describe('brands (spec §1, §9)', () => {
 
 describe('a third brand is one JSON file, in its own words (decision 0226)', () => {
   const files = listDescriptorFiles();
-  const smile = JSON.parse(files.find((f) => f.relative === 'brands/smile.json')!.text) as BrandDescriptor;
+  const smileFile = files.find((f) => f.relative === 'brands/smile.json')!;
+  const smile = readDescriptor<BrandDescriptor>('brand', smileFile.file, smileFile.text);
   const withBrand = (doc: Record<string, unknown>): DescriptorFile[] => [...files, { file: 'screens/brands/bright.json', relative: 'brands/bright.json', kind: 'brand', text: JSON.stringify(doc) }];
   const bright = { ...smile, id: 'bright', default: undefined, hosts: ['bright.example'], names: { primary: 'Bright Care', alternate: 'Bright Care Credit' }, wording: { service: 'Procedure' }, translations: { es: { service: 'Procedimiento' } } };
 

@@ -107,6 +107,8 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   const names = owner.getByRole('group', { name: 'Names' });
   await names.getByLabel('Primary').fill('BrightCare Financing');
   await names.getByLabel('Alternate').fill('BrightCare Patient Credit');
+  // The default brand's colours are a part shared with the other brand: written out here, they are this brand's own.
+  await owner.getByRole('button', { name: 'Write out the palette here to change it' }).click();
   await owner.getByRole('group', { name: 'Palette' }).getByLabel('Primary').fill('#1d5fd1');
   await owner.getByRole('group', { name: 'Wording' }).getByLabel('Service').fill('Care');
   await owner.getByRole('group', { name: 'Logo' }).getByLabel('Text').fill('BrightCare');

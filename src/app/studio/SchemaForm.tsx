@@ -1,9 +1,11 @@
 /**
  * A form generated from a file's meta-schema (decision 0228): texts, choices, numbers, yes/no, lists of words and maps
  * of words, nested objects as groups; what a form cannot say well (expressions, lists of objects) is named with a
- * pointer to the JSON tab, where every property can be edited.
+ * pointer to the JSON tab, where every property can be edited. A part that is a shared fragment ({ "$use": … }, written
+ * once in fragments.json for several files) is named as such, and can be written out in this file to be changed here.
  */
-import { Box, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
+import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
 import { resolve, type Doc, type MetaSchemas } from './model.ts';
 
 type Schema = Record<string, unknown>;
@@ -17,6 +19,8 @@ interface FormProps {
   onChange(path: Path, value: unknown): void;
   /** The check's problems of this file, by JSON pointer ('#/wording/service'). */
   problems: Readonly<Record<string, string[]>>;
+  /** The shared fragments (screens/fragments.json), to write a use out. */
+  fragments: Fragments;
 }
 
 const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
@@ -53,6 +57,19 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       <Problems at={pointerOf(path)} problems={props.problems} />
     </Stack>
   );
+  if (value && typeof value === 'object' && '$use' in value) {
+    const used = String((value as Doc).$use);
+    return frame(
+      <Stack gap="1" align="flex-start">
+        <Text fontSize="sm">
+          The shared part '{used}' (screens/fragments.json), the same in every file that uses it.
+        </Text>
+        <Button size="xs" variant="outline" onClick={() => props.onChange(path, expandFragments(value, props.fragments))}>
+          Write out the {words(name).toLowerCase()} here to change it
+        </Button>
+      </Stack>,
+    );
+  }
   if (Array.isArray(resolved.enum)) {
     return frame(
       <NativeSelect.Root size="sm">

@@ -16,6 +16,7 @@ import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
 import { renderVisits, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas, type NewKind } from './model.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
+import type { Fragments } from '../../../core/descriptors/fragments.ts';
 import { renderProblems } from './render-check.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 
@@ -56,6 +57,7 @@ export default function Studio() {
   const [newKind, setNewKind] = useState<NewKind>('brand');
 
   const all = files.data?.files ?? [];
+  const fragments = useMemo(() => ((all.find((f) => f.kind === 'fragments')?.doc.fragments ?? {}) as Fragments), [all]);
   const brandId = defaultBrand(all);
   const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {
@@ -224,7 +226,7 @@ export default function Studio() {
             </Tabs.List>
             <Tabs.Content value="form">
               {schema && 'doc' in parsed ? (
-                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} />
+                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}

@@ -124,5 +124,9 @@ describe('the studio (decision 0228)', () => {
 
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'No Acme after all' })).statusCode).toBe(200);
     expect(lenderCatalogue(h.settings).get('acme')).toBeUndefined();
+    // Its row stays (its history would), but no office is offered it any more.
+    const after = JSON.parse((await call(OFFICE_ADMIN, 'GET', '/api/Office/CheckNewLenders/101/newLenders')).body) as Array<{ code: string }>;
+    expect(after.map((l) => l.code)).not.toContain('acme');
+    expect(after.length).toBe(offered.length - 1);
   });
 });

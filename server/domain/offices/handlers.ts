@@ -9,6 +9,7 @@ import { landingPageByCode, landingPageOfOffice, multiLandingPage, searchOffices
 import { getOffice, newLenders, officeLenderList, userOfficePage } from './reads.ts';
 import { staffId } from './records.ts';
 import { officeSettingList, upsertOfficeSettings } from './settings.ts';
+import { catalogueOf } from '../journey/office-lenders.ts';
 
 type OfficeReads =
   | 'Office_GetOfficeInfo' | 'Office_GetUserOffices' | 'Office_GetOfficeLandingPage' | 'Office_GetLandingPage'
@@ -42,7 +43,7 @@ export const officeHandlers: Pick<Handlers, OfficeReads | OfficeWrites> = {
     return { status: 200, body: await officeLenderList(services.db, params.officeId, params.excludeDisabled) };
   },
   async Office_CheckNewLenders({ params, services }) {
-    return { status: 200, body: await newLenders(services.db, params.officeId) };
+    return { status: 200, body: await newLenders(services.db, params.officeId, catalogueOf(services).codes()) };
   },
 
   // ---- enrollment and office administration (writes) ----

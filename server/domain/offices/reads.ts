@@ -1,4 +1,4 @@
-import { and, asc, eq, notInArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
@@ -95,11 +95,18 @@ export async function officeLenderList(db: Db, officeId: number, excludeDisabled
   }));
 }
 
-/** Active lenders the office has no link with yet: the 'new lenders' popup offers them. */
-export async function newLenders(db: Db, officeId: number): Promise<Schemas['OfficeLender'][]> {
+/**
+ * Active lenders the office has no link with yet: the 'new lenders' popup offers them. Only lenders of the live
+ * catalogue (`codes`): a lender whose publication was rolled back keeps its row but is offered no more (decision 0231).
+ */
+export async function newLenders(db: Db, officeId: number, codes: readonly string[]): Promise<Schemas['OfficeLender'][]> {
   await officeRecord(db, officeId);
   const linked = db.select({ id: officeLenders.lenderId }).from(officeLenders).where(eq(officeLenders.officeId, officeId));
-  const rows = await db.select().from(lenders).where(and(eq(lenders.isActive, true), notInArray(lenders.id, linked))).orderBy(asc(lenders.name));
+  const rows = await db
+    .select()
+    .from(lenders)
+    .where(and(eq(lenders.isActive, true), notInArray(lenders.id, linked), inArray(lenders.code, [...codes])))
+    .orderBy(asc(lenders.name));
   return rows.map((lender, index) => ({
     lenderId: lender.id,
     officeId,

@@ -69,6 +69,8 @@ test.describe('staff sign-in through the built-in provider', () => {
       expect((await renewal).status()).toBe(200);
       await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe(route);
       await expect(page.getByLabel('Email')).toHaveCount(0);
+      // The idle monitor starts once the page's code has loaded (a studio page loads the app again in its preview).
+      await page.waitForLoadState('networkidle');
 
       // 15 idle minutes, then the 30-second countdown: signed out, back at the provider's sign-in page.
       await page.clock.fastForward('15:00');

@@ -2,7 +2,7 @@
  * The shell: Chakra system for the chosen brand, TanStack Query, the engine (router, layouts, screens) with the
  * app's services, the progress overlay, the toaster (loaded on the first toast) and the error boundary.
  */
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, startTransition, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ChakraProvider } from '@chakra-ui/react';
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
 import messages from '../../schemas/messages.json';
@@ -114,6 +114,18 @@ function useLiveServices(): [EngineServices, () => void] {
       }),
     [],
   );
+  // A change of address from outside the app (a link, the address bar, back): the set is taken in the router's own
+  // transition, so the next page is drawn once, with it. (Taken after the page is drawn, every load of the page starts
+  // again under the new services, and a read that had failed is asked again.)
+  useEffect(() => {
+    const onAddress = () => {
+      const set = pending.current;
+      pending.current = undefined;
+      if (set) startTransition(() => setServices(createServices(set)));
+    };
+    window.addEventListener('popstate', onAddress);
+    return () => window.removeEventListener('popstate', onAddress);
+  }, []);
   const navigated = useCallback(() => {
     const set = pending.current;
     pending.current = undefined;

@@ -10,6 +10,8 @@ export type SchemaNode = boolean | { [key: string]: unknown };
 export type Resolve = (ref: string) => SchemaNode | undefined;
 
 const LIST_LENGTH = 3;
+/** The first id (and integer) of every answer: a preview opens the sample office and application by it. */
+export const FIRST_SAMPLE_ID = 101;
 /** Each $ref, part and nesting is a step: deep enough for every answer of the contract, short of a loop. */
 const MAX_DEPTH = 24;
 const SAMPLE_DAY = '2026-03-16';
@@ -65,7 +67,7 @@ function sampleNumber(schema: Record<string, unknown>, integer: boolean, index: 
   const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : undefined;
   const max = typeof schema.maximum === 'number' ? schema.maximum : undefined;
   // Ids and amounts alike: distinct per entry, plausible as either.
-  let value = integer ? 101 + index : 1250 + 250 * index;
+  let value = integer ? FIRST_SAMPLE_ID + index : 1250 + 250 * index;
   if (min !== undefined && value < min) value = min + index;
   if (max !== undefined && value > max) value = max;
   return value;

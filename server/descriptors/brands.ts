@@ -5,6 +5,7 @@ import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { latestLiveSet } from './live.ts';
+import { withPublished } from '../../core/descriptors/overlay.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /**
@@ -23,17 +24,8 @@ export interface ServerBrand {
 
 export type BrandChooser = (host: string | undefined, requested?: unknown) => ServerBrand;
 
-export class BrandFileError extends Error {}
-
-/** A brand file read as every descriptor is (migrated, its parts expanded); what is wrong with it names the file. */
-function readBrandFile(file: string): BrandDescriptor {
-  try {
-    return readDescriptor<BrandDescriptor>('brand', file);
-  } catch (error) {
-    if (error instanceof DescriptorFileError) throw new BrandFileError(error.message);
-    throw error;
-  }
-}
+/** A brand file the server cannot use (a descriptor file error of its own kind). */
+export class BrandFileError extends DescriptorFileError {}
 
 export function loadBrands(dir = join(ROOT, 'screens', 'brands')): BrandDescriptor[] {
   const validate = metaValidator('brand.schema.json');
@@ -42,7 +34,7 @@ export function loadBrands(dir = join(ROOT, 'screens', 'brands')): BrandDescript
     .sort()
     .map((name) => {
       const file = join(dir, name);
-      const doc = readBrandFile(file);
+      const doc = readDescriptor<BrandDescriptor>('brand', file);
       if (!validate(doc)) throw new BrandFileError(`${file}: does not match screens/_meta/brand.schema.json: ${metaErrors(validate)}`);
       return doc;
     });
@@ -84,9 +76,8 @@ function liveChooser(): { brands: BrandDescriptor[]; choose: BrandChooser } {
   const set = latestLiveSet();
   if (live?.hash !== set.hash) {
     deployed ??= loadBrands();
-    const byId = new Map(deployed.map((brand) => [brand.id, brand]));
-    for (const [path, doc] of Object.entries(set.served)) if (path.startsWith('brands/')) byId.set((doc as BrandDescriptor).id, doc as BrandDescriptor);
-    const brands = [...byId.values()];
+    const published = Object.entries(set.served).flatMap(([path, doc]) => (path.startsWith('brands/') ? [doc as BrandDescriptor] : []));
+    const brands = withPublished(deployed, published, (brand) => brand.id);
     live = { hash: set.hash, brands, choose: brandChooser(brands) };
   }
   return live;

@@ -3,14 +3,14 @@ import { join } from 'node:path';
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
 import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker, type Words } from '../../core/i18n.ts';
 import { ROOT } from '../../core/contract/documents.ts';
-import { readDescriptor } from '../../core/descriptors/read.ts';
+import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /**
  * The languages of screens/languages/ (decision 0216), read once: what the server writes to a borrower — problem
  * details, the ESIGN consent, texts, e-mails and notices — is in the borrower's language.
  */
-export class LanguageFileError extends Error {}
+export class LanguageFileError extends DescriptorFileError {}
 
 interface Languages {
   byLocale: Map<string, Language>;

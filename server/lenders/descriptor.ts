@@ -13,7 +13,8 @@ export type { LenderDescriptor };
 /** The sandbox settings of a lender file. */
 export type SandboxSettings = LenderDescriptor['sandbox'];
 
-export class LenderFileError extends Error {}
+/** A lender file the server cannot use (a descriptor file error of its own kind). */
+export class LenderFileError extends DescriptorFileError {}
 
 const FORMAT = 1;
 
@@ -45,13 +46,7 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
 }
 
 export function parseLenderFile(file: string, text: string): LenderDescriptor {
-  let doc: unknown;
-  try {
-    doc = readDescriptor('lender', file, text);
-  } catch (error) {
-    if (error instanceof DescriptorFileError) throw new LenderFileError(error.message);
-    throw error;
-  }
+  const doc = readDescriptor('lender', file, text);
   const validate = metaValidator('lender.schema.json');
   if (!validate(doc)) throw new LenderFileError(`${file}: does not match screens/_meta/lender.schema.json: ${metaErrors(validate)}`);
   const lender = doc as LenderDescriptor;

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from './descriptor.ts';
 import { latestLiveSet } from '../descriptors/live.ts';
 import { SCREENS } from '../../core/descriptors/screens.ts';
+import { withPublished } from '../../core/descriptors/overlay.ts';
 import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 
@@ -39,13 +40,6 @@ export function publishedLenders(overlay: Readonly<Record<string, unknown>>): Le
     .map(([path, doc]) => parseLenderFile(`screens/${path}`, JSON.stringify(doc)));
 }
 
-/** The deployed lenders with the published ones in place of (or beside) them, by code. */
-function withPublished(deployed: readonly LenderDescriptor[], published: readonly LenderDescriptor[]): LenderDescriptor[] {
-  const byCode = new Map(deployed.map((lender) => [lender.code, lender]));
-  for (const lender of published) byCode.set(lender.code, lender);
-  return [...byCode.values()].sort((a, b) => a.code.localeCompare(b.code));
-}
-
 const catalogues = new Map<string, LenderCatalogue>();
 
 function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
@@ -55,7 +49,7 @@ function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
   // The live set this process read last (at most LIVE_TTL_MS old, like the pages people see).
   const now = (): Built => {
     const live = latestLiveSet();
-    if (follows && live.hash !== seen.hash) seen = { hash: live.hash, built: build(withPublished(deployed, publishedLenders(live.overlay)), site) };
+    if (follows && live.hash !== seen.hash) seen = { hash: live.hash, built: build(withPublished(deployed, publishedLenders(live.overlay), (lender) => lender.code), site) };
     return seen.built;
   };
   return {

@@ -114,27 +114,26 @@ function useLiveServices(): [EngineServices, () => void] {
       }),
     [],
   );
-  // A change of address from outside the app (a link, the address bar, back): the set is taken in the router's own
+  // Taken in a transition: the page on screen stays until the next one is drawn with the new set.
+  const takePending = useCallback((): boolean => {
+    const set = pending.current;
+    pending.current = undefined;
+    if (set) startTransition(() => setServices(createServices(set)));
+    return set !== undefined;
+  }, []);
+  // A change of address from outside the app (a link, the address bar, back) takes the set in the router's own
   // transition, so the next page is drawn once, with it. (Taken after the page is drawn, every load of the page starts
   // again under the new services, and a read that had failed is asked again.)
   useEffect(() => {
-    const onAddress = () => {
-      const set = pending.current;
-      pending.current = undefined;
-      if (set) startTransition(() => setServices(createServices(set)));
-    };
+    const onAddress = () => void takePending();
     window.addEventListener('popstate', onAddress);
     return () => window.removeEventListener('popstate', onAddress);
-  }, []);
+  }, [takePending]);
   const navigated = useCallback(() => {
-    const set = pending.current;
-    pending.current = undefined;
-    if (set) setServices(createServices(set));
-    else {
-      asking.current = Date.now();
-      askIfQuiet();
-    }
-  }, []);
+    if (takePending()) return;
+    asking.current = Date.now();
+    askIfQuiet();
+  }, [takePending]);
   return [services, navigated];
 }
 

@@ -5,6 +5,7 @@
  * and handed to whoever listens (the shell, which takes it on the next navigation, so nothing typed is lost).
  */
 import { webConfig } from './config.ts';
+import type { SessionState } from './session/state.ts';
 
 export interface DescriptorSet {
   hash: string;
@@ -40,7 +41,7 @@ export const PREVIEW_MESSAGE = 'pos-studio-preview';
  * None: anyone not signed in, who reads the live answers of public pages.
  */
 export interface PreviewVisitor {
-  session: Record<string, unknown>;
+  session: Partial<SessionState>;
 }
 
 let visitor: PreviewVisitor | undefined;

@@ -5,7 +5,6 @@
  */
 import { previewVisitor } from './live-descriptors.ts';
 import { session } from './session/store.ts';
-import type { SessionState } from './session/state.ts';
 
 let answers: Readonly<Record<string, unknown>> | undefined;
 
@@ -14,7 +13,7 @@ export async function startPreviewVisitor(): Promise<void> {
   const visitor = previewVisitor();
   if (!visitor) return;
   answers = (await import('../../codegen/generated/samples.ts')).samples;
-  session.update(visitor.session as Partial<SessionState>);
+  session.update(visitor.session);
 }
 
 /** The sample answers a preview's calls get; undefined outside a preview with a visitor. */

@@ -21,6 +21,18 @@ export type AccessDecision =
   /** Signed in without a role the route allows: 403. */
   | { kind: 'forbidden' };
 
+/** The guard's view of a session: who is signed in, with which roles, for which application. */
+export function visitorOf(session: Record<string, unknown>): Visitor {
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
+  return {
+    authenticated: session.authenticated === true,
+    role: str(session.role),
+    userRole: str(session.userRole),
+    borrowerAuthenticated: session.borrowerAuthenticated === true,
+    borrowerAppId: typeof session.borrowerAppId === 'number' ? session.borrowerAppId : null,
+  };
+}
+
 export function decideAccess(access: RouteAccess, visitor: Visitor, params: Record<string, string | undefined>): AccessDecision {
   if (access.anonymous) return { kind: 'allow' };
   if (access.borrower) {

@@ -5,7 +5,7 @@
 import { HashRouter, matchRoutes, useLocation, useNavigate, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
-import { decideAccess, type Visitor } from './access.ts';
+import { decideAccess, visitorOf } from './access.ts';
 import { resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from '../../core/expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
@@ -74,17 +74,6 @@ function RoutePage({ name, prefetch }: { name: string; prefetch: boolean }) {
   const screen = read(loadScreen(services, name, 'pages'));
   usePrefetch(screen, useExprContext(), prefetch);
   return <ScreenView screen={screen} />;
-}
-
-export function visitorOf(session: Record<string, unknown>): Visitor {
-  const str = (v: unknown) => (typeof v === 'string' && v ? v : null);
-  return {
-    authenticated: session.authenticated === true,
-    role: str(session.role),
-    userRole: str(session.userRole),
-    borrowerAuthenticated: session.borrowerAuthenticated === true,
-    borrowerAppId: typeof session.borrowerAppId === 'number' ? session.borrowerAppId : null,
-  };
 }
 
 function useTitle(title: string | undefined) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BrandFileError, brandChooser, loadBrands } from '../../server/descriptors/brands.ts';
+import { DescriptorFileError } from '../../core/descriptors/read.ts';
 
 const BRANDS = join(import.meta.dirname, '..', '..', 'screens', 'brands');
 
@@ -33,9 +34,9 @@ describe('the brands the server renders with (server/descriptors/brands.ts)', ()
     writeFileSync(file, JSON.stringify(doc));
     expect(() => loadBrands(dir)).toThrow(BrandFileError);
     expect(() => loadBrands(dir)).toThrow(/care\.json: does not match screens\/_meta\/brand\.schema\.json: #\/palette\/primary/);
-    // A part it uses that is not written as a use is the file's fault too.
+    // A part it uses that is not written as a use is the file's fault too, named as every descriptor file's.
     writeFileSync(file, JSON.stringify({ ...doc, palette: { $use: 'demoPalette', primary: '#000000' } }));
-    expect(() => loadBrands(dir)).toThrow(BrandFileError);
+    expect(() => loadBrands(dir)).toThrow(DescriptorFileError);
     expect(() => loadBrands(dir)).toThrow(/care\.json#\/palette: a use of 'demoPalette' has only "\$use" and "with"/);
   });
 

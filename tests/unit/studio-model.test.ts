@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { NEW_FILES, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
@@ -90,8 +90,21 @@ describe('the studio model (decision 0228)', () => {
     expect(visitorFor({ userRoles: ['df.admin'] }, '/admin', VISITORS)?.id).toBe('platform df.admin');
     expect(visitorFor({ userRoles: ['product.owner'] }, '/studio', VISITORS)?.id).toBe('platform product.owner');
     expect(visitorFor({ roles: ['support'] }, '/x', VISITORS)?.id).toBe('office support');
-    expect(visitorFor({ borrower: true }, '/app/7', VISITORS)).toBeUndefined();
+    // A borrower's page opens for the patient of the sample application its sample visit names.
+    expect(visitorFor({ borrower: true }, '/app/:id', VISITORS)?.id).toBe('patient');
     expect(visitorFor({ roles: ['nobody'] }, '/x', VISITORS)).toBeUndefined();
+  });
+
+  it("starts a new brand from the default brand and a new lender from a lender, each under its new name", () => {
+    const files = [
+      file('brands/care.json', 'brand', { id: 'care', hosts: ['care.example'], wording: { service: 'Service' } }),
+      file('brands/smile.json', 'brand', { id: 'smile', default: true, hosts: ['smile.example'], wording: { service: 'Treatment' } }),
+      file('lenders/ally.json', 'lender', { code: 'ally', name: 'Ally', journey: { $use: 'platformSigningJourney' } }),
+    ];
+    const bright = NEW_FILES.brand.copy(NEW_FILES.brand.from(files), 'bright');
+    expect(bright).toMatchObject({ id: 'bright', hosts: [], wording: { service: 'Treatment' } });
+    expect(bright).not.toHaveProperty('default');
+    expect(NEW_FILES.lender.copy(NEW_FILES.lender.from(files), 'acme')).toEqual({ code: 'acme', name: 'ACME (new lender)', journey: { $use: 'platformSigningJourney' } });
   });
 
   it('opens and previews the default brand first, at the first address anyone may open', () => {

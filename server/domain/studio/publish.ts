@@ -13,7 +13,7 @@ import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, PUBLISHABLE, readLiveSet, withOverlay, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
-import { LenderFileError } from '../../lenders/descriptor.ts';
+import { DescriptorFileError } from '../../../core/descriptors/read.ts';
 
 type Schemas = components['schemas'];
 type Draft = Record<string, Record<string, unknown>>;
@@ -56,7 +56,7 @@ async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Dr
   try {
     publishedLenders(overlay);
   } catch (error) {
-    if (!(error instanceof LenderFileError)) throw error;
+    if (!(error instanceof DescriptorFileError)) throw error;
     return [error.message];
   }
   return newFormSchemas(forms);

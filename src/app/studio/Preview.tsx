@@ -47,10 +47,11 @@ export function Preview({
     if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
   }, [ready, set, visitor]);
 
+  const src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
   // The visitor is the frame's from its start (its session, its answers): another one is another frame.
-  const src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}&as=${encodeURIComponent(visitorId)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
+  const frameKey = `${visitorId} ${src}`;
   // A new frame says when it is ready for the draft.
-  useEffect(() => setReady(false), [src]);
+  useEffect(() => setReady(false), [frameKey]);
   const size = DEVICES[device];
   const scale = Math.min(1, FRAME_WIDTH / size.width);
   return (
@@ -108,7 +109,7 @@ export function Preview({
       <Box w={`${size.width * scale}px`} h={`${size.height * scale}px`} borderWidth="1px" borderRadius="md" overflow="hidden">
         <chakra.iframe
           // A new frame for a new address, brand or device; a new draft goes to the frame as it is.
-          key={src}
+          key={frameKey}
           ref={frame}
           title="Preview of the draft"
           src={src}

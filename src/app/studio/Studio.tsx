@@ -173,20 +173,22 @@ export default function Studio() {
             <Flex gap="2">
               <NativeSelect.Root size="sm" width="7rem">
                 <NativeSelect.Field aria-label="New file's kind" value={newKind} onChange={(e) => setNewKind(e.target.value as NewKind)}>
-                  <option value="brand">Brand</option>
-                  <option value="lender">Lender</option>
+                  {Object.entries(NEW_FILES).map(([kind, { label }]) => (
+                    <option key={kind} value={kind}>
+                      {label}
+                    </option>
+                  ))}
                 </NativeSelect.Field>
                 <NativeSelect.Indicator />
               </NativeSelect.Root>
-              <Input id="studio-new-file" size="sm" placeholder={newKind === 'brand' ? 'bright' : 'acme'} value={newId} onChange={(e) => setNewId(e.target.value.toLowerCase())} />
+              <Input id="studio-new-file" size="sm" placeholder={NEW_FILES[newKind].example} value={newId} onChange={(e) => setNewId(e.target.value.toLowerCase())} />
               <Button
                 size="sm"
                 disabled={!/^[a-z][a-z0-9-]{1,30}$/.test(newId) || known.has(`${NEW_FILES[newKind].place}/${newId}.json`)}
                 onClick={() => {
-                  const { place, copy } = NEW_FILES[newKind];
-                  const base = (newKind === 'brand' ? known.get(`brands/${brandId}.json`) : [...known.values()].find((f) => f.path.startsWith(`${place}/`)))?.doc ?? {};
+                  const { place, copy, from } = NEW_FILES[newKind];
                   const path = `${place}/${newId}.json`;
-                  setDrafts((current) => ({ ...current, [path]: pretty(copy(base, newId)) }));
+                  setDrafts((current) => ({ ...current, [path]: pretty(copy(from(all), newId)) }));
                   setSelected(path);
                   setNewId('');
                 }}

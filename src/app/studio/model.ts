@@ -5,7 +5,9 @@
 import type { DescriptorSet, PreviewVisitor } from '../live-descriptors.ts';
 import type { StudioFiles } from '../../../codegen/generated/schemas.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
-import { decideAccess } from '../../engine/access.ts';
+import { decideAccess, visitorOf } from '../../engine/access.ts';
+import { FIRST_SAMPLE_ID } from '../../../core/schema-sample.ts';
+import type { SessionState } from '../session/state.ts';
 import type { RouteAccess } from '../../../codegen/generated/descriptors.ts';
 import { migrate } from '../../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
@@ -67,10 +69,7 @@ export interface VisitorChoice {
   visitor?: PreviewVisitor;
 }
 
-/** The sample answers' first office and application (core/schema-sample.ts numbers ids from 101). */
-const SAMPLE_ID = 101;
-
-function staffSession(role: string | null, userRole: string | null): Record<string, unknown> {
+function staffSession(role: string | null, userRole: string | null): Partial<SessionState> {
   return {
     authenticated: true,
     identity: { givenName: 'Sample', familyName: 'Person', emails: ['sample1@example.com'], objectId: 'preview' },
@@ -80,9 +79,9 @@ function staffSession(role: string | null, userRole: string | null): Record<stri
     userInfoLoaded: true,
     role,
     userRole,
-    officeId: SAMPLE_ID,
+    officeId: FIRST_SAMPLE_ID,
     officeName: 'Sample office',
-    selectedOfficeId: SAMPLE_ID,
+    selectedOfficeId: FIRST_SAMPLE_ID,
     selectedOfficeName: 'Sample office',
   };
 }
@@ -98,7 +97,7 @@ export function previewVisitors(labels: Readonly<Record<string, Readonly<Record<
   const firstOfficeRole = officeRoles[0]?.[0] ?? null;
   return [
     { id: 'anyone', label: 'Anyone not signed in (live public pages)' },
-    { id: 'patient', label: 'A patient signed in by passcode', visitor: { session: { borrowerAuthenticated: true, borrowerAppId: SAMPLE_ID, borrowerToken: 'preview' } } },
+    { id: 'patient', label: 'A patient signed in by passcode', visitor: { session: { borrowerAuthenticated: true, borrowerAppId: FIRST_SAMPLE_ID, borrowerToken: 'preview' } } },
     ...officeRoles.map(([role, label]) => ({ id: `office ${role}`, label: `Office: ${label}`, visitor: { session: staffSession(role, null) } })),
     ...platformRoles.map(([userRole, label]) => ({ id: `platform ${userRole}`, label: `Platform: ${label}`, visitor: { session: staffSession(firstOfficeRole, userRole) } })),
   ];
@@ -113,10 +112,10 @@ export function newBrand(from: Doc, id: string): Doc {
 /** A new lender: a copy of another under a new code (its file's name) and a name to change (decision 0231). */
 export const newLender = (from: Doc, code: string): Doc => ({ ...from, code, name: `${code.toUpperCase()} (new lender)` });
 
-/** What 'New' can start, by the place of its file: the copy made from the first (or default) file of that place. */
+/** What 'New' can start: a copy of a file of its place (the default brand, the first lender) under a new name. */
 export const NEW_FILES = {
-  brand: { place: 'brands', words: 'brand (its id)', copy: newBrand },
-  lender: { place: 'lenders', words: 'lender (its code)', copy: newLender },
+  brand: { label: 'Brand', place: 'brands', words: 'brand (its id)', example: 'bright', copy: newBrand, from: (files: readonly StudioFile[]) => files.find((f) => f.path === `brands/${defaultBrand(files)}.json`)?.doc ?? {} },
+  lender: { label: 'Lender', place: 'lenders', words: 'lender (its code)', example: 'acme', copy: newLender, from: (files: readonly StudioFile[]) => files.find((f) => f.path.startsWith('lenders/'))?.doc ?? {} },
 } as const;
 export type NewKind = keyof typeof NEW_FILES;
 
@@ -162,7 +161,10 @@ interface AuthoredRoute {
 }
 
 /** A route's path as a visit: an optional parameter left out, a required one given the sample answers' first id. */
-export const samplePath = (path: string) => path.replace(/\/:[A-Za-z]+\?/g, '').replace(/:[A-Za-z]+/g, String(SAMPLE_ID)) || '/';
+export const samplePath = (path: string) => path.replace(/\/:[A-Za-z]+\?/g, '').replace(/:[A-Za-z]+/g, String(FIRST_SAMPLE_ID)) || '/';
+
+/** The parameters of that visit, by name (the guard reads a borrower route's `id`). */
+const sampleParams = (path: string) => Object.fromEntries([...path.matchAll(/:([A-Za-z]+)(?!\?)\b/g)].map(([, name]) => [name, String(FIRST_SAMPLE_ID)]));
 
 /** A page the render check opens, and as whom. */
 export interface RenderVisit {
@@ -170,20 +172,13 @@ export interface RenderVisit {
   visitor: VisitorChoice;
 }
 
-/** The first of `visitors` the route shows its page to (not a sign-in, not the 403 page); none when no one passes. */
-export function visitorFor(access: RouteAccess | undefined, path: string, visitors: readonly VisitorChoice[]): VisitorChoice | undefined {
-  const id = /^\/[^/]+\/(\d+)/.exec(path)?.[1];
-  return visitors.find((choice) => {
-    const session = choice.visitor?.session ?? {};
-    const visitor = {
-      authenticated: session.authenticated === true,
-      role: (session.role as string | null | undefined) ?? null,
-      userRole: (session.userRole as string | null | undefined) ?? null,
-      borrowerAuthenticated: session.borrowerAuthenticated === true,
-      borrowerAppId: (session.borrowerAppId as number | null | undefined) ?? null,
-    };
-    return decideAccess(access ?? {}, visitor, { id }).kind === 'allow';
-  });
+/**
+ * The first of `visitors` a route shows its page to at its sample visit (not a sign-in, not the 403 page); none when
+ * no one passes.
+ */
+export function visitorFor(access: RouteAccess | undefined, routePath: string, visitors: readonly VisitorChoice[]): VisitorChoice | undefined {
+  const params = sampleParams(routePath);
+  return visitors.find((choice) => decideAccess(access ?? {}, visitorOf(choice.visitor?.session ?? {}), params).kind === 'allow');
 }
 
 /**
@@ -209,7 +204,7 @@ export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Reco
   const visits = new Map<string, RenderVisit>();
   for (const route of chosen) {
     const path = samplePath(String(route.path));
-    const visitor = visitorFor(route.access, path, visitors);
+    const visitor = visitorFor(route.access, String(route.path), visitors);
     if (visitor && !visits.has(path)) visits.set(path, { path, visitor });
   }
   return [...visits.values()].slice(0, limit);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import { applications, appLogs, appNotes, files, lenderTransactions, securityEvents } from '../../server/db/schema.ts';
 import { OFFICE_ADMIN, SUPPORT, TPA, SALES, PLATFORM, DFI } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
@@ -314,7 +314,7 @@ describe('lender transactions', () => {
     expect((await app(awaiting)).fundingStatus).toBe('Initiated');
     expect((await call(OFFICE_ADMIN, 'PUT', '/api/App/CancelTrans', { appId: awaiting, transactionId: sent.json().id })).statusCode).toBe(409);
 
-    const logs = await db().select().from(appLogs).where(and(eq(appLogs.appId, awaiting), eq(appLogs.kind, 'Event')));
+    const logs = await db().select().from(appLogs).where(and(eq(appLogs.appId, awaiting), eq(appLogs.kind, 'Event'))).orderBy(asc(appLogs.id));
     expect(logs.map((l) => l.message)).toEqual(['Lender transaction submitted', 'Lender transaction cancelled']);
     expect(logs[0]!.data).toMatchObject({ amountCents: 450_000, before: { fundingStatus: 'Initiated' }, after: { fundingStatus: 'Processing' } });
     expect(logs[1]).toMatchObject({ actor: OFFICE_ADMIN, data: expect.objectContaining({ reason: 'Wrong amount', before: expect.objectContaining({ status: 'Submitted' }) }) });

@@ -116,6 +116,7 @@ async function tokenContext(browser: Browser, baseUrl: string, token: string): P
         scopes: ['api.read'],
         passwordResetAuthority: null,
         companyHomeUrl: `https://${host}/`,
+        handOverPath: null,
       }),
     }),
   );

@@ -629,8 +629,10 @@ test('on this device: the office fills the form (id 0), the borrower takes over 
   await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
   await expect.poll(() => hashOf(page)).toBe(`/app/auth/${appId}`);
   await page.getByRole('button', { name: 'Text me a passcode' }).click();
+  const handOver = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/hand-over');
   await enterPasscode(page, b.phone);
   await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
+  expect((await handOver).status(), 'the provider ended the staff session of this browser').toBe(204);
   await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
   await expect(page.getByRole('heading', { name: 'Your offers from PowerPay' })).toBeVisible();
 
@@ -648,6 +650,12 @@ test('on this device: the office fills the form (id 0), the borrower takes over 
   await expect(page.getByLabel('Email')).toBeVisible();
   expect(authorize.map((url) => url.searchParams.get('prompt'))).toEqual(['login']);
   expect(apiCalls, 'no office data was asked for as the patient').toEqual([]);
+  // A sign-in request made by hand, without prompt=login, finds no provider session either (decision 0232).
+  const byHand = new URL(authorize[0]!);
+  byHand.searchParams.delete('prompt');
+  const answer = await page.request.get(byHand.href);
+  expect(new URL(answer.url()).pathname, 'the provider shows its sign-in page').toMatch(/^\/oidc\/interaction\//);
+  expect(await answer.text()).toContain('Password');
   // The staff member signs in again and is back at work.
   await page.getByLabel('Email').fill(OFFICE_ADMIN);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import type { Db } from '../db/index.ts';
 import { oidcStore } from '../db/schema.ts';
@@ -75,6 +75,25 @@ export function postgresAdapter(db: Db): new (model: string) => Adapter {
 /** Deletes rows that expired more than a day ago (kept a little for investigations). */
 export async function purgeExpired(db: Db): Promise<void> {
   await db.delete(oidcStore).where(lt(oidcStore.expiresAt, new Date(Date.now() - 86_400_000)));
+}
+
+/**
+ * Ends one provider session of an account and the grants (with their tokens) it holds: the session a browser's cookie
+ * names, when staff hand that browser to a patient (docs/decisions/0232). Returns false when no such session exists.
+ */
+export async function endSession(db: Db, sessionId: string, accountId: string): Promise<boolean> {
+  const [row] = await db
+    .delete(oidcStore)
+    .where(and(eq(oidcStore.model, 'Session'), eq(oidcStore.id, sessionId), sql`${oidcStore.payload}->>'accountId' = ${accountId}`))
+    .returning({ payload: oidcStore.payload });
+  if (!row) return false;
+  const authorizations = Object.values((row.payload as { authorizations?: Record<string, { grantId?: string }> }).authorizations ?? {});
+  const grants = authorizations.flatMap((authorization) => (authorization.grantId ? [authorization.grantId] : []));
+  if (grants.length) {
+    // A grant's tokens name it in grant_id; the grant itself is the row whose id it is.
+    await db.delete(oidcStore).where(and(inArray(oidcStore.model, GRANTABLE), or(inArray(oidcStore.grantId, grants), and(eq(oidcStore.model, 'Grant'), inArray(oidcStore.id, grants)))));
+  }
+  return true;
 }
 
 /**

@@ -8,7 +8,7 @@ import { purgeExpired } from './adapter.ts';
 import { externalUserResolver } from './external.ts';
 import { loadProviderKeys, publicJwks } from './keys.ts';
 import { API_SCOPES, appOrigins, createProvider, issuerOf } from './provider.ts';
-import { identityRoutes } from './routes.ts';
+import { HAND_OVER_PATH, identityRoutes } from './routes.ts';
 import { builtInStaffTokens, createTokenVerifiers, discoveredStaffTokens } from './tokens.ts';
 
 /** What the web app needs to configure MSAL; served at /auth-config.json (docs/decisions/0064). */
@@ -24,6 +24,8 @@ export interface ClientAuthConfig {
   passwordResetAuthority: string | null;
   /** Where the session timeout sends someone who is neither staff nor a borrower. */
   companyHomeUrl: string;
+  /** Where the web app ends the provider's session of a device handed to a patient (decision 0232), on its own host. */
+  handOverPath: string | null;
 }
 
 export interface Identity {
@@ -49,6 +51,7 @@ export async function createIdentity(settings: Settings, database: Pick<Database
       scopes: identity.scopes,
       passwordResetAuthority: identity.passwordResetAuthority ?? null,
       companyHomeUrl: settings.companyHomeUrl,
+      handOverPath: null,
     };
     const staff = discoveredStaffTokens(settings, identity.metadataUrl, externalUserResolver(database.db, identity.providerName));
     return {
@@ -80,16 +83,18 @@ export async function createIdentity(settings: Settings, database: Pick<Database
     scopes: [...API_SCOPES],
     passwordResetAuthority: null,
     companyHomeUrl: settings.companyHomeUrl,
+    handOverPath: HAND_OVER_PATH,
   };
+  const verifiers = createTokenVerifiers(settings, builtInStaffTokens(issuer, settings.oidcAudience, publicJwks(keys)));
   const purge = setInterval(() => void purgeExpired(database.db).catch(() => undefined), PURGE_EVERY_MS);
   purge.unref();
   return {
-    verifiers: createTokenVerifiers(settings, builtInStaffTokens(issuer, settings.oidcAudience, publicJwks(keys))),
+    verifiers,
     client,
     provider,
     register: async (app) => {
       await registerClientConfig(app, client);
-      await identityRoutes(app, { provider, settings, db: database.db, audience: settings.oidcAudience });
+      await identityRoutes(app, { provider, settings, db: database.db, audience: settings.oidcAudience, staffToken: verifiers.staff });
     },
     close: () => clearInterval(purge),
   };

@@ -28,6 +28,8 @@ import { MIN_PASSWORD_LENGTH, PasswordPolicyError, hashPassword } from './passwo
 import { forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
 import { MOUNT, passwordLink } from './paths.ts';
 import { firstPartyGrant } from './provider.ts';
+import { endSession, revokeAccount } from './adapter.ts';
+import { HttpProblem } from '../http/problem.ts';
 import { users } from '../db/schema.ts';
 import { serverBrand, type ServerBrand } from '../descriptors/brands.ts';
 import { eq } from 'drizzle-orm';
@@ -60,12 +62,17 @@ function passwordErrors(password: string, confirm: string): Record<string, strin
   return errors;
 }
 
+/** Where staff end the provider's session of a device they hand to a patient (decision 0232). */
+export const HAND_OVER_PATH = `${MOUNT}/hand-over`;
+
 export interface IdentityRoutesOptions {
   provider: Provider;
   /** The API audience (resource) the first-party grant covers. */
   audience: string;
   settings: Pick<Settings, 'publicUrl'>;
   db: Db;
+  /** The staff access token's user (the API's own check). */
+  staffToken(token: string): Promise<{ userId: string }>;
 }
 
 /**
@@ -96,6 +103,19 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     };
     scope.all(MOUNT, handle);
     scope.all(`${MOUNT}/*`, handle);
+  });
+
+  // ---- hand-over on the office's device (docs/decisions/0232) -------------------------------------
+  app.post(HAND_OVER_PATH, async (request, reply) => {
+    const token = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const userId = token ? await options.staffToken(token).then(({ userId }) => userId, () => undefined) : undefined;
+    if (!userId) throw new HttpProblem(401, 'The access token is not valid or has expired.');
+    // The session this browser's cookie names, when it reaches this host; else (a brand's own host, where the
+    // provider's cookie does not come) every session of the member, so that none signs staff in unasked.
+    const session = await provider.Session.get({ req: request.raw, res: reply.raw } as unknown as Parameters<typeof provider.Session.get>[0]);
+    const ended = session.accountId === userId && (await endSession(db, session.jti, userId));
+    if (!ended) await revokeAccount(db, userId);
+    return reply.code(204).header('cache-control', 'no-store').send();
   });
 
   // ---- the pages ----------------------------------------------------------------------------------

@@ -65,7 +65,7 @@ describe('an external issuer', () => {
     const config = JSON.parse((await app.inject({ method: 'GET', url: '/auth-config.json' })).body);
     expect(config).toEqual({
       kind: 'external', clientId: 'spa-client-id', authority: `${base}/tenant/B2C_1_susi`, knownAuthorities: [new URL(base).host], protocolMode: 'AAD',
-      scopes: ['api://contoso-pos/api.read', 'api://contoso-pos/api.write'], passwordResetAuthority: `${base}/tenant/B2C_1_reset`, companyHomeUrl: `${h.settings.publicUrl}/`,
+      scopes: ['api://contoso-pos/api.read', 'api://contoso-pos/api.write'], passwordResetAuthority: `${base}/tenant/B2C_1_reset`, companyHomeUrl: `${h.settings.publicUrl}/`, handOverPath: null,
     });
     expect((await app.inject({ method: 'GET', url: '/oidc/.well-known/openid-configuration' })).statusCode).toBe(404);
   });

@@ -39,7 +39,7 @@ describe('the built-in OpenID provider', () => {
     expect(jwks.keys.length).toBeGreaterThan(0);
     for (const key of jwks.keys) expect(key.d, 'only public keys are published').toBeUndefined();
     const config = JSON.parse((await app.inject({ method: 'GET', url: '/auth-config.json' })).body);
-    expect(config).toMatchObject({ kind: 'builtin', authority: metadata.issuer, protocolMode: 'OIDC', scopes: ['api.read', 'api.write'] });
+    expect(config).toMatchObject({ kind: 'builtin', authority: metadata.issuer, protocolMode: 'OIDC', scopes: ['api.read', 'api.write'], handOverPath: '/oidc/hand-over' });
   });
 
   it('shows a branded sign-in page with Email, Password, Sign in, a sign-up link and Forgot your password?', async () => {
@@ -222,6 +222,34 @@ describe('the built-in OpenID provider', () => {
     // A new authorization request asks for sign-in again.
     const again = await authorize(browser);
     expect(String(again.response.headers.location)).toContain('/oidc/interaction/');
+  });
+
+  it('ends the session of the browser handed to a patient, and only it; without the provider\'s cookie, every session of the member', async () => {
+    const handOver = (browser: Browser, token?: string) =>
+      browser.request({ method: 'POST', url: '/oidc/hand-over', headers: token ? { authorization: `Bearer ${token}` } : {} });
+    // With a live provider session, an authorization request comes back with a code and shows no sign-in page.
+    const signedInAgain = async (browser: Browser) => String((await browser.follow((await authorize(browser)).response)).headers.location ?? '').startsWith(REDIRECT_URI);
+    const desk = new Browser(app, freshIp());
+    const elsewhere = new Browser(app, freshIp());
+    const tokens = await signInWithPassword(desk, 'office.support@demo.test', PASSWORD);
+    const other = await signInWithPassword(elsewhere, 'office.support@demo.test', PASSWORD);
+    expect(await signedInAgain(desk)).toBe(true);
+
+    const refused = await handOver(desk);
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers['content-type']).toContain('application/problem+json');
+    expect(await signedInAgain(desk)).toBe(true);
+
+    expect((await handOver(desk, tokens.access_token)).statusCode).toBe(204);
+    // The desk's browser is asked to sign in, its refresh token is dead; the member's other browser is untouched.
+    expect(await signedInAgain(desk)).toBe(false);
+    expect((await refresh(desk, tokens.refresh_token!)).statusCode).toBe(400);
+    expect(await signedInAgain(elsewhere)).toBe(true);
+
+    // A brand's own host receives no provider cookie: every session of the member ends there.
+    const brandHost = new Browser(app, freshIp());
+    expect((await handOver(brandHost, other.access_token)).statusCode).toBe(204);
+    expect(await signedInAgain(elsewhere)).toBe(false);
   });
 
   it('refuses a disabled account at sign-in and at the API, whatever token it holds', async () => {

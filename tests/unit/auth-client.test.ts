@@ -30,6 +30,14 @@ describe('MSAL configuration from /auth-config.json', () => {
     expect(() => parseAuthConfig({ ...builtin, scopes: 'api.read' })).toThrow();
     expect(() => parseAuthConfig(null)).toThrow();
   });
+
+  it('takes the hand-over address only as a path on the app\'s own host', () => {
+    expect(parseAuthConfig({ ...builtin, handOverPath: '/oidc/hand-over' }).handOverPath).toBe('/oidc/hand-over');
+    for (const elsewhere of ['https://elsewhere.example/steal', '//elsewhere.example/steal', '/\\elsewhere.example/steal']) {
+      expect(parseAuthConfig({ ...builtin, handOverPath: elsewhere }).handOverPath).toBeNull();
+    }
+    expect(parseAuthConfig(builtin).handOverPath).toBeNull();
+  });
 });
 
 describe('after sign-in (spec §4)', () => {

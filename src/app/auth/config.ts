@@ -14,6 +14,8 @@ export interface AuthConfig {
   /** API scopes to ask access tokens for. */
   scopes: string[];
   passwordResetAuthority: string | null;
+  /** The built-in provider's hand-over address on this host (decision 0232); null for an external issuer. */
+  handOverPath: string | null;
 }
 
 /** OpenID scopes MSAL adds to every sign-in; offline_access brings the refresh token renewal uses. */
@@ -42,6 +44,8 @@ export function parseAuthConfig(value: unknown): AuthConfig {
     protocolMode: v.protocolMode,
     scopes: v.scopes!,
     passwordResetAuthority: typeof v.passwordResetAuthority === 'string' ? v.passwordResetAuthority : null,
+    // A path on this host only: '//host/…' would carry the staff token elsewhere.
+    handOverPath: typeof v.handOverPath === 'string' && /^\/(?![/\\])/.test(v.handOverPath) ? v.handOverPath : null,
   };
 }
 

@@ -162,8 +162,23 @@ class MsalAuthPort implements AuthPort {
   }
 
   async lock(): Promise<void> {
-    // Tokens only: the provider's session stays, so the next sign-in is made to ask for the password (prompt=login).
+    await this.endProviderSession();
     await this.msal.clearCache();
+  }
+
+  /**
+   * The built-in provider's own session of this browser ends too (decision 0232): an authorization request made by
+   * hand, without prompt=login, then finds nobody signed in. The page stays (no end-session redirect).
+   */
+  private async endProviderSession(): Promise<void> {
+    const account = this.account();
+    if (!this.config.handOverPath || !account) return;
+    try {
+      const { accessToken } = await this.msal.acquireTokenSilent({ account, scopes: this.config.scopes, cacheLookupPolicy: CacheLookupPolicy.AccessTokenAndRefreshToken });
+      await fetch(this.config.handOverPath, { method: 'POST', headers: { authorization: `Bearer ${accessToken}` } });
+    } catch {
+      // Out of reach: the next staff sign-in still asks for the password (prompt=login).
+    }
   }
 
   async acquireToken(options: { forceRefresh?: boolean } = {}): Promise<string | null> {

@@ -13,6 +13,7 @@ import { CertificateError, loadCertificate, type TlsMaterial } from './identity/
 import { createIdentity, type Identity } from './identity/index.ts';
 import { outboxDispatcher } from './notify/outbox.ts';
 import { DUE_NOTICES_EVERY_MS, sendDueNotices } from './domain/notices/due.ts';
+import { expireOffers } from './domain/applications/expiry.ts';
 import { lenderCatalogue } from './lenders/registry.ts';
 
 function settingsOrExit(): Settings {
@@ -77,8 +78,12 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   const app = await buildServer({ settings, database, verifiers: id.verifiers, identity: id, https: tls });
   // Delivers queued e-mail and texts when SMTP_URL / SMS_GATEWAY_URL are set; a no-op otherwise.
   const dispatcher = outboxDispatcher(database.db, settings, app.log);
-  // Adverse-action notices that fall due while no offer is chosen (decision 0222); several servers may sweep at once.
-  const sweepNotices = () => void sendDueNotices(database.db, lenderCatalogue(settings)).catch((error: unknown) => app.log.error({ err: error }, 'due notices failed'));
+  // Offers that expired untaken (decision 0233), then adverse-action notices that fall due while no offer is taken
+  // (decision 0222); several servers may sweep at once.
+  const sweepNotices = () =>
+    void expireOffers(database.db)
+      .then(() => sendDueNotices(database.db, lenderCatalogue(settings)))
+      .catch((error: unknown) => app.log.error({ err: error }, 'the sweep of expired offers and due notices failed'));
   const notices = setInterval(sweepNotices, DUE_NOTICES_EVERY_MS);
   notices.unref();
 

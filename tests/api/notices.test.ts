@@ -78,17 +78,19 @@ describe('the adverse-action notice', () => {
     expect(declined).toHaveLength(1);
     const catalogue = lenderCatalogue(h.settings);
     const later = (days: number) => new Date(declined[0]!.respondedAt!.getTime() + days * 86_400_000);
-    expect(await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS - 1))).toBe(0);
+    // (The demo data's expired applications are swept too: the counts are this application's.)
+    await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS - 1));
     expect(await messagesTo(email)).toEqual([]);
+    expect(await noticesOf(appId)).toEqual([]);
     // Two servers sweeping at once send it once.
-    const [first, second] = await Promise.all([sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1)), sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1))]);
-    expect(first! + second!).toBe(1);
+    await Promise.all([sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1)), sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1))]);
     const sent = await messagesTo(email);
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toContain("- GreenSky, (800) 555-0104. Principal reason: Insufficient credit history");
     for (const name of LENDER_NAMES.filter((n) => n !== 'GreenSky')) expect(sent[0]!.body).not.toContain(`- ${name},`);
     expect(await noticesOf(appId)).toHaveLength(1);
-    expect(await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 2))).toBe(0);
+    await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 2));
+    expect(await messagesTo(email)).toHaveLength(1);
   });
 
   it('sends none when the borrower chose an offer', async () => {

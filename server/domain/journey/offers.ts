@@ -6,6 +6,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import type { Services } from '../../services.ts';
 import { toOffer, type Offer } from '../applications/detail.ts';
+import { offersExpired } from '../applications/expiry.ts';
 import { lockApplication } from '../applications/records.ts';
 import { message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
@@ -52,6 +53,9 @@ export async function offerList(services: Services, appId: number, amountDollars
 /** Stages in which the borrower may (still) choose: offers shown, chosen, or documents not yet signed. */
 const SELECTABLE = new Set(['NotApplicable', 'OfferSelected', 'SigningRequired']);
 
+/** Said to a borrower who chooses an offer after the offers expired. */
+export const OFFERS_EXPIRED = 'These offers have expired. Ask the office to submit your application again.';
+
 /**
  * App_SelectOffer: the borrower picks an offer and ticks the confirmation (agreeToTerms, checked by
  * the contract). The lender opens the contract; the application moves to OfferSelected with the
@@ -67,6 +71,8 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
     if (!SELECTABLE.has(app.stage) || signed || (app.stage === 'NotApplicable' && !app.isOfferMatch)) {
       throw HttpProblem.conflict('An offer cannot be selected in the application\'s current state.');
     }
+    // Past the offers' expiry the sweep has not reached yet (decision 0233).
+    if (offersExpired(app, new Date())) throw HttpProblem.conflict(OFFERS_EXPIRED);
     const [found] = await tx
       .select({ offer: offers, lenderCode: lenders.code, lenderName: lenders.name })
       .from(offers)

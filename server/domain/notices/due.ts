@@ -12,11 +12,14 @@ import { ADVERSE_ACTION_KIND, sendAdverseActionNotice } from './adverse-action.t
  */
 export const NOTICE_AFTER_DAYS = 25;
 
+/** Stages in which no offer is taken: none chosen yet, or the offers expired untaken (decision 0233). */
+const UNTAKEN: readonly string[] = ['NotApplicable', 'Expired'];
+
 /** How often a server looks for notices that fall due. */
 export const DUE_NOTICES_EVERY_MS = 3_600_000;
 
 /**
- * Sends the adverse-action notice of each application where a lender declined, others made offers, none was chosen,
+ * Sends the adverse-action notice of each application where a lender declined, others made offers, none was taken,
  * and the first decline is NOTICE_AFTER_DAYS old. Each application in its own transaction, locked and checked again,
  * so that servers sweeping at the same time send each notice once. Answers how many were sent.
  */
@@ -24,7 +27,7 @@ export async function sendDueNotices(db: Db, catalogue: LenderCatalogue, now = n
   const cutoff = new Date(now.getTime() - NOTICE_AFTER_DAYS * 86_400_000);
   const due = await db.execute<{ id: number }>(sql`
     select a.id from applications a
-    where a.stage = 'NotApplicable'
+    where a.stage in (${sql.join(UNTAKEN.map((stage) => sql`${stage}`), sql`, `)})
       and exists (select 1 from application_lenders l where l.app_id = a.id and l.status = 'Declined' and l.responded_at < ${cutoff})
       and not exists (select 1 from files f where f.app_id = a.id and f.kind = ${ADVERSE_ACTION_KIND})
     order by a.id
@@ -34,7 +37,7 @@ export async function sendDueNotices(db: Db, catalogue: LenderCatalogue, now = n
     sent += await db.transaction(async (tx) => {
       const [app] = await tx.select().from(applications).where(eq(applications.id, Number(id))).for('update', { skipLocked: true });
       // Taken by another server, or an offer chosen since the list was read.
-      if (!app || app.stage !== 'NotApplicable') return 0;
+      if (!app || !UNTAKEN.includes(app.stage)) return 0;
       const [kept] = await tx.select({ id: files.id }).from(files).where(and(eq(files.appId, app.id), eq(files.kind, ADVERSE_ACTION_KIND))).limit(1);
       if (kept) return 0;
       await writeLogs(tx, app.id, { kind: 'anonymous' }, [await sendAdverseActionNotice(tx, catalogue, app)]);

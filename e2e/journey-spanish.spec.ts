@@ -14,6 +14,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { hashOf, outbox } from './support/borrower.ts';
 import { signIn } from './support/session.ts';
+import { pageText, testDocumentCodeIn } from '../tests/support/pdf-text.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 150_000 });
@@ -125,6 +126,10 @@ test('the borrower journey in Spanish: a link texted in Spanish, GreenSky from t
   await expect(p.getByRole('heading', { name: es('Consent to electronic records and signatures') })).toBeVisible({ timeout: 15_000 });
   await expect(p.locator('p', { hasText: es('CONSENT TO ELECTRONIC RECORDS AND SIGNATURES') })).toContainText(es('Version {version}', { version: 'esign-' }));
   await inSpanish(p, 'consent');
+  const [testDocument] = await Promise.all([p.waitForEvent('download'), p.getByRole('button', { name: es('Open the test document') }).click()]);
+  const pdf = readFileSync((await testDocument.path())!);
+  expect(await pageText(pdf, 0)).toContain(es('Test document'));
+  await p.getByLabel(es('Code in the test document')).fill(await testDocumentCodeIn(pdf));
   await p.getByRole('checkbox', { name: es('I have read this notice and I consent to electronic records and signatures.') }).check();
   await p.getByRole('button', { name: es('I consent') }).click();
 

@@ -17,6 +17,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
 import { DEMO_PASSWORD, signIn } from './support/session.ts';
+import { testDocumentCodeIn } from '../tests/support/pdf-text.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 120_000 });
@@ -290,6 +291,10 @@ async function consent(page: Page): Promise<void> {
   // The 15 USC 7001(c) disclosures are shown before the consent.
   await expect(page.getByText(/paper/i).first()).toBeVisible();
   await shot(page, 'consent');
+  // The test document shows the borrower can open PDF records (15 USC 7001(c)(1)(C)(ii)): its code is typed to consent.
+  const [testDocument] = await Promise.all([page.waitForEvent('download'), act(page).press(page.getByRole('button', { name: 'Open the test document' }))]);
+  const code = await testDocumentCodeIn(readFileSync((await testDocument.path())!));
+  await act(page).type(page.getByLabel('Code in the test document'), code);
   await act(page).check(page.getByRole('checkbox', { name: 'I have read this notice and I consent to electronic records and signatures.' }));
   await act(page).press(page.getByRole('button', { name: 'I consent' }));
 }

@@ -690,6 +690,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/App/GetESignTestDocument/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the test document of the ESIGN consent (PDF)
+         * @description A one-page PDF in the borrower's language with a 4-digit code; App_ESignConsent takes that code, which shows that the borrower can open the PDF records they consent to (15 USC 7001(c)(1)(C)(ii), docs/decisions/0234). Borrower only.
+         */
+        get: operations["App_GetESignTestDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/App/ESignConsent": {
         parameters: {
             query?: never;
@@ -2824,7 +2844,7 @@ export interface components {
         };
         /**
          * ESIGN consent
-         * @description Body of App_ESignConsent: the borrower consents to electronic records and signatures after reading the 15 USC 7001(c) disclosures that App_SubmitForESign answered; consentSha256 is the SHA-256 of the text they were shown (docs/decisions/0107).
+         * @description Body of App_ESignConsent: the borrower consents to electronic records and signatures after reading the 15 USC 7001(c) disclosures that App_SubmitForESign answered; consentSha256 is the SHA-256 of the text they were shown (docs/decisions/0107); documentCode is the code printed in the test document (App_GetESignTestDocument), which shows that the borrower can open the PDF records they consent to (15 USC 7001(c)(1)(C)(ii), docs/decisions/0234).
          */
         EsignConsent: {
             /** @description Application id. */
@@ -2833,6 +2853,8 @@ export interface components {
             agreeToESign: true;
             /** @description Hex SHA-256 of the consent text shown (esign-result.consentSha256). */
             consentSha256: string;
+            /** @description The 4-digit code printed in the test document. */
+            documentCode: string;
         };
         /**
          * Sign the loan agreement
@@ -5630,6 +5652,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AppFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    App_GetESignTestDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Application id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test document. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -41,6 +41,7 @@ const compact = {
   App_GetRefundRequest: 'get /api/App/GetRefundRequest/{officeId}/{appId}',
   App_GetOfficeRefunds: 'put /api/App/GetOfficeRefunds b',
   App_UploadFile: 'post /api/App/UploadFile mb',
+  App_GetESignTestDocument: 'get /api/App/GetESignTestDocument/{id} kd',
   App_ESignConsent: 'post /api/App/ESignConsent kb',
   App_SignAgreement: 'post /api/App/SignAgreement kib',
   Config_GetConfigItems: 'get /api/Config/GetConfigItems/{type} k',

@@ -3358,7 +3358,7 @@ export interface UploadFileModel {
   description?: string | null;
 }
 /**
- * Body of App_ESignConsent: the borrower consents to electronic records and signatures after reading the 15 USC 7001(c) disclosures that App_SubmitForESign answered; consentSha256 is the SHA-256 of the text they were shown (docs/decisions/0107).
+ * Body of App_ESignConsent: the borrower consents to electronic records and signatures after reading the 15 USC 7001(c) disclosures that App_SubmitForESign answered; consentSha256 is the SHA-256 of the text they were shown (docs/decisions/0107); documentCode is the code printed in the test document (App_GetESignTestDocument), which shows that the borrower can open the PDF records they consent to (15 USC 7001(c)(1)(C)(ii), docs/decisions/0234).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "EsignConsent".
@@ -3373,6 +3373,10 @@ export interface EsignConsent {
    * Hex SHA-256 of the consent text shown (esign-result.consentSha256).
    */
   consentSha256: string;
+  /**
+   * The 4-digit code printed in the test document.
+   */
+  documentCode: string;
 }
 /**
  * Body of App_SignAgreement: the borrower types their name and draws a signature (a PNG data URL, at most 200 KB and 1600 x 600 pixels) to sign the agreement App_GetLoanAgreement showed (docs/decisions/0107).

@@ -5,7 +5,7 @@ import type { InjectOptions } from 'fastify';
 import { applicationLenders, lenders, linkTokens, officeLenders, offers, users } from '../../server/db/schema.ts';
 import type { Caller } from '../../server/http/caller.ts';
 import type { Services } from '../../server/services.ts';
-import { downloadUrl, recordConsent, signAgreement, submitForESign } from '../../server/domain/journey/esign.ts';
+import { downloadUrl, recordConsent, signAgreement, submitForESign, testDocument } from '../../server/domain/journey/esign.ts';
 import { getQuiz, submitQuiz } from '../../server/domain/journey/kba.ts';
 import { wordsFor } from '../../server/descriptors/languages.ts';
 import { selectOffer } from '../../server/domain/journey/offers.ts';
@@ -13,6 +13,7 @@ import { submitApplication } from '../../server/domain/journey/prequal.ts';
 import { sendApplication } from '../../server/domain/journey/send.ts';
 import { tokenHash } from '../../server/identity/secrets.ts';
 import type { Harness } from '../support/harness.ts';
+import { testDocumentCodeIn } from '../support/pdf-text.ts';
 import { freshEmail, kbaAnswers, prequalForm, signaturePng, signedCallback } from './journey-fixtures.ts';
 
 /**
@@ -38,6 +39,8 @@ export interface JourneyExampleFixtures {
   /** Documents generated; `consentSha256` is the consent text shown. */
   documentsAppId: number;
   consentSha256: string;
+  /** The code in its consent's test document. */
+  documentCode: string;
   /** Consent given. */
   consentedAppId: number;
   /** A quiz open, with its right answers. */
@@ -55,7 +58,7 @@ export interface JourneyExampleFixtures {
 
 export const JOURNEY_PLACEHOLDER: JourneyExampleFixtures = {
   officeId: 100, sentAppId: 1000, linkToken: 'x'.repeat(43), offersAppId: 1000, offerId: 1, declinedAppId: 1000, pendingAppId: 1000,
-  callback: { payload: '{}', headers: { 'content-type': 'application/json' } }, selectedAppId: 1000, documentsAppId: 1000, consentSha256: '0'.repeat(64), consentedAppId: 1000,
+  callback: { payload: '{}', headers: { 'content-type': 'application/json' } }, selectedAppId: 1000, documentsAppId: 1000, consentSha256: '0'.repeat(64), documentCode: '0000', consentedAppId: 1000,
   quizAppId: 1000, quizAnswers: { quizId: 'q', transactionId: 't', answers: [{ questionId: 'street', choiceId: 'c' }] }, kbaPassedAppId: 1000,
   signedAppId: 1000, documentsLink: '/api/Files/GetContentByLink/fl1.placeholder-token', signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20),
 };
@@ -97,11 +100,12 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
   const withDocuments = async () => {
     const app = await selected();
     const ceremony = await submitForESign(services, borrower(app.appId), app.appId, request);
-    return { ...app, consentSha256: ceremony.consentSha256 };
+    const documentCode = await testDocumentCodeIn((await testDocument(services, app.appId, request)).bytes);
+    return { ...app, consentSha256: ceremony.consentSha256, documentCode };
   };
   const consented = async () => {
     const app = await withDocuments();
-    await recordConsent(services, borrower(app.appId), { appId: app.appId, agreeToESign: true, consentSha256: app.consentSha256 }, request);
+    await recordConsent(services, borrower(app.appId), { appId: app.appId, agreeToESign: true, consentSha256: app.consentSha256, documentCode: app.documentCode }, request);
     return app;
   };
   const withQuiz = async () => {
@@ -146,6 +150,7 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
     selectedAppId: selectedApp.appId,
     documentsAppId: documents.appId,
     consentSha256: documents.consentSha256,
+    documentCode: documents.documentCode,
     consentedAppId: consentedApp.appId,
     quizAppId: quizApp.appId,
     quizAnswers: quizApp.answers,
@@ -186,7 +191,8 @@ export function journeyExamples(f: JourneyExampleFixtures, owner: string): Journ
     { operationId: 'App_ProcessLenderCallback', request: { method: 'POST', url: '/api/App/ProcessLenderCallback', payload: f.callback.payload, headers: f.callback.headers } },
     { operationId: 'App_SendESignLink', as: owner, request: put('/api/App/SendESignLink', { appId: f.selectedAppId, channel: 'Email' }) },
     { operationId: 'App_SubmitForESign', borrowerOf: f.selectedAppId, request: { method: 'POST', url: `/api/App/SubmitForESign?id=${f.selectedAppId}` } },
-    { operationId: 'App_ESignConsent', borrowerOf: f.documentsAppId, request: post('/api/App/ESignConsent', { appId: f.documentsAppId, agreeToESign: true, consentSha256: f.consentSha256 }) },
+    { operationId: 'App_GetESignTestDocument', borrowerOf: f.documentsAppId, request: get(`/api/App/GetESignTestDocument/${f.documentsAppId}`) },
+    { operationId: 'App_ESignConsent', borrowerOf: f.documentsAppId, request: post('/api/App/ESignConsent', { appId: f.documentsAppId, agreeToESign: true, consentSha256: f.consentSha256, documentCode: f.documentCode }) },
     { operationId: 'App_GetKBA', borrowerOf: f.consentedAppId, request: get(`/api/App/GetKBA/${f.consentedAppId}`) },
     { operationId: 'App_SubmitKBA', borrowerOf: f.quizAppId, request: post('/api/App/SubmitKBA', { appId: f.quizAppId, ...f.quizAnswers }) },
     { operationId: 'App_GetLoanAgreement', borrowerOf: f.kbaPassedAppId, request: get(`/api/App/GetLoanAgreement/${f.kbaPassedAppId}`) },

@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { createHash } from 'node:crypto';
-import { inflateSync } from 'node:zlib';
 import { verifyChain, type ChainedEvent } from '../../server/esign/audit.ts';
 import { harness, type Harness } from '../support/harness.ts';
+import { pageText, testDocumentCodeIn } from '../support/pdf-text.ts';
 import { journeyOffice, json, kbaAnswers, logLines, prequalForm, signaturePng, type JourneyOffice } from './journey-fixtures.ts';
 
 type AppResult = { id: number; stage: string; decisionStatus: string; isOfferMatch: boolean; nextRoute: string | null; lenders: { code: string; status: string; adverseActionReason: string | null; offerCount: number }[] };
@@ -14,26 +14,6 @@ type Application = { id: number; stage: string; statusChip: string; contractSubS
 type Quiz = { quizId: string; transactionId: string; status: string; questions: { id: string; text: string; choices: { id: string; text: string }[] }[] };
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
-/** The text drawn on a PDF page (pdf-lib writes standard-font text as hex strings in Flate streams). */
-async function pageText(pdf: Buffer, pageIndex: number): Promise<string> {
-  const doc = await PDFDocument.load(pdf);
-  const page = doc.getPage(pageIndex);
-  const contents = page.node.Contents();
-  const streams = contents && 'asArray' in contents ? (contents as unknown as { asArray(): unknown[] }).asArray().map((ref) => doc.context.lookup(ref as never)) : [contents];
-  let text = '';
-  for (const stream of streams) {
-    const raw = Buffer.from((stream as unknown as { getContents(): Uint8Array }).getContents());
-    let decoded: string;
-    try {
-      decoded = inflateSync(raw).toString('latin1');
-    } catch {
-      decoded = raw.toString('latin1');
-    }
-    for (const match of decoded.matchAll(/<([0-9A-Fa-f]+)>\s*Tj/g)) text += `${Buffer.from(match[1]!, 'hex').toString('latin1')}\n`;
-  }
-  return text;
-}
 
 /**
  * Pre-qualification, the waterfall, offers, selection, identity questions and e-sign through HTTP
@@ -52,6 +32,8 @@ describe('the borrower journey', () => {
     });
   const asBorrower = (appId: number, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, headers: Record<string, string> = {}) =>
     h.call({ method, url, payload, borrowerOf: appId, headers });
+  /** The code of the consent's test document, read from the PDF the borrower opens. */
+  const documentCode = async (appId: number) => testDocumentCodeIn((await asBorrower(appId, 'GET', `/api/App/GetESignTestDocument/${appId}`)).rawPayload);
   const getApp = async (appId: number, as = office.admin) => json<Application>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as }));
 
   /** A new application on the office device, pre-qualified. */
@@ -249,9 +231,20 @@ describe('the borrower journey', () => {
 
       // Before the consent: no identity questions, no signature.
       expect((await asBorrower(appId, 'GET', `/api/App/GetKBA/${appId}`)).statusCode).toBe(409);
-      const stale = await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: sha256('another text') });
+      // The test document (15 USC 7001(c)(1)(C)(ii)): the borrower's only, a PDF with the code that shows they opened it.
+      expect((await h.call({ method: 'GET', url: `/api/App/GetESignTestDocument/${appId}`, as: office.admin })).statusCode).toBe(403);
+      const testDocument = await asBorrower(appId, 'GET', `/api/App/GetESignTestDocument/${appId}`);
+      expect(testDocument.headers['content-type']).toBe('application/pdf');
+      const code = await testDocumentCodeIn(testDocument.rawPayload);
+      expect(await documentCode(appId), 'the same code for the same ceremony').toBe(code);
+      const stale = await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: sha256('another text'), documentCode: code });
       expect(stale.statusCode).toBe(409);
-      const consent = await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256 }, { 'user-agent': 'JourneyTest/1.0' });
+      const noCode = await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256 });
+      expect(json<{ errors: Record<string, string[]> }>(noCode).errors.documentCode).toEqual(['This field is required.']);
+      const wrong = await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256, documentCode: code === '0000' ? '0001' : '0000' });
+      expect(wrong.statusCode).toBe(400);
+      expect(json<{ errors: Record<string, string[]> }>(wrong).errors.documentCode).toEqual(['This is not the code in the test document. Open it again and type the code it shows.']);
+      const consent = await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256, documentCode: code }, { 'user-agent': 'JourneyTest/1.0' });
       expect(consent.statusCode, consent.body).toBe(200);
       expect(json<{ consentedAtUtc: string }>(consent).consentedAtUtc).toBeTruthy();
 
@@ -368,7 +361,7 @@ describe('the borrower journey', () => {
       expect(app.nextRoute).toBe('/app/gsky/offers/congrats');
       const ceremony = json<{ consentSha256: string; nextRoute: string }>(await esign(appId));
       expect(ceremony.nextRoute).toBe(`/app/gsky/agmt/${appId}`);
-      await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256 });
+      await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256, documentCode: await documentCode(appId) });
       const quiz = json<Quiz>(await asBorrower(appId, 'GET', `/api/App/GetKBA/${appId}`));
       const row = async () => {
         const list = json<{ results: { id: number; stage: string; statusChip: string }[] }>(await h.call({ method: 'PUT', url: '/api/App/GetOfficeApps', payload: { officeId: office.officeId, search: String(appId) }, as: office.admin }));
@@ -384,7 +377,7 @@ describe('the borrower journey', () => {
     it('gives two attempts at the identity questions, then KBAFailed: the office must act', async () => {
       const { form, appId } = await selected('lpoint');
       const ceremony = json<{ consentSha256: string }>(await esign(appId));
-      await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256 });
+      await asBorrower(appId, 'POST', '/api/App/ESignConsent', { appId, agreeToESign: true, consentSha256: ceremony.consentSha256, documentCode: await documentCode(appId) });
       const quiz = json<Quiz>(await asBorrower(appId, 'GET', `/api/App/GetKBA/${appId}`));
       // The same open quiz is answered again when asked twice.
       expect(json<Quiz>(await asBorrower(appId, 'GET', `/api/App/GetKBA/${appId}`)).quizId).toBe(quiz.quizId);

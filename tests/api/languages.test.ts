@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { pageText, testDocumentCodeIn } from '../support/pdf-text.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { languageFor } from '../../server/descriptors/languages.ts';
 import { freshEmail, freshPhone, journeyOffice, json, outboxTo as outboxOf, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
@@ -92,8 +93,12 @@ describe('the server in Spanish', () => {
     // The English text is another text: consenting to it from a Spanish page is refused (it was not shown).
     const english = json<{ consentSha256: string }>(await h.call({ method: 'POST', url: `/api/App/SubmitForESign?id=${appId}`, borrowerOf: appId }));
     expect(english.consentSha256).not.toBe(opened.consentSha256);
-    expect((await h.call({ method: 'POST', url: '/api/App/ESignConsent', payload: { appId, agreeToESign: true, consentSha256: english.consentSha256 }, borrowerOf: appId, headers: SPANISH })).statusCode).toBe(409);
-    const consent = await h.call({ method: 'POST', url: '/api/App/ESignConsent', payload: { appId, agreeToESign: true, consentSha256: opened.consentSha256 }, borrowerOf: appId, headers: SPANISH });
+    // The test document is in Spanish too.
+    const testDocument = (await h.call({ method: 'GET', url: `/api/App/GetESignTestDocument/${appId}`, borrowerOf: appId, headers: SPANISH })).rawPayload;
+    expect(await pageText(testDocument, 0)).toContain('Documento de prueba');
+    const documentCode = await testDocumentCodeIn(testDocument);
+    expect((await h.call({ method: 'POST', url: '/api/App/ESignConsent', payload: { appId, agreeToESign: true, consentSha256: english.consentSha256, documentCode }, borrowerOf: appId, headers: SPANISH })).statusCode).toBe(409);
+    const consent = await h.call({ method: 'POST', url: '/api/App/ESignConsent', payload: { appId, agreeToESign: true, consentSha256: opened.consentSha256, documentCode }, borrowerOf: appId, headers: SPANISH });
     expect(consent.statusCode, consent.body).toBe(200);
     const [event] = (await h.database.db.execute<{ data: Record<string, unknown> }>(sql`select data->'esign' as data from app_logs where app_id = ${appId} and data->'esign'->>'type' = 'consented'`)).rows;
     expect(event!.data).toMatchObject({ data: { consentLanguage: 'es', consentSha256: opened.consentSha256 } });

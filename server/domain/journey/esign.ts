@@ -9,11 +9,12 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { agreementTitle, buildAgreement, pngSize, signAgreementPdf, type SignatureBox } from '../../esign/agreement.ts';
 import { CONSENT_VERSION, consentText, sha256Hex } from '../../esign/consent.ts';
+import { testDocumentCode, testDocumentPdf } from '../../esign/test-document.ts';
 import type { ChainedEvent } from '../../esign/audit.ts';
 import { eSignLinkEmail, eSignLinkSms } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
-import { lockApplication, type ApplicationRecord } from '../applications/records.ts';
+import { fieldError, lockApplication, type ApplicationRecord } from '../applications/records.ts';
 import { documentLink } from '../files/links.ts';
 import { toUsDate } from '../values.ts';
 import { moveApplication } from '../applications/moves.ts';
@@ -175,6 +176,13 @@ export async function submitForESign(services: Services, caller: Caller, appId: 
   return esignResult(services, appId, requestLocale(request));
 }
 
+/** App_GetESignTestDocument: the test document of the consent, in the borrower's language, with the ceremony's code. */
+export async function testDocument(services: Services, appId: number, request: FastifyRequest): Promise<{ bytes: Buffer; fileName: string }> {
+  const app = await services.db.transaction(async (tx) => (await openCeremony(services, tx, appId)).app);
+  const bytes = await testDocumentPdf(testDocumentCode(services.settings.borrowerTokenSecret, app.id, app.contractId!), speakerFor(requestLocale(request)));
+  return { bytes, fileName: `test-document-${app.id}.pdf` };
+}
+
 async function openCeremony(services: Services, tx: Db, appId: number): Promise<{ app: ApplicationRecord; events: ChainedEvent[] }> {
   const app = await lockApplication(tx, appId);
   if (app.stage !== 'SigningRequired' || !app.contractId || !isPlatformSigning(services, app)) throw notReady();
@@ -190,8 +198,10 @@ export async function recordConsent(services: Services, caller: Caller, body: Sc
     if (events.some((e) => e.type === 'consented')) return;
     const consent = await consentFor(tx, app, requestLocale(request));
     if (body.consentSha256.toLowerCase() !== consent.sha256) throw HttpProblem.conflict('The consent text changed since it was shown: show it again (App_SubmitForESign) and consent to that text.');
-    // What was agreed to: the version, the language and the hash of the text shown (issue 19, consent records).
-    await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentLanguage: consent.language, consentSha256: consent.sha256 });
+    if (body.documentCode !== testDocumentCode(services.settings.borrowerTokenSecret, app.id, app.contractId!)) throw fieldError('documentCode', 'testDocumentMismatch');
+    // What was agreed to: the version, the language and the hash of the text shown (issue 19, consent records), and that
+    // the borrower opened the test document (decision 0234).
+    await appendESignEvent(tx, app, caller, clientOf(request), 'consented', { consentVersion: CONSENT_VERSION, consentLanguage: consent.language, consentSha256: consent.sha256, testDocument: 'code entered' });
     // The text agreed to, kept with the application as the borrower read it (decision 0220).
     const bytes = Buffer.from(consent.text, 'utf8');
     await tx.insert(files).values({

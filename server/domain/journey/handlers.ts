@@ -4,7 +4,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { outboxEntries, optOutList, requireOutboxReader } from '../../notify/dev-outbox.ts';
 import { receiveSmsReply } from '../../notify/optouts.ts';
 import { contentDisposition } from '../files/content.ts';
-import { downloadUrl, loanAgreement, recordConsent, sendESignLink, signAgreement, submitForESign } from './esign.ts';
+import { downloadUrl, loanAgreement, recordConsent, sendESignLink, signAgreement, submitForESign, testDocument } from './esign.ts';
 import { getQuiz, submitQuiz } from './kba.ts';
 import { applicationWithRoute, getAppWithRoute, lenderApplication, processCallback, updateContractStatus } from './lender-calls.ts';
 import { offerList, selectOffer } from './offers.ts';
@@ -17,7 +17,7 @@ import { myDocuments } from './documents.ts';
 type JourneyOperations =
   | 'App_SendApp' | 'App_StartApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
   | 'App_ValidateBorrower' | 'App_SubmitApp' | 'App_SubmitToLender' | 'App_GetApp' | 'App_GetOffers' | 'App_SelectOffer'
-  | 'App_SubmitForESign' | 'App_ESignConsent' | 'App_GetKBA' | 'App_SubmitKBA' | 'App_GetLoanAgreement' | 'App_SignAgreement'
+  | 'App_SubmitForESign' | 'App_GetESignTestDocument' | 'App_ESignConsent' | 'App_GetKBA' | 'App_SubmitKBA' | 'App_GetLoanAgreement' | 'App_SignAgreement'
   | 'App_GetDownloadUrl' | 'App_GetMyDocuments' | 'App_SendESignLink' | 'App_GetLenderApp' | 'App_ProcessLenderCallback' | 'App_UpdateContractStatus'
   | 'Notify_ReceiveSms' | 'dev_outbox';
 
@@ -74,6 +74,10 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   // E-sign: documents, consent, identity questions, signature.
   async App_SubmitForESign({ query, caller, services, request }) {
     return { status: 200, body: await submitForESign(services, caller, query.id, request) };
+  },
+  async App_GetESignTestDocument({ params, services, request }) {
+    const { bytes, fileName } = await testDocument(services, params.id, request);
+    return { status: 200, body: bytes, headers: { 'content-type': 'application/pdf', 'content-disposition': contentDisposition('attachment', fileName) } };
   },
   async App_ESignConsent({ body, caller, services, request }) {
     return { status: 200, body: await recordConsent(services, caller, body, request) };

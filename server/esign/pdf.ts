@@ -4,15 +4,23 @@ import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf
 
 export const PAGE = { width: 612, height: 792, margin: 54 } as const;
 
-/** Keeps only what the WinAnsi standard fonts can draw; other characters become close ASCII or '?'. */
+/** What the WinAnsi standard fonts draw: ASCII, Latin-1 (á, é, ñ, ¿…) and a few typographic marks. */
+const WIN_ANSI_CHARS = '\\n\\x20-\\x7e\\u00a0-\\u00ff\\u2013\\u2014\\u2018\\u2019\\u201c\\u201d\\u2022\\u2026\\u20ac';
+const WIN_ANSI = new RegExp(`[${WIN_ANSI_CHARS}]`);
+const NOT_WIN_ANSI = new RegExp(`[^${WIN_ANSI_CHARS}]`, 'g');
+
+/**
+ * Keeps only what the WinAnsi standard fonts can draw: Spanish keeps its accents and ñ; other accented letters lose
+ * their accent, and anything else becomes close ASCII or '?'.
+ */
 export function winAnsi(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
+  return [...text.normalize('NFC')]
+    .map((char) => (WIN_ANSI.test(char) ? char : char.normalize('NFKD').replace(/[\u0300-\u036f]/g, '')))
+    .join('')
     .replace(/[\u2010-\u2012]/g, '-')
     .replace(/[\u2264]/g, '<=')
     .replace(/[\u2265]/g, '>=')
-    .replace(/[^\n\x20-\x7e\u00a0-\u00ff\u2013\u2014\u2018\u2019\u201c\u201d\u2022\u2026\u20ac]/g, '?');
+    .replace(NOT_WIN_ANSI, '?');
 }
 
 export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {

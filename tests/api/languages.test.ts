@@ -101,7 +101,10 @@ describe('the server in Spanish', () => {
     const consent = await h.call({ method: 'POST', url: '/api/App/ESignConsent', payload: { appId, agreeToESign: true, consentSha256: opened.consentSha256, documentCode }, borrowerOf: appId, headers: SPANISH });
     expect(consent.statusCode, consent.body).toBe(200);
     const [event] = (await h.database.db.execute<{ data: Record<string, unknown> }>(sql`select data->'esign' as data from app_logs where app_id = ${appId} and data->'esign'->>'type' = 'consented'`)).rows;
-    expect(event!.data).toMatchObject({ data: { consentLanguage: 'es', consentSha256: opened.consentSha256 } });
+    expect(event!.data).toMatchObject({ data: { consentLanguage: 'es', consentSha256: opened.consentSha256, testDocument: 'code entered' } });
+    // The loan agreement is written in the borrower's language too (decision 0235), its federal disclosure included.
+    const agreement = await pageText((await h.call({ method: 'GET', url: `/api/App/GetLoanAgreement/${appId}`, borrowerOf: appId })).rawPayload, 0);
+    for (const words of ['Contrato de préstamo al consumidor de Ally Lending', 'Divulgaciones federales', 'Tasa de porcentaje anual', 'Calendario de pagos']) expect(agreement).toContain(words);
 
     // The consent, kept as the borrower read it, is among their documents; the office cannot list them as the borrower.
     const documents = json<{ kind: string; sha256: string; url: string }[]>(await h.call({ method: 'GET', url: `/api/App/GetMyDocuments/${appId}`, borrowerOf: appId }));

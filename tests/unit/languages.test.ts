@@ -6,6 +6,14 @@ import { languageIndex } from '../../codegen/generated/languages.ts';
 import { fill, negotiate, speakerOf, translate, wordsOf, type Speaker } from '../../core/i18n.ts';
 import { adverseActionNotice, adverseActionSms, applicationLinkEmail, applicationLinkSms, eSignLinkEmail, eSignLinkSms, passcodeEmail, passcodeSms } from '../../server/notify/messages.ts';
 import { consentText } from '../../server/esign/consent.ts';
+import { agreementTitle, buildAgreement, signAgreementPdf, type AgreementInput } from '../../server/esign/agreement.ts';
+import type { ChainedEvent, ESignEventType } from '../../server/esign/audit.ts';
+import { lenderCatalogue } from '../../server/lenders/registry.ts';
+import { creditTermsOf, disclose } from '../../core/credit.ts';
+import { PDFDocument } from 'pdf-lib';
+import { pageText } from '../support/pdf-text.ts';
+import { winAnsi } from '../../server/esign/pdf.ts';
+import { pngOf } from '../support/images.ts';
 import { sandboxKba } from '../../server/lenders/sandbox.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { borrowerTexts, markedTexts, shownStrings } from '../../codegen/texts.ts';
@@ -135,6 +143,49 @@ describe('what the server writes to a borrower, in Spanish', () => {
     expect(written).toContain('$4,500.00');
     expect(written).toContain('26 nov 2026');
     expect(written).not.toMatch(/\{[a-z]+\}/i);
+  });
+
+  it('translates the loan agreement of every lender, its federal disclosure and the signature certificate', async () => {
+    const { speak, missing } = recording();
+    const catalogue = lenderCatalogue({ lendersDir: join(ROOT, 'screens', 'lenders'), mode: 'demo', publicUrl: 'https://localhost:3000' });
+    let agreement = '';
+    for (const lender of catalogue.descriptors) {
+      for (const product of lender.sandbox.products) {
+        const terms = creditTermsOf({ productType: product.type, amountCents: 450_000, feeCents: 0, apr: product.apr, term: product.term, promoTerm: product.promoTerm ?? null });
+        if (!terms) continue;
+        const input: AgreementInput = {
+          appId: 7, contractId: 'GS-1', generatedAt: new Date('2026-11-26T12:00:00Z'), lender: { name: lender.name, phone: '(800) 555-0104' },
+          office: { name: 'Bright Smiles', phone: '(512) 555-0100', address: '1 Main St, Austin, TX 78701' },
+          borrower: { name: 'Ana Ruiz', address: '2 Oak St, Austin, TX 78702', email: 'ana@example.com', mobilePhone: '(512) 555-0199' },
+          serviceDate: '2026-12-01', offer: { productName: product.name, noteApr: product.apr, originationFee: 0, messages: product.messages ?? [] },
+          disclosure: disclose(terms), clauses: lender.disclosures.filter((d) => (d.showWith ?? 'both') !== 'offers').map((d) => ({ title: d.title, text: d.text })),
+        };
+        const built = await buildAgreement(input, speak);
+        const at = '2026-11-26T12:30:00.000Z';
+        const event = (seq: number, type: ESignEventType) => ({ seq, type, at, ip: '203.0.113.9', userAgent: 'Test', data: {}, hash: 'h', prevHash: 'p' }) as unknown as ChainedEvent;
+        const signed = await signAgreementPdf(
+          {
+            unsigned: built.bytes, signatureBox: built.signatureBox, signaturePng: pngOf(40, 20), typedName: 'Ana Ruiz', signedAt: new Date(at),
+            certificate: {
+              title: agreementTitle(input, speak), contractId: 'GS-1', appId: 7, documentSha256: 'a'.repeat(64), consentVersion: 'esign-2025-1', consentSha256: 'b'.repeat(64),
+              signer: { name: 'Ana Ruiz', email: null, mobilePhone: null }, events: [event(1, 'documents-generated'), event(2, 'consented'), event(3, 'signed')],
+            },
+          },
+          speak,
+        );
+        for (let page = 0; page < (await PDFDocument.load(signed)).getPageCount(); page++) agreement += await pageText(signed, page);
+      }
+    }
+    expect([...missing]).toEqual([]);
+    expect(agreement).toContain('Tasa de porcentaje anual');
+    expect(agreement).toContain('Certificado de finalización');
+    expect(agreement).toContain('$4,500.00');
+  });
+
+  it('keeps Spanish letters in PDF text, and brings others to what the PDF fonts draw', () => {
+    expect(winAnsi('Año, señal, ¿Cómo está? Ü')).toBe('Año, señal, ¿Cómo está? Ü');
+    expect(winAnsi('Dvořák – “Ş” ≤ 3')).toBe('Dvorák – “S” <= 3');
+    expect(winAnsi('漢')).toBe('?');
   });
 
   it("translates the sandbox lender's identity questions", () => {

@@ -16,7 +16,6 @@ import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { Services } from '../../services.ts';
 import { fieldError, lockApplication, type ApplicationRecord } from '../applications/records.ts';
 import { documentLink } from '../files/links.ts';
-import { toUsDate } from '../values.ts';
 import { moveApplication } from '../applications/moves.ts';
 import { appendESignEvent, esignEvents } from './esign-events.ts';
 import { kbaSummary } from './kba-records.ts';
@@ -80,6 +79,8 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
   // No agreement without the federal disclosure: a plan the calculation cannot disclose is not signed here.
   if (!terms) throw notReady();
   const disclosure = disclose(terms);
+  // The borrower's language (decision 0235): the one they chose, which follows them into every message.
+  const speak = speakerFor(app.language);
   const { bytes, signatureBox } = await buildAgreement({
     appId: app.id,
     contractId: app.contractId,
@@ -92,11 +93,11 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
       email: app.email,
       mobilePhone: app.mobilePhone,
     },
-    serviceDate: toUsDate(app.serviceDate),
+    serviceDate: app.serviceDate,
     offer: { productName: offer.productName ?? offer.productCode, noteApr: offer.apr ?? 0, originationFee: offer.originationFee ?? 0, messages: offer.messages },
     disclosure,
     clauses: session.clauses,
-  });
+  }, speak);
   const sha256 = sha256Hex(bytes);
   const [file] = await tx
     .insert(files)
@@ -106,7 +107,7 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
     })
     .returning();
   await appendESignEvent(tx, app, caller, client, 'documents-generated', {
-    documentSha256: sha256, fileId: file!.id, title: agreementTitle({ lender: { name: lender?.name ?? adapter.descriptor.name, phone: null } }),
+    documentSha256: sha256, fileId: file!.id, title: agreementTitle({ lender: { name: lender?.name ?? adapter.descriptor.name, phone: null } }, speak),
     sigPage: signatureBox.page, sigX: signatureBox.x, sigY: signatureBox.y, sigWidth: signatureBox.width, sigHeight: signatureBox.height,
   });
   return file!;
@@ -304,7 +305,7 @@ export async function signAgreement(services: Services, caller: Caller, body: Sc
         signer: { name: body.typedName.trim(), email: app.email, mobilePhone: app.mobilePhone },
         events: [...events, signedEvent],
       },
-    });
+    }, speakerFor(app.language));
     const sha256 = sha256Hex(bytes);
     const [file] = await tx
       .insert(files)

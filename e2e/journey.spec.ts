@@ -18,6 +18,7 @@ import { expect, test, type Browser, type BrowserContext, type Locator, type Pag
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
 import { DEMO_PASSWORD, signIn } from './support/session.ts';
 import { testDocumentCodeIn } from '../tests/support/pdf-text.ts';
+import { creditTermsOf, disclose } from '../core/credit.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 120_000 });
@@ -407,6 +408,14 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await act(phone).press(phone.getByRole('button', { name: 'Apply' }));
   expect((await repriced).status()).toBe(200);
   await expect(phone.locator('[data-screen="table"] tbody tr').first()).toContainText('$3,000.00');
+  // A deferred-interest plan says, beside its monthly payment, the interest charged from the start date if it is not
+  // paid in full within the promotion (decision 0236): the one credit calculation's figure.
+  const promo = phone.locator('[data-screen="table"] tbody tr', { hasText: '12 Months No Interest if Paid in Full' });
+  const unpaid = disclose(creditTermsOf({ productType: 'DeferredInterest', amountCents: 300_000, feeCents: 0, apr: 26.99, term: 24, promoTerm: 12 })!).promotion!.interestIfUnpaidCents;
+  await expect(phone.getByRole('columnheader', { name: 'Interest if not paid in promo' })).toBeVisible();
+  await expect(promo).toContainText(`$${(unpaid / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
+  // A plan without a promotion has none: its cell is empty, not $0.00.
+  await expect(phone.locator('[data-screen="table"] tbody tr', { hasText: '60-Month Fixed Payment Plan' })).not.toContainText('$0.00');
   await selectFirstOffer(phone);
   await congratsToDocuments(phone);
   await expect.poll(() => hashOf(phone), { timeout: 15_000 }).toBe(`/app/gsky/agmt/${appId}`);

@@ -2305,6 +2305,8 @@ export interface components {
             isDefault: boolean;
             /** @description Lender messages shown with the offer. */
             messages: string[];
+            /** @description The plan's Truth in Lending figures at the offer's amount, by the one credit calculation (decision 0211): a deferred-interest plan's promotion and the interest charged from the start date if it is not paid in full in time (decision 0236). Null for a plan the calculation does not know. */
+            disclosure: components["schemas"]["Disclosure"] | null;
         };
         /**
          * Select offer

@@ -191,7 +191,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -224,7 +252,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -257,7 +313,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "selectedOfferId": 101,
@@ -328,7 +412,35 @@ export const samples: Readonly<Record<string, unknown>> = {
         "Sample messages",
         "Sample messages 2",
         "Sample messages 3"
-      ]
+      ],
+      "disclosure": {
+        "amountFinanced": 1250,
+        "financeCharge": 1250,
+        "totalOfPayments": 1250,
+        "apr": 1000,
+        "payments": [
+          {
+            "count": 101,
+            "amount": 1250,
+            "firstMonth": 101
+          },
+          {
+            "count": 102,
+            "amount": 1500,
+            "firstMonth": 102
+          },
+          {
+            "count": 103,
+            "amount": 1750,
+            "firstMonth": 103
+          }
+        ],
+        "promotion": {
+          "months": 101,
+          "monthlyPayment": 1250,
+          "interestIfUnpaid": 1250
+        }
+      }
     },
     {
       "id": 102,
@@ -361,7 +473,35 @@ export const samples: Readonly<Record<string, unknown>> = {
         "Sample messages",
         "Sample messages 2",
         "Sample messages 3"
-      ]
+      ],
+      "disclosure": {
+        "amountFinanced": 1500,
+        "financeCharge": 1500,
+        "totalOfPayments": 1500,
+        "apr": 1000,
+        "payments": [
+          {
+            "count": 101,
+            "amount": 1250,
+            "firstMonth": 101
+          },
+          {
+            "count": 102,
+            "amount": 1500,
+            "firstMonth": 102
+          },
+          {
+            "count": 103,
+            "amount": 1750,
+            "firstMonth": 103
+          }
+        ],
+        "promotion": {
+          "months": 102,
+          "monthlyPayment": 1500,
+          "interestIfUnpaid": 1500
+        }
+      }
     },
     {
       "id": 103,
@@ -394,7 +534,35 @@ export const samples: Readonly<Record<string, unknown>> = {
         "Sample messages",
         "Sample messages 2",
         "Sample messages 3"
-      ]
+      ],
+      "disclosure": {
+        "amountFinanced": 1750,
+        "financeCharge": 1750,
+        "totalOfPayments": 1750,
+        "apr": 1000,
+        "payments": [
+          {
+            "count": 101,
+            "amount": 1250,
+            "firstMonth": 101
+          },
+          {
+            "count": 102,
+            "amount": 1500,
+            "firstMonth": 102
+          },
+          {
+            "count": 103,
+            "amount": 1750,
+            "firstMonth": 103
+          }
+        ],
+        "promotion": {
+          "months": 103,
+          "monthlyPayment": 1750,
+          "interestIfUnpaid": 1750
+        }
+      }
     }
   ],
   "App_SelectOffer": {
@@ -508,7 +676,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -541,7 +737,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -574,7 +798,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "selectedOfferId": 101,
@@ -772,7 +1024,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -805,7 +1085,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -838,7 +1146,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "selectedOfferId": 101,
@@ -988,7 +1324,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -1021,7 +1385,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -1054,7 +1446,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "selectedOfferId": 101,
@@ -1927,7 +2347,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -1960,7 +2408,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -1993,7 +2469,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "creditCardPlans": [
@@ -2329,7 +2833,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -2362,7 +2894,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -2395,7 +2955,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "selectedOfferId": 101,
@@ -2715,7 +3303,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1250,
+          "financeCharge": 1250,
+          "totalOfPayments": 1250,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 101,
+            "monthlyPayment": 1250,
+            "interestIfUnpaid": 1250
+          }
+        }
       },
       {
         "id": 102,
@@ -2748,7 +3364,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1500,
+          "financeCharge": 1500,
+          "totalOfPayments": 1500,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 102,
+            "monthlyPayment": 1500,
+            "interestIfUnpaid": 1500
+          }
+        }
       },
       {
         "id": 103,
@@ -2781,7 +3425,35 @@ export const samples: Readonly<Record<string, unknown>> = {
           "Sample messages",
           "Sample messages 2",
           "Sample messages 3"
-        ]
+        ],
+        "disclosure": {
+          "amountFinanced": 1750,
+          "financeCharge": 1750,
+          "totalOfPayments": 1750,
+          "apr": 1000,
+          "payments": [
+            {
+              "count": 101,
+              "amount": 1250,
+              "firstMonth": 101
+            },
+            {
+              "count": 102,
+              "amount": 1500,
+              "firstMonth": 102
+            },
+            {
+              "count": 103,
+              "amount": 1750,
+              "firstMonth": 103
+            }
+          ],
+          "promotion": {
+            "months": 103,
+            "monthlyPayment": 1750,
+            "interestIfUnpaid": 1750
+          }
+        }
       }
     ],
     "selectedOfferId": 101,

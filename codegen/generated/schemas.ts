@@ -1551,6 +1551,10 @@ export interface Offer {
    * Lender messages shown with the offer.
    */
   messages: string[];
+  /**
+   * The plan's Truth in Lending figures at the offer's amount, by the one credit calculation (decision 0211): a deferred-interest plan's promotion and the interest charged from the start date if it is not paid in full in time (decision 0236). Null for a plan the calculation does not know.
+   */
+  disclosure: Disclosure | null;
 }
 /**
  * Body of App_SelectOffer: the borrower picks an offer and ticks the confirmation checkbox.

@@ -4,12 +4,13 @@ import { sql } from 'drizzle-orm';
 import { PDFDocument } from 'pdf-lib';
 import { createHash } from 'node:crypto';
 import { verifyChain, type ChainedEvent } from '../../server/esign/audit.ts';
+import { creditTermsOf, disclose } from '../../core/credit.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { pageText, testDocumentCodeIn } from '../support/pdf-text.ts';
 import { journeyOffice, json, kbaAnswers, logLines, prequalForm, signaturePng, type JourneyOffice } from './journey-fixtures.ts';
 
 type AppResult = { id: number; stage: string; decisionStatus: string; isOfferMatch: boolean; nextRoute: string | null; lenders: { code: string; status: string; adverseActionReason: string | null; offerCount: number }[] };
-type Offer = { id: number; lenderCode: string; productCode: string; amount: number; apr: number; term: number; monthlyPayment: number; maxLine: number; isVisible: boolean; isSelected: boolean; messages: string[] };
+type Offer = components['schemas']['Offer'];
 type Application = { id: number; stage: string; statusChip: string; contractSubStatus: string; contractStatus: string | null; statusText: string; lenderCode: string | null; nextRoute: string | null; amount: number; last4SSN: string; dobDateTime: string; lenderAppUrl: string | null; disclosure: components['schemas']['Disclosure'] | null };
 type Quiz = { quizId: string; transactionId: string; status: string; questions: { id: string; text: string; choices: { id: string; text: string }[] }[] };
 
@@ -175,14 +176,28 @@ describe('the borrower journey', () => {
       const installment = offers.find((o) => o.productCode === 'ALLY-INST24')!;
       const again = cheaper.find((o) => o.id === installment.id)!;
       expect(again.amount).toBe(3000);
-      expect(again.monthlyPayment).toBeLessThan(installment.monthlyPayment);
+      expect(again.monthlyPayment).toBeLessThan(installment.monthlyPayment!);
       expect(again.apr).toBe(installment.apr);
-      const max = Math.max(...offers.map((o) => o.maxLine));
+      const max = Math.max(...offers.map((o) => o.maxLine ?? 0));
       const tooMuch = await asBorrower(result.id, 'GET', `/api/App/GetOffers/${result.id}?amount=${max + 100}`);
       expect(tooMuch.statusCode).toBe(400);
       expect(json<{ errors: Record<string, string[]> }>(tooMuch).errors.amount).toEqual(['Loan amount cannot exceed the approved amount.']);
       const small = await offersOf(result.id, 150);
       expect(small.find((o) => o.productCode === 'ALLY-PROMO12')).toMatchObject({ isVisible: false });
+    });
+
+    it('gives each offer its Truth in Lending figures at the amount shown: a deferred-interest plan says what is charged if not paid in time', async () => {
+      const { result } = await prequalified({ amount: 6000 });
+      const at3000 = await offersOf(result.id, 3000);
+      const promo = at3000.find((o) => o.productCode === 'ALLY-PROMO12')!;
+      const installment = at3000.find((o) => o.productCode === 'ALLY-INST24')!;
+      const expected = disclose(creditTermsOf({ productType: promo.productType, amountCents: 300_000, feeCents: 0, apr: promo.apr, term: promo.term, promoTerm: promo.promoTerm })!);
+      expect(promo.disclosure).toMatchObject({ apr: expected.apr, promotion: { months: 12, monthlyPayment: 250, interestIfUnpaid: expected.promotion!.interestIfUnpaidCents / 100 } });
+      expect(promo.disclosure!.promotion!.interestIfUnpaid).toBeGreaterThan(0);
+      expect(installment.disclosure).toMatchObject({ promotion: null, amountFinanced: 3000 });
+      // The chosen plan's disclosure on the application is the one its offer showed.
+      expect((await select(result.id, promo.id, { amount: 3000 })).statusCode).toBe(200);
+      expect((await getApp(result.id)).disclosure).toEqual(promo.disclosure);
     });
 
     it('selects an offer only with the confirmation checkbox, once per Idempotency-Key, and sends each flow to its next step', async () => {

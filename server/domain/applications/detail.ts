@@ -18,7 +18,7 @@ export type Offer = Schemas['Offer'];
 type OfferRecord = typeof offers.$inferSelect & { lenderCode: string; lenderName: string };
 
 export function toOffer(row: OfferRecord): Offer {
-  return {
+  const offer = {
     id: row.id,
     lenderCode: row.lenderCode,
     lenderName: row.lenderName,
@@ -47,13 +47,12 @@ export function toOffer(row: OfferRecord): Offer {
     isDefault: row.isDefault,
     messages: row.messages,
   };
+  return { ...offer, disclosure: disclosureOf(offer) };
 }
 
-/** The Truth in Lending disclosure of the chosen offer, as chosen: its amount is what the borrower signs for. */
-export function disclosureOf(offer: Offer | undefined): Schemas['Disclosure'] | null {
-  const terms =
-    offer &&
-    creditTermsOf({
+/** The Truth in Lending disclosure of an offer at its amount: for the chosen one, what the borrower signs for. */
+function disclosureOf(offer: Omit<Offer, 'disclosure'>): Schemas['Disclosure'] | null {
+  const terms = creditTermsOf({
       productType: offer.productType,
       amountCents: offer.amount === null ? null : toCents(offer.amount),
       feeCents: offer.originationFee === null ? null : toCents(offer.originationFee),
@@ -183,7 +182,7 @@ export async function readApplication(db: Db, piiKey: Buffer, id: number): Promi
     productCode: app.productCode,
     productName: app.productName,
     productType: app.productType,
-    disclosure: disclosureOf(selected),
+    disclosure: selected?.disclosure ?? null,
     adverseActionNotice: notice,
     offers: appOffers,
     selectedOfferId: selected?.id ?? null,

@@ -10,6 +10,7 @@ import { resolveTarget } from '../routing.ts';
 import { useEngine, type WidgetRegistry } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
+import { ScrollRegion } from '../scroll-region.tsx';
 import type { ActionRuntime } from '../actions.ts';
 import { tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
@@ -78,6 +79,8 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
   }
   const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
   if (column.format === 'chip') return <widgets.StatusChip value={value} />;
+  // No amount is not an amount of $0.00 (a plan without a promotion has no deferred interest): the cell stays empty.
+  if (column.format === 'currency' && (value === null || value === undefined)) return null;
   const shown = formatValue(column.format, value);
   if (column.to && shown) {
     try {
@@ -312,7 +315,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
           }}
         />
       ) : null}
-      <Box bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg" overflowX="auto">
+      <ScrollRegion label={text(screen.title, ctx) || tr('Table')} bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg">
         <Table.Root size="sm" interactive css={cards ? CARDS : CELLS}>
           <Table.Header>
             {table.getHeaderGroups().map((group) => (
@@ -390,7 +393,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
             {query.isError ? tr('The list could not be loaded.') : screen.empty === undefined ? tr('No records found.') : text(screen.empty, ctx)}
           </Text>
         ) : null}
-      </Box>
+      </ScrollRegion>
       {source.paged ? (
         <Flex justify="space-between" align="center" mt="3" gap="3" wrap="wrap" fontSize="sm">
           <Text color="fg.muted">

@@ -999,6 +999,10 @@ export interface SandboxRule {
   when: Expression2;
   decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
   /**
+   * With the decision Approved: the most the lender approves, in dollars, when the amount asked is more: a counteroffer (Reg B §1002.9(a)(1)(iv), decision 0237). Its plans are offered at this amount; `reason` says why.
+   */
+  approvedAmount?: number;
+  /**
    * The adverse-action reason of a decline, or the note of a review: the notice to the borrower quotes it, in their language.
    */
   reason?: string;

@@ -40,6 +40,9 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
     if (product.minAmount > product.maxAmount) problems.push(`product ${product.code}: minAmount is above maxAmount`);
     if (product.type === 'DeferredInterest' && !product.promoTerm) problems.push(`product ${product.code}: a DeferredInterest product needs promoTerm`);
   }
+  doc.sandbox.rules.forEach((rule, index) => {
+    if (rule.approvedAmount !== undefined && rule.decision !== 'Approved') problems.push(`sandbox.rules[${index}]: approvedAmount goes with the decision Approved`);
+  });
   const latency = doc.sandbox.latencyMs;
   if (typeof latency === 'object' && latency.min > latency.max) problems.push('sandbox.latencyMs.min is above sandbox.latencyMs.max');
   return problems;

@@ -156,13 +156,19 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
 
   const discountOf = (product: SandboxProduct, officeRate: number | null) => officeRate ?? product.discountRate ?? 0;
 
-  function offersFor(applicant: Applicant, lenderAppId: string, officeRate: number | null): { answer: PrequalAnswer } {
-    const amount = applicant.amount;
+  /**
+   * The plans for the amount asked, or, with `counter` (a rule's approvedAmount, cents) below it, for that amount: a
+   * counteroffer, whose `reason` the adverse-action notice quotes if it is not taken.
+   */
+  function offersFor(applicant: Applicant, lenderAppId: string, officeRate: number | null, counter?: { cents: number; reason: string | null }): { answer: PrequalAnswer } {
+    const asked = applicant.amount;
     const range = descriptor.eligibility.amount;
-    if (amount < Math.round(range.min * 100) || amount > Math.round(range.max * 100)) {
+    if (asked < Math.round(range.min * 100) || asked > Math.round(range.max * 100)) {
       return { answer: declined(lenderAppId, `Requested amount outside the lender's range ($${range.min}–$${range.max})`, 'AMOUNT') };
     }
-    const line = Math.min(Math.round(range.max * 100), Math.max(amount, roundUpTo(applicant.annualIncome * (settings.lineToIncome ?? 0.2), 10_000)));
+    const countered = counter !== undefined && counter.cents < asked;
+    const amount = countered ? counter.cents : asked;
+    const line = countered ? amount : Math.min(Math.round(range.max * 100), Math.max(amount, roundUpTo(applicant.annualIncome * (settings.lineToIncome ?? 0.2), 10_000)));
     const fitting = settings.products.filter((p) => amount >= Math.round(p.minAmount * 100) && amount <= Math.round(p.maxAmount * 100));
     if (fitting.length === 0) return { answer: declined(lenderAppId, 'No plan is available for the amount requested', 'PRODUCT') };
     const lenderAppUrl = appUrl(lenderAppId);
@@ -179,7 +185,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
         status: 'Approved',
         lenderAppId,
         lenderAppUrl,
-        adverseActionReason: null,
+        adverseActionReason: countered ? counter.reason : null,
         reasonCodes: [],
         approvedAmount: line,
         offers,
@@ -223,7 +229,8 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
           expiresAt: null,
         };
       }
-      return offersFor(applicant, lenderAppId, discountRate).answer;
+      const counter = rule?.approvedAmount === undefined ? undefined : { cents: Math.round(rule.approvedAmount * 100), reason: rule.reason ?? null };
+      return offersFor(applicant, lenderAppId, discountRate, counter).answer;
     },
 
     reprice(offer, amount, discountRate) {

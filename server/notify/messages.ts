@@ -164,6 +164,11 @@ export interface DecliningLender {
   bureau: { name: string; address: string; phone: string } | null;
   /** The credit score it used, if any (FCRA §615(a)(1)(B), decision 0221). */
   score: CreditScoreUsed | null;
+  /**
+   * A counteroffer (Reg B §1002.9(a)(1)(iv), decision 0237): the lender approved less than was asked. `openUntil` is
+   * the day the offer can still be taken (a combined counteroffer and adverse-action notice); null once it expired.
+   */
+  countered: { approvedCents: number; askedCents: number; openUntil: string | null } | null;
 }
 
 /**
@@ -181,8 +186,16 @@ export function adverseActionNotice(
     const reason = l.reason
       ? say('Principal reason: {reason}', { reason: say(l.reason) })
       : say('You may ask this lender for the specific reasons within 60 days of this notice; it will tell you within 30 days of your request.');
-    return `- ${l.name}${contact}. ${reason}`;
+    const counter = l.countered
+      ? `${say('It approved {approved} of the {asked} you asked for.', { approved: speak.cents(l.countered.approvedCents), asked: speak.cents(l.countered.askedCents) })} ${
+          l.countered.openUntil
+            ? say('You can still take that offer until {date}; if you do not, this notice is its notice that the amount you asked for was not approved.', { date: speak.day(l.countered.openUntil) })
+            : say('That offer was not taken.')
+        } `
+      : '';
+    return `- ${l.name}${contact}. ${counter}${reason}`;
   });
+  const countered = input.lenders.some((l) => l.countered);
   const bureaus = [...new Map(input.lenders.filter((l) => l.bureau).map((l) => [l.bureau!.name, l.bureau!])).values()];
   const fcra = bureaus.length
     ? `\n\n${say(
@@ -212,7 +225,12 @@ export function adverseActionNotice(
     subject: say("Your financing application at {office}: the lenders' decisions", { office: input.officeName }),
     text:
       `${say('Dear {firstName},', { firstName: input.firstName })}\n\n` +
-      `${say('Thank you for applying for financing at {office} on {date}. Your application was sent to the lenders below, and none of them could approve it at this time. This notice is sent on behalf of each of them.', { office: input.officeName, date: speak.day(input.appliedOn) })}\n\n` +
+      `${say(
+        countered
+          ? 'Thank you for applying for financing at {office} on {date}. Your application was sent to the lenders below, and none of them approved it as you asked. This notice is sent on behalf of each of them.'
+          : 'Thank you for applying for financing at {office} on {date}. Your application was sent to the lenders below, and none of them could approve it at this time. This notice is sent on behalf of each of them.',
+        { office: input.officeName, date: speak.day(input.appliedOn) },
+      )}\n\n` +
       `${lines.join('\n')}` +
       `${fcra}${scores.map((paragraph) => `\n\n${paragraph}`).join('')}\n\n` +
       `${say(
@@ -225,11 +243,13 @@ export function adverseActionNotice(
 }
 
 /** A text for a borrower without an e-mail address: the written notice waits for them in their application. */
-export function adverseActionSms(input: { to: string; officeName: string; lenderCount: number }, speak: Speaker): Sms {
+export function adverseActionSms(input: { to: string; officeName: string; lenderCount: number; countered: boolean }, speak: Speaker): Sms {
   return {
     to: input.to,
     text: speak.say(
-      "{office}: none of the {count} lenders could approve your financing application. Your notice with each lender's reasons and your rights is in your application; ask the office for a paper copy.",
+      input.countered
+        ? "{office}: {count} lenders did not approve your financing application as you asked. Your notice with each lender's reasons and your rights is in your application; ask the office for a paper copy."
+        : "{office}: none of the {count} lenders could approve your financing application. Your notice with each lender's reasons and your rights is in your application; ask the office for a paper copy.",
       { office: input.officeName, count: input.lenderCount },
     ),
   };

@@ -83,4 +83,27 @@ describe('offers that expire untaken', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toContain('- GreenSky, (800) 555-0104.');
   });
+
+  it('names each lender that approved less than was asked once the offer expired untaken (a counteroffer)', async () => {
+    // The sandbox approves the last name 'Counter' for $1,500 at most, whatever is asked.
+    const email = freshEmail();
+    const appId = json<{ id: number }>(await submit(prequalForm(office.officeId, { lastName: 'Counter', email, amount: 5000 }))).id;
+    const offers = json<{ lenderName: string; amount: number; maxLine: number }[]>(await offersOf(appId));
+    expect(offers.length).toBeGreaterThan(0);
+    for (const offer of offers) expect(offer).toMatchObject({ amount: 1500, maxLine: 1500 });
+    const countering = [...new Set(offers.map((o) => o.lenderName))];
+    // While the offers can be taken, no notice is due for them.
+    await sendDueNotices(db(), lenderCatalogue(h.settings));
+    expect(await outboxTo(h, email)).toHaveLength(0);
+
+    await expire(appId);
+    await expireOffers(db());
+    await sendDueNotices(db(), lenderCatalogue(h.settings));
+    const sent = await outboxTo(h, email);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toContain('none of them approved it as you asked');
+    for (const name of countering) expect(sent[0]!.body).toContain(`- ${name}`);
+    expect(sent[0]!.body).toContain('It approved $1,500.00 of the $5,000.00 you asked for. That offer was not taken.');
+    expect(sent[0]!.body).toContain("Principal reason: Sandbox: the last name 'Counter' is approved for $1,500 at most.");
+  });
 });

@@ -262,6 +262,8 @@ describe('lenders', () => {
       expect(() => parseLenderFile('/x/other.json', JSON.stringify(good))).toThrow(/must be named zeta.json/);
       expect(() => parseLenderFile('/x/zeta.json', JSON.stringify({ ...good, journey: { ...good.journey, steps: ['offers', 'pay'] } }))).toThrow(/journey step 'pay' has no route/);
       expect(() => parseLenderFile('/x/zeta.json', JSON.stringify({ ...good, sandbox: { ...good.sandbox, failureRate: 2 } }))).toThrow(/lender.schema.json/);
+      const counterOnDecline = { when: true, decision: 'Declined', approvedAmount: 1000 };
+      expect(() => parseLenderFile('/x/zeta.json', JSON.stringify({ ...good, sandbox: { ...good.sandbox, rules: [counterOnDecline] } }))).toThrow(/approvedAmount goes with the decision Approved/);
     });
   });
 });

@@ -129,13 +129,26 @@ describe('what the server writes to a borrower, in Spanish', () => {
             {
               name: 'GreenSky', phone: '(800) 555-0104', reason: null, bureau: { name: 'Equifax', address: 'P.O. Box 740241, Atlanta, GA 30374', phone: '(800) 685-1111' },
               score: { value: 562, low: 300, high: 850, model: 'Sandbox Score (simulated, FICO-like)', source: 'Equifax', date: '2026-11-26', factors: ['Too many recent inquiries for credit'] },
+              countered: null,
             },
-            { name: 'Ally Lending', phone: null, reason: 'Insufficient income for the amount requested', bureau: null, score: null },
+            { name: 'Ally Lending', phone: null, reason: 'Insufficient income for the amount requested', bureau: null, score: null, countered: null },
           ],
         },
         speak,
       ).text,
-      adverseActionSms({ to, officeName: 'Bright Smiles', lenderCount: 2 }, speak).text,
+      // Counteroffers, open and expired (decision 0237).
+      adverseActionNotice(
+        {
+          firstName: 'Ana', officeName: 'Bright Smiles', appliedOn: '2026-11-26',
+          lenders: [
+            { name: 'PowerPay', phone: null, reason: "Sandbox: the last name 'Counter' is approved for $1,500 at most.", bureau: null, score: null, countered: { approvedCents: 150_000, askedCents: 450_000, openUntil: '2026-12-26' } },
+            { name: 'Upgrade', phone: null, reason: null, bureau: null, score: null, countered: { approvedCents: 150_000, askedCents: 450_000, openUntil: null } },
+          ],
+        },
+        speak,
+      ).text,
+      adverseActionSms({ to, officeName: 'Bright Smiles', lenderCount: 2, countered: false }, speak).text,
+      adverseActionSms({ to, officeName: 'Bright Smiles', lenderCount: 2, countered: true }, speak).text,
       consentText({ lenderName: 'GreenSky', lenderPhone: '(800) 555-0104', officeName: 'Bright Smiles', email: to }, speak),
       consentText({ lenderName: 'GreenSky', lenderPhone: null, officeName: 'Bright Smiles', email: null }, speak),
     ].join('\n');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { applicationLenders, files, lenders, offices } from '../../db/schema.ts';
+import { applicationLenders, files, lenders, offers, offices } from '../../db/schema.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { adverseActionNotice, adverseActionSms, type DecliningLender } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
@@ -12,25 +12,33 @@ import { speakerFor } from '../../descriptors/languages.ts';
 export const ADVERSE_ACTION_KIND = 'AdverseActionNotice';
 
 /**
- * When every lender declined: one notice naming each of them (docs/decisions/0214), in the same transaction as the
- * decision — kept with the application as a file, e-mailed (or, without an e-mail address, a text saying where it is)
+ * One notice naming every lender that declined (docs/decisions/0214) or approved less than was asked (a counteroffer,
+ * decision 0237), in the same transaction as the decision — kept with the application as a file, e-mailed (or, without an e-mail address, a text saying where it is)
  * through the outbox, and logged with its hash. Returns the log line.
  */
 export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue, app: ApplicationRecord): Promise<LogEntry> {
-  const declined = await tx
-    .select({ code: lenders.code, name: lenders.name, phone: lenders.phone, reason: applicationLenders.adverseActionReason, score: applicationLenders.creditScore })
+  const answered = await tx
+    .select({
+      code: lenders.code, name: lenders.name, phone: lenders.phone, status: applicationLenders.status, reason: applicationLenders.adverseActionReason,
+      score: applicationLenders.creditScore, approvedCents: sql<number | null>`(select max(${offers.maxLine}) from ${offers} where ${offers.appId} = ${app.id} and ${offers.lenderId} = ${lenders.id})`,
+    })
     .from(applicationLenders)
     .innerJoin(lenders, eq(lenders.id, applicationLenders.lenderId))
-    .where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.status, 'Declined')))
+    .where(and(eq(applicationLenders.appId, app.id), inArray(applicationLenders.status, ['Declined', 'Approved'])))
     .orderBy(lenders.name);
   const [office] = await tx.select({ name: offices.name }).from(offices).where(eq(offices.id, app.officeId));
-  const named: DecliningLender[] = declined.map((l) => ({
-    name: l.name,
-    phone: l.phone,
-    reason: l.reason,
-    bureau: catalogue.get(l.code)?.descriptor.eligibility.creditBureau ?? null,
-    score: l.score,
-  }));
+  // A lender that approved less than was asked made a counteroffer (decision 0237): named with the declines.
+  const openUntil = app.stage === 'Expired' || !app.expiration ? null : app.expiration.toISOString().slice(0, 10);
+  const named: DecliningLender[] = answered
+    .filter((l) => l.status === 'Declined' || (l.approvedCents !== null && Number(l.approvedCents) < app.amount))
+    .map((l) => ({
+      name: l.name,
+      phone: l.phone,
+      reason: l.reason,
+      bureau: catalogue.get(l.code)?.descriptor.eligibility.creditBureau ?? null,
+      score: l.score,
+      countered: l.status === 'Approved' ? { approvedCents: Number(l.approvedCents), askedCents: app.amount, openUntil } : null,
+    }));
   const speak = speakerFor(app.language);
   const notice = adverseActionNotice({ firstName: app.firstName, officeName: office!.name, appliedOn: app.createdAt.toISOString().slice(0, 10), lenders: named }, speak);
   const bytes = Buffer.from(`${notice.subject}\n\n${notice.text}`, 'utf8');
@@ -43,7 +51,7 @@ export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue
   if (app.email) {
     await sendEmail(tx, { to: app.email, subject: notice.subject, text: notice.text });
     channel = 'e-mail';
-  } else if (app.mobilePhone && (await sendSms(tx, adverseActionSms({ to: app.mobilePhone, officeName: office!.name, lenderCount: named.length }, speak))).queued) {
+  } else if (app.mobilePhone && (await sendSms(tx, adverseActionSms({ to: app.mobilePhone, officeName: office!.name, lenderCount: named.length, countered: named.some((l) => l.countered) }, speak))).queued) {
     channel = 'text (the notice is in the application)';
   } else {
     channel = 'none: kept for the office to give on paper';

@@ -20,7 +20,8 @@ export const DUE_NOTICES_EVERY_MS = 3_600_000;
 
 /**
  * Sends the adverse-action notice of each application where a lender declined, others made offers, none was taken,
- * and the first decline is NOTICE_AFTER_DAYS old. Each application in its own transaction, locked and checked again,
+ * and the first decline is NOTICE_AFTER_DAYS old; or whose offers expired untaken where a lender approved less than was
+ * asked (a counteroffer, decision 0237). Each application in its own transaction, locked and checked again,
  * so that servers sweeping at the same time send each notice once. Answers how many were sent.
  */
 export async function sendDueNotices(db: Db, catalogue: LenderCatalogue, now = new Date()): Promise<number> {
@@ -28,7 +29,14 @@ export async function sendDueNotices(db: Db, catalogue: LenderCatalogue, now = n
   const due = await db.execute<{ id: number }>(sql`
     select a.id from applications a
     where a.stage in (${sql.join(UNTAKEN.map((stage) => sql`${stage}`), sql`, `)})
-      and exists (select 1 from application_lenders l where l.app_id = a.id and l.status = 'Declined' and l.responded_at < ${cutoff})
+      and (
+        exists (select 1 from application_lenders l where l.app_id = a.id and l.status = 'Declined' and l.responded_at < ${cutoff})
+        -- A counteroffer left to expire is due at once (decision 0237).
+        or (a.stage = 'Expired' and exists (
+          select 1 from application_lenders l
+          where l.app_id = a.id and l.status = 'Approved'
+            and (select max(o.max_line) from offers o where o.app_id = a.id and o.lender_id = l.lender_id) < a.amount))
+      )
       and not exists (select 1 from files f where f.app_id = a.id and f.kind = ${ADVERSE_ACTION_KIND})
     order by a.id
     limit 200`);

@@ -100,6 +100,7 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
             path: variant.path,
             // The staff sign-in goes on to the provider's page a moment after it shows: the next visit must not see that.
             leaves: (handsOver && access.kind === 'leaves') || (access.kind === 'redirect' && access.to.startsWith(`${signInPath}?`)),
+            redirects: route.redirect !== undefined,
             pollMs: pollInterval(route),
             check: (landed) => !checked.has(landed) && !!checked.add(landed),
             // A page structure axe-core checked for any visitor or host in this run is not checked again (a brand's

@@ -127,3 +127,30 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
   await borrowerContext.close();
 });
+
+test('a product owner corrects a translation: a Spanish reader sees it after navigating, and again the deployed words after a rollback (decision 0238)', async ({ page: owner, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const readerContext = await browser.newContext({ ignoreHTTPSErrors: true });
+  const reader = await readerContext.newPage();
+  await reader.goto(`${baseURL}/?lang=es#${START}`);
+  await expect(reader.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' })).toBeVisible({ timeout: 20_000 });
+
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a file').fill('languages/es');
+  await openFile(owner, 'languages/es.json');
+  await owner.getByRole('tab', { name: 'JSON' }).click();
+  const json = owner.getByLabel('languages/es.json as JSON');
+  const text = await json.inputValue();
+  await json.fill(text.replace('"Apply for financing": "Solicitar financiamiento"', '"Apply for financing": "Solicite su financiamiento"'));
+  await publish(owner, 'A warmer Spanish title', 1);
+
+  await navigateAwayAndBack(reader);
+  await expect(reader.getByRole('heading', { level: 1, name: 'Solicite su financiamiento' })).toBeVisible({ timeout: 20_000 });
+
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
+  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  await navigateAwayAndBack(reader);
+  await expect(reader.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' })).toBeVisible({ timeout: 20_000 });
+  await readerContext.close();
+});

@@ -26,10 +26,11 @@ const authModules = import.meta.glob<{ createAuthPort(): AuthPort | Promise<Auth
 
 async function start(): Promise<void> {
   // The descriptor set the page names (none: at once) — its fetch started with the page (decision 0228).
-  preloadFirstPage(await startingSet());
+  const set = await startingSet();
+  preloadFirstPage(set);
   // A visitor who reads another language sees their first screen in it (decision 0216).
-  const locale = startingLocale(addressQuery(window.location), navigator.languages);
-  const language = chooseLanguage(locale, false);
+  const locale = startingLocale(addressQuery(window.location), navigator.languages, set.files);
+  const language = chooseLanguage(locale, false, set.files);
   await session.ready;
   await language;
   // A preview shows the pages to the visitor the studio chose, with sample answers (decision 0229).

@@ -195,6 +195,11 @@ export interface VisitOptions {
   path: string;
   /** Whether the visit ends outside the app (on the identity provider's page): it is read there. */
   leaves?: boolean;
+  /**
+   * Whether the route is a redirect of the app (the root): the page it goes to is read, however long the machine takes
+   * to draw the way there (the network is quiet meanwhile).
+   */
+  redirects?: boolean;
   /** The shortest poll interval of the route's sources: calls are counted until one more poll would have come. */
   pollMs: number | undefined;
   /**
@@ -527,6 +532,10 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
   if (!(await settle(page, QUIET_MS, 10_000))) problems.push(`still loading after 10 s (${await whatLoads(page)}; ${recorder.trail()})`);
   const left = options.leaves && (await page.waitForURL((url) => !inApp(url.href), { timeout: 10_000, waitUntil: 'commit' }).then(() => true, () => false));
   if (left) await settle(page, QUIET_MS, 10_000);
+  const redirected =
+    options.redirects &&
+    (await page.waitForURL((url) => !inApp(url.href) || decodeURIComponent(url.hash.replace(/^#/, '')).split('?')[0] !== options.path, { timeout: 10_000, waitUntil: 'commit' }).then(() => true, () => false));
+  if (redirected) await settle(page, QUIET_MS, 10_000);
   // A page may still leave after it settled (a guard's redirect to the provider waits for the browser's crypto):
   // then it is read where it went.
   let seen: Seen = { landed: '', texts: [] };

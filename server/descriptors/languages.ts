@@ -5,10 +5,14 @@ import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker,
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
+import { withPublished } from '../../core/descriptors/overlay.ts';
+import { migrate } from '../../core/descriptors/migrations.ts';
+import { latestLiveSet } from './live.ts';
 
 /**
- * The languages of screens/languages/ (decision 0216), read once: what the server writes to a borrower — problem
- * details, the ESIGN consent, texts, e-mails and notices — is in the borrower's language.
+ * The languages of screens/languages/ (decision 0216), with a studio publication's in place or beside them (decision
+ * 0238): what the server writes to a borrower — problem details, the ESIGN consent, texts, e-mails, notices and the
+ * loan agreement — is in the borrower's language, in the words live now.
  */
 export class LanguageFileError extends DescriptorFileError {}
 
@@ -18,17 +22,32 @@ interface Languages {
   optOut: Set<string>;
 }
 
-let loaded: Languages | undefined;
+/** A language file as the server reads it: the meta-schema, and its locale as its file's name. */
+function languageFile(name: string, doc: unknown): LanguageDescriptor {
+  const validate = metaValidator('language.schema.json');
+  if (!validate(doc)) throw new LanguageFileError(`${name}: does not match screens/_meta/language.schema.json: ${metaErrors(validate)}`);
+  const language = doc as LanguageDescriptor;
+  if (`${language.locale}.json` !== name) throw new LanguageFileError(`${name}: its locale is '${language.locale}'`);
+  return language;
+}
 
-function load(dir = join(ROOT, 'screens', 'languages')): Languages {
+function readDeployed(dir = join(ROOT, 'screens', 'languages')): LanguageDescriptor[] {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => languageFile(name, readDescriptor<LanguageDescriptor>('language', join(dir, name))));
+}
+
+/** The language files a set of published files holds (paths under screens/), checked as the server reads them. */
+export function publishedLanguages(files: Readonly<Record<string, unknown>>): LanguageDescriptor[] {
+  return Object.entries(files).flatMap(([path, doc]) => (path.startsWith('languages/') ? [languageFile(path.slice('languages/'.length), migrate('language', doc).doc)] : []));
+}
+
+function build(docs: readonly LanguageDescriptor[]): Languages {
   const byLocale = new Map<string, Language>();
   let source = 'en';
   const optOut = new Set<string>();
-  const validate = metaValidator('language.schema.json');
-  for (const file of readdirSync(dir).filter((name) => name.endsWith('.json')).sort()) {
-    const doc = readDescriptor<LanguageDescriptor>('language', join(dir, file));
-    if (!validate(doc)) throw new LanguageFileError(`${file}: does not match screens/_meta/language.schema.json: ${metaErrors(validate)}`);
-    if (`${doc.locale}.json` !== file) throw new LanguageFileError(`${file}: its locale is '${doc.locale}'`);
+  for (const doc of docs) {
     if (doc.source) source = doc.locale;
     for (const word of doc.smsOptOut ?? []) optOut.add(word);
     byLocale.set(doc.locale, languageOf(doc));
@@ -36,7 +55,17 @@ function load(dir = join(ROOT, 'screens', 'languages')): Languages {
   return { byLocale, source, optOut };
 }
 
-const languages = () => (loaded ??= load());
+let deployed: LanguageDescriptor[] | undefined;
+let live: { hash: string; languages: Languages } | undefined;
+
+function languages(): Languages {
+  const set = latestLiveSet();
+  if (live?.hash !== set.hash) {
+    deployed ??= readDeployed();
+    live = { hash: set.hash, languages: build(withPublished(deployed, publishedLanguages(set.served), (language) => language.locale)) };
+  }
+  return live.languages;
+}
 
 /** The language for a wish (a locale kept with an application, or an Accept-Language header); the source language otherwise. */
 export function languageFor(wish: string | null | undefined): Language {

@@ -26,7 +26,7 @@ export const descriptorSetPath = (hash: string) => `/api/Descriptors/GetSet/${ha
  * catalogue reads from the live set too (decision 0231). State, language and fragment files are read by the server's
  * own rules at start (who may borrow where, the texts it sends, every file's parts) and take a deployment.
  */
-export const PUBLISHABLE: ReadonlySet<DescriptorKind> = new Set(['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender']);
+export const PUBLISHABLE: ReadonlySet<DescriptorKind> = new Set(['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender', 'language']);
 
 export interface LiveSet {
   /** The publication (0: none, the build's files). */

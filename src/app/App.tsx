@@ -27,7 +27,7 @@ import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
 import { handleChunkError } from './chunk-reload.ts';
 import { watchHandOver } from './auth/hand-over.ts';
 import { addressQuery } from '../engine/context.ts';
-import { chooseLanguage, languages } from './language.ts';
+import { chooseLanguage, languagesOf, retakeLanguage } from './language.ts';
 import { onLanguageChange } from '../../core/current-language.ts';
 
 const Toaster = lazy(() => import('./ui/Toaster.tsx'));
@@ -62,8 +62,12 @@ function useFlags(): Record<string, boolean> {
   return useMemo(() => flagsOf(items ?? []), [items]);
 }
 
-/** The app's services to the engine, for a descriptor set; the brand is chosen by the address. */
+/**
+ * The app's services to the engine, for a descriptor set; the brand is chosen by the address. The language being read
+ * is taken again from the set (a published translation speaks at once, decision 0238).
+ */
 function createServices(set: DescriptorSet): EngineServices {
+  void retakeLanguage(set.files);
   const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, sessionStorage));
   const query = addressQuery(window.location);
   return {
@@ -84,7 +88,7 @@ function createServices(set: DescriptorSet): EngineServices {
     icons: () => import('../widgets/icons.ts').then((m) => m.icons),
     progress: withOverlay,
     useFlags,
-    languages: { list: languages, choose: (locale) => chooseLanguage(locale, true) },
+    languages: { list: languagesOf(set.files), choose: (locale) => chooseLanguage(locale, true, set.files) },
   };
 }
 

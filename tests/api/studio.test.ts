@@ -129,4 +129,20 @@ describe('the studio (decision 0228)', () => {
     expect(after.map((l) => l.code)).not.toContain('acme');
     expect(after.length).toBe(offered.length - 1);
   });
+
+  it('publishes a translation as data: the server writes in the published words at once, and a language file must be named by its locale (decision 0238)', async () => {
+    const all = await files();
+    const spanish = docOf(all, 'languages/es.json') as { texts: Record<string, string> };
+    const notFound = async () => JSON.parse((await call(undefined, 'GET', '/api/No/Such', undefined, { 'accept-language': 'es' })).body).detail as string;
+    expect(await notFound()).toBe('No se encontró esta página');
+    const misnamed = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'languages/fr.json': spanish }, note: 'French, misnamed' });
+    expect(misnamed.statusCode).toBe(400);
+    expect(JSON.parse(misnamed.body).errors.files).toEqual([expect.stringMatching(/fr\.json: its locale is 'es'/)]);
+
+    const texts = { ...spanish.texts, 'This page could not be found': 'Esta página no existe' };
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'languages/es.json': { ...spanish, texts } }, note: 'Clearer Spanish' })).statusCode).toBe(200);
+    expect(await notFound()).toBe('Esta página no existe');
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'The deployed Spanish' })).statusCode).toBe(200);
+    expect(await notFound()).toBe('No se encontró esta página');
+  });
 });

@@ -107,6 +107,14 @@ describe('the studio model (decision 0228)', () => {
     expect(NEW_FILES.lender.copy(NEW_FILES.lender.from(files), 'acme')).toEqual({ code: 'acme', name: 'ACME (new lender)', journey: { $use: 'platformSigningJourney' } });
   });
 
+  it('starts a new language from a translation, never the source language, without its opt-out words (decision 0238)', () => {
+    const files = [
+      file('languages/en.json', 'language', { locale: 'en', name: 'English', tag: 'en-US', source: true }),
+      file('languages/es.json', 'language', { locale: 'es', name: 'Español', tag: 'es-US', smsOptOut: ['ALTO'], texts: { Continue: 'Continuar' } }),
+    ];
+    expect(NEW_FILES.language.copy(NEW_FILES.language.from(files), 'fr')).toEqual({ locale: 'fr', name: 'fr', tag: 'fr', texts: { Continue: 'Continuar' } });
+  });
+
   it('opens and previews the default brand first, at the first address anyone may open', () => {
     const files = [
       file('brands/care.json', 'brand', { id: 'care' }),

@@ -13,6 +13,7 @@ import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, PUBLISHABLE, readLiveSet, withOverlay, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
+import { publishedLanguages } from '../../descriptors/languages.ts';
 import { DescriptorFileError } from '../../../core/descriptors/read.ts';
 
 type Schemas = components['schemas'];
@@ -41,20 +42,22 @@ function newFormSchemas(draft: Draft): string[] {
 export async function draftProblems(live: LiveSet, draft: Draft): Promise<string[]> {
   const refused = Object.keys(draft)
     .filter((path) => !PUBLISHABLE.has(kindOfPath(path)!))
-    .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs, brands and lenders`);
+    .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs, brands, lenders and languages`);
   if (refused.length) return refused;
   return setProblems({ ...live.overlay, ...draft }, draft);
 }
 
 /**
- * The build's checks over the deployed files with an overlay, and what the server checks of a lender file when it
- * reads one (its name, its journey against its routes, amounts); `forms` are the files that may hold a new form.
+ * The build's checks over the deployed files with an overlay, and what the server checks of a lender or language file
+ * when it reads one (its name, its journey against its routes, amounts; a language's locale as its name); `forms` are
+ * the files that may hold a new form.
  */
 async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Draft): Promise<string[]> {
   const report = await checkDescriptors(withOverlay(builtFiles(), overlay), (context ??= contractContext()));
   if (report.errors.length) return report.errors;
   try {
     publishedLenders(overlay);
+    publishedLanguages(overlay);
   } catch (error) {
     if (!(error instanceof DescriptorFileError)) throw error;
     return [error.message];

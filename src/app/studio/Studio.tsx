@@ -31,7 +31,7 @@ const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
 const CHECK_DELAY_MS = 400;
 
-const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders' };
+const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders', language: 'Languages' };
 
 function setAt(doc: Doc, path: readonly string[], value: unknown): Doc {
   const [head, ...rest] = path;

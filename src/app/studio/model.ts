@@ -112,10 +112,27 @@ export function newBrand(from: Doc, id: string): Doc {
 /** A new lender: a copy of another under a new code (its file's name) and a name to change (decision 0231). */
 export const newLender = (from: Doc, code: string): Doc => ({ ...from, code, name: `${code.toUpperCase()} (new lender)` });
 
-/** What 'New' can start: a copy of a file of its place (the default brand, the first lender) under a new name. */
+/**
+ * A new language: a copy of a translation under a new locale (its file's name), its own name and tag to set, never the
+ * source language; its texts are the copy's until translated (decision 0238).
+ */
+export function newLanguage(from: Doc, locale: string): Doc {
+  const { source: _source, smsOptOut: _optOut, ...rest } = from;
+  return { ...rest, locale, name: locale, tag: locale };
+}
+
+/** What 'New' can start: a copy of a file of its place (the default brand, the first lender, a translation) under a new name. */
 export const NEW_FILES = {
   brand: { label: 'Brand', place: 'brands', words: 'brand (its id)', example: 'bright', copy: newBrand, from: (files: readonly StudioFile[]) => files.find((f) => f.path === `brands/${defaultBrand(files)}.json`)?.doc ?? {} },
   lender: { label: 'Lender', place: 'lenders', words: 'lender (its code)', example: 'acme', copy: newLender, from: (files: readonly StudioFile[]) => files.find((f) => f.path.startsWith('lenders/'))?.doc ?? {} },
+  language: {
+    label: 'Language',
+    place: 'languages',
+    words: 'language (its code)',
+    example: 'fr',
+    copy: newLanguage,
+    from: (files: readonly StudioFile[]) => files.find((f) => f.path.startsWith('languages/') && f.doc.source !== true)?.doc ?? {},
+  },
 } as const;
 export type NewKind = keyof typeof NEW_FILES;
 

@@ -128,7 +128,7 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await borrowerContext.close();
 });
 
-test('a product owner corrects a translation: a Spanish reader sees it after navigating, and again the deployed words after a rollback (decision 0238)', async ({ page: owner, browser, baseURL }) => {
+test('a product owner corrects a translation: a Spanish reader sees it after navigating, and the deployed words once the file is put back (decisions 0238, 0239)', async ({ page: owner, browser, baseURL }) => {
   test.setTimeout(120_000);
   const readerContext = await browser.newContext({ ignoreHTTPSErrors: true });
   const reader = await readerContext.newPage();
@@ -147,9 +147,10 @@ test('a product owner corrects a translation: a Spanish reader sees it after nav
   await navigateAwayAndBack(reader);
   await expect(reader.getByRole('heading', { level: 1, name: 'Solicite su financiamiento' })).toBeVisible({ timeout: 20_000 });
 
-  await owner.getByRole('tab', { name: 'History' }).click();
-  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
-  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  // The file back as deployed, in one click (decision 0239).
+  await owner.getByLabel('What changes, and why').fill('The deployed Spanish again');
+  await owner.getByRole('button', { name: 'Put this file back as deployed' }).click();
+  await expect(owner.getByText('languages/es.json is as deployed again.')).toBeVisible({ timeout: 15_000 });
   await navigateAwayAndBack(reader);
   await expect(reader.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' })).toBeVisible({ timeout: 20_000 });
   await readerContext.close();

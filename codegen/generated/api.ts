@@ -3793,8 +3793,10 @@ export interface components {
                 };
                 /** @description Changed by a publication of the studio (not as deployed). */
                 published: boolean;
-                /** @description The studio may publish it: the kinds the web app reads at run time (lender, state, language and fragment files need a deployment, decision 0228). */
+                /** @description The studio may publish it (state and fragment files need a deployment; decisions 0228, 0231, 0238). */
                 editable: boolean;
+                /** @description The deployment has the file: putting it back as deployed restores it; a file it lacks is removed (decision 0239). */
+                deployed: boolean;
             }[];
         };
         /**
@@ -3802,11 +3804,11 @@ export interface components {
          * @description Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/.
          */
         StudioDraft: {
-            /** @description Changed or new descriptor files, as authored, by path under screens/. */
+            /** @description Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239). */
             files: {
                 [key: string]: {
                     [key: string]: unknown;
-                };
+                } | null;
             };
         };
         /**
@@ -3821,11 +3823,11 @@ export interface components {
          * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.
          */
         StudioPublish: {
-            /** @description Changed or new descriptor files, as authored, by path under screens/. */
+            /** @description Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239). */
             files: {
                 [key: string]: {
                     [key: string]: unknown;
-                };
+                } | null;
             };
             /** @description What changed and why, for the history. */
             note: string;

@@ -7329,21 +7329,24 @@ export const samples: Readonly<Record<string, unknown>> = {
         "kind": "Sample kind",
         "doc": {},
         "published": true,
-        "editable": true
+        "editable": true,
+        "deployed": true
       },
       {
         "path": "pages/sample.json",
         "kind": "Sample kind 2",
         "doc": {},
         "published": false,
-        "editable": false
+        "editable": false,
+        "deployed": false
       },
       {
         "path": "pages/sample.json",
         "kind": "Sample kind 3",
         "doc": {},
         "published": true,
-        "editable": true
+        "editable": true,
+        "deployed": true
       }
     ]
   },

@@ -7435,9 +7435,13 @@ export interface StudioFiles {
      */
     published: boolean;
     /**
-     * The studio may publish it: the kinds the web app reads at run time (lender, state, language and fragment files need a deployment, decision 0228).
+     * The studio may publish it (state and fragment files need a deployment; decisions 0228, 0231, 0238).
      */
     editable: boolean;
+    /**
+     * The deployment has the file: putting it back as deployed restores it; a file it lacks is removed (decision 0239).
+     */
+    deployed: boolean;
   }[];
 }
 /**
@@ -7448,13 +7452,14 @@ export interface StudioFiles {
  */
 export interface StudioDraft {
   /**
-   * Changed or new descriptor files, as authored, by path under screens/.
+   * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
    */
   files: {
     [k: string]:
       | {
           [k: string]: unknown | undefined;
         }
+      | null
       | undefined;
   };
 }
@@ -7478,13 +7483,14 @@ export interface StudioCheck {
  */
 export interface StudioPublish {
   /**
-   * Changed or new descriptor files, as authored, by path under screens/.
+   * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
    */
   files: {
     [k: string]:
       | {
           [k: string]: unknown | undefined;
         }
+      | null
       | undefined;
   };
   /**

@@ -122,8 +122,12 @@ describe('the studio (decision 0228)', () => {
     expect(lenderCatalogue(h.settings).get('acme')?.descriptor.name).toBe('Acme Care Credit');
     expect(lenderCatalogue(h.settings).codes()).toContain('powerpay');
 
-    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'No Acme after all' })).statusCode).toBe(200);
+    // A file the deployment does not have is removed by putting it back as deployed (null, decision 0239).
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'lenders/acme.json': null }, note: 'No Acme after all' })).statusCode).toBe(200);
     expect(lenderCatalogue(h.settings).get('acme')).toBeUndefined();
+    expect((await files()).files.map((f) => f.path)).not.toContain('lenders/acme.json');
+    // A deployed file as deployed is nothing to publish.
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'lenders/powerpay.json': null }, note: 'Nothing' })).statusCode).toBe(409);
     // Its row stays (its history would), but no office is offered it any more.
     const after = JSON.parse((await call(OFFICE_ADMIN, 'GET', '/api/Office/CheckNewLenders/101/newLenders')).body) as Array<{ code: string }>;
     expect(after.map((l) => l.code)).not.toContain('acme');

@@ -4,7 +4,7 @@ import { NEW_FILES, renderVisits, previewVisitors, visitorFor, defaultBrand, dra
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
-const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, editable: true });
+const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, editable: true, deployed: !published });
 
 const VISITORS = previewVisitors({
   OfficeRole: { admin: 'Administrator', support: 'Support' },

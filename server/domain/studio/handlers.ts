@@ -18,18 +18,22 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   },
   async Studio_GetFiles({ services }) {
     const live = await liveSet(services.db);
+    const deployed = new Set(builtFiles().map((file) => file.relative));
     const files = withOverlay(builtFiles(), live.overlay)
       .filter((file) => file.kind)
       .sort((a, b) => a.relative.localeCompare(b.relative))
-      .map((file) => ({ path: file.relative, kind: file.kind!, doc: JSON.parse(file.text) as Record<string, unknown>, published: file.relative in live.overlay, editable: PUBLISHABLE.has(file.kind!) }));
+      .map((file) => ({
+        path: file.relative, kind: file.kind!, doc: JSON.parse(file.text) as Record<string, unknown>, published: file.relative in live.overlay,
+        editable: PUBLISHABLE.has(file.kind!), deployed: deployed.has(file.relative),
+      }));
     return { status: 200, body: { hash: live.hash, files } };
   },
   async Studio_CheckDraft({ body, services }) {
-    return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files as Record<string, Record<string, unknown>>) } };
+    return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files) } };
   },
   async Studio_Publish({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
-    return { status: 200, body: await publishDraft(services.db, caller.userId, body.files as Record<string, Record<string, unknown>>, body.note) };
+    return { status: 200, body: await publishDraft(services.db, caller.userId, body.files, body.note) };
   },
   async Studio_GetHistory({ services }) {
     return { status: 200, body: await publicationHistory(services.db) };

@@ -17,7 +17,8 @@ import { publishedLanguages } from '../../descriptors/languages.ts';
 import { DescriptorFileError } from '../../../core/descriptors/read.ts';
 
 type Schemas = components['schemas'];
-type Draft = Record<string, Record<string, unknown>>;
+/** Files by path under screens/: a document, or null for 'as deployed' (a file the deployment lacks is removed, decision 0239). */
+type Draft = Record<string, Record<string, unknown> | null>;
 
 /** One studio write at a time: each publication is made over the one before it. */
 const STUDIO_LOCK = 7_228;
@@ -32,7 +33,7 @@ let builtForms: Set<string> | undefined;
 function newFormSchemas(draft: Draft): string[] {
   builtForms ??= new Set(formSchemaNames(builtFiles()));
   return Object.entries(draft).flatMap(([path, doc]) =>
-    kindOfPath(path) === 'screen' && doc.kind === 'form' && typeof doc.schema === 'string' && !builtForms!.has(doc.schema)
+    doc && kindOfPath(path) === 'screen' && doc.kind === 'form' && typeof doc.schema === 'string' && !builtForms!.has(doc.schema)
       ? [`screens/${path}#/schema: the web app has no form over '${doc.schema}' yet; a form over a new schema takes a deployment`]
       : [],
   );
@@ -44,7 +45,7 @@ export async function draftProblems(live: LiveSet, draft: Draft): Promise<string
     .filter((path) => !PUBLISHABLE.has(kindOfPath(path)!))
     .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs, brands, lenders and languages`);
   if (refused.length) return refused;
-  return setProblems({ ...live.overlay, ...draft }, draft);
+  return setProblems(overlayAfter(live, draft), draft);
 }
 
 /**
@@ -65,11 +66,11 @@ async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Dr
   return newFormSchemas(forms);
 }
 
-/** The overlay of a set after a draft: a file put back as it was built leaves the overlay. */
+/** The overlay of a set after a draft: a file put back as it was built, or as deployed (null), leaves the overlay. */
 function overlayAfter(live: LiveSet, draft: Draft): Record<string, unknown> {
   const builtText = new Map(builtFiles().map((f) => [f.relative, canonical(JSON.parse(f.text))]));
   const overlay: Record<string, unknown> = {};
-  for (const [path, doc] of Object.entries({ ...live.overlay, ...draft })) if (builtText.get(path) !== canonical(doc)) overlay[path] = doc;
+  for (const [path, doc] of Object.entries({ ...live.overlay, ...draft })) if (doc !== null && builtText.get(path) !== canonical(doc)) overlay[path] = doc;
   return overlay;
 }
 

@@ -62,7 +62,7 @@ export default function Studio() {
   const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {
     const byPath = new Map(all.map((f) => [f.path, f]));
-    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: kindOfPath(path) ?? 'brand', doc: {}, published: false, editable: true });
+    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: kindOfPath(path) ?? 'brand', doc: {}, published: false, editable: true, deployed: false });
     return byPath;
   }, [all, drafts]);
   const file = known.get(selected);
@@ -122,6 +122,19 @@ export default function Studio() {
       await refresh();
     },
     onError: (error) => toasts.error(error, 'Nothing was rolled back.'),
+  });
+
+  // A published file back as deployed; one the deployment lacks (a new brand, lender or language) is removed (decision 0239).
+  const putBack = useMutation({
+    mutationFn: () => callOperation('Studio_Publish', { body: { files: { [selected]: null }, note } }),
+    onSuccess: async () => {
+      toasts.success(file?.deployed ? `${selected} is as deployed again.` : `${selected} is removed.`);
+      setDrafts(({ [selected]: _dropped, ...rest }) => rest);
+      setNote('');
+      setSelected(undefined);
+      await refresh();
+    },
+    onError: (error) => toasts.error(error, 'Nothing was published.'),
   });
 
   const fileErrors = errorsOf(errors, selected);
@@ -256,6 +269,11 @@ export default function Studio() {
               <Button variant="ghost" disabled={changedCount === 0} onClick={() => setDrafts({})}>
                 Discard drafts
               </Button>
+              {file?.published ? (
+                <Button variant="outline" colorPalette="red" disabled={!note.trim() || putBack.isPending} onClick={() => putBack.mutate()}>
+                  {file.deployed ? 'Put this file back as deployed' : 'Remove this file'}
+                </Button>
+              ) : null}
               {publish.isPending ? <Text fontSize="sm">Rendering the pages it changes, then publishing…</Text> : null}
               <Text fontSize="sm" color="fg.muted">
                 {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : note.trim() ? '' : 'Say what changes to publish.'}

@@ -105,8 +105,8 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await owner.getByRole('tab', { name: 'Form' }).click();
   await owner.getByLabel('Hosts').fill(STUDIO_BRAND_HOST);
   const names = owner.getByRole('group', { name: 'Names' });
-  await names.getByLabel('Primary').fill('BrightCare Financing');
-  await names.getByLabel('Alternate').fill('BrightCare Patient Credit');
+  await names.getByLabel('Primary', { exact: true }).fill('BrightCare Financing');
+  await names.getByLabel('Alternate', { exact: true }).fill('BrightCare Patient Credit');
   // The default brand's colours are a part shared with the other brand: written out here, they are this brand's own.
   await owner.getByRole('button', { name: 'Write out the palette here to change it' }).click();
   await owner.getByRole('group', { name: 'Palette' }).getByLabel('Primary').fill('#1d5fd1');
@@ -154,4 +154,30 @@ test('a product owner corrects a translation: a Spanish reader sees it after nav
   await navigateAwayAndBack(reader);
   await expect(reader.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' })).toBeVisible({ timeout: 20_000 });
   await readerContext.close();
+});
+
+test('the form edits lists of objects item by item and expressions as JSON, said when not JSON yet (decision 0240)', async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a file').fill('pages/error');
+  await openFile(owner, 'pages/error.json');
+  // The title is an expression: its JSON, taken once it reads as JSON.
+  const title = owner.getByLabel('Title', { exact: true }).first();
+  await expect(title).toHaveValue('{"or":[{"var":"route.query.message"},"Error"]}');
+  await title.fill('{"or": [{"var": "route.query.message"}, "Something went wrong"');
+  await expect(owner.getByText('Not JSON yet', { exact: false })).toBeVisible();
+  await title.fill('{"or": [{"var": "route.query.message"}, "Something went wrong"]}');
+  await expect(owner.getByText('Not JSON yet', { exact: false })).toHaveCount(0);
+  // A list of buttons: each one a group of its own; one added, then removed.
+  // The page's own buttons (a section may have a list of its own, further up).
+  const buttons = owner.getByRole('group', { name: 'Buttons' }).last();
+  await buttons.getByRole('group', { name: 'Button 1' }).getByLabel('Label', { exact: true }).fill('Back to the start');
+  await buttons.getByRole('button', { name: 'Add a button to buttons' }).click();
+  await expect(buttons.getByRole('group', { name: 'Button 2' })).toBeVisible();
+  await buttons.getByRole('button', { name: 'Remove button 2' }).click();
+  await expect(buttons.getByRole('group', { name: 'Button 2' })).toHaveCount(0);
+  await owner.getByRole('tab', { name: 'Changes' }).click();
+  const changes = owner.getByLabel('Changes against what is live');
+  await expect(changes).toContainText('"Something went wrong"');
+  await expect(changes).toContainText('"label": "Back to the start"');
+  await owner.getByRole('button', { name: 'Discard drafts' }).click();
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { NEW_FILES, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { NEW_FILES, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
@@ -28,6 +28,16 @@ describe('the studio model (decision 0228)', () => {
       { kind: 'same', text: 'line 10' },
       { kind: 'gap', count: 9 },
     ]);
+  });
+
+  it('changes one value of a document by its path, keeping lists as lists (decision 0240)', () => {
+    const doc = { routes: [{ path: '/a', title: 'A' }, { path: '/b' }], name: 'x' };
+    expect(setAt(doc, ['routes', '1', 'title'], 'B')).toEqual({ routes: [{ path: '/a', title: 'A' }, { path: '/b', title: 'B' }], name: 'x' });
+    expect(Array.isArray(setAt(doc, ['routes', '0', 'title'], undefined).routes)).toBe(true);
+    expect(setAt(doc, ['routes', '0', 'title'], undefined).routes[0]).toEqual({ path: '/a' });
+    expect(setAt(doc, ['routes', '0'], undefined).routes).toEqual([{ path: '/b' }]);
+    expect(setAt({}, ['buttons', '0', 'label'], 'Go')).toEqual({ buttons: [{ label: 'Go' }] });
+    expect(doc.routes).toHaveLength(2);
   });
 
   it('keeps a half-typed draft as typed, and sends only the drafts that are documents and differ', () => {

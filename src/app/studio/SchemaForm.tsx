@@ -1,9 +1,11 @@
 /**
  * A form generated from a file's meta-schema (decision 0228): texts, choices, numbers, yes/no, lists of words and maps
- * of words, nested objects as groups; what a form cannot say well (expressions, lists of objects) is named with a
- * pointer to the JSON tab, where every property can be edited. A part that is a shared fragment ({ "$use": … }, written
- * once in fragments.json for several files) is named as such, and can be written out in this file to be changed here.
+ * of words, nested objects as groups, lists of objects as a group per item (added, removed), and expressions as their
+ * JSON (decision 0240); what a form still cannot say well (a choice between shapes) is named with a pointer to the JSON
+ * tab, where every property can be edited. A part that is a shared fragment ({ "$use": … }, written once in
+ * fragments.json for several files) is named as such, and can be written out in this file to be changed here.
  */
+import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
 import { resolve, type Doc, type MetaSchemas } from './model.ts';
@@ -33,6 +35,24 @@ function Problems({ at, problems }: { at: string; problems: FormProps['problems'
       {own.join(' ')}
     </Text>
   ) : null;
+}
+
+/** A group of fields (an object, a list of objects), with its hint and its own problems. */
+function Group({ name, hint, at, problems, children }: { name: string; hint: string | undefined; at: string; problems: FormProps['problems']; children: React.ReactNode }) {
+  return (
+    <Box as="fieldset" borderWidth="1px" borderRadius="md" p="3">
+      <chakra.legend fontWeight="semibold" fontSize="sm" px="1">
+        {words(name)}
+      </chakra.legend>
+      {hint ? (
+        <Text fontSize="xs" color="fg.muted" mb="2">
+          {hint}
+        </Text>
+      ) : null}
+      <Problems at={at} problems={problems} />
+      {children}
+    </Box>
+  );
 }
 
 function Field({ name, property, path, props }: { name: string; property: Schema; path: Path; props: FormProps }) {
@@ -106,26 +126,96 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       />,
     );
   }
+  const itemSchema = items ? resolve(items, file, props.metas) : undefined;
+  if (resolved.type === 'array' && itemSchema && (itemSchema.schema.type === 'object' || itemSchema.schema.properties) && (value === undefined || Array.isArray(value))) {
+    const list = (value as unknown[] | undefined) ?? [];
+    const item = typeof itemSchema.schema.title === 'string' ? itemSchema.schema.title : 'Item';
+    return (
+      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems}>
+        <Stack gap="3">
+          {list.map((_, index) => (
+            <Stack key={index} gap="1">
+              <Field name={`${item} ${index + 1}`} property={items!} path={[...path, String(index)]} props={props} />
+              <Button size="xs" variant="ghost" alignSelf="flex-start" onClick={() => props.onChange(path, list.filter((_, at) => at !== index))}>
+                Remove {item.toLowerCase()} {index + 1}
+              </Button>
+            </Stack>
+          ))}
+          <Button size="xs" variant="outline" alignSelf="flex-start" onClick={() => props.onChange(path, [...list, {}])}>
+            Add {article(item)} {item.toLowerCase()} to {words(name).toLowerCase()}
+          </Button>
+        </Stack>
+      </Group>
+    );
+  }
+  if (resolved.title === 'Expression') {
+    return frame(<ExpressionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
+  }
   if (resolved.type === 'object' || resolved.properties) {
     return (
-      <Box as="fieldset" borderWidth="1px" borderRadius="md" p="3">
-        <chakra.legend fontWeight="semibold" fontSize="sm" px="1">
-          {words(name)}
-        </chakra.legend>
-        {hint ? (
-          <Text fontSize="xs" color="fg.muted" mb="2">
-            {hint}
-          </Text>
-        ) : null}
-        <Problems at={pointerOf(path)} problems={props.problems} />
+      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems}>
         <Fields schema={resolved} file={file} path={path} props={props} />
-      </Box>
+      </Group>
     );
   }
   return frame(
     <Text fontSize="sm" color="fg.muted">
       {value === undefined ? 'Not set.' : 'Set.'} Edit it in the JSON tab.
     </Text>,
+  );
+}
+
+const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
+
+/**
+ * An expression as JSON (the language of core/expressions.ts: a literal, a list, or one operator): typed freely, taken
+ * when it reads as JSON, said when it does not yet.
+ */
+function ExpressionInput({ id, value, onChange }: { id: string; value: unknown; onChange(value: unknown): void }) {
+  const shown = value === undefined ? '' : JSON.stringify(value);
+  const [draft, setDraft] = useState(shown);
+  const [error, setError] = useState<string>();
+  // A change from elsewhere (the JSON tab, a write-out) replaces what is typed here, unless it is what was typed.
+  useEffect(() => {
+    setDraft((typed) => {
+      try {
+        return JSON.stringify(typed === '' ? undefined : JSON.parse(typed)) === JSON.stringify(value) ? typed : shown;
+      } catch {
+        return shown;
+      }
+    });
+  }, [shown, value]);
+  return (
+    <Stack gap="1">
+      <Textarea
+        id={id}
+        size="sm"
+        rows={Math.min(8, 1 + Math.floor(draft.length / 60))}
+        fontFamily="mono"
+        spellCheck={false}
+        value={draft}
+        onChange={(e) => {
+          const typed = e.target.value;
+          setDraft(typed);
+          if (typed.trim() === '') {
+            setError(undefined);
+            onChange(undefined);
+            return;
+          }
+          try {
+            onChange(JSON.parse(typed));
+            setError(undefined);
+          } catch {
+            setError('Not JSON yet: an expression is a text in quotes, a number, true, false, a list [ … ] or { "operator": … }.');
+          }
+        }}
+      />
+      {error ? (
+        <Text fontSize="xs" color="fg.error">
+          {error}
+        </Text>
+      ) : null}
+    </Stack>
   );
 }
 

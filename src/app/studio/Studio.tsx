@@ -14,7 +14,7 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type Doc, type MetaSchemas, type NewKind } from './model.ts';
+import { renderVisits, setAt, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type MetaSchemas, type NewKind } from './model.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import type { Fragments } from '../../../core/descriptors/fragments.ts';
 import { renderProblems } from './render-check.ts';
@@ -32,16 +32,6 @@ const HISTORY = ['Studio_GetHistory'];
 const CHECK_DELAY_MS = 400;
 
 const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders', language: 'Languages' };
-
-function setAt(doc: Doc, path: readonly string[], value: unknown): Doc {
-  const [head, ...rest] = path;
-  const copy: Doc = { ...doc };
-  if (rest.length === 0) {
-    if (value === undefined) delete copy[head!];
-    else copy[head!] = value;
-  } else copy[head!] = setAt((doc[head!] ?? {}) as Doc, rest, value);
-  return copy;
-}
 
 export default function Studio() {
   const queryClient = useQueryClient();

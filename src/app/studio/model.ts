@@ -29,6 +29,20 @@ export function parseDraft(text: string): { doc: Doc } | { error: string } {
   }
 }
 
+/**
+ * A document with one value changed at a path of property names and list positions ('routes', '3', 'path'); undefined
+ * removes it. Lists stay lists.
+ */
+export function setAt<T extends Doc | unknown[]>(doc: T, path: readonly string[], value: unknown): T {
+  const [head, ...rest] = path;
+  const copy: Record<string, unknown> = Array.isArray(doc) ? ([...doc] as unknown as Record<string, unknown>) : { ...doc };
+  const next = rest.length === 0 ? value : setAt((copy[head!] ?? (/^\d+$/.test(rest[0]!) ? [] : {})) as Doc | unknown[], rest, value);
+  if (next !== undefined) copy[head!] = next;
+  else if (Array.isArray(copy)) (copy as unknown as unknown[]).splice(Number(head), 1);
+  else delete copy[head!];
+  return copy as T;
+}
+
 /** The drafts that are documents and differ from what is live: what Check and Publish send. */
 export function draftFiles(files: readonly StudioFile[], drafts: Readonly<Record<string, string>>): Record<string, Doc> {
   const live = new Map(files.map((f) => [f.path, JSON.stringify(f.doc)]));

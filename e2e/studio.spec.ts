@@ -181,3 +181,23 @@ test('the form edits lists of objects item by item and expressions as JSON, said
   await expect(changes).toContainText('"label": "Back to the start"');
   await owner.getByRole('button', { name: 'Discard drafts' }).click();
 });
+
+test('a draft the checks pass but a page cannot draw is not published: the studio draws it first, as staff, and says which page (decision 0229)', async ({ page: owner }) => {
+  test.setTimeout(120_000);
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a file').fill('pages/admin-offices');
+  await openFile(owner, 'pages/admin-offices.json');
+  await owner.getByRole('tab', { name: 'JSON' }).click();
+  const json = owner.getByLabel('pages/admin-offices.json as JSON');
+  // Columns from the context that are nothing: a valid expression to every check, and no table can draw them.
+  await json.fill((await json.inputValue()).replace('"kind": "table",', '"kind": "table",\n  "columnsFrom": [null],'));
+  await owner.getByLabel('What changes, and why').fill('Columns that are not columns');
+  const button = owner.getByRole('button', { name: 'Publish 1 file(s)' });
+  await expect(button).toBeEnabled({ timeout: 15_000 });
+  await button.click();
+  await expect(owner.getByText('Not published: these pages do not render with the drafts.')).toBeVisible({ timeout: 60_000 });
+  await expect(owner.getByText(/#\/admin\/offices \(Platform: Platform admin\): the page does not render/).first()).toBeVisible();
+  await owner.getByRole('button', { name: 'Discard drafts' }).click();
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await expect(owner.getByRole('cell', { name: 'Columns that are not columns' })).toHaveCount(0);
+});

@@ -83,6 +83,12 @@ describe('the studio model (decision 0228)', () => {
     expect(paths({ 'dialogs/x.json': { kind: 'dialog' } })).toEqual([]);
     expect(paths({ 'menus.json': {} })).toEqual(['/error as anyone', '/home as office admin', '/app/101 as patient']);
     expect(paths({ 'brands/x.json': {} }, 2)).toEqual(['/error as anyone', '/home as office admin']);
+    // A route's access written once as a shared part is read written out: the staff page is drawn as staff.
+    const shared = [
+      file('routes.json', 'routes', { routes: [{ path: '/admin/offices', screen: 'admin-offices', access: { $use: 'internalAccess' } }] }),
+      file('fragments.json', 'fragments', { fragments: { internalAccess: { value: { userRoles: ['df.admin'] } } } }),
+    ];
+    expect(renderVisits(shared, { 'pages/admin-offices.json': { kind: 'table' } }, VISITORS).map((v) => `${v.path} as ${v.visitor.id}`)).toEqual(['/admin/offices as platform df.admin']);
   });
 
   it('previews as anyone, a patient, and every office and platform role of the enumerations, each with its session', () => {

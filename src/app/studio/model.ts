@@ -220,7 +220,10 @@ export function visitorFor(access: RouteAccess | undefined, routePath: string, v
  */
 export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>, visitors: readonly VisitorChoice[], limit = 8): RenderVisit[] {
   const docOf = (path: string) => drafts[path] ?? files.find((f) => f.path === path)?.doc;
-  const routes = ((docOf('routes.json')?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
+  // Read with their shared parts written out: a route's access is often one ({ "$use": "internalAccess" }), and read
+  // as written it lets anyone in, so a staff page was visited signed out and never drawn.
+  const fragments = (docOf('fragments.json')?.fragments ?? {}) as Fragments;
+  const routes = ((expandedOr(docOf('routes.json'), fragments)?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
   const pageName = (path: string) => path.slice('pages/'.length, -'.json'.length);
   const changed = new Set(Object.keys(drafts).filter((p) => p.startsWith('pages/')).map(pageName));
   for (const file of files) {
@@ -239,6 +242,15 @@ export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Reco
     if (visitor && !visits.has(path)) visits.set(path, { path, visitor });
   }
   return [...visits.values()].slice(0, limit);
+}
+
+/** A file with its shared parts written out; as written while a draft's parts do not expand yet. */
+function expandedOr(doc: Doc | undefined, fragments: Fragments): Doc | undefined {
+  try {
+    return doc && (expandFragments(doc, fragments) as Doc);
+  } catch {
+    return doc;
+  }
 }
 
 /** The default brand's id (its file says `default`): what the studio opens and previews first. */

@@ -80,12 +80,12 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   const dispatcher = outboxDispatcher(database.db, settings, app.log);
   // Offers that expired untaken (decision 0233), then adverse-action notices that fall due while no offer is taken
   // (decision 0222); several servers may sweep at once.
-  const sweepNotices = () =>
+  const sweep = () =>
     void expireOffers(database.db)
       .then(() => sendDueNotices(database.db, lenderCatalogue(settings)))
       .catch((error: unknown) => app.log.error({ err: error }, 'the sweep of expired offers and due notices failed'));
-  const notices = setInterval(sweepNotices, DUE_NOTICES_EVERY_MS);
-  notices.unref();
+  const sweeps = setInterval(sweep, DUE_NOTICES_EVERY_MS);
+  sweeps.unref();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -94,7 +94,7 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
     app.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     id.close();
-    clearInterval(notices);
+    clearInterval(sweeps);
     await dispatcher.stop();
     await app.close();
     await database.close();
@@ -106,7 +106,7 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
 
   await app.listen({ host: settings.host, port: settings.port });
   dispatcher.start();
-  sweepNotices();
+  sweep();
   if (cluster.isPrimary) printBanner(settings, tls, id.client, database.kind);
 }
 

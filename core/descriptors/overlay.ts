@@ -7,3 +7,9 @@ export function withPublished<T>(deployed: readonly T[], published: readonly T[]
   for (const doc of published) byKey.set(key(doc), doc);
   return [...byKey.values()];
 }
+
+/** A publication's files of a place ('brands', 'lenders', 'languages'): each file's name there and its document. */
+export function filesOf(files: Readonly<Record<string, unknown>>, place: string): { name: string; doc: unknown }[] {
+  const prefix = `${place}/`;
+  return Object.entries(files).flatMap(([path, doc]) => (path.startsWith(prefix) ? [{ name: path.slice(prefix.length), doc }] : []));
+}

@@ -5,7 +5,7 @@ import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { latestLiveSet } from './live.ts';
-import { withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /**
@@ -76,7 +76,7 @@ function liveChooser(): { brands: BrandDescriptor[]; choose: BrandChooser } {
   const set = latestLiveSet();
   if (live?.hash !== set.hash) {
     deployed ??= loadBrands();
-    const published = Object.entries(set.served).flatMap(([path, doc]) => (path.startsWith('brands/') ? [doc as BrandDescriptor] : []));
+    const published = filesOf(set.served, 'brands').map(({ doc }) => doc as BrandDescriptor);
     const brands = withPublished(deployed, published, (brand) => brand.id);
     live = { hash: set.hash, brands, choose: brandChooser(brands) };
   }

@@ -5,7 +5,7 @@ import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker,
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
-import { withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { latestLiveSet } from './live.ts';
 
@@ -40,7 +40,7 @@ function readDeployed(dir = join(ROOT, 'screens', 'languages')): LanguageDescrip
 
 /** The language files a set of published files holds (paths under screens/), checked as the server reads them. */
 export function publishedLanguages(files: Readonly<Record<string, unknown>>): LanguageDescriptor[] {
-  return Object.entries(files).flatMap(([path, doc]) => (path.startsWith('languages/') ? [languageFile(path.slice('languages/'.length), migrate('language', doc).doc)] : []));
+  return filesOf(files, 'languages').map(({ name, doc }) => languageFile(name, migrate('language', doc).doc));
 }
 
 function build(docs: readonly LanguageDescriptor[]): Languages {

@@ -8,7 +8,8 @@ import { purgeExpired } from './adapter.ts';
 import { externalUserResolver } from './external.ts';
 import { loadProviderKeys, publicJwks } from './keys.ts';
 import { API_SCOPES, appOrigins, createProvider, issuerOf } from './provider.ts';
-import { HAND_OVER_PATH, identityRoutes } from './routes.ts';
+import { identityRoutes } from './routes.ts';
+import { HAND_OVER_PATH } from './paths.ts';
 import { builtInStaffTokens, createTokenVerifiers, discoveredStaffTokens } from './tokens.ts';
 
 /** What the web app needs to configure MSAL; served at /auth-config.json (docs/decisions/0064). */

@@ -26,7 +26,7 @@ import {
 } from './accounts.ts';
 import { MIN_PASSWORD_LENGTH, PasswordPolicyError, hashPassword } from './password.ts';
 import { forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
-import { MOUNT, passwordLink } from './paths.ts';
+import { HAND_OVER_PATH, MOUNT, passwordLink } from './paths.ts';
 import { firstPartyGrant } from './provider.ts';
 import { endSession, revokeAccount } from './adapter.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -61,9 +61,6 @@ function passwordErrors(password: string, confirm: string): Record<string, strin
   if (password !== confirm) errors.confirm = 'The passwords do not match.';
   return errors;
 }
-
-/** Where staff end the provider's session of a device they hand to a patient (decision 0232). */
-export const HAND_OVER_PATH = `${MOUNT}/hand-over`;
 
 export interface IdentityRoutesOptions {
   provider: Provider;

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from './descriptor.ts';
 import { latestLiveSet } from '../descriptors/live.ts';
 import { SCREENS } from '../../core/descriptors/screens.ts';
-import { withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 
@@ -35,9 +35,7 @@ function build(descriptors: readonly LenderDescriptor[], site: string | null): B
 
 /** The lender files a publication lays over the deployed ones, read and checked as those are. */
 export function publishedLenders(overlay: Readonly<Record<string, unknown>>): LenderDescriptor[] {
-  return Object.entries(overlay)
-    .filter(([path]) => path.startsWith('lenders/'))
-    .map(([path, doc]) => parseLenderFile(`screens/${path}`, JSON.stringify(doc)));
+  return filesOf(overlay, 'lenders').map(({ name, doc }) => parseLenderFile(`screens/lenders/${name}`, JSON.stringify(doc)));
 }
 
 const catalogues = new Map<string, LenderCatalogue>();

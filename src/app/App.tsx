@@ -62,12 +62,8 @@ function useFlags(): Record<string, boolean> {
   return useMemo(() => flagsOf(items ?? []), [items]);
 }
 
-/**
- * The app's services to the engine, for a descriptor set; the brand is chosen by the address. The language being read
- * is taken again from the set (a published translation speaks at once, decision 0238).
- */
+/** The app's services to the engine, for a descriptor set; the brand is chosen by the address. */
 function createServices(set: DescriptorSet): EngineServices {
-  void retakeLanguage(set.files);
   const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, sessionStorage));
   const query = addressQuery(window.location);
   return {
@@ -92,6 +88,12 @@ function createServices(set: DescriptorSet): EngineServices {
   };
 }
 
+/** A set that becomes live while the app is open speaks its words at once: the language read is taken from it too (decision 0238). */
+function servicesOfNewSet(set: DescriptorSet): EngineServices {
+  void retakeLanguage(set.files);
+  return createServices(set);
+}
+
 let starting: DescriptorSet = BUILT_SET;
 let created: EngineServices | undefined;
 const appServices = () => (created ??= createServices(starting));
@@ -113,7 +115,7 @@ function useLiveServices(): [EngineServices, () => void] {
   useEffect(
     () =>
       onLiveSet((set) => {
-        if (inPreview() || Date.now() - asking.current < ASK_WINDOW_MS) setServices(createServices(set));
+        if (inPreview() || Date.now() - asking.current < ASK_WINDOW_MS) setServices(servicesOfNewSet(set));
         else pending.current = set;
       }),
     [],
@@ -122,7 +124,7 @@ function useLiveServices(): [EngineServices, () => void] {
   const takePending = useCallback((): boolean => {
     const set = pending.current;
     pending.current = undefined;
-    if (set) startTransition(() => setServices(createServices(set)));
+    if (set) startTransition(() => setServices(servicesOfNewSet(set)));
     return set !== undefined;
   }, []);
   // A change of address from outside the app (a link, the address bar, back) takes the set in the router's own

@@ -8,7 +8,7 @@ import type {
   BrandDescriptor, ConditionsDescriptor, LayoutsDescriptor, LenderDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor,
 } from '../../codegen/generated/descriptors.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
-import { withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { buildRouteTable } from '../engine/routing.ts';
 import type { EngineDescriptors } from '../engine/services.ts';
 import routesJson from '../../screens/routes.json';
@@ -31,14 +31,14 @@ type SetFiles = Readonly<Record<string, unknown>>;
 const fileOr = <T,>(files: SetFiles, path: string, built: unknown, kind: Parameters<typeof migrate>[0]): T => migrate<T>(kind, files[path] ?? built).doc;
 
 /** The brands: the built ones, with a published set's in place or beside them. */
-export const brandsOf = (files: SetFiles): BrandDescriptor[] => withPublished(builtBrands, filesIn<BrandDescriptor>(files, 'brands/'), (brand) => brand.id);
+export const brandsOf = (files: SetFiles): BrandDescriptor[] => withPublished(builtBrands, docsOf<BrandDescriptor>(files, 'brands'), (brand) => brand.id);
 
-/** A published set's files of a place ('brands/', 'lenders/'). */
-const filesIn = <T,>(files: SetFiles, place: string): T[] => Object.entries(files).flatMap(([path, doc]) => (path.startsWith(place) ? [doc as T] : []));
+/** A published set's documents of a place (the server sends them expanded, in the current format). */
+const docsOf = <T,>(files: SetFiles, place: string): T[] => filesOf(files, place).map(({ doc }) => doc as T);
 
 export function engineDescriptors(files: SetFiles): EngineDescriptors {
   const routes = fileOr<RoutesDescriptor>(files, 'routes.json', routesJson, 'routes');
-  const lenders = withPublished(builtLenders, filesIn<LenderDescriptor>(files, 'lenders/'), (lender) => lender.code);
+  const lenders = withPublished(builtLenders, docsOf<LenderDescriptor>(files, 'lenders'), (lender) => lender.code);
   return {
     routes,
     table: buildRouteTable(routes, lenders),

@@ -8,7 +8,7 @@ import { languageOf, negotiate } from '../../core/i18n.ts';
 import { languageIndex } from '../../codegen/generated/languages.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { currentLanguage, setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
-import { withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
 const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
@@ -17,8 +17,7 @@ const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, 
 type SetFiles = Readonly<Record<string, unknown>>;
 
 /** A published set's language files, in the current format (decision 0238). */
-const publishedIn = (set: SetFiles): LanguageDescriptor[] =>
-  Object.entries(set).flatMap(([path, doc]) => (path.startsWith('languages/') ? [migrate<LanguageDescriptor>('language', doc).doc] : []));
+const publishedIn = (set: SetFiles): LanguageDescriptor[] => filesOf(set, 'languages').map(({ doc }) => migrate<LanguageDescriptor>('language', doc).doc);
 
 /** The languages offered, by code, with their own names ('es' → 'Español'): the built ones and a published set's. */
 export const languagesOf = (set: SetFiles): readonly Pick<LanguageDescriptor, 'locale' | 'name'>[] =>

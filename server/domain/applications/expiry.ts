@@ -2,14 +2,12 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { applications } from '../../db/schema.ts';
 import { writeLogs, type ApplicationRecord } from './records.ts';
-
-/** Stages in which the lenders' offers still wait for the borrower: none chosen yet, or chosen and not signed. */
-const WAITING = ['NotApplicable', 'OfferSelected', 'SigningRequired'] as const;
+import { BEFORE_SIGNING } from './status.ts';
 
 /** Whether the offers of an application have run out with no agreement signed (decision 0233). */
 export function offersExpired(app: Pick<ApplicationRecord, 'stage' | 'isOfferMatch' | 'expiration' | 'contractStatus'>, now: Date): boolean {
   return (
-    (WAITING as readonly string[]).includes(app.stage) &&
+    BEFORE_SIGNING.includes(app.stage) &&
     app.isOfferMatch &&
     app.expiration !== null &&
     app.expiration <= now &&
@@ -28,7 +26,7 @@ export async function expireOffers(db: Db, now = new Date()): Promise<number> {
     .from(applications)
     .where(
       and(
-        inArray(applications.stage, [...WAITING]),
+        inArray(applications.stage, [...BEFORE_SIGNING]),
         eq(applications.isOfferMatch, true),
         lte(applications.expiration, now),
         sql`${applications.contractStatus} is distinct from 'Signed'`,

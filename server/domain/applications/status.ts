@@ -17,6 +17,8 @@ export interface AppState {
 
 /** Stages that leave the active lists (Home, kanban) for Inactive Apps. */
 export const INACTIVE_STAGES: readonly Stage[] = ['Expired', 'Cancelled', 'Declined'];
+/** Stages in which the borrower may (still) choose an offer: offers shown, one chosen, documents not yet signed. */
+export const BEFORE_SIGNING: readonly Stage[] = ['NotApplicable', 'OfferSelected', 'SigningRequired'];
 /** Stages shown under Funded Apps and Refunds rather than among the active applications. */
 export const FUNDED_STAGES: readonly Stage[] = ['Funded', 'Refund'];
 export const ACTIVE_STAGES: readonly Stage[] = [

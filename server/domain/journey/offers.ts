@@ -7,6 +7,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import type { Services } from '../../services.ts';
 import { toOffer, type Offer } from '../applications/detail.ts';
 import { offersExpired } from '../applications/expiry.ts';
+import { BEFORE_SIGNING } from '../applications/status.ts';
 import { lockApplication } from '../applications/records.ts';
 import { message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
@@ -50,8 +51,6 @@ export async function offerList(services: Services, appId: number, amountDollars
   });
 }
 
-/** Stages in which the borrower may (still) choose: offers shown, chosen, or documents not yet signed. */
-const SELECTABLE = new Set(['NotApplicable', 'OfferSelected', 'SigningRequired']);
 
 /** Said to a borrower who chooses an offer after the offers expired. */
 export const OFFERS_EXPIRED = 'These offers have expired. Ask the office to submit your application again.';
@@ -68,7 +67,7 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
   await db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
     const signed = app.contractStatus === 'Signed';
-    if (!SELECTABLE.has(app.stage) || signed || (app.stage === 'NotApplicable' && !app.isOfferMatch)) {
+    if (!BEFORE_SIGNING.includes(app.stage) || signed || (app.stage === 'NotApplicable' && !app.isOfferMatch)) {
       throw HttpProblem.conflict('An offer cannot be selected in the application\'s current state.');
     }
     // Past the offers' expiry the sweep has not reached yet (decision 0233).

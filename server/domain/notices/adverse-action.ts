@@ -1,26 +1,33 @@
 import { createHash } from 'node:crypto';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { applicationLenders, files, lenders, offers, offices } from '../../db/schema.ts';
+import { applicationLenders, files, lenders, offices } from '../../db/schema.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { adverseActionNotice, adverseActionSms, type DecliningLender } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
 import type { ApplicationRecord, LogEntry } from '../applications/records.ts';
 import { speakerFor } from '../../descriptors/languages.ts';
 
+/**
+ * The largest line a lender offered on an application: below the amount asked, its offers are a counteroffer (Reg B
+ * §1002.9(a)(1)(iv), decision 0237).
+ */
+export const bestLine = (appId: SQLWrapper | number, lenderId: SQLWrapper) =>
+  sql<number | null>`(select max(o.max_line) from offers o where o.app_id = ${appId} and o.lender_id = ${lenderId})`;
+
 /** The kind of the file that keeps the notice with the application, as it was sent. */
 export const ADVERSE_ACTION_KIND = 'AdverseActionNotice';
 
 /**
  * One notice naming every lender that declined (docs/decisions/0214) or approved less than was asked (a counteroffer,
- * decision 0237), in the same transaction as the decision — kept with the application as a file, e-mailed (or, without an e-mail address, a text saying where it is)
- * through the outbox, and logged with its hash. Returns the log line.
+ * decision 0237), in the same transaction as the decision — kept with the application as a file, e-mailed (or, without
+ * an e-mail address, a text saying where it is) through the outbox, and logged with its hash. Returns the log line.
  */
 export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue, app: ApplicationRecord): Promise<LogEntry> {
   const answered = await tx
     .select({
       code: lenders.code, name: lenders.name, phone: lenders.phone, status: applicationLenders.status, reason: applicationLenders.adverseActionReason,
-      score: applicationLenders.creditScore, approvedCents: sql<number | null>`(select max(${offers.maxLine}) from ${offers} where ${offers.appId} = ${app.id} and ${offers.lenderId} = ${lenders.id})`,
+      score: applicationLenders.creditScore, approvedCents: bestLine(app.id, lenders.id),
     })
     .from(applicationLenders)
     .innerJoin(lenders, eq(lenders.id, applicationLenders.lenderId))

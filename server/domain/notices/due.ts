@@ -3,7 +3,7 @@ import type { Db } from '../../db/index.ts';
 import { applications, files } from '../../db/schema.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { writeLogs } from '../applications/records.ts';
-import { ADVERSE_ACTION_KIND, sendAdverseActionNotice } from './adverse-action.ts';
+import { ADVERSE_ACTION_KIND, bestLine, sendAdverseActionNotice } from './adverse-action.ts';
 
 /**
  * Reg B §1002.9(a)(1)(i) gives a declining lender 30 days from its decision; §1002.9(g) excuses the notice only when
@@ -35,7 +35,7 @@ export async function sendDueNotices(db: Db, catalogue: LenderCatalogue, now = n
         or (a.stage = 'Expired' and exists (
           select 1 from application_lenders l
           where l.app_id = a.id and l.status = 'Approved'
-            and (select max(o.max_line) from offers o where o.app_id = a.id and o.lender_id = l.lender_id) < a.amount))
+            and ${bestLine(sql`a.id`, sql`l.lender_id`)} < a.amount))
       )
       and not exists (select 1 from files f where f.app_id = a.id and f.kind = ${ADVERSE_ACTION_KIND})
     order by a.id

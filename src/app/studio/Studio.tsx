@@ -14,9 +14,8 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, setAt, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type MetaSchemas, type NewKind } from './model.ts';
+import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type MetaSchemas, type NewKind } from './model.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
-import type { Fragments } from '../../../core/descriptors/fragments.ts';
 import { renderProblems } from './render-check.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 
@@ -47,7 +46,7 @@ export default function Studio() {
   const [newKind, setNewKind] = useState<NewKind>('brand');
 
   const all = files.data?.files ?? [];
-  const fragments = useMemo(() => ((all.find((f) => f.kind === 'fragments')?.doc.fragments ?? {}) as Fragments), [all]);
+  const fragments = useMemo(() => fragmentsOf(all), [all]);
   const brandId = defaultBrand(all);
   const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {

@@ -54,13 +54,15 @@ export function draftFiles(files: readonly StudioFile[], drafts: Readonly<Record
   return out;
 }
 
+/** The shared parts of fragments.json, as live (a deployment changes them, not a draft). */
+export const fragmentsOf = (files: readonly StudioFile[]): Fragments => (files.find((f) => f.kind === 'fragments')?.doc.fragments ?? {}) as Fragments;
+
 /**
  * What a preview frame shows: every published file and every draft, as the engine reads them (migrated, fragments
  * expanded) — the frame's bundle holds the files as built. A draft that does not expand yet is left out.
  */
 export function previewSet(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>): DescriptorSet {
-  const fragmentsFile = files.find((f) => f.kind === 'fragments');
-  const fragments = (fragmentsFile?.doc.fragments ?? {}) as Fragments;
+  const fragments = fragmentsOf(files);
   const out: Record<string, unknown> = {};
   const shown = new Map<string, Doc>([...files.filter((f) => f.published).map((f) => [f.path, f.doc] as const), ...Object.entries(drafts)]);
   for (const [path, doc] of shown) {
@@ -222,8 +224,7 @@ export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Reco
   const docOf = (path: string) => drafts[path] ?? files.find((f) => f.path === path)?.doc;
   // Read with their shared parts written out: a route's access is often one ({ "$use": "internalAccess" }), and read
   // as written it lets anyone in, so a staff page was visited signed out and never drawn.
-  const fragments = (docOf('fragments.json')?.fragments ?? {}) as Fragments;
-  const routes = ((expandedOr(docOf('routes.json'), fragments)?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
+  const routes = ((expandedOr(docOf('routes.json'), fragmentsOf(files))?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
   const pageName = (path: string) => path.slice('pages/'.length, -'.json'.length);
   const changed = new Set(Object.keys(drafts).filter((p) => p.startsWith('pages/')).map(pageName));
   for (const file of files) {

@@ -1,8 +1,9 @@
 /**
  * Before a publication, the studio renders every route the drafts touch in a hidden frame of the app (the preview's
  * mechanism, decision 0228), each as a visitor the route shows its page to (decision 0229), and refuses to publish
- * when one of them breaks: the engine's error boundary reports each render error to the studio. This catches what the build's checks cannot see — a descriptor that is valid and still
- * crashes a renderer. It is the studio's check: the API, which cannot render, holds a publication to the build's checks.
+ * when one of them breaks: the engine's error boundary reports each render error to the studio. This catches what the
+ * build's checks cannot see — a descriptor that is valid and still crashes a renderer. It is the studio's check: the
+ * API, which cannot render, holds a publication to the build's checks.
  */
 import { PREVIEW_MESSAGE, type DescriptorSet } from '../live-descriptors.ts';
 import type { RenderVisit, VisitorChoice } from './model.ts';

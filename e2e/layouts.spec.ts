@@ -4,7 +4,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openApp, seedSession, signIn, staffState } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -76,10 +76,27 @@ for (const c of CASES) {
   }
 }
 
-test('the side menu collapses to 100px, opens to 320px on hover, and is a menu button under 600px', async ({ page }) => {
+/** An office admin's Home on a desktop screen, in a seeded session (fast; its calls that need a token answer 401). */
+async function officeHomeOnDesktop(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1400, height: 900 });
   await seedSession(page, staffState({}));
   await openApp(page, '/home');
+}
+
+/** Searches for application 42 from the header, then opens Switch Offices at once: the dialog. */
+async function searchThenSwitchOffices(page: Page): Promise<Locator> {
+  const banner = page.getByRole('banner');
+  await banner.getByRole('searchbox', { name: 'Applicant Name or ID' }).fill('42');
+  await banner.getByRole('searchbox', { name: 'Applicant Name or ID' }).press('Enter');
+  await expect(page).toHaveURL(/#\/search\/42$/);
+  await banner.getByRole('button', { name: 'Switch Offices' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Switch Office' });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('the side menu collapses to 100px, opens to 320px on hover, and is a menu button under 600px', async ({ page }) => {
+  await officeHomeOnDesktop(page);
   const nav = page.getByRole('navigation', { name: 'Main menu' });
   await expect(nav).toBeVisible();
   await expect.poll(async () => (await nav.boundingBox())?.width).toBe(100);
@@ -95,9 +112,7 @@ test('the side menu collapses to 100px, opens to 320px on hover, and is a menu b
 });
 
 test('the side menu opens over the page without moving an item: a prompt click lands on the item that was pointed at', async ({ page }) => {
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await seedSession(page, staffState({}));
-  await openApp(page, '/home');
+  await officeHomeOnDesktop(page);
   const nav = page.getByRole('navigation', { name: 'Main menu' });
   await expect.poll(async () => (await nav.boundingBox())?.width).toBe(100);
   const links = nav.getByRole('link');
@@ -123,20 +138,13 @@ test('the side menu opens over the page without moving an item: a prompt click l
 });
 
 test('the header: searches, New Application, greeting, office and Switch Offices', async ({ page }) => {
-  await page.setViewportSize({ width: 1400, height: 900 });
-  await seedSession(page, staffState({}));
-  await openApp(page, '/home');
+  await officeHomeOnDesktop(page);
   const banner = page.getByRole('banner');
   await expect(banner.getByText('Hi Olivia')).toBeVisible();
   await expect(banner.getByText('Bright Smiles Dental #1')).toBeVisible();
   await expect(banner.getByRole('searchbox', { name: 'Applicant Name or ID' })).toBeVisible();
   await expect(banner.getByRole('searchbox', { name: 'Search offices' })).toHaveCount(0);
-  await banner.getByRole('searchbox', { name: 'Applicant Name or ID' }).fill('42');
-  await banner.getByRole('searchbox', { name: 'Applicant Name or ID' }).press('Enter');
-  await expect(page).toHaveURL(/#\/search\/42$/);
-  await banner.getByRole('button', { name: 'Switch Offices' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Switch Office' });
-  await expect(dialog).toBeVisible();
+  const dialog = await searchThenSwitchOffices(page);
   await expect(dialog.getByLabel('Select an Office')).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Switch' })).toBeVisible();
@@ -145,6 +153,27 @@ test('the header: searches, New Application, greeting, office and Switch Offices
   await dialog.getByRole('button', { name: 'Switch' }).click();
   await expect(dialog.getByText('This field is required.')).toBeVisible();
   await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+});
+
+test('a dialog opened from the header while the next page is on its way belongs to that page: it stays open once the page is drawn', async ({ page }) => {
+  await officeHomeOnDesktop(page);
+  const banner = page.getByRole('banner');
+  await expect(banner.getByText('Hi Olivia')).toBeVisible();
+  // The search page's code is held back: the address has changed, and the page is not drawn yet.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/search-id-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  const dialog = await searchThenSwitchOffices(page);
+  release();
+  // Drawn behind the dialog (which hides the page from assistive technology while it is open).
+  await expect(page.locator('h1', { hasText: "Search results for '42'" })).toBeVisible();
+  await expect(dialog).toBeVisible();
+  // A later change of page still closes it.
+  await page.evaluate(() => (window.location.hash = '/home'));
   await expect(dialog).toBeHidden();
 });
 

@@ -115,8 +115,11 @@ function useLiveServices(): [EngineServices, () => void] {
   useEffect(
     () =>
       onLiveSet((set) => {
-        if (inPreview() || Date.now() - asking.current < ASK_WINDOW_MS) setServices(servicesOfNewSet(set));
-        else pending.current = set;
+        if (!inPreview() && Date.now() - asking.current >= ASK_WINDOW_MS) pending.current = set;
+        // Always in a transition: an update outside one that suspends (every load is per engine) hides the page drawn
+        // and shows it again, and @rjsf's form shown again keeps the labels of the set before (it takes new props on
+        // an update, not when it reappears).
+        else startTransition(() => setServices(servicesOfNewSet(set)));
       }),
     [],
   );

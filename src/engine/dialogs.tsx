@@ -4,22 +4,26 @@
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { DialogsContext, type DialogControls, type OpenDialog } from './hooks.tsx';
+import { currentHashPath, DialogsContext, type DialogControls, type OpenDialog } from './hooks.tsx';
 
 const DialogFrame = lazy(() => import('./dialog-frame.tsx'));
 
 let nextId = 1;
 
+/** The path the address names now ('#/search/42?x=1' → '/search/42'), which the router draws next. */
+const addressPath = () => currentHashPath().split('?')[0]!;
+
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [stack, setStack] = useState<OpenDialog[]>([]);
-  // The router keeps this provider when one route gives way to another, so it watches the page itself.
+  // The router keeps this provider when one route gives way to another, so it watches the page itself. A page is
+  // drawn a while after the address changes: a dialog opened in between (from the header) belongs to the new page.
   const { pathname } = useLocation();
-  const [openedOn, setOpenedOn] = useState(pathname);
-  if (openedOn !== pathname) {
-    setOpenedOn(pathname);
-    if (stack.length) setStack([]);
+  const [shownPage, setShownPage] = useState(pathname);
+  if (shownPage !== pathname) {
+    setShownPage(pathname);
+    if (stack.some((dialog) => dialog.page !== pathname)) setStack((s) => s.filter((dialog) => dialog.page === pathname));
   }
-  const open = useCallback((name: string, props: Record<string, unknown>) => setStack((s) => [...s, { id: nextId++, name, props }]), []);
+  const open = useCallback((name: string, props: Record<string, unknown>) => setStack((s) => [...s, { id: nextId++, name, props, page: addressPath() }]), []);
   const close = useCallback((id?: number) => setStack((s) => (id === undefined ? s.slice(0, -1) : s.filter((d) => d.id !== id))), []);
   const controls = useMemo<DialogControls>(() => ({ open, close }), [open, close]);
   return (

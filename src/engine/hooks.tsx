@@ -21,6 +21,8 @@ export interface OpenDialog {
   id: number;
   name: string;
   props: Record<string, unknown>;
+  /** The page it was opened on: the address's path at that moment. */
+  page: string;
 }
 
 export interface DialogControls {

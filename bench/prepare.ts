@@ -118,6 +118,22 @@ async function pickApplication(db: Db, officeId: number, piiKey: Buffer, email: 
   return num(row.id);
 }
 
+/**
+ * A product owner, named by the stand-in issuer the same way as the bench user: the demo data's first, else (a set
+ * seeded before the demo data had one) a bench product owner made now.
+ */
+async function productOwner(db: Db, profile: Profile, provider: string | undefined): Promise<Fixture['owner']> {
+  const found = await db.select({ userId: users.id, email: users.email }).from(users).where(eq(users.userRole, 'product.owner')).orderBy(users.email).limit(1);
+  const [owner] = found.length
+    ? found
+    : await db
+        .insert(users)
+        .values({ email: `owner.${profile.email}`, firstName: 'Bench', lastName: 'Owner', role: 'admin', userRole: 'product.owner', title: 'Benchmark', provider: 'bench' })
+        .returning({ userId: users.id, email: users.email });
+  if (provider) await db.update(users).set({ provider, providerId: owner!.userId }).where(eq(users.id, owner!.userId));
+  return owner!;
+}
+
 const { values } = parseArgs({ options: { profile: { type: 'string', default: 'full' }, provider: { type: 'string' } } });
 const profile = PROFILES[values.profile as Profile['name']];
 if (!profile) throw new Error(`--profile must be one of ${Object.keys(PROFILES).join(', ')}`);
@@ -147,6 +163,7 @@ try {
   // The stand-in issuer of this run names the user by subject = users.id; a server that maps an
   // external issuer's subjects through users.provider / provider_id finds the user that way too.
   if (values.provider) await db.update(users).set({ provider: values.provider, providerId: userId }).where(eq(users.id, userId));
+  const owner = await productOwner(db, profile, values.provider);
   const found = await counts(db, officeId);
   const filter = await nameFilter(db, officeId);
   const appId = await pickApplication(db, officeId, settings.piiKey, profile.email);
@@ -169,6 +186,7 @@ try {
     search: filter.search,
     searchMatches: filter.matches,
     appId,
+    owner,
   };
   process.stdout.write(`${FIXTURE_MARK}${JSON.stringify(fixture)}\n`);
 } finally {

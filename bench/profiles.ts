@@ -57,6 +57,8 @@ export interface Fixture {
   searchMatches: number;
   /** An application of the office, for GetApp. */
   appId: number;
+  /** A product owner of the demo data: the phone bench publishes a studio change as them (issue 18). */
+  owner: { userId: string; email: string };
 }
 
 /** The line prefix that marks the fixture in the output of bench/prepare.ts. */

@@ -10,7 +10,8 @@
  * - the kanban's render in Chromium over the busy office (issue 6);
  * - SubmitApp's lender waterfall with every sandbox lender at 1 s, then at 0 s (issue 5);
  * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
- * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts).
+ * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts), and
+ *   again with a studio publication live (issue 18, bench/publication.ts).
  * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
  * time, and nothing is seeded while a server is measured.
  */
@@ -29,6 +30,7 @@ import {
 import { benchKanban, TARGET_KANBAN_MS } from './kanban.ts';
 import { benchUi, TARGET_JS_GZIP_BYTES, TARGET_KEYSTROKE_MS } from './ui.ts';
 import { benchPhone, phoneLines } from './phone.ts';
+import { publishBrandWord } from './publication.ts';
 import { percentile } from './stats.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
@@ -206,7 +208,16 @@ async function measurePortal(kind: DatabaseKind, fixture: Fixture, issuer: Issue
           `send-app keystroke: median ${ui.keystrokeMedianMs.toFixed(1)} ms, p95 ${ui.keystrokeP95Ms.toFixed(1)} ms — ${verdict(ui.keystrokeP95Ms < TARGET_KEYSTROKE_MS)} (< ${TARGET_KEYSTROKE_MS} ms)`,
       );
       await quietMachine();
-      for (const result of await benchPhone({ baseUrl: base, runs: values.quick ? 1 : undefined, log: say })) summary.push(...phoneLines(result).map((line) => `Phone: ${line}`));
+      const runs = values.quick ? 1 : undefined;
+      for (const result of await benchPhone({ baseUrl: base, runs, log: say })) summary.push(...phoneLines(result).map((line) => `Phone: ${line}`));
+      // The same screens with a studio publication live, beside the figures without (issue 18 item 3).
+      const publication = await publishBrandWord(base, await issuer.token(fixture.owner.userId, fixture.owner.email, AUDIENCE));
+      try {
+        const viewsOnly = `with the studio's publication ${publication.hash} live`;
+        for (const result of await benchPhone({ baseUrl: base, runs, viewsOnly, log: say })) summary.push(...phoneLines(result).map((line) => `Phone, publication live: ${line}`));
+      } finally {
+        await publication.undo();
+      }
     }
     return rows;
   } finally {

@@ -3781,7 +3781,7 @@ export interface components {
         };
         /**
          * Studio files
-         * @description Answer of Studio_GetFiles: every descriptor file as it is live now (authored: fragments not expanded), which of them the studio may publish, and the live set's hash (decision 0228).
+         * @description Answer of Studio_GetFiles: every descriptor file as it is live now (authored: fragments not expanded), and the live set's hash (decision 0228).
          */
         StudioFiles: {
             hash: string;
@@ -3793,8 +3793,6 @@ export interface components {
                 };
                 /** @description Changed by a publication of the studio (not as deployed). */
                 published: boolean;
-                /** @description The studio may publish it (state and fragment files need a deployment; decisions 0228, 0231, 0238). */
-                editable: boolean;
                 /** @description The deployment has the file: putting it back as deployed restores it; a file it lacks is removed (decision 0239). */
                 deployed: boolean;
             }[];

@@ -7329,7 +7329,6 @@ export const samples: Readonly<Record<string, unknown>> = {
         "kind": "Sample kind",
         "doc": {},
         "published": true,
-        "editable": true,
         "deployed": true
       },
       {
@@ -7337,7 +7336,6 @@ export const samples: Readonly<Record<string, unknown>> = {
         "kind": "Sample kind 2",
         "doc": {},
         "published": false,
-        "editable": false,
         "deployed": false
       },
       {
@@ -7345,7 +7343,6 @@ export const samples: Readonly<Record<string, unknown>> = {
         "kind": "Sample kind 3",
         "doc": {},
         "published": true,
-        "editable": true,
         "deployed": true
       }
     ]

@@ -7414,7 +7414,7 @@ export interface DescriptorSet {
   };
 }
 /**
- * Answer of Studio_GetFiles: every descriptor file as it is live now (authored: fragments not expanded), which of them the studio may publish, and the live set's hash (decision 0228).
+ * Answer of Studio_GetFiles: every descriptor file as it is live now (authored: fragments not expanded), and the live set's hash (decision 0228).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "StudioFiles".
@@ -7434,10 +7434,6 @@ export interface StudioFiles {
      * Changed by a publication of the studio (not as deployed).
      */
     published: boolean;
-    /**
-     * The studio may publish it (state and fragment files need a deployment; decisions 0228, 0231, 0238).
-     */
-    editable: boolean;
     /**
      * The deployment has the file: putting it back as deployed restores it; a file it lacks is removed (decision 0239).
      */

@@ -12,7 +12,7 @@ import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { descriptorPublications } from '../db/schema.ts';
 import { listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
-import { kindOfPath, type DescriptorKind } from '../../core/descriptors/kinds.ts';
+import { kindOfPath } from '../../core/descriptors/kinds.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../core/descriptors/fragments.ts';
 
@@ -21,13 +21,6 @@ export const LIVE_TTL_MS = 2_000;
 /** Where the browser loads a set (Descriptors_GetSet). */
 export const descriptorSetPath = (hash: string) => `/api/Descriptors/GetSet/${hash}`;
 
-/**
- * The kinds a publication may change: what the web app reads when it runs, and the lenders, which the server's lender
- * catalogue reads from the live set too (decision 0231). State, language and fragment files are read by the server's
- * own rules at start (who may borrow where, the texts it sends, every file's parts) and take a deployment.
- */
-export const PUBLISHABLE: ReadonlySet<DescriptorKind> = new Set(['routes', 'menus', 'layouts', 'conditions', 'screen', 'brand', 'lender', 'language']);
-
 export interface LiveSet {
   /** The publication (0: none, the build's files). */
   id: number;
@@ -35,7 +28,7 @@ export interface LiveSet {
   hash: string;
   /** The authored files the publication lays over the build's, by path under screens/. */
   overlay: Readonly<Record<string, unknown>>;
-  /** The files the browser must replace: expanded, current format, different from the build's. */
+  /** The files the browser and the server's readers take in place of the deployed ones: expanded, current format. */
   served: Readonly<Record<string, unknown>>;
 }
 
@@ -83,8 +76,8 @@ function expanded(files: readonly DescriptorFile[]): Map<string, unknown> {
 
 let builtExpanded: Map<string, string> | undefined;
 
-/** The files of an overlaid set that the browser's bundled copies do not match. */
-function servedFiles(overlay: Readonly<Record<string, unknown>>): Record<string, unknown> {
+/** The files of an overlaid set that the deployed ones (as the browser's bundle holds them) do not match: expanded. */
+export function servedFiles(overlay: Readonly<Record<string, unknown>>): Record<string, unknown> {
   builtExpanded ??= new Map([...expanded(builtFiles())].map(([path, doc]) => [path, canonical(doc)]));
   const served: Record<string, unknown> = {};
   for (const [path, doc] of expanded(withOverlay(builtFiles(), overlay))) {

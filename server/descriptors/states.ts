@@ -1,22 +1,24 @@
-import { join } from 'node:path';
 import type { StateRules } from '../../codegen/generated/descriptors.ts';
-import { ROOT } from '../../core/contract/documents.ts';
-import { readDescriptor } from '../../core/descriptors/read.ts';
+import { DescriptorFileError, screensFile } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
+import { latestLiveSet } from './live.ts';
 
-/** screens/states.json (docs/decisions/0213), read once: the file is part of the deployment, like the lender files. */
-export class StateRulesError extends Error {}
+/**
+ * The state rules (docs/decisions/0213): screens/states.json as deployed, or as the live studio publication serves it
+ * (decision 0241; a published set passed the build's checks), read once per live set.
+ */
+let deployed: StateRules | undefined;
+let live: { hash: string; rules: StateRules } | undefined;
 
-const loaded = new Map<string, StateRules>();
+function readDeployed(): StateRules {
+  const doc = screensFile<StateRules>('states.json');
+  const validate = metaValidator('states.schema.json');
+  if (!validate(doc)) throw new DescriptorFileError(`screens/states.json: does not match screens/_meta/states.schema.json: ${metaErrors(validate)}`);
+  return doc;
+}
 
-export function stateRules(file = join(ROOT, 'screens', 'states.json')): StateRules {
-  let rules = loaded.get(file);
-  if (!rules) {
-    const doc = readDescriptor<StateRules>('states', file);
-    const validate = metaValidator('states.schema.json');
-    if (!validate(doc)) throw new StateRulesError(`${file}: does not match screens/_meta/states.schema.json: ${metaErrors(validate)}`);
-    rules = doc;
-    loaded.set(file, rules);
-  }
-  return rules;
+export function stateRules(): StateRules {
+  const set = latestLiveSet();
+  if (live?.hash !== set.hash) live = { hash: set.hash, rules: (set.served['states.json'] as StateRules | undefined) ?? (deployed ??= readDeployed()) };
+  return live.rules;
 }

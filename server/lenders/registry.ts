@@ -33,9 +33,9 @@ function build(descriptors: readonly LenderDescriptor[], site: string | null): B
   return { descriptors, get: (code) => adapters.get(code), codes: () => [...adapters.keys()] };
 }
 
-/** The lender files a publication lays over the deployed ones, read and checked as those are. */
-export function publishedLenders(overlay: Readonly<Record<string, unknown>>): LenderDescriptor[] {
-  return filesOf(overlay, 'lenders').map(({ name, doc }) => parseLenderFile(`screens/lenders/${name}`, JSON.stringify(doc)));
+/** The lender files a set serves in place of or beside the deployed ones (expanded), read and checked as those are. */
+export function publishedLenders(served: Readonly<Record<string, unknown>>): LenderDescriptor[] {
+  return filesOf(served, 'lenders').map(({ name, doc }) => parseLenderFile(`screens/lenders/${name}`, JSON.stringify(doc)));
 }
 
 const catalogues = new Map<string, LenderCatalogue>();
@@ -47,7 +47,7 @@ function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
   // The live set this process read last (at most LIVE_TTL_MS old, like the pages people see).
   const now = (): Built => {
     const live = latestLiveSet();
-    if (follows && live.hash !== seen.hash) seen = { hash: live.hash, built: build(withPublished(deployed, publishedLenders(live.overlay), (lender) => lender.code), site) };
+    if (follows && live.hash !== seen.hash) seen = { hash: live.hash, built: build(withPublished(deployed, publishedLenders(live.served), (lender) => lender.code), site) };
     return seen.built;
   };
   return {

@@ -4,6 +4,9 @@ import { serverBrand } from '../../server/descriptors/brands.ts';
 import { DFI, OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
+import { routePath } from '../../server/domain/journey/routing.ts';
+import { offices } from '../../server/db/schema.ts';
+import { eq } from 'drizzle-orm';
 
 /**
  * The studio's API (issue 18, decision 0228): only a product owner edits; a draft is checked as the build checks
@@ -13,7 +16,7 @@ import { lenderCatalogue } from '../../server/lenders/registry.ts';
 let h: Harness;
 const call: Harness['request'] = (...args) => h.request(...args);
 
-type Files = { hash: string; files: Array<{ path: string; kind: string; doc: Record<string, unknown>; published: boolean; editable: boolean }> };
+type Files = { hash: string; files: Array<{ path: string; kind: string; doc: Record<string, unknown>; published: boolean }> };
 const files = async () => JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetFiles')).body) as Files;
 const docOf = (all: Files, path: string) => structuredClone(all.files.find((f) => f.path === path)!.doc);
 
@@ -36,9 +39,10 @@ describe('the studio (decision 0228)', () => {
     expect((await call(undefined, 'GET', '/api/Studio/GetFiles')).statusCode).toBe(401);
     const all = await files();
     expect(all.hash).toBe('');
-    expect(all.files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ kind: 'brand', published: false, editable: true });
-    expect(all.files.find((f) => f.path === 'lenders/powerpay.json')).toMatchObject({ kind: 'lender', editable: true });
-    expect(all.files.find((f) => f.path === 'states.json')).toMatchObject({ kind: 'states', editable: false });
+    expect(all.files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ kind: 'brand', published: false });
+    expect(all.files.find((f) => f.path === 'lenders/powerpay.json')).toMatchObject({ kind: 'lender' });
+    expect(all.files.find((f) => f.path === 'states.json')).toMatchObject({ kind: 'states' });
+    expect(all.files.find((f) => f.path === 'fragments.json')).toMatchObject({ kind: 'fragments' });
   });
 
   it('checks a draft as the build does, naming the file and the place', async () => {
@@ -46,7 +50,7 @@ describe('the studio (decision 0228)', () => {
     const brand = { ...docOf(all, 'brands/smile.json'), wording: { service: ' ' } };
     const check = async (draft: Record<string, unknown>) => (JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body) as { errors: string[] }).errors;
     expect(await check({ 'brands/smile.json': brand })).toEqual(['screens/brands/smile.json#/wording/service: must have a character other than spaces']);
-    expect(await check({ 'states.json': docOf(all, 'states.json') })).toEqual([expect.stringMatching(/^screens\/states\.json: states files take a deployment/)]);
+    expect(await check({ 'states.json': { ...docOf(all, 'states.json'), defaultMinimumAge: 17 } })).toEqual([expect.stringMatching(/^screens\/states\.json#\/defaultMinimumAge: /)]);
     const page = { ...docOf(all, 'pages/error.json'), buttons: [{ id: 'x', label: 'Go', actions: [{ type: 'navigate', to: { route: 'no-such-route' } }] }] };
     expect((await check({ 'pages/error.json': page })).join()).toMatch(/screens\/pages\/error\.json.*no-such-route/);
     expect(await check({ 'brands/smile.json': { ...brand, wording: { service: 'Procedure' } } })).toEqual([]);
@@ -132,6 +136,44 @@ describe('the studio (decision 0228)', () => {
     const after = JSON.parse((await call(OFFICE_ADMIN, 'GET', '/api/Office/CheckNewLenders/101/newLenders')).body) as Array<{ code: string }>;
     expect(after.map((l) => l.code)).not.toContain('acme');
     expect(after.length).toBe(offered.length - 1);
+  });
+
+  it("publishes state rules, route paths and shared parts: the server's own rules follow them at once, and the browser gets every file a shared part changes (decision 0241)", async () => {
+    const all = await files();
+    const info = async () => JSON.parse((await call(OFFICE_ADMIN, 'POST', '/api/Users/GetUserInfo', {})).body) as { officeId: number; patientOnlyApplication: boolean };
+    const { officeId, patientOnlyApplication: before } = await info();
+    expect(before).toBe(false);
+    const [office] = await h.database.db.select({ state: offices.state }).from(offices).where(eq(offices.id, officeId));
+    const states = docOf(all, 'states.json') as { states: Record<string, unknown> };
+    const rule = { patientOnlyApplication: true, source: 'A rule published for this test' };
+    const routes = docOf(all, 'routes.json') as { routes: Array<{ name?: string; path?: string }> };
+    const moved = { ...routes, routes: routes.routes.map((route) => (route.name === 'app-prequal-nomatch' ? { ...route, path: '/app/prequal/no-match' } : route)) };
+    const fragments = docOf(all, 'fragments.json') as { fragments: Record<string, { value: Record<string, unknown> }> };
+    const parts = structuredClone(fragments);
+    parts.fragments.cancelButton!.value.label = 'Close';
+    parts.fragments.sandboxCounterRule!.value.approvedAmount = 2_000;
+    const published = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', {
+      files: { 'states.json': { ...states, states: { ...states.states, [office!.state!]: rule } }, 'routes.json': moved, 'fragments.json': parts },
+      note: 'Patient-only here, a plainer address, Close and a larger counteroffer',
+    });
+    expect(published.statusCode, published.body).toBe(200);
+
+    expect((await info()).patientOnlyApplication).toBe(true);
+    expect(routePath('app-prequal-nomatch')).toBe('/app/prequal/no-match');
+    const counter = lenderCatalogue(h.settings).get('powerpay')!.descriptor.sandbox!.rules.find((r) => r.reasonCode === 'SANDBOX-COUNTER');
+    expect(counter?.approvedAmount).toBe(2_000);
+    // The browser's set: every file a changed shared part is written out in, with it.
+    const set = JSON.parse((await h.call({ method: 'GET', url: `/api/Descriptors/GetSet/${JSON.parse(published.body).hash}`, key: false })).body) as { files: Record<string, unknown> };
+    const usingCancel = all.files.filter((f) => f.kind !== 'fragments' && JSON.stringify(f.doc).includes('"cancelButton"')).map((f) => f.path);
+    expect(usingCancel.length).toBeGreaterThan(1);
+    for (const path of usingCancel) expect(JSON.stringify(set.files[path]), path).toContain('"label":"Close"');
+    expect(set.files).toHaveProperty(['lenders/powerpay.json']);
+    expect(set.files).not.toHaveProperty(['fragments.json']);
+
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'The deployed rules' })).statusCode).toBe(200);
+    expect((await info()).patientOnlyApplication).toBe(false);
+    expect(routePath('app-prequal-nomatch')).toBe('/app/prequal/nomatch');
+    expect(lenderCatalogue(h.settings).get('powerpay')!.descriptor.sandbox!.rules.find((r) => r.reasonCode === 'SANDBOX-COUNTER')?.approvedAmount).toBe(1_500);
   });
 
   it('publishes a translation as data: the server writes in the published words at once, and a language file must be named by its locale (decision 0238)', async () => {

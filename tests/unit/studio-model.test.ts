@@ -4,7 +4,7 @@ import { NEW_FILES, setAt, renderVisits, previewVisitors, visitorFor, defaultBra
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
-const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, editable: true, deployed: !published });
+const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, deployed: !published });
 
 const VISITORS = previewVisitors({
   OfficeRole: { admin: 'Administrator', support: 'Support' },
@@ -58,6 +58,12 @@ describe('the studio model (decision 0228)', () => {
       'pages/a.json': { format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Cancel' }] },
       'pages/b.json': { format: 1, kind: 'dialog', text: 'Bee' },
     });
+    // A draft of the shared parts: every file that uses them shows it (decision 0241).
+    const renamed = { format: 1, fragments: { cancel: { description: 'x', value: { id: 'cancel', label: 'Close' } } } };
+    const withParts = previewSet([...files, file('pages/d.json', 'screen', { format: 1, kind: 'dialog', buttons: [{ $use: 'cancel' }] })], { 'fragments.json': renamed });
+    expect(withParts.files['pages/a.json']).toEqual({ format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Close' }] });
+    expect(withParts.files['pages/d.json']).toEqual({ format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Close' }] });
+    expect(withParts.files).not.toHaveProperty(['fragments.json']);
   });
 
   it('renders before publishing the routes a draft touches: its pages, the composites holding them, or all when shared parts change', () => {

@@ -35,7 +35,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     firstName: 'Marcus', lastName: 'Reed', title: 'Compliance Analyst', role: 'support', userRole: 'dfi.admin', offices: [],
   },
   {
-    email: 'owner@demo.test', description: 'Product owner (product.owner): edits, previews and publishes screens, brands, lenders and translations in the studio; sees no office data',
+    email: 'owner@demo.test', description: 'Product owner (product.owner): edits, previews and publishes screens, brands, lenders, translations, state rules and shared parts in the studio; sees no office data',
     firstName: 'Paula', lastName: 'Novak', title: 'Product Owner', role: 'admin', userRole: 'product.owner', offices: [],
   },
   {

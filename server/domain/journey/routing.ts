@@ -1,6 +1,5 @@
-import { join } from 'node:path';
-import { ROOT } from '../../../core/contract/documents.ts';
-import { readDescriptor } from '../../../core/descriptors/read.ts';
+import { screensFile } from '../../../core/descriptors/read.ts';
+import { latestLiveSet } from '../../descriptors/live.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import type { Stage } from '../applications/status.ts';
 
@@ -15,10 +14,10 @@ interface RouteTable {
   routes: { name: string; path: string }[];
 }
 
-let table: RouteTable | undefined;
+let deployed: RouteTable | undefined;
+/** The route table as the browser has it: deployed, or as the live studio publication serves it (decision 0241). */
 function routeTable(): RouteTable {
-  table ??= readDescriptor<RouteTable>('routes', join(ROOT, 'screens', 'routes.json'));
-  return table;
+  return (latestLiveSet().served['routes.json'] as RouteTable | undefined) ?? (deployed ??= screensFile<RouteTable>('routes.json'));
 }
 
 /** '/app/prequal/:id?' with {id: 5} → '/app/prequal/5'; optional parameters without a value go. */

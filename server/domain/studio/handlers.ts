@@ -1,6 +1,6 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { builtFiles, liveSet, PUBLISHABLE, setByHash, withOverlay } from '../../descriptors/live.ts';
+import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
 import { draftProblems, publicationHistory, publishDraft, rollBack } from './publish.ts';
 
 type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
@@ -23,8 +23,7 @@ export const studioHandlers: Pick<Handlers, Studio> = {
       .filter((file) => file.kind)
       .sort((a, b) => a.relative.localeCompare(b.relative))
       .map((file) => ({
-        path: file.relative, kind: file.kind!, doc: JSON.parse(file.text) as Record<string, unknown>, published: file.relative in live.overlay,
-        editable: PUBLISHABLE.has(file.kind!), deployed: deployed.has(file.relative),
+        path: file.relative, kind: file.kind!, doc: JSON.parse(file.text) as Record<string, unknown>, published: file.relative in live.overlay, deployed: deployed.has(file.relative),
       }));
     return { status: 200, body: { hash: live.hash, files } };
   },

@@ -10,7 +10,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { checkDescriptors, contractContext, formSchemaNames } from '../../../core/descriptors/screens.ts';
 import type { CheckContext } from '../../../core/descriptors/check.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
-import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, PUBLISHABLE, readLiveSet, withOverlay, type LiveSet } from '../../descriptors/live.ts';
+import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, readLiveSet, servedFiles, withOverlay, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
 import { publishedLanguages } from '../../descriptors/languages.ts';
@@ -39,12 +39,8 @@ function newFormSchemas(draft: Draft): string[] {
   );
 }
 
-/** The problems of the live set with the draft in it; the paths a studio may not publish are problems too. */
+/** The problems of the live set with the draft in it. */
 export async function draftProblems(live: LiveSet, draft: Draft): Promise<string[]> {
-  const refused = Object.keys(draft)
-    .filter((path) => !PUBLISHABLE.has(kindOfPath(path)!))
-    .map((path) => `screens/${path}: ${kindOfPath(path) ?? 'this'} files take a deployment; the studio publishes routes, menus, layouts, conditions, pages, dialogs, brands, lenders and languages`);
-  if (refused.length) return refused;
   return setProblems(overlayAfter(live, draft), draft);
 }
 
@@ -57,8 +53,10 @@ async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Dr
   const report = await checkDescriptors(withOverlay(builtFiles(), overlay), (context ??= contractContext()));
   if (report.errors.length) return report.errors;
   try {
-    publishedLenders(overlay);
-    publishedLanguages(overlay);
+    // As the server reads them: with the set's shared parts written out.
+    const served = servedFiles(overlay);
+    publishedLenders(served);
+    publishedLanguages(served);
   } catch (error) {
     if (!(error instanceof DescriptorFileError)) throw error;
     return [error.message];
@@ -125,7 +123,7 @@ async function writeOverlay(db: Db, actorId: string, note: string, next: (live: 
   });
   nowLive(db, set);
   // A lender published for the first time is a lender of the platform from now on (its row, as at a start).
-  await syncLenderRows(db, { descriptors: publishedLenders(set.overlay) });
+  await syncLenderRows(db, { descriptors: publishedLenders(set.served) });
   return (await publications(db, id))[0]!;
 }
 

@@ -30,7 +30,9 @@ const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
 const CHECK_DELAY_MS = 400;
 
-const KIND_WORDS: Record<string, string> = { routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders', language: 'Languages' };
+const KIND_WORDS: Record<string, string> = {
+  routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', fragments: 'Shared parts', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders', language: 'Languages', states: 'State rules',
+};
 
 export default function Studio() {
   const queryClient = useQueryClient();
@@ -51,7 +53,7 @@ export default function Studio() {
   const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {
     const byPath = new Map(all.map((f) => [f.path, f]));
-    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: kindOfPath(path) ?? 'brand', doc: {}, published: false, editable: true, deployed: false });
+    for (const path of Object.keys(drafts)) if (!byPath.has(path)) byPath.set(path, { path, kind: kindOfPath(path) ?? 'brand', doc: {}, published: false, deployed: false });
     return byPath;
   }, [all, drafts]);
   const file = known.get(selected);
@@ -138,7 +140,7 @@ export default function Studio() {
   }, [fileErrors]);
   const schema = file && 'doc' in parsed ? schemaOfFile(selected, parsed.doc, METAS) : undefined;
   const brands = [...known.values()].filter((f) => f.path.startsWith('brands/')).map((f) => f.path.slice('brands/'.length, -'.json'.length));
-  const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.editable && f.path.includes(filter.trim())) }));
+  const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.path.includes(filter.trim())) }));
   const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
 
   if (files.isLoading) return <Text>Loading…</Text>;

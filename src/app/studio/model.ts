@@ -54,17 +54,24 @@ export function draftFiles(files: readonly StudioFile[], drafts: Readonly<Record
   return out;
 }
 
-/** The shared parts of fragments.json, as live (a deployment changes them, not a draft). */
-export const fragmentsOf = (files: readonly StudioFile[]): Fragments => (files.find((f) => f.kind === 'fragments')?.doc.fragments ?? {}) as Fragments;
+const FRAGMENTS = 'fragments.json';
+
+/** The shared parts of fragments.json: the draft's when there is one, else as live. */
+export function fragmentsOf(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>> = {}): Fragments {
+  const doc = drafts[FRAGMENTS] ?? files.find((f) => f.kind === 'fragments')?.doc;
+  return (doc?.fragments ?? {}) as Fragments;
+}
 
 /**
  * What a preview frame shows: every published file and every draft, as the engine reads them (migrated, fragments
- * expanded) — the frame's bundle holds the files as built. A draft that does not expand yet is left out.
+ * expanded) — the frame's bundle holds the files as built; with a draft of the shared parts, every file (any may use
+ * them). A draft that does not expand yet is left out.
  */
 export function previewSet(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>): DescriptorSet {
-  const fragments = fragmentsOf(files);
+  const fragments = fragmentsOf(files, drafts);
   const out: Record<string, unknown> = {};
-  const shown = new Map<string, Doc>([...files.filter((f) => f.published).map((f) => [f.path, f.doc] as const), ...Object.entries(drafts)]);
+  const taken = FRAGMENTS in drafts ? files : files.filter((f) => f.published);
+  const shown = new Map<string, Doc>([...taken.map((f) => [f.path, f.doc] as const), ...Object.entries(drafts)]);
   for (const [path, doc] of shown) {
     const kind = kindOfPath(path);
     if (!kind || kind === 'fragments') continue;
@@ -224,7 +231,7 @@ export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Reco
   const docOf = (path: string) => drafts[path] ?? files.find((f) => f.path === path)?.doc;
   // Read with their shared parts written out: a route's access is often one ({ "$use": "internalAccess" }), and read
   // as written it lets anyone in, so a staff page was visited signed out and never drawn.
-  const routes = ((expandedOr(docOf('routes.json'), fragmentsOf(files))?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
+  const routes = ((expandedOr(docOf('routes.json'), fragmentsOf(files, drafts))?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
   const pageName = (path: string) => path.slice('pages/'.length, -'.json'.length);
   const changed = new Set(Object.keys(drafts).filter((p) => p.startsWith('pages/')).map(pageName));
   for (const file of files) {

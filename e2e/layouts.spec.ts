@@ -191,3 +191,14 @@ test('platform admins search offices, have no New Application, and the DFI admin
   await banner.getByRole('searchbox', { name: 'Applicant Name or ID' }).press('Enter');
   await expect(page).toHaveURL(/#\/admin\/apps\?search=Smith$/);
 });
+
+test("a product owner's header offers no office work: no New Application, no applicant search (they have no office)", async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await seedSession(page, staffState({ userRole: 'product.owner', officeId: null, officeName: null, isMultipleOffices: false, givenName: 'Paula' }));
+  await openApp(page, '/studio');
+  const banner = page.getByRole('banner');
+  await expect(banner.getByText('Hi Paula')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Studio' })).toBeVisible();
+  await expect(banner.getByRole('button', { name: 'New Application' })).toHaveCount(0);
+  await expect(banner.getByRole('searchbox')).toHaveCount(0);
+});

@@ -1,8 +1,8 @@
 /**
  * A sample value for a JSON Schema: what the studio's preview shows a signed-in role instead of anyone's records
  * (decision 0229). Every property is filled (a screen shows its optional fields too), a list has three entries that
- * differ (their keys and ids must), a choice takes its values in turn, and a text says what it is ('Sample first
- * name'), so a sample is never taken for a person's data.
+ * differ (their keys and ids must), a choice takes its values in turn, a schema's `examples` are taken as they are,
+ * and a text says what it is ('Sample first name'), so a sample is never taken for a person's data.
  */
 export type SchemaNode = boolean | { [key: string]: unknown };
 
@@ -82,6 +82,8 @@ export function sampleOf(schema: SchemaNode | undefined, resolve: Resolve, name 
   const next = (node: unknown, key: string, at = index) => sampleOf(node as SchemaNode, resolve, key, at, depth + 1);
   if (typeof schema.$ref === 'string') return next(resolve(schema.$ref), name);
   if ('const' in schema) return schema.const;
+  // The contract's own example, where a made-up value would mislead a page (a next route that is no route).
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[index % schema.examples.length];
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const values = schema.enum.filter((v) => v !== null);
     return values.length ? values[index % values.length] : null;

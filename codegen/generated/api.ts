@@ -2151,7 +2151,10 @@ export interface components {
             decisionStatus: components["schemas"]["LenderDecision"];
             /** @description At least one offer matches the requested amount (prequal match / nomatch pages). */
             isOfferMatch: boolean;
-            /** @description Where the borrower goes next: the match page when there are offers, the nomatch page otherwise (docs/decisions/0103). */
+            /**
+             * @description Where the borrower goes next: the match page when there are offers, the nomatch page otherwise (docs/decisions/0103).
+             * @example /app/prequal/match
+             */
             nextRoute: string | null;
             lenders: components["schemas"]["AppLenderResult"][];
         };
@@ -2265,7 +2268,10 @@ export interface components {
             createdAtUtc: string;
             /** Format: date-time */
             updatedAtUtc: string;
-            /** @description Borrower-journey answers only (App_GetApp, App_SelectOffer, App_SignAgreement, App_UpdateContractStatus): where the borrower goes next for the application's state — a hash route of the app (/app/prequal/..., /app/<lender>/<step>/<id>), the lender's own https page when the lender hosts the next step, or null when nothing is left to do (docs/decisions/0103). */
+            /**
+             * @description Borrower-journey answers only (App_GetApp, App_SelectOffer, App_SignAgreement, App_UpdateContractStatus): where the borrower goes next for the application's state — a hash route of the app (/app/prequal/..., /app/<lender>/<step>/<id>), the lender's own https page when the lender hosts the next step, or null when nothing is left to do (docs/decisions/0103).
+             * @example null
+             */
             nextRoute?: string | null;
         };
         /**
@@ -2376,6 +2382,7 @@ export interface components {
             documentSha256: string | null;
             /** Format: date-time */
             signedAtUtc: string | null;
+            /** @example null */
             nextRoute: string | null;
         };
         /**

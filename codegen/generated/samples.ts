@@ -55,7 +55,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "stage": "NotApplicable",
     "decisionStatus": "Pending",
     "isOfferMatch": true,
-    "nextRoute": "Sample next route",
+    "nextRoute": "/app/prequal/match",
     "lenders": [
       {
         "code": "Sample code",
@@ -378,7 +378,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_GetOffers": [
     {
@@ -863,7 +863,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_GetMyDocuments": [
     {
@@ -911,7 +911,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "kbaStatus": "Pending",
     "documentSha256": "Sample document sha256",
     "signedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_AddReferenceCode": {
     "id": 101,
@@ -1211,7 +1211,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_FinalizeApp": {
     "id": 101,
@@ -1511,7 +1511,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_SendESignLink": {
     "success": true,
@@ -2671,7 +2671,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "stage": "NotApplicable",
     "decisionStatus": "Pending",
     "isOfferMatch": true,
-    "nextRoute": "Sample next route",
+    "nextRoute": "/app/prequal/match",
     "lenders": [
       {
         "code": "Sample code",
@@ -3020,7 +3020,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_GetOfficeFundedApps": {
     "currentPage": 101,
@@ -3190,7 +3190,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "kbaStatus": "Pending",
     "documentSha256": "Sample document sha256",
     "signedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "App_SignAgreement": {
     "id": 101,
@@ -3490,7 +3490,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
-    "nextRoute": "Sample next route"
+    "nextRoute": null
   },
   "Config_GetConfigItems": [
     {

@@ -35,6 +35,10 @@ describe('sample answers for the studio preview (decision 0229)', () => {
     });
     expect(sampleOf({ oneOf: [{ type: 'null' }, { type: 'boolean' }] }, none)).toBe(true);
     expect(sampleOf({ type: 'object', additionalProperties: { type: 'integer', minimum: 500 } }, none)).toEqual({ 'Sample key': 500 });
+    // The contract's example where a made-up text would be no route at all.
+    expect(sampleOf({ type: ['string', 'null'], examples: [null] }, none, 'nextRoute')).toBeNull();
+    expect(sampleOf({ type: 'array', items: { type: 'string', examples: ['/a', '/b'] } }, none)).toEqual(['/a', '/b', '/a']);
+    expect(samples.App_GetApp).toMatchObject({ nextRoute: null });
   });
 
   it('are answers the contract allows, for every operation that answers JSON', () => {

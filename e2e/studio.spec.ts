@@ -181,7 +181,7 @@ test('a product owner corrects a translation: a Spanish reader sees it after nav
   await readerContext.close();
 });
 
-test('the form edits lists of objects item by item and expressions as JSON, said when not JSON yet (decision 0240)', async ({ page: owner }) => {
+test('the form edits lists of objects item by item, a choice of shapes by its kind, and expressions as JSON, said when not JSON yet (decision 0240)', async ({ page: owner }) => {
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
   await owner.getByLabel('Find a file').fill('pages/error');
   await openFile(owner, 'pages/error.json');
@@ -200,10 +200,17 @@ test('the form edits lists of objects item by item and expressions as JSON, said
   await expect(buttons.getByRole('group', { name: 'Button 2' })).toBeVisible();
   await buttons.getByRole('button', { name: 'Remove button 2' }).click();
   await expect(buttons.getByRole('group', { name: 'Button 2' })).toHaveCount(0);
+  // An action is a choice of shapes: its type, then that shape's own fields.
+  const action = buttons.getByRole('group', { name: 'Button 1' }).getByRole('group', { name: 'Action 1' });
+  await expect(action.getByLabel('Type')).toHaveValue('navigate');
+  await expect(action.getByRole('group', { name: 'To' })).toBeVisible();
+  await action.getByLabel('Type').selectOption('reload');
+  await expect(action.getByRole('group', { name: 'To' })).toHaveCount(0);
   await owner.getByRole('tab', { name: 'Changes' }).click();
   const changes = owner.getByLabel('Changes against what is live');
   await expect(changes).toContainText('"Something went wrong"');
   await expect(changes).toContainText('"label": "Back to the start"');
+  await expect(changes).toContainText('+         "type": "reload"');
   await owner.getByRole('button', { name: 'Discard drafts' }).click();
 });
 

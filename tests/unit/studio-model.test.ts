@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { NEW_FILES, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { NEW_FILES, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, shapeChoice, shapeOfValue, toShape, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
@@ -166,5 +166,20 @@ describe('the studio model (decision 0228)', () => {
     expect(resolve((detail.schema.properties as Record<string, Record<string, unknown>>).title!, detail.file, metas).text).toBe(true);
     expect(schemaOfFile('pages/x.json', { kind: 'nope' }, metas)).toBeUndefined();
     expect(errorsOf(['screens/pages/a.json#/title: x', 'screens/pages/ab.json: y', 'screens/pages/a.json: z'], 'pages/a.json')).toEqual(['screens/pages/a.json#/title: x', 'screens/pages/a.json: z']);
+  });
+
+  it("tells the shapes of a choice apart by the property each fixes: an action is chosen by its type, then edited as that shape", () => {
+    const action = resolve({ $ref: 'common.schema.json#/$defs/action' }, 'common.schema.json', metas);
+    const choice = shapeChoice(action.schema, action.file, metas)!;
+    expect(choice.key).toBe('type');
+    expect(choice.shapes.flatMap((shape) => shape.values)).toEqual(expect.arrayContaining(['navigate', 'dialog', 'submit', 'toast', 'closeDialog', 'signOut']));
+    expect(shapeOfValue(choice, { type: 'dialog', dialog: 'x' })?.schema.title).toBe('DialogAction');
+    expect(shapeOfValue(choice, { type: 'reload' })?.schema.title).toBe('PlainAction');
+    expect(shapeOfValue(choice, { type: 'nope' })).toBeUndefined();
+    // To another shape: what both shapes have stays (when), what only the old one had goes (dialog, props).
+    expect(toShape(choice, { type: 'dialog', dialog: 'x', props: {}, when: true }, 'navigate')).toEqual({ type: 'navigate', when: true });
+    // An expression is a choice of kinds of value, not of object shapes: no choice of shapes.
+    const expression = resolve({ $ref: 'common.schema.json#/$defs/expression' }, 'common.schema.json', metas);
+    expect(shapeChoice(expression.schema, expression.file, metas)).toBeUndefined();
   });
 });

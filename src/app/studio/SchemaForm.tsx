@@ -1,14 +1,14 @@
 /**
  * A form generated from a file's meta-schema (decision 0228): texts, choices, numbers, yes/no, lists of words and maps
  * of words, nested objects as groups, lists of objects as a group per item (added, removed), and expressions as their
- * JSON (decision 0240); what a form still cannot say well (a choice between shapes) is named with a pointer to the JSON
- * tab, where every property can be edited. A part that is a shared fragment ({ "$use": … }, written once in
+ * JSON (decision 0240), a choice between shapes (an action's kind) as a choice and then that shape's fields; what a
+ * form still cannot say well is named with a pointer to the JSON tab, where every property can be edited. A part that is a shared fragment ({ "$use": … }, written once in
  * fragments.json for several files) is named as such, and can be written out in this file to be changed here.
  */
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
-import { resolve, type Doc, type MetaSchemas } from './model.ts';
+import { resolve, shapeChoice, shapeOfValue, toShape, type Doc, type MetaSchemas, type ShapeChoice } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -127,7 +127,8 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     );
   }
   const itemSchema = items ? resolve(items, file, props.metas) : undefined;
-  if (resolved.type === 'array' && itemSchema && (itemSchema.schema.type === 'object' || itemSchema.schema.properties) && (value === undefined || Array.isArray(value))) {
+  const objectItems = itemSchema && (itemSchema.schema.type === 'object' || itemSchema.schema.properties || shapeChoice(itemSchema.schema, itemSchema.file, props.metas));
+  if (resolved.type === 'array' && objectItems && (value === undefined || Array.isArray(value))) {
     const list = (value as unknown[] | undefined) ?? [];
     const item = typeof itemSchema.schema.title === 'string' ? itemSchema.schema.title : 'Item';
     return (
@@ -148,6 +149,14 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       </Group>
     );
   }
+  const choice = shapeChoice(resolved, file, props.metas);
+  if (choice && (value === undefined || (typeof value === 'object' && !Array.isArray(value)))) {
+    return (
+      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems}>
+        <ShapeFields choice={choice} id={id} path={path} value={value} props={props} />
+      </Group>
+    );
+  }
   if (resolved.title === 'Expression') {
     return frame(<ExpressionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
   }
@@ -162,6 +171,34 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     <Text fontSize="sm" color="fg.muted">
       {value === undefined ? 'Not set.' : 'Set.'} Edit it in the JSON tab.
     </Text>,
+  );
+}
+
+/** A choice between shapes: which one (by its telling property), then that shape's own fields. */
+function ShapeFields({ choice, id, path, value, props }: { choice: ShapeChoice; id: string; path: Path; value: unknown; props: FormProps }) {
+  const shape = shapeOfValue(choice, value);
+  const selectId = `${id}-${choice.key}`;
+  const own = shape ? { ...shape.schema, properties: Object.fromEntries(Object.entries((shape.schema.properties ?? {}) as Schema).filter(([name]) => name !== choice.key)) } : undefined;
+  return (
+    <Stack gap="3">
+      <Stack gap="1">
+        <chakra.label htmlFor={selectId} fontWeight="medium" fontSize="sm">
+          {words(choice.key)}
+        </chakra.label>
+        <NativeSelect.Root size="sm">
+          <NativeSelect.Field id={selectId} value={shape ? String((value as Doc)[choice.key]) : ''} onChange={(e) => props.onChange(path, e.target.value === '' ? undefined : toShape(choice, value, e.target.value))}>
+            <option value="">(none)</option>
+            {choice.shapes.flatMap((s) => s.values).map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </NativeSelect.Field>
+          <NativeSelect.Indicator />
+        </NativeSelect.Root>
+      </Stack>
+      {own ? <Fields schema={own} file={shape!.file} path={path} props={props} /> : null}
+    </Stack>
   );
 }
 

@@ -182,6 +182,50 @@ export function resolve(schema: Schema, file: string, metas: MetaSchemas): { sch
   return current;
 }
 
+/** One shape of a choice: the values of the telling property it takes, and its schema (and the file it is in). */
+export interface Shape {
+  values: string[];
+  schema: Schema;
+  file: string;
+}
+
+/** A choice between object shapes told apart by one property's fixed values (an action's `type`). */
+export interface ShapeChoice {
+  key: string;
+  shapes: Shape[];
+}
+
+/** The fixed values a property schema allows: its `const`, or its `enum` of texts. */
+const fixedValues = (property: unknown): string[] | undefined => {
+  if (!property || typeof property !== 'object') return undefined;
+  const node = property as Schema;
+  if (typeof node.const === 'string') return [node.const];
+  return Array.isArray(node.enum) && node.enum.every((v) => typeof v === 'string') ? (node.enum as string[]) : undefined;
+};
+
+/** The choice a oneOf or anyOf of objects makes, when one property tells every shape apart; undefined otherwise. */
+export function shapeChoice(schema: Schema, file: string, metas: MetaSchemas): ShapeChoice | undefined {
+  const options = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  if (!Array.isArray(options) || options.length < 2) return undefined;
+  const resolved = options.map((option) => resolve(option, file, metas));
+  if (!resolved.every(({ schema: shape }) => shape.type === 'object' && shape.properties)) return undefined;
+  const keys = Object.keys((resolved[0]!.schema.properties ?? {}) as Schema);
+  const key = keys.find((name) => resolved.every(({ schema: shape }) => fixedValues((shape.properties as Schema)[name])));
+  if (!key) return undefined;
+  return { key, shapes: resolved.map(({ schema: shape, file: at }) => ({ values: fixedValues((shape.properties as Schema)[key])!, schema: shape, file: at })) };
+}
+
+/** The shape a value has: the one whose values hold its telling property. */
+export const shapeOfValue = (choice: ShapeChoice, value: unknown): Shape | undefined =>
+  choice.shapes.find((shape) => shape.values.includes(String((value as Doc | undefined)?.[choice.key])));
+
+/** A value turned into another shape: the telling property set, the properties the new shape also has kept. */
+export function toShape(choice: ShapeChoice, value: unknown, to: string): Doc {
+  const shape = choice.shapes.find((s) => s.values.includes(to));
+  const kept = Object.entries((value ?? {}) as Doc).filter(([name]) => name !== choice.key && shape && name in ((shape.schema.properties ?? {}) as Schema));
+  return { [choice.key]: to, ...Object.fromEntries(kept) };
+}
+
 /** The meta-schema of a file: its kind's file, and for a page or dialog the definition of its `kind`. */
 export function schemaOfFile(path: string, doc: Doc, metas: MetaSchemas): { schema: Schema; file: string } | undefined {
   const kind = kindOfPath(path);

@@ -3809,12 +3809,7 @@ export interface components {
          * @description Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/.
          */
         StudioDraft: {
-            /** @description Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239). */
-            files: {
-                [key: string]: {
-                    [key: string]: unknown;
-                } | null;
-            };
+            files: components["schemas"]["StudioDraftFiles"];
         };
         /**
          * Studio check
@@ -3828,12 +3823,7 @@ export interface components {
          * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.
          */
         StudioPublish: {
-            /** @description Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239). */
-            files: {
-                [key: string]: {
-                    [key: string]: unknown;
-                } | null;
-            };
+            files: components["schemas"]["StudioDraftFiles"];
             /** @description What changed and why, for the history. */
             note: string;
         };
@@ -4299,6 +4289,15 @@ export interface components {
             changedByEmail: string | null;
             /** Format: date-time */
             changedAtUtc: string;
+        };
+        /**
+         * Studio draft files
+         * @description Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
+         */
+        StudioDraftFiles: {
+            [key: string]: {
+                [key: string]: unknown;
+            } | null;
         };
         /**
          * KBA choice

@@ -7447,17 +7447,21 @@ export interface StudioFiles {
  * via the `definition` "StudioDraft".
  */
 export interface StudioDraft {
-  /**
-   * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
-   */
-  files: {
-    [k: string]:
-      | {
-          [k: string]: unknown | undefined;
-        }
-      | null
-      | undefined;
-  };
+  files: StudioDraftFiles;
+}
+/**
+ * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioDraftFiles".
+ */
+export interface StudioDraftFiles {
+  [k: string]:
+    | {
+        [k: string]: unknown | undefined;
+      }
+    | null
+    | undefined;
 }
 /**
  * Answer of Studio_CheckDraft: the problems of the live set with the draft in it, each naming the file and the place ('screens/brands/bright.json#/wording/service: …'); none means it may be published.
@@ -7478,17 +7482,7 @@ export interface StudioCheck {
  * via the `definition` "StudioPublish".
  */
 export interface StudioPublish {
-  /**
-   * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
-   */
-  files: {
-    [k: string]:
-      | {
-          [k: string]: unknown | undefined;
-        }
-      | null
-      | undefined;
-  };
+  files: StudioDraftFiles;
   /**
    * What changed and why, for the history.
    */

@@ -181,7 +181,7 @@ test('a product owner corrects a translation: a Spanish reader sees it after nav
   await readerContext.close();
 });
 
-test('the form edits lists of objects item by item, a choice of shapes by its kind, and expressions as JSON, said when not JSON yet (decision 0240)', async ({ page: owner }) => {
+test('the form edits lists of objects item by item, a choice of shapes by its kind, expressions as JSON (said when not JSON yet), and adds a state rule (decisions 0240, 0241)', async ({ page: owner }) => {
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
   await owner.getByLabel('Find a file').fill('pages/error');
   await openFile(owner, 'pages/error.json');
@@ -211,6 +211,21 @@ test('the form edits lists of objects item by item, a choice of shapes by its ki
   await expect(changes).toContainText('"Something went wrong"');
   await expect(changes).toContainText('"label": "Back to the start"');
   await expect(changes).toContainText('+         "type": "reload"');
+  await owner.getByRole('button', { name: 'Discard drafts' }).click();
+
+  // A state's rule added in the form (decision 0241: the state rules publish like any file).
+  await owner.getByLabel('Find a file').fill('states');
+  await openFile(owner, 'states.json');
+  await owner.getByLabel('Add a state rule (its name, then Enter)').fill('CA');
+  await owner.getByLabel('Add a state rule (its name, then Enter)').press('Enter');
+  const california = owner.getByRole('group', { name: 'CA' });
+  await expect(california.getByRole('alert').filter({ hasText: "must have the property 'source'" })).toBeVisible({ timeout: 15_000 });
+  await california.getByLabel('Minimum Age').fill('19');
+  await california.getByLabel('Source').fill('A rule written for this test');
+  await expect(owner.getByRole('button', { name: 'Publish 1 file(s)' })).toBeVisible();
+  await owner.getByRole('tab', { name: 'Changes' }).click();
+  await expect(changes).toContainText('"CA": {');
+  await expect(changes).toContainText('"minimumAge": 19');
   await owner.getByRole('button', { name: 'Discard drafts' }).click();
 });
 

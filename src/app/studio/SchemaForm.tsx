@@ -271,17 +271,21 @@ function Fields({ schema, file, path, props }: { schema: Schema; file: string; p
       {others.map((name) => (
         <Field key={name} name={name} property={extra!} path={[...path, name]} props={{ ...props, file }} />
       ))}
-      {extra && resolve(extra, file, props.metas).schema.type === 'string' ? <AddEntry path={path} onChange={props.onChange} /> : null}
+      {extra ? <AddEntry path={path} entry={resolve(extra, file, props.metas).schema} onChange={props.onChange} /> : null}
     </Stack>
   );
 }
 
-function AddEntry({ path, onChange }: { path: Path; onChange: FormProps['onChange'] }) {
+/** A new entry of a map: a word (its name, as the word to translate), or a group (a state's rule) to fill in. */
+function AddEntry({ path, entry, onChange }: { path: Path; entry: Schema; onChange: FormProps['onChange'] }) {
   const id = `studio-add-${path.join('-')}`;
+  const word = entry.type === 'string';
+  if (!word && entry.type !== 'object') return null;
+  const what = typeof entry.title === 'string' ? words(entry.title).toLowerCase() : 'entry';
   return (
     <Stack gap="1">
       <chakra.label htmlFor={id} fontSize="sm">
-        Add a word (its name, then Enter)
+        {word ? 'Add a word (its name, then Enter)' : `Add a ${what} (its name, then Enter)`}
       </chakra.label>
       <Input
         id={id}
@@ -290,7 +294,7 @@ function AddEntry({ path, onChange }: { path: Path; onChange: FormProps['onChang
         onKeyDown={(e) => {
           const name = e.currentTarget.value.trim();
           if (e.key !== 'Enter' || !name) return;
-          onChange([...path, name], name);
+          onChange([...path, name], word ? name : {});
           e.currentTarget.value = '';
         }}
       />

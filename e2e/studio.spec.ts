@@ -181,6 +181,48 @@ test('a product owner corrects a translation: a Spanish reader sees it after nav
   await readerContext.close();
 });
 
+test('a language added in the studio is offered at once where an office sends a link, and no more after the rollback (decision 0238)', async ({ page: owner, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel("New file's kind").selectOption('language');
+  await owner.getByLabel('New language (its code)').fill('fr');
+  await owner.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'languages/fr.json' })).toBeVisible();
+  await owner.getByRole('tab', { name: 'Form' }).click();
+  await owner.getByLabel('Name', { exact: true }).fill('Français');
+  await owner.getByLabel('Tag', { exact: true }).fill('fr-FR');
+  await publish(owner, 'French, to be translated', 1);
+
+  // An office admin's form, opened after the publication: the new language is one of the patient's languages.
+  const officeContext = await browser.newContext({ ignoreHTTPSErrors: true, baseURL });
+  const office = await officeContext.newPage();
+  await signIn(office, 'office.admin@demo.test', /^\/home$/);
+  const language = async () => {
+    await office.getByRole('button', { name: 'New Application' }).click();
+    await office.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'Email a link' }).click();
+    const dialog = office.getByRole('dialog', { name: 'Email an application link' });
+    const select = dialog.getByLabel("Patient's language");
+    await expect(select.locator('option', { hasText: 'English' })).toBeAttached();
+    const options = await select.locator('option').allInnerTexts();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    return options;
+  };
+  expect(await language()).toEqual(expect.arrayContaining(['English', 'Español', 'Français']));
+
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
+  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  // The office's next pages take the set without French.
+  await office.evaluate(() => (window.location.hash = '/kanban'));
+  await expect(office.getByRole('heading', { level: 1, name: 'Applications by stage' })).toBeVisible();
+  await office.evaluate(() => (window.location.hash = '/home'));
+  await expect(office.getByRole('heading', { level: 1, name: 'Active Applications' })).toBeVisible();
+  // (The set is drawn once its pages have loaded with it, a moment after the navigation that took it.)
+  await expect.poll(language, { timeout: 20_000 }).not.toContain('Français');
+  await officeContext.close();
+});
+
 test('the form edits lists of objects item by item, a choice of shapes by its kind, expressions as JSON (said when not JSON yet), and adds a state rule (decisions 0240, 0241)', async ({ page: owner }) => {
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
   await owner.getByLabel('Find a file').fill('pages/error');

@@ -2039,10 +2039,9 @@ export interface components {
             serviceDate?: string | null;
             /**
              * Patient's language
-             * @description The patient's language (screens/languages/, decision 0216): the texted or e-mailed link, its message and every later message to the patient are in it. A test keeps this list equal to the languages offered.
-             * @enum {unknown}
+             * @description The patient's language: the texted or e-mailed link, its message and every later message to the patient are in it. One of the languages live now (screens/languages/ and the studio's, decisions 0216 and 0238); the server refuses another.
              */
-            language?: "en" | "es";
+            language?: string;
             /**
              * Enable Remote Sign
              * @default false

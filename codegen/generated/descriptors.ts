@@ -43,6 +43,7 @@ export type Widget =
   | 'confirm'
   | 'select'
   | 'configSelect'
+  | 'languageSelect'
   | 'radio'
   | 'file'
   | 'otp'

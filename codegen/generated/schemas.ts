@@ -9,9 +9,9 @@ export type SendApp = {
   [k: string]: unknown | undefined;
 } & SendApp1;
 /**
- * The patient's language (screens/languages/, decision 0216): the texted or e-mailed link, its message and every later message to the patient are in it. A test keeps this list equal to the languages offered.
+ * The patient's language: the texted or e-mailed link, its message and every later message to the patient are in it. One of the languages live now (screens/languages/ and the studio's, decisions 0216 and 0238); the server refuses another.
  */
-export type PatientSLanguage = 'en' | 'es';
+export type PatientSLanguage = string;
 export type EnableRemoteSign = boolean;
 /**
  * Channel used to send a link or a one-time passcode to a borrower.

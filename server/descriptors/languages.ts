@@ -73,6 +73,9 @@ export function languageFor(wish: string | null | undefined): Language {
   return byLocale.get(negotiate(wish, [...byLocale.keys()], source))!;
 }
 
+/** Whether a locale is one of the languages live now. */
+export const isOffered = (locale: string): boolean => languages().byLocale.has(locale);
+
 /** The locale to keep with a record: null for the source language (the default needs no storing). */
 export function localeToKeep(wish: string | null | undefined): string | null {
   const language = languageFor(wish);

@@ -11,6 +11,7 @@ import type { WidgetProps } from '@rjsf/utils';
 import { evaluate, text } from '../../core/expressions.ts';
 import { NativeCheck, type Option } from './native-check.tsx';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
+import { useEngine } from '../engine/services.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
 import { tr } from '../../core/current-language.ts';
 
@@ -206,6 +207,12 @@ export function ConfigSelectWidget(props: WidgetProps) {
   const answer = query.data as Item[] | { items?: Item[] } | undefined;
   const items = (Array.isArray(answer) ? answer : (answer?.items ?? [])).filter((i) => i.isEnabled).sort((a, b) => a.displayOrder - b.displayOrder);
   return <NativeSelectInput props={props} options={items.map((i) => ({ value: i.value ?? i.name, label: i.name }))} />;
+}
+
+/** The languages live now (the built ones and the studio's): a language published today is offered at once (0238). */
+export function LanguageSelectWidget(props: WidgetProps) {
+  const { languages } = useEngine();
+  return <NativeSelectInput props={props} options={languages.list.map((language) => ({ value: language.locale, label: language.name }))} />;
 }
 
 export function CheckboxWidget(props: WidgetProps) {

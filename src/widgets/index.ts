@@ -28,6 +28,7 @@ export const registry: WidgetRegistry = {
     select: SelectWidget,
     radio: field('RadioWidget'),
     configSelect: field('ConfigSelectWidget'),
+    languageSelect: field('LanguageSelectWidget'),
     checkbox: CheckboxWidget,
     confirm: field('ConfirmWidget'),
     textarea: field('TextareaWidget'),

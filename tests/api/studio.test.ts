@@ -5,7 +5,7 @@ import { DFI, OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER } from '../support/demo-acco
 import { harness, type Harness } from '../support/harness.ts';
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
 import { routePath } from '../../server/domain/journey/routing.ts';
-import { offices } from '../../server/db/schema.ts';
+import { applications, offices } from '../../server/db/schema.ts';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -176,7 +176,7 @@ describe('the studio (decision 0228)', () => {
     expect(lenderCatalogue(h.settings).get('powerpay')!.descriptor.sandbox!.rules.find((r) => r.reasonCode === 'SANDBOX-COUNTER')?.approvedAmount).toBe(1_500);
   });
 
-  it('publishes a translation as data: the server writes in the published words at once, and a language file must be named by its locale (decision 0238)', async () => {
+  it('publishes a translation as data: the server writes in the published words at once, a link can be sent in a published language, and a language file must be named by its locale (decision 0238)', async () => {
     const all = await files();
     const spanish = docOf(all, 'languages/es.json') as { texts: Record<string, string> };
     const notFound = async () => JSON.parse((await call(undefined, 'GET', '/api/No/Such', undefined, { 'accept-language': 'es' })).body).detail as string;
@@ -184,6 +184,20 @@ describe('the studio (decision 0228)', () => {
     const misnamed = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'languages/fr.json': spanish }, note: 'French, misnamed' });
     expect(misnamed.statusCode).toBe(400);
     expect(JSON.parse(misnamed.body).errors.files).toEqual([expect.stringMatching(/fr\.json: its locale is 'es'/)]);
+
+    // A language published today is one a link can be sent in at once; one that is not live is refused at its field.
+    const send = (language: string) => call(OFFICE_ADMIN, 'POST', '/api/App/SendApp', { officeId: 101, firstName: 'Fleur', lastName: 'Studio', amount: 1200, email: `fleur.${language}@gmail.com`, language });
+    const refused = await send('fr');
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body).errors).toEqual({ language: ['This field must be one of the allowed values.'] });
+    const french = { ...spanish, locale: 'fr', name: 'Français' };
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'languages/fr.json': french }, note: 'French' })).statusCode).toBe(200);
+    const sent = await send('fr');
+    expect(sent.statusCode, sent.body).toBe(200);
+    const [app] = await h.database.db.select({ language: applications.language }).from(applications).where(eq(applications.id, JSON.parse(sent.body).appId));
+    expect(app!.language).toBe('fr');
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'No French yet' })).statusCode).toBe(200);
+    expect((await send('fr')).statusCode).toBe(400);
 
     const texts = { ...spanish.texts, 'This page could not be found': 'Esta página no existe' };
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'languages/es.json': { ...spanish, texts } }, note: 'Clearer Spanish' })).statusCode).toBe(200);

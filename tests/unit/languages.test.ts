@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../../core/contract/documents.ts';
-import { languageIndex } from '../../codegen/generated/languages.ts';
 import { fill, negotiate, speakerOf, translate, wordsOf, type Speaker } from '../../core/i18n.ts';
 import { adverseActionNotice, adverseActionSms, applicationLinkEmail, applicationLinkSms, eSignLinkEmail, eSignLinkSms, passcodeEmail, passcodeSms } from '../../server/notify/messages.ts';
 import { consentText } from '../../server/esign/consent.ts';
@@ -204,13 +202,5 @@ describe('what the server writes to a borrower, in Spanish', () => {
   it("translates the sandbox lender's identity questions", () => {
     const applicant = { address: { streetAddress: '4100 Juniper Hollow Trl', city: 'Round Rock', zipCode: '78664' }, dob: '1984-04-12' } as Applicant;
     for (const question of sandboxKba(applicant)) expect(spanish.texts[question.text], question.text).toBeDefined();
-  });
-});
-
-describe("the patient's language in the send-application form", () => {
-  it('offers exactly the languages of screens/languages/, each named in itself', async () => {
-    const form = JSON.parse(readFileSync(join(ROOT, 'schemas', 'forms', 'send-app.json'), 'utf8')) as { properties: { language: { enum: string[]; 'x-labels': Record<string, string> } } };
-    expect(form.properties.language.enum).toEqual(languageIndex.map((l) => l.locale));
-    expect(form.properties.language['x-labels']).toEqual(Object.fromEntries(languageIndex.map((l) => [l.locale, l.name])));
   });
 });

@@ -22,7 +22,7 @@ import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
 import { requireApprovedOffice } from '../offices/lookup.ts';
 import { tokenHash } from '../../identity/secrets.ts';
 import { kickOutbox } from '../../notify/kick.ts';
-import { localeToKeep, speakerFor } from '../../descriptors/languages.ts';
+import { isOffered, localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 import type { Language } from '../../../core/i18n.ts';
 
 type Schemas = components['schemas'];
@@ -103,6 +103,8 @@ export async function sendApplication(services: Services, caller: Caller, body: 
   if (!body.email && smsOptedOut) {
     throw HttpProblem.conflict('This mobile phone opted out of text messages (it replied STOP). Send the link by e-mail instead.');
   }
+  // The form offers the languages live now; one that is not (a tab older than a rollback, a hand-made call) is refused.
+  if (body.language !== undefined && !isOffered(body.language)) throw HttpProblem.validation({ language: [message('notAllowedValue')] });
   const amount = toCents(body.amount);
   const hours = settings.linkTokenTtlHours;
   const language = localeToKeep(body.language);

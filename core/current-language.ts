@@ -1,7 +1,7 @@
 /**
  * The language people read (docs/decisions/0216): the source texts of descriptors and the engine's own words pass
  * through `tr`; formats (formats.ts) use the language's tag. One language at a time in a tab, like the label tables:
- * a module the pure functions read (React-free: the server evaluates expressions too), and `useLocale` (src/engine/hooks.tsx)
+ * a module the pure functions read (React-free: the server evaluates expressions too), and `useLanguage` (src/engine/hooks.tsx)
  * re-renders what shows words when the language changes.
  */
 import { translate, type Language } from './i18n.ts';

@@ -9,6 +9,7 @@ import { callInput, type ActionRuntime } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
 import { loadIcons, read } from './preload.ts';
 import { currentLanguage, onLanguageChange } from '../../core/current-language.ts';
+import type { Language } from '../../core/i18n.ts';
 import { brandContext } from '../../core/brand.ts';
 
 export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
@@ -63,22 +64,27 @@ export function useRouteInfo(): RouteInfo {
   return useContext(RouteInfoContext);
 }
 
-/** The current language's code; a component that reads it re-renders when it changes. */
-export function useLocale(): string {
-  return useSyncExternalStore(onLanguageChange, () => currentLanguage().locale, () => currentLanguage().locale);
+/**
+ * The current language; a component that reads it re-renders when it changes — its words too, not only its code (a
+ * translation published in the studio is taken again under the same code, decision 0238).
+ */
+export function useLanguage(): Language {
+  return useSyncExternalStore(onLanguageChange, currentLanguage, currentLanguage);
 }
+
 
 /** The expression context for this place: session, route, brand, flags, conditions, the language and the enclosing scope. */
 export function useExprContext(extra?: Context): Context {
   const services = useEngine();
   const session = useSessionState();
-  const locale = useLocale();
+  const language = useLanguage();
+  const locale = language.locale;
   const route = useRouteInfo();
   const scope = useContext(ScopeContext);
   const flags = services.useFlags();
   const flow = route.flow ? services.descriptors.flows?.[route.flow.code] : undefined;
   // The brand's words ({brand.wording.service}) in the current language.
-  const brand = useMemo(() => brandContext(services.brand.descriptor, services.brand.name, currentLanguage()), [services, locale]); // eslint-disable-line react-hooks/exhaustive-deps
+  const brand = useMemo(() => brandContext(services.brand.descriptor, services.brand.name, language), [services, language]);
   const base = useMemo(
     () => buildContext({ session, route, brand, conditions: services.descriptors.conditions.conditions, flags, flow, locale }),
     [session, route, services, brand, flags, flow, locale],

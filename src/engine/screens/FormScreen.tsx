@@ -6,7 +6,7 @@ import type { Button, DownloadAction, FormScreen as FormDescriptor, SubmitAction
 import type { ScreenProps } from './props.ts';
 import { bind, condition, evaluate, text, type Context } from '../../../core/expressions.ts';
 import { callInput, compact, runActions } from '../actions.ts';
-import { useActionRuntime, useExprContext, useLocale, useOperationQuery, WizardStepContext } from '../hooks.tsx';
+import { useActionRuntime, useExprContext, useLanguage, useOperationQuery, WizardStepContext } from '../hooks.tsx';
 import { tr } from '../../../core/current-language.ts';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
@@ -135,13 +135,13 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const unseen = useMemo(() => new Set([...hidden, ...offScreen, ...paths.filter((p) => screen.fields[p]?.widget === 'hidden')]), [hidden, offScreen, paths, screen.fields]);
   // A field with the hidden widget is not given to @rjsf (nor the code of its field kind); its value stays in the
   // form's data like any other.
-  const locale = useLocale();
-  const display = useMemo(() => schemaInWords(displaySchemaFor(module.schema, unseen, also), tr), [module, unseen, also, locale]); // eslint-disable-line react-hooks/exhaustive-deps
+  const language = useLanguage();
+  const display = useMemo(() => schemaInWords(displaySchemaFor(module.schema, unseen, also), tr), [module, unseen, also, language]); // eslint-disable-line react-hooks/exhaustive-deps
   const uiText = JSON.stringify(uiSchemaFor(screen, display, ctx));
   const uiSchema = useMemo(() => JSON.parse(uiText) as UiSchema, [uiText]);
 
   // The catalogue's messages in the current language: the validator fills their {limit} after translation.
-  const catalogue = useMemo(() => catalogueIn(services.messages, tr), [services.messages, locale]); // eslint-disable-line react-hooks/exhaustive-deps
+  const catalogue = useMemo(() => catalogueIn(services.messages, tr), [services.messages, language]); // eslint-disable-line react-hooks/exhaustive-deps
   const rules = useRef<FormRules>(null as unknown as FormRules);
   rules.current = { validate: module.validate, messagesAt: module.messagesAt, schema: module.schema, catalogue, hidden, unseen, required: also, bound };
   const validator = useMemo(() => createValidator(() => rules.current), []);

@@ -4,7 +4,7 @@ import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
-import { latestLiveSet } from './live.ts';
+import { perLiveSet } from './live.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
@@ -65,23 +65,17 @@ export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
 }
 
 let deployed: BrandDescriptor[] | undefined;
-let live: { hash: string; brands: BrandDescriptor[]; choose: BrandChooser } | undefined;
 
 /** The brands live now: the deployed files with the studio's published brands in place or beside (decision 0228). */
 export function liveBrands(): BrandDescriptor[] {
   return liveChooser().brands;
 }
 
-function liveChooser(): { brands: BrandDescriptor[]; choose: BrandChooser } {
-  const set = latestLiveSet();
-  if (live?.hash !== set.hash) {
-    deployed ??= loadBrands();
-    const published = filesOf(set.served, 'brands').map(({ doc }) => doc as BrandDescriptor);
-    const brands = withPublished(deployed, published, (brand) => brand.id);
-    live = { hash: set.hash, brands, choose: brandChooser(brands) };
-  }
-  return live;
-}
+const liveChooser = perLiveSet((set): { brands: BrandDescriptor[]; choose: BrandChooser } => {
+  const published = filesOf(set.served, 'brands').map(({ doc }) => doc as BrandDescriptor);
+  const brands = withPublished((deployed ??= loadBrands()), published, (brand) => brand.id);
+  return { brands, choose: brandChooser(brands) };
+});
 
 /** The brand for a host and an asked-for id, among the live brands. */
 export function serverBrand(host: string | undefined, requested?: unknown): ServerBrand {

@@ -7,7 +7,7 @@ import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
-import { latestLiveSet } from './live.ts';
+import { perLiveSet } from './live.ts';
 
 /**
  * The languages of screens/languages/ (decision 0216), with a studio publication's in place or beside them (decision
@@ -56,16 +56,8 @@ function build(docs: readonly LanguageDescriptor[]): Languages {
 }
 
 let deployed: LanguageDescriptor[] | undefined;
-let live: { hash: string; languages: Languages } | undefined;
 
-function languages(): Languages {
-  const set = latestLiveSet();
-  if (live?.hash !== set.hash) {
-    deployed ??= readDeployed();
-    live = { hash: set.hash, languages: build(withPublished(deployed, publishedLanguages(set.served), (language) => language.locale)) };
-  }
-  return live.languages;
-}
+const languages = perLiveSet((set): Languages => build(withPublished((deployed ??= readDeployed()), publishedLanguages(set.served), (language) => language.locale)));
 
 /** The language for a wish (a locale kept with an application, or an Accept-Language header); the source language otherwise. */
 export function languageFor(wish: string | null | undefined): Language {

@@ -97,7 +97,18 @@ const byHash = new Map<string, LiveSet>();
 
 /** The set this process read last, whichever database it came from (one in a deployment): for sync readers. */
 let latest: LiveSet = BUILT;
-export const latestLiveSet = (): LiveSet => latest;
+
+/**
+ * What a server reader makes of the live set (its brands, languages, lenders, state rules), made again only when
+ * another set is live — the one way the server's readers follow a publication (decisions 0228, 0231, 0238, 0241).
+ */
+export function perLiveSet<T>(make: (set: LiveSet) => T): () => T {
+  let made: { hash: string; value: T } | undefined;
+  return () => {
+    if (made?.hash !== latest.hash) made = { hash: latest.hash, value: make(latest) };
+    return made.value;
+  };
+}
 
 function remember(db: Db, set: LiveSet): LiveSet {
   current.set(db, { at: Date.now(), set });

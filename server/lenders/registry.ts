@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import { lenders } from '../db/schema.ts';
 import { resolve } from 'node:path';
 import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from './descriptor.ts';
-import { latestLiveSet } from '../descriptors/live.ts';
+import { perLiveSet } from '../descriptors/live.ts';
 import { SCREENS } from '../../core/descriptors/screens.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
@@ -42,14 +42,10 @@ const catalogues = new Map<string, LenderCatalogue>();
 
 function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
   const deployed = loadLenderFiles(dir);
+  // The deployed folder follows the live set (at most LIVE_TTL_MS old, like the pages people see); a folder set
+  // elsewhere by LENDERS_DIR is a deployment's own.
   const follows = resolve(dir) === resolve(SCREENS, 'lenders');
-  let seen = { hash: '', built: build(deployed, site) };
-  // The live set this process read last (at most LIVE_TTL_MS old, like the pages people see).
-  const now = (): Built => {
-    const live = latestLiveSet();
-    if (follows && live.hash !== seen.hash) seen = { hash: live.hash, built: build(withPublished(deployed, publishedLenders(live.served), (lender) => lender.code), site) };
-    return seen.built;
-  };
+  const now = perLiveSet((live) => build(follows ? withPublished(deployed, publishedLenders(live.served), (lender) => lender.code) : deployed, site));
   return {
     dir,
     get descriptors() {

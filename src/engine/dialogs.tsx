@@ -4,14 +4,11 @@
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { currentHashPath, DialogsContext, type DialogControls, type OpenDialog } from './hooks.tsx';
+import { currentPathname, DialogsContext, type DialogControls, type OpenDialog } from './hooks.tsx';
 
 const DialogFrame = lazy(() => import('./dialog-frame.tsx'));
 
 let nextId = 1;
-
-/** The path the address names now ('#/search/42?x=1' → '/search/42'), which the router draws next. */
-const addressPath = () => currentHashPath().split('?')[0]!;
 
 export function DialogProvider({ children }: { children: ReactNode }) {
   const [stack, setStack] = useState<OpenDialog[]>([]);
@@ -23,7 +20,7 @@ export function DialogProvider({ children }: { children: ReactNode }) {
     setShownPage(pathname);
     if (stack.some((dialog) => dialog.page !== pathname)) setStack((s) => s.filter((dialog) => dialog.page === pathname));
   }
-  const open = useCallback((name: string, props: Record<string, unknown>) => setStack((s) => [...s, { id: nextId++, name, props, page: addressPath() }]), []);
+  const open = useCallback((name: string, props: Record<string, unknown>) => setStack((s) => [...s, { id: nextId++, name, props, page: currentPathname() }]), []);
   const close = useCallback((id?: number) => setStack((s) => (id === undefined ? s.slice(0, -1) : s.filter((d) => d.id !== id))), []);
   const controls = useMemo<DialogControls>(() => ({ open, close }), [open, close]);
   return (

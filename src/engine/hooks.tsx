@@ -72,7 +72,6 @@ export function useLanguage(): Language {
   return useSyncExternalStore(onLanguageChange, currentLanguage, currentLanguage);
 }
 
-
 /** The expression context for this place: session, route, brand, flags, conditions, the language and the enclosing scope. */
 export function useExprContext(extra?: Context): Context {
   const services = useEngine();
@@ -94,6 +93,9 @@ export function useExprContext(extra?: Context): Context {
 
 /** The in-app path with its query, as the hash router holds it ('/auth?p=%2Fhome'). */
 export const currentHashPath = () => window.location.hash.replace(/^#/, '') || '/';
+
+/** The page the address names now, without its query ('#/search/42?x=1' → '/search/42'): what the router draws next. */
+export const currentPathname = () => currentHashPath().split('?')[0]!;
 
 /**
  * What actions act on. It does not follow the location (the router's navigator, and the current path read when an

@@ -9,7 +9,7 @@ import { decideAccess, visitorOf } from './access.ts';
 import { resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from '../../core/expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
-import { currentHashPath, RouteInfoContext, useExprContext, useSessionState } from './hooks.tsx';
+import { currentHashPath, currentPathname, RouteInfoContext, useExprContext, useSessionState } from './hooks.tsx';
 import { useEngine, type EngineServices } from './services.ts';
 import { ErrorBoundary, ForbiddenContent, NotFoundContent, type ErrorBoundaryProps } from './pages.tsx';
 import { Lazy, Loading } from './ui.tsx';
@@ -27,8 +27,7 @@ export function preloadRoute(services: EngineServices, entry: RouteEntry): void 
 
 /** The address's route, preloaded before the first render (whoever may open it: it is code and descriptors only). */
 export function preloadLocation(services: EngineServices): void {
-  const pathname = currentHashPath().split('?')[0]!;
-  const entry = matchRoutes(services.descriptors.table, pathname)?.[0]?.route;
+  const entry = matchRoutes(services.descriptors.table, currentPathname())?.[0]?.route;
   if (entry && !entry.redirect) preloadRoute(services, entry);
 }
 

@@ -1,5 +1,5 @@
 import { screensFile } from '../../../core/descriptors/read.ts';
-import { latestLiveSet } from '../../descriptors/live.ts';
+import { perLiveSet } from '../../descriptors/live.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import type { Stage } from '../applications/status.ts';
 
@@ -16,9 +16,7 @@ interface RouteTable {
 
 let deployed: RouteTable | undefined;
 /** The route table as the browser has it: deployed, or as the live studio publication serves it (decision 0241). */
-function routeTable(): RouteTable {
-  return (latestLiveSet().served['routes.json'] as RouteTable | undefined) ?? (deployed ??= screensFile<RouteTable>('routes.json'));
-}
+const routeTable = perLiveSet((set): RouteTable => (set.served['routes.json'] as RouteTable | undefined) ?? (deployed ??= screensFile<RouteTable>('routes.json')));
 
 /** '/app/prequal/:id?' with {id: 5} → '/app/prequal/5'; optional parameters without a value go. */
 export function fillPath(path: string, params: Record<string, string | number>): string {

@@ -2,8 +2,9 @@
  * A form generated from a file's meta-schema (decision 0228): texts, choices, numbers, yes/no, lists of words and maps
  * of words, nested objects as groups, lists of objects as a group per item (added, removed), and expressions as their
  * JSON (decision 0240), a choice between shapes (an action's kind) as a choice and then that shape's fields; what a
- * form still cannot say well is named with a pointer to the JSON tab, where every property can be edited. A part that is a shared fragment ({ "$use": … }, written once in
- * fragments.json for several files) is named as such, and can be written out in this file to be changed here.
+ * form still cannot say well is named with a pointer to the JSON tab, where every property can be edited. A part that
+ * is a shared fragment ({ "$use": … }, written once in fragments.json for several files) is named as such, and can be
+ * written out in this file to be changed here.
  */
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';

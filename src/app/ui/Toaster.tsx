@@ -3,12 +3,12 @@ import { useLocation } from 'react-router-dom';
 import { Button, createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import { attach, TOAST_MS } from './toasts.ts';
 import { tr } from '../../../core/current-language.ts';
+import { currentPathname } from '../../engine/hooks.tsx';
 
 const toaster = createToaster({ placement: 'top', max: 5, pauseOnPageIdle: true });
 
 /** The page a toast belongs to (the hash route's path), by toast id. */
 const pages = new Map<string, string>();
-const pageNow = () => window.location.hash.slice(1).split('?')[0] || '/';
 
 /**
  * A toast belongs to the page its action ends on: 'Your loan agreement is signed.' is raised just before the action
@@ -16,7 +16,7 @@ const pageNow = () => window.location.hash.slice(1).split('?')[0] || '/';
  * address at once).
  */
 function belongsToPage(id: string): void {
-  queueMicrotask(() => pages.set(id, pageNow()));
+  queueMicrotask(() => pages.set(id, currentPathname()));
 }
 
 /**
@@ -26,7 +26,7 @@ function belongsToPage(id: string): void {
 function useToastsEndWithTheirPage(): void {
   const { pathname } = useLocation();
   useEffect(() => {
-    const here = pageNow();
+    const here = currentPathname();
     for (const [id, page] of pages) {
       if (page === here) continue;
       toaster.dismiss(id);

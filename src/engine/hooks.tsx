@@ -189,7 +189,7 @@ const statusOf = (error: unknown): unknown => (error as { status?: unknown } | n
 const namesNothingHere = (error: unknown) => statusOf(error) === 403 || statusOf(error) === 404;
 
 /** The query of a binding in a context: keyed by operationId and the request it makes. */
-function operationQuery(services: EngineServices, client: QueryClient, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
+export function operationQuery(services: EngineServices, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
   const enabled = !!binding && condition(binding.when, context, true);
   let input: CallInput | undefined;
   if (binding && enabled) {
@@ -203,8 +203,10 @@ function operationQuery(services: EngineServices, client: QueryClient, binding: 
     queryFn: () => services.api.call(binding!.operation, input!),
     enabled,
     // An answer that the record is missing or not the visitor's stands: another part of the page showing the same
-    // read does not ask again (a failure that may pass, a 5xx or a lapsed session, is asked again).
-    retryOnMount: !namesNothingHere(client.getQueryState(queryKey)?.error),
+    // read does not ask again (a failure that may pass, a 5xx or a lapsed session, is asked again). Decided when the
+    // part mounts, not when it renders: a render can precede its commit by the whole read (a page drawn while a new
+    // descriptor set or a chunk loads), and the answer known at the render would be stale by then.
+    retryOnMount: (query: Query) => !namesNothingHere(query.state.error),
     ...(poll ? { refetchInterval: pollWait(poll, context) } : {}),
     ...(binding && 'refetchOnFocus' in binding && binding.refetchOnFocus ? { refetchOnWindowFocus: 'always' as const } : {}),
   };
@@ -272,7 +274,7 @@ export function useOperationQuery(binding: QueryBinding, context: Context, extra
   const services = useEngine();
   const client = useQueryClient();
   const showMissing = useContext(MissingContext);
-  const options = operationQuery(services, client, binding, context, extraBody);
+  const options = operationQuery(services, binding, context, extraBody);
   startWhileRendering(client, options);
   const query = useQuery(options);
   const missing = showMissing ? missingRecord(query.error, binding) : undefined;
@@ -302,7 +304,7 @@ function useSessionSync(binding: QueryBinding, context: Context, data: unknown):
 export function useOperationQueries(binding: QueryBinding, contexts: readonly Context[]) {
   const services = useEngine();
   const client = useQueryClient();
-  const all = contexts.map((context) => operationQuery(services, client, binding, context));
+  const all = contexts.map((context) => operationQuery(services, binding, context));
   for (const options of all) startWhileRendering(client, options);
   const queries = useQueries({ queries: all });
   useErrorToast(queries.find((q) => q.error)?.error ?? null, binding, contexts[0] ?? {});

@@ -3,8 +3,9 @@
  * the address names that answers 404 shows the not-found page, a read refused with 403 the not-authorized page; a poll stops when a read fails
  * or its `refetchWhile` no longer holds, and waits longer while the answer stays the same.
  */
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { missingRecord, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/hooks.tsx';
+import { missingRecord, operationQuery, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/hooks.tsx';
 
 const byAddress = { operation: 'App_GetApp', params: { id: { var: 'route.params.id' } } };
 
@@ -34,6 +35,42 @@ describe('a read of the record the address names', () => {
     expect(missingRecord({ status: 404 }, { operation: 'App_GetOfficeApps', body: { officeId: { var: 'session.officeId' } } })).toBeUndefined();
     expect(missingRecord({ status: 404 }, { ...byAddress, quiet: true })).toBeUndefined();
     expect(missingRecord({ status: 404 }, undefined)).toBeUndefined();
+  });
+});
+
+describe('a read whose answer arrives before the part showing it mounts', () => {
+  /**
+   * The page is drawn while the read is on its way, then held back (a new descriptor set or a chunk loading) until the
+   * answer is in: the part mounts with the options of that render.
+   */
+  async function callsWhenAnswered(status: number): Promise<number> {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    let calls = 0;
+    const services = {
+      api: {
+        call: async () => {
+          calls++;
+          throw Object.assign(new Error('refused'), { status });
+        },
+      },
+    };
+    const drawn = operationQuery(services as never, byAddress, { route: { params: { id: '987654' } } } as never);
+    const read = client.prefetchQuery(drawn);
+    const observer = new QueryObserver(client, drawn);
+    await read;
+    const stop = observer.subscribe(() => undefined);
+    await new Promise((settled) => setTimeout(settled, 0));
+    stop();
+    return calls;
+  }
+
+  it('does not ask again for a record found missing or not the visitor\'s', async () => {
+    expect(await callsWhenAnswered(404)).toBe(1);
+    expect(await callsWhenAnswered(403)).toBe(1);
+  });
+
+  it('asks again after a failure that may pass', async () => {
+    expect(await callsWhenAnswered(503)).toBe(2);
   });
 });
 

@@ -11,7 +11,8 @@
  * - SubmitApp's lender waterfall with every sandbox lender at 1 s, then at 0 s (issue 5);
  * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
  * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts), and
- *   again with a studio publication live (issue 18, bench/publication.ts).
+ *   again with a studio publication live (issue 18, bench/publication.ts);
+ * - the contract check of the two hot lists' answers, as the server makes it and with requests' full check (bench/answer-check.ts).
  * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
  * time, and nothing is seeded while a server is measured.
  */
@@ -27,6 +28,7 @@ import { failures, formatTable, HELLO, type Row } from './report.ts';
 import {
   API_KEY, AUDIENCE, appScenario, checkScenario, expectApp, expectHello, expectLanes, expectPage, helloScenario, officeAppsByStageScenario, officeAppsScenario,
 } from './scenarios.ts';
+import { answerCheckLines, benchAnswerCheck } from './answer-check.ts';
 import { benchKanban, TARGET_KANBAN_MS } from './kanban.ts';
 import { benchUi, TARGET_JS_GZIP_BYTES, TARGET_KEYSTROKE_MS } from './ui.ts';
 import { benchPhone, phoneLines } from './phone.ts';
@@ -335,6 +337,8 @@ async function main(): Promise<number> {
   for (const kind of kinds) fixtures.set(kind, await prepare(kind, issuer));
 
   const rows: Row[] = [await measureHello()];
+  // Before any server starts: a quiet machine for the micro-measure.
+  summary.push(...answerCheckLines(benchAnswerCheck()).map((line) => `Answers: ${line}`));
   for (const [i, kind] of kinds.entries()) {
     const portal = await measurePortal(kind, fixtures.get(kind)!, issuer, i === 0 && !values.scale);
     rows.push(...portal);

@@ -8,6 +8,12 @@ export interface ContractAjvOptions {
   coerceTypes?: boolean;
   /** Needed to precompile standalone validators for the browser. */
   code?: { source?: boolean; esm?: boolean };
+  /**
+   * For the server's own answers: a date or time is checked by its shape (ajv-formats' fast mode), not its calendar,
+   * and the first broken rule is enough. The check fails closed against a field or shape the contract does not allow;
+   * the server's dates come from Date, and a request's dates keep the full check.
+   */
+  answers?: boolean;
 }
 
 /** Each bundled component schema is added to ajv under this base + its name. */
@@ -28,8 +34,8 @@ export function localize(node: Json): Json {
 /** An Ajv (JSON Schema 2020-12, strict) holding every component schema of the bundled contract. */
 export function createContractAjv(bundled: JsonObject, options: ContractAjvOptions = {}): Ajv2020 {
   const ajv = new Ajv2020({
-    allErrors: true,
-    verbose: true,
+    allErrors: !options.answers,
+    verbose: !options.answers,
     strict: true,
     strictTypes: false,
     strictRequired: false,
@@ -38,7 +44,7 @@ export function createContractAjv(bundled: JsonObject, options: ContractAjvOptio
     coerceTypes: options.coerceTypes ?? false,
     ...(options.code ? { code: options.code } : {}),
   });
-  addFormats(ajv);
+  addFormats(ajv, { mode: options.answers ? 'fast' : 'full' });
   addKeywords(ajv);
   const schemas = ((bundled.components as JsonObject | undefined)?.schemas ?? {}) as JsonObject;
   for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(localize(schema) as JsonObject, `${COMPONENT_BASE}${name}`);

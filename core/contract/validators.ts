@@ -91,6 +91,7 @@ function multipartParts(ajv: ReturnType<typeof createContractAjv>, document: Jso
 export function compileValidators(bundled: JsonObject, operations: Operation[]): Map<string, OperationValidators> {
   const bodies = createContractAjv(bundled);
   const strings = createContractAjv(bundled, { coerceTypes: true });
+  const answers = createContractAjv(bundled, { answers: true });
   const result = new Map<string, OperationValidators>();
   for (const op of operations) {
     const compileParams = (where: ParameterSpec['in']) => {
@@ -103,7 +104,7 @@ export function compileValidators(bundled: JsonObject, operations: Operation[]):
       const media = types.find((t) => t === 'application/json' || t === 'application/problem+json');
       if (!media) continue;
       const schema = contractNode(bundled, `${op.pointer}/responses/${status}/content/${escapePointer(media)}/schema`);
-      if (schema) responses.set(status, bodies.compile(localize(schema) as JsonObject));
+      if (schema) responses.set(status, answers.compile(localize(schema) as JsonObject));
     }
     const multipartSchema = contractNode(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
     result.set(op.operationId, {

@@ -469,13 +469,20 @@ export function callProblems(calls: readonly ApiCall[], pollMs: number | undefin
   return out;
 }
 
-/** Opens a page by its address; a redirect the last page started as it left may interrupt that once or twice. */
+/** How long a page's load event may take before the visit reports what it still loads. */
+const LOAD_MS = 30_000;
+
+/**
+ * Opens a page by its address; a redirect the last page started as it left may interrupt that once or twice. A load
+ * that does not end fails the visit with what it waits for (unbounded, it took the role's whole time, unexplained).
+ */
 async function openAnew(page: Page, url: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await page.goto(url);
+      await page.goto(url, { timeout: LOAD_MS });
       return;
     } catch (error) {
+      if (/Timeout/.test(String(error))) throw new Error(`${url} did not load in ${LOAD_MS / 1000} s: ${await whatLoads(page)}`);
       if (attempt === 3 || !/interrupted by another navigation/.test(String(error))) throw error;
       await settle(page, QUIET_MS, 10_000);
     }

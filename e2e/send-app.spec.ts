@@ -243,6 +243,9 @@ test("a patient-only state (New York, GBL §349-g): staff are offered only the p
   await expect(how.getByRole('button', { name: 'Email a link' })).toBeVisible();
   await expect(how.getByRole('button', { name: 'The patient applies on this device' })).toBeVisible();
   await expect(how.getByRole('button', { name: 'On this device', exact: true })).toHaveCount(0);
+  // Each label stays inside its own button (the longest one ran over the next, three side by side).
+  const overflowing = await how.locator('[data-button]').evaluateAll((buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1).map((b) => b.textContent));
+  expect(overflowing).toEqual([]);
   await how.getByRole('button', { name: 'Close', exact: true }).click();
   // Typing the address of the office-device form does not get round it: the server refuses what staff submit.
   await page.evaluate(() => (window.location.hash = '/app/prequal/0'));

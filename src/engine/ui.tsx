@@ -69,6 +69,12 @@ export interface ActionButtonProps {
   iconOnlyWhenNarrow?: boolean;
 }
 
+/**
+ * A button as wide as its cell (a choice among a few): a long label wraps inside it, the button growing taller, where
+ * a button's own single line would run over the next cell ('The patient applies on this device').
+ */
+const FILLS_ITS_CELL = { width: 'full', justifyContent: 'flex-start', whiteSpace: 'normal', textAlign: 'start', height: 'auto', minHeight: '11', paddingBlock: '2' } as const;
+
 export function ActionButton({ button, context, runtime, onSubmit, size = 'md', fullWidth, iconOnlyWhenNarrow }: ActionButtonProps) {
   const [busy, setBusy] = useState(false);
   if (!condition(button.visible, context, true)) return null;
@@ -93,8 +99,7 @@ export function ActionButton({ button, context, runtime, onSubmit, size = 'md', 
       colorPalette={style.colorPalette}
       disabled={disabled || busy}
       onClick={button.submit && !onSubmit ? undefined : () => void click()}
-      width={fullWidth ? 'full' : undefined}
-      justifyContent={fullWidth ? 'flex-start' : undefined}
+      {...(fullWidth ? FILLS_ITS_CELL : {})}
       aria-label={iconOnlyWhenNarrow && button.icon ? label : undefined}
     >
       {button.icon ? (

@@ -205,6 +205,32 @@ test('success: the toast, the QR code of the link, the popup closes, and the for
   await expect(again.getByRole('checkbox', { name: 'Enable Remote Sign' })).not.toBeChecked();
 });
 
+test('what was typed up to Enter is what is sent: the form hears a keystroke after its paint, and Enter or leaving the field hands over the last one (decision 0242)', async ({ page }) => {
+  const email = `ann.lee.${Date.now()}@example.test`;
+  const dialog = await openPopup(page, 'Email a link');
+  let body: unknown;
+  await page.route('**/api/App/SendApp', async (route) => {
+    body = route.request().postDataJSON();
+    await route.continue();
+  });
+  // The page's clock stands still: no frame ends, so no keystroke reaches the form by itself, as on a phone too busy
+  // to paint between the last key and the Enter or the click that follows it.
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 60_000);
+  await dialog.getByLabel('First Name').pressSequentially('Ann');
+  await dialog.getByLabel('Last Name').click();
+  await dialog.getByLabel('Last Name').pressSequentially('Lee');
+  await dialog.getByLabel('Estimated Treatment Amount').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('1350');
+  await dialog.getByLabel('Email').click();
+  await dialog.getByLabel('Email').pressSequentially(email);
+  await page.keyboard.press('Enter');
+  await expect.poll(() => body).toEqual({ officeId: expect.any(Number), firstName: 'Ann', lastName: 'Lee', email, amount: 1350, language: 'en', enableRemoteSign: false });
+  await page.clock.resume();
+  await expect(page.getByText(SENT)).toBeVisible();
+});
+
 test('the popup says so when the link went by e-mail only because the number opted out', async ({ page }) => {
   // The popup shows one channel, so it cannot ask for a text and an e-mail at once: this answer of the contract
   // (docs/decisions/0100) is given by interception.

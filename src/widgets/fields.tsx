@@ -5,7 +5,7 @@
  * in their own modules, loaded only by forms that use them).
  * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
  */
-import { lazy, useEffect, useMemo, useState, type ChangeEvent } from 'react';
+import { lazy, useMemo, type ChangeEvent } from 'react';
 import { Box, chakra, Input, InputGroup, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { evaluate, text } from '../../core/expressions.ts';
@@ -14,6 +14,7 @@ import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
 import { useEngine } from '../engine/services.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
 import { tr } from '../../core/current-language.ts';
+import { useTypedText } from '../engine/forms/typed-text.ts';
 
 const PHONE_MASK = '(###) ###-####';
 const DATE_MASK = '##/##/####';
@@ -25,7 +26,7 @@ export function maskOf(props: WidgetProps, fallback: string): string {
 
 export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
-  const shown = typeof value === 'string' && !isEmptyMasked(mask, value) ? value : '';
+  const typed = useTypedText<unknown>(value, (v) => (typeof v === 'string' && !isEmptyMasked(mask, v) ? v : ''), onChange);
   return (
     <Input
       id={id}
@@ -35,16 +36,20 @@ export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel
       autoComplete={autoComplete ?? 'off'}
       placeholder={placeholderText}
       maxLength={mask.length}
-      value={shown}
+      value={typed.text}
       disabled={disabled}
       readOnly={readonly}
       autoFocus={autofocus}
       bg="bg"
       onChange={(e: ChangeEvent<HTMLInputElement>) => {
         const masked = applyMask(mask, e.target.value);
-        onChange(masked === '' ? undefined : masked);
+        typed.type(masked, masked === '' ? undefined : masked, e.target);
       }}
-      onBlur={(e) => onBlur(id, e.target.value)}
+      onKeyDown={typed.onKeyDown}
+      onBlur={(e) => {
+        typed.leave();
+        onBlur(id, e.target.value);
+      }}
       onFocus={(e) => onFocus(id, e.target.value)}
     />
   );
@@ -62,11 +67,7 @@ export function DateWidget(props: WidgetProps) {
 
 export function CurrencyWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly } = props;
-  const [focused, setFocused] = useState(false);
-  const [draft, setDraft] = useState(() => currencyText(value));
-  useEffect(() => {
-    if (!focused) setDraft(currencyText(value));
-  }, [value, focused]);
+  const typed = useTypedText<unknown>(value, currencyText, onChange);
   return (
     <InputGroup startElement={<Text as="span" aria-hidden color="fg.muted">$</Text>}>
       <Input
@@ -75,22 +76,18 @@ export function CurrencyWidget(props: WidgetProps) {
         type="text"
         inputMode="decimal"
         autoComplete="off"
-        value={draft}
+        value={typed.text}
         disabled={disabled}
         readOnly={readonly}
         bg="bg"
         onChange={(e) => {
           const raw = e.target.value.replace(/[^0-9.,]/g, '');
-          setDraft(raw);
-          onChange(parseCurrency(raw));
+          typed.type(raw, parseCurrency(raw), e.currentTarget);
         }}
-        onFocus={(e) => {
-          setFocused(true);
-          onFocus(id, e.target.value);
-        }}
+        onKeyDown={typed.onKeyDown}
+        onFocus={(e) => onFocus(id, e.target.value)}
         onBlur={(e) => {
-          setFocused(false);
-          setDraft(currencyText(value));
+          typed.leave();
           onBlur(id, e.target.value);
         }}
       />

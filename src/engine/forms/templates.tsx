@@ -8,6 +8,7 @@ import type { ChangeEvent, FocusEvent } from 'react';
 import { Alert, Box, Field, Fieldset, Input, SimpleGrid } from '@chakra-ui/react';
 import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import { lazyFunction } from '../ui.tsx';
+import { useTypedText } from './typed-text.ts';
 
 const Nothing = () => null;
 
@@ -63,12 +64,13 @@ function FieldTemplate(props: FieldTemplateProps) {
 function BaseInputTemplate(props: BaseInputTemplateProps) {
   const { id, htmlName, type, value, onChange, onBlur, onFocus, options, readonly, disabled, autofocus, placeholder, schema } = props;
   const inputType = type ?? (schema.type === 'number' || schema.type === 'integer' ? 'number' : 'text');
+  const typed = useTypedText<unknown>(value, (v) => (v === undefined || v === null ? '' : String(v)), onChange);
   return (
     <Input
       id={id}
       name={htmlName ?? id}
       type={inputType}
-      value={value === undefined || value === null ? '' : String(value)}
+      value={typed.text}
       placeholder={placeholder}
       autoFocus={autofocus}
       readOnly={readonly}
@@ -77,10 +79,13 @@ function BaseInputTemplate(props: BaseInputTemplateProps) {
       inputMode={inputType === 'number' ? 'decimal' : undefined}
       onChange={(e: ChangeEvent<HTMLInputElement>) => {
         const raw = e.target.value;
-        if (raw === '') onChange(options.emptyValue);
-        else onChange(inputType === 'number' && raw !== '-' && !Number.isNaN(Number(raw)) ? Number(raw) : raw);
+        typed.type(raw, raw === '' ? options.emptyValue : inputType === 'number' && raw !== '-' && !Number.isNaN(Number(raw)) ? Number(raw) : raw, e.target);
       }}
-      onBlur={(e: FocusEvent<HTMLInputElement>) => onBlur(id, e.target.value)}
+      onKeyDown={typed.onKeyDown}
+      onBlur={(e: FocusEvent<HTMLInputElement>) => {
+        typed.leave();
+        onBlur(id, e.target.value);
+      }}
       onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
       bg="bg"
     />
@@ -94,12 +99,12 @@ function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const grid = (
     <SimpleGrid columns={{ base: 1, sm: columns }} columnGap="4" rowGap="4">
       {properties.map((p) => {
-        if (p.hidden) return <Box key={p.name} display="none">{p.content}</Box>;
+        if (p.hidden) return <div key={p.name} style={{ display: 'none' }}>{p.content}</div>;
         const width = uiOption((uiSchema as Record<string, unknown> | undefined)?.[p.name], 'width');
         return (
-          <Box key={p.name} gridColumn={width === 'half' ? undefined : '1 / -1'}>
+          <div key={p.name} style={width === 'half' ? undefined : { gridColumn: '1 / -1' }}>
             {p.content}
-          </Box>
+          </div>
         );
       })}
     </SimpleGrid>

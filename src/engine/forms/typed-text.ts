@@ -1,0 +1,55 @@
+import { startTransition, useRef, useState, type KeyboardEvent } from 'react';
+import { flushSync } from 'react-dom';
+
+/**
+ * The text of an input the person is typing into, and its value reported to the form after the keystroke's paint, in
+ * a transition (issue 17, docs/decisions/0242): a keystroke repaints the input at once, and @rjsf's re-render of the
+ * form (its state, the other fields, live validation) follows without holding that paint. While the person types, the
+ * input shows what they typed; otherwise it shows the form's value (a reset, a value set by the form, what the
+ * browser filled in). Leaving the field or pressing Enter reports the last value at once and drops the one still
+ * waiting, so a submit or a reset never meets a value one keystroke old.
+ */
+export function useTypedText<V>(value: V, toText: (value: V) => string, report: (value: V) => void) {
+  const [typed, setTyped] = useState<{ text: string; value: V } | null>(null);
+  const waiting = useRef<() => void>(undefined);
+  const flush = () => {
+    waiting.current?.();
+    waiting.current = undefined;
+    if (typed) flushSync(() => report(typed.value));
+  };
+  return {
+    text: typed ? typed.text : toText(value),
+    /** `input` is the field's element: text typed while it has no focus (the browser's autofill) is not kept. */
+    type(text: string, next: V, input: HTMLInputElement) {
+      setTyped({ text, value: next });
+      waiting.current?.();
+      waiting.current = afterPaint(() => {
+        waiting.current = undefined;
+        startTransition(() => {
+          report(next);
+          if (input.ownerDocument.activeElement !== input) setTyped(null);
+        });
+      });
+    },
+    /** Call from the input's onBlur before anything else: the form gets the value, and the input shows it again. */
+    leave() {
+      flush();
+      setTyped(null);
+    },
+    onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+      if (event.key === 'Enter') flush();
+    },
+  };
+}
+
+/** Runs `run` once the next frame is painted (a task after the animation frame); the returned function cancels it. */
+function afterPaint(run: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const frame = requestAnimationFrame(() => {
+    timer = setTimeout(run, 0);
+  });
+  return () => {
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+}

@@ -16,6 +16,7 @@
  * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
  * time, and nothing is seeded while a server is measured.
  */
+import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -117,13 +118,16 @@ async function prepare(kind: DatabaseKind, issuer: Issuer): Promise<Fixture> {
  * HTTP (TLS_MODE=proxy: TLS ends in front of it, as behind a load balancer), so the figures are
  * the application's, not the TLS handshake's.
  */
-async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string, readyPath: string): Promise<{ child: Child; base: string }> {
+async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string, readyPath: string, tls = false): Promise<{ child: Child; base: string }> {
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const listen = { PORT: String(port), HOST: '127.0.0.1', TLS_MODE: 'proxy', PUBLIC_URL: `https://localhost:${port}` };
+  const plain = `http://127.0.0.1:${port}`;
+  // With `tls`, the portal's own https (self-signed, HTTP/2 to a browser that offers it); its health check answers
+  // over plain http on the same port.
+  const base = tls ? `https://localhost:${port}` : plain;
+  const listen = tls ? { PORT: String(port), HOST: '127.0.0.1' } : { PORT: String(port), HOST: '127.0.0.1', TLS_MODE: 'proxy', PUBLIC_URL: `https://localhost:${port}` };
   const child = startChild(name, script, [], { ...env, ...listen }, logFile);
   const started = performance.now();
-  await waitUntilReady(child, `${base}${readyPath}`, SERVER_START_TIMEOUT_MS);
+  await waitUntilReady(child, `${plain}${readyPath}`, SERVER_START_TIMEOUT_MS);
   say(`  ${name} ready at ${base} in ${((performance.now() - started) / 1000).toFixed(1)} s (pid ${child.process.pid}, log ${logFile})`);
   return { child, base };
 }
@@ -209,16 +213,25 @@ async function measurePortal(kind: DatabaseKind, fixture: Fixture, issuer: Issue
         `Borrower entry route JS: ${(ui.jsGzipBytes / 1024).toFixed(1)} KB gzip — ${verdict(ui.jsGzipBytes <= TARGET_JS_GZIP_BYTES)} (≤ ${TARGET_JS_GZIP_BYTES / 1024} KB); ` +
           `send-app keystroke: median ${ui.keystrokeMedianMs.toFixed(1)} ms, p95 ${ui.keystrokeP95Ms.toFixed(1)} ms — ${verdict(ui.keystrokeP95Ms < TARGET_KEYSTROKE_MS)} (< ${TARGET_KEYSTROKE_MS} ms)`,
       );
-      await quietMachine();
-      const runs = values.quick ? 1 : undefined;
-      for (const result of await benchPhone({ baseUrl: base, runs, log: say })) summary.push(...phoneLines(result).map((line) => `Phone: ${line}`));
-      // The same screens with a studio publication live, beside the figures without (issue 18 item 3).
-      const publication = await publishBrandWord(base, await issuer.token(fixture.owner.userId, fixture.owner.email, AUDIENCE));
+      // A phone reaches the portal over TLS, as any browser does (HTTP/2, decision 0243): the same data on a server
+      // with its own https, in place of the one behind the stand-in proxy.
+      await stopChild(child);
+      const secure = await startServer(`server (${kind}, https)`, 'server/main.ts', env, join(dataDir(profile, kind), 'server-https.log'), '/api/health', true);
       try {
-        const viewsOnly = `with the studio's publication ${publication.hash} live`;
-        for (const result of await benchPhone({ baseUrl: base, runs, viewsOnly, log: say })) summary.push(...phoneLines(result).map((line) => `Phone, publication live: ${line}`));
+        await quietMachine();
+        const runs = values.quick ? 1 : undefined;
+        for (const result of await benchPhone({ baseUrl: secure.base, runs, log: say })) summary.push(...phoneLines(result).map((line) => `Phone: ${line}`));
+        // The same screens with a studio publication live, beside the figures without (issue 18 item 3).
+        const certificate = readFileSync(join(dataDir(profile, kind), 'tls', 'localhost.crt'));
+        const publication = await publishBrandWord(secure.base, await issuer.token(fixture.owner.userId, fixture.owner.email, AUDIENCE), certificate);
+        try {
+          const viewsOnly = `with the studio's publication ${publication.hash} live`;
+          for (const result of await benchPhone({ baseUrl: secure.base, runs, viewsOnly, log: say })) summary.push(...phoneLines(result).map((line) => `Phone, publication live: ${line}`));
+        } finally {
+          await publication.undo();
+        }
       } finally {
-        await publication.undo();
+        await stopChild(secure.child);
       }
     }
     return rows;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerFactory } from 'fastify';
 import type { DestinationStream } from 'pino';
 import fastifyMultipart from '@fastify/multipart';
 import type { Settings } from './config.ts';
@@ -87,7 +87,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     // Behind a TLS-terminating proxy the client address (sign-in rate limits) is in X-Forwarded-For.
     trustProxy: settings.tls.mode === 'proxy',
     ...(options.https
-      ? { serverFactory: (handler: Parameters<typeof dualProtocolServer>[0]) => dualProtocolServer(handler, { ...options.https!, publicUrl: settings.publicUrl }) }
+      ? {
+          // HTTP/2 with HTTP/1.1 beside it (decision 0243): Fastify answers both through Node's compatibility API, so
+          // it is given the server as its default kind.
+          serverFactory: ((handler: Parameters<typeof dualProtocolServer>[0]) => dualProtocolServer(handler, { ...options.https!, publicUrl: settings.publicUrl })) as unknown as FastifyServerFactory,
+        }
       : {}),
     return503OnClosing: true,
     forceCloseConnections: 'idle',

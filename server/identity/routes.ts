@@ -132,7 +132,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     const brandOf = (request: FastifyRequest, asked?: unknown, params?: { redirect_uri?: unknown }) => {
       const appHost = typeof params?.redirect_uri === 'string' ? URL.parse(params.redirect_uri)?.host : undefined;
       const ofApp = appHost ? serverBrand(appHost, asked) : undefined;
-      return ofApp && ofApp.id !== serverBrand(undefined).id ? ofApp : serverBrand(request.headers.host, asked);
+      return ofApp && ofApp.id !== serverBrand(undefined).id ? ofApp : serverBrand(request.host, asked);
     };
 
     async function details(request: FastifyRequest, reply: FastifyReply) {

@@ -115,6 +115,8 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   app.addHook('onSend', async (request, reply) => {
+    // HTTP/2 has no Connection header: Fastify's 'close' after an unreadable body would be dropped with a warning.
+    if (request.raw.httpVersionMajor === 2) reply.removeHeader('connection');
     reply.header('x-trace-id', String(request.id));
     // Which descriptor set is live: an open tab that runs on another takes it on its next navigation (decision 0228).
     if (request.url.startsWith('/api/')) reply.header('x-descriptor-set', (await liveSet(database.db)).hash);

@@ -1,13 +1,14 @@
-import { startTransition, useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 
 /**
- * The text of an input the person is typing into, and its value reported to the form after the keystroke's paint, in
- * a transition (issue 17, docs/decisions/0242): a keystroke repaints the input at once, and @rjsf's re-render of the
- * form (its state, the other fields, live validation) follows without holding that paint. While the person types, the
- * input shows what they typed; otherwise it shows the form's value (a reset, a value set by the form, what the
- * browser filled in). Leaving the field or pressing Enter reports the last value at once and drops the one still
- * waiting, so a submit or a reset never meets a value one keystroke old.
+ * The text of an input the person is typing into, and its value reported to the form once the keystroke's frame is
+ * painted (issue 17, docs/decisions/0242): a keystroke repaints the input at once, and @rjsf's re-render of the form
+ * (its state, the other fields, live validation) follows in a task of its own instead of holding that paint. Keys typed
+ * within one frame are reported as one change. While the person types, the input shows what they typed; otherwise it
+ * shows the form's value (a reset, a value set by the form, what the browser filled in). Leaving the field or pressing
+ * Enter reports the last value at once and drops the one still waiting, so a submit or a reset never meets a value one
+ * keystroke old.
  */
 export function useTypedText<V>(value: V, toText: (value: V) => string, report: (value: V) => void) {
   const [typed, setTyped] = useState<{ text: string; value: V } | null>(null);
@@ -25,10 +26,8 @@ export function useTypedText<V>(value: V, toText: (value: V) => string, report: 
       waiting.current?.();
       waiting.current = afterPaint(() => {
         waiting.current = undefined;
-        startTransition(() => {
-          report(next);
-          if (input.ownerDocument.activeElement !== input) setTyped(null);
-        });
+        report(next);
+        if (input.ownerDocument.activeElement !== input) setTyped(null);
       });
     },
     /** Call from the input's onBlur before anything else: the form gets the value, and the input shows it again. */

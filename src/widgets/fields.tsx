@@ -25,8 +25,8 @@ export function maskOf(props: WidgetProps, fallback: string): string {
 }
 
 export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
-  const typed = useTypedText<unknown>(value, (v) => (typeof v === 'string' && !isEmptyMasked(mask, v) ? v : ''), onChange);
+  const { id, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
+  const typed = useTypedText<unknown>(props, (v) => (typeof v === 'string' && !isEmptyMasked(mask, v) ? v : ''));
   return (
     <Input
       id={id}
@@ -36,7 +36,7 @@ export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel
       autoComplete={autoComplete ?? 'off'}
       placeholder={placeholderText}
       maxLength={mask.length}
-      value={typed.text}
+      {...typed.input}
       disabled={disabled}
       readOnly={readonly}
       autoFocus={autofocus}
@@ -44,11 +44,6 @@ export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel
       onChange={(e: ChangeEvent<HTMLInputElement>) => {
         const masked = applyMask(mask, e.target.value);
         typed.type(masked, masked === '' ? undefined : masked, e.target);
-      }}
-      onKeyDown={typed.onKeyDown}
-      onBlur={(e) => {
-        typed.leave();
-        onBlur(id, e.target.value);
       }}
       onFocus={(e) => onFocus(id, e.target.value)}
     />
@@ -66,8 +61,8 @@ export function DateWidget(props: WidgetProps) {
 }
 
 export function CurrencyWidget(props: WidgetProps) {
-  const { id, value, onChange, onBlur, onFocus, disabled, readonly } = props;
-  const typed = useTypedText<unknown>(value, currencyText, onChange);
+  const { id, onFocus, disabled, readonly } = props;
+  const typed = useTypedText<unknown>(props, currencyText);
   return (
     <InputGroup startElement={<Text as="span" aria-hidden color="fg.muted">$</Text>}>
       <Input
@@ -76,7 +71,7 @@ export function CurrencyWidget(props: WidgetProps) {
         type="text"
         inputMode="decimal"
         autoComplete="off"
-        value={typed.text}
+        {...typed.input}
         disabled={disabled}
         readOnly={readonly}
         bg="bg"
@@ -84,12 +79,7 @@ export function CurrencyWidget(props: WidgetProps) {
           const raw = e.target.value.replace(/[^0-9.,]/g, '');
           typed.type(raw, parseCurrency(raw), e.currentTarget);
         }}
-        onKeyDown={typed.onKeyDown}
         onFocus={(e) => onFocus(id, e.target.value)}
-        onBlur={(e) => {
-          typed.leave();
-          onBlur(id, e.target.value);
-        }}
       />
     </InputGroup>
   );

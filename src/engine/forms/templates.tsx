@@ -62,15 +62,15 @@ function FieldTemplate(props: FieldTemplateProps) {
 
 /** Plain text-like inputs (text, email, password, number): Chakra Input wired by the enclosing Field.Root. */
 function BaseInputTemplate(props: BaseInputTemplateProps) {
-  const { id, htmlName, type, value, onChange, onBlur, onFocus, options, readonly, disabled, autofocus, placeholder, schema } = props;
+  const { id, htmlName, type, onFocus, options, readonly, disabled, autofocus, placeholder, schema } = props;
   const inputType = type ?? (schema.type === 'number' || schema.type === 'integer' ? 'number' : 'text');
-  const typed = useTypedText<unknown>(value, (v) => (v === undefined || v === null ? '' : String(v)), onChange);
+  const typed = useTypedText<unknown>(props, (v) => (v === undefined || v === null ? '' : String(v)));
   return (
     <Input
       id={id}
       name={htmlName ?? id}
       type={inputType}
-      value={typed.text}
+      {...typed.input}
       placeholder={placeholder}
       autoFocus={autofocus}
       readOnly={readonly}
@@ -80,11 +80,6 @@ function BaseInputTemplate(props: BaseInputTemplateProps) {
       onChange={(e: ChangeEvent<HTMLInputElement>) => {
         const raw = e.target.value;
         typed.type(raw, raw === '' ? options.emptyValue : inputType === 'number' && raw !== '-' && !Number.isNaN(Number(raw)) ? Number(raw) : raw, e.target);
-      }}
-      onKeyDown={typed.onKeyDown}
-      onBlur={(e: FocusEvent<HTMLInputElement>) => {
-        typed.leave();
-        onBlur(id, e.target.value);
       }}
       onFocus={(e: FocusEvent<HTMLInputElement>) => onFocus(id, e.target.value)}
       bg="bg"

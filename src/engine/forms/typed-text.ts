@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 
 /**
@@ -10,7 +10,8 @@ import { flushSync } from 'react-dom';
  * Enter reports the last value at once and drops the one still waiting, so a submit or a reset never meets a value one
  * keystroke old.
  */
-export function useTypedText<V>(value: V, toText: (value: V) => string, report: (value: V) => void) {
+export function useTypedText<V>(field: TypedField<V>, toText: (value: V) => string) {
+  const { id, value, onChange: report, onBlur } = field;
   const [typed, setTyped] = useState<{ text: string; value: V } | null>(null);
   const waiting = useRef<() => void>(undefined);
   const flush = () => {
@@ -19,8 +20,10 @@ export function useTypedText<V>(value: V, toText: (value: V) => string, report: 
     if (typed) flushSync(() => report(typed.value));
   };
   return {
-    text: typed ? typed.text : toText(value),
-    /** `input` is the field's element: text typed while it has no focus (the browser's autofill) is not kept. */
+    /**
+     * What was typed, and `next`, the value it is for the form. `input` is the field's element: text typed while it has
+     * no focus (the browser's autofill) is not kept.
+     */
     type(text: string, next: V, input: HTMLInputElement) {
       setTyped({ text, value: next });
       waiting.current?.();
@@ -30,15 +33,28 @@ export function useTypedText<V>(value: V, toText: (value: V) => string, report: 
         if (input.ownerDocument.activeElement !== input) setTyped(null);
       });
     },
-    /** Call from the input's onBlur before anything else: the form gets the value, and the input shows it again. */
-    leave() {
-      flush();
-      setTyped(null);
-    },
-    onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-      if (event.key === 'Enter') flush();
+    /** The input's value, Enter and leaving the field, to spread on the input. */
+    input: {
+      value: typed ? typed.text : toText(value),
+      onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+        if (event.key === 'Enter') flush();
+      },
+      // The form gets the value before @rjsf hears of the blur, and the input shows the form's value again.
+      onBlur(event: FocusEvent<HTMLInputElement>) {
+        flush();
+        setTyped(null);
+        onBlur(id, event.target.value);
+      },
     },
   };
+}
+
+/** What a text widget gets from @rjsf and hands to `useTypedText`. */
+interface TypedField<V> {
+  id: string;
+  value: V;
+  onChange(value: V): void;
+  onBlur(id: string, value: string): void;
 }
 
 /** Runs `run` once the next frame is painted (a task after the animation frame); the returned function cancels it. */

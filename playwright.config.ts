@@ -6,45 +6,66 @@ import { CHROMIUM } from './e2e/chromium.ts';
 import { hostResolverRules } from './e2e/support/brands.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
-const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'pos-e2e-'));
 // Where crawl.setup.ts leaves the crawl's sign-ins and records: made once by the runner, inherited by its workers.
 process.env.E2E_CRAWL_DIR ??= mkdtempSync(join(tmpdir(), 'pos-crawl-'));
-/** The crawl's parallel workers (E2E_CRAWL_WORKERS to change); every other spec runs in one worker, in order. */
-const CRAWL_WORKERS = Number(process.env.E2E_CRAWL_WORKERS ?? 4);
+
+/**
+ * The specs share the demo data and change it, so the specs of one group run one at a time, in order, each group
+ * against a server of its own on its own copy of the demo data: the groups run side by side, and beside the crawl,
+ * which only reads, on a server of its own. A new spec joins the office's group unless its name says otherwise.
+ */
+const SPEC_GROUPS = [
+  { name: 'borrower', testMatch: /\/(journey[\w-]*|signature|after-signature|send-app)\.spec\.ts$/ },
+  { name: 'office', testMatch: /\.spec\.ts$/, testIgnore: [/\/(journey[\w-]*|signature|after-signature|send-app)\.spec\.ts$/, /crawl\./] },
+];
+const origin = (port: number) => `http://127.0.0.1:${port}`;
+const CRAWL_PORT = PORT + SPEC_GROUPS.length;
+/** Workers in all (E2E_WORKERS to change): one for each group of specs, the others for the crawl's visitors. */
+const WORKERS = Number(process.env.E2E_WORKERS ?? SPEC_GROUPS.length + 3);
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: CRAWL_WORKERS,
+  workers: WORKERS,
   // Sign-out and sign-in cross the identity provider's redirects; on a loaded 2-core machine one of them
   // can outlast its wait. A retry reruns the role's whole serial group, sign-in included.
   retries: process.env.CI ? 2 : 0,
   timeout: 60_000,
+  // The groups and the crawl keep both cores busy: what a page shows within a second alone can take more than the
+  // default 5 s beside them.
+  expect: { timeout: 10_000 },
   reporter: 'list',
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
     launchOptions: {
       executablePath: CHROMIUM,
       // Every host of the brand files reaches the test server (the crawl visits each brand on its own host).
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=${hostResolverRules()}`],
     },
-    trace: 'retain-on-failure',
+    // DOM snapshots, network and console, without the screencast: its frames cost a third of the specs' CPU.
+    trace: { mode: 'retain-on-failure', screenshots: false },
+    screenshot: 'only-on-failure',
   },
   projects: [
-    // The specs share the demo data and change it: one at a time, in order.
-    { name: 'chromium', use: { browserName: 'chromium' }, testIgnore: /crawl\./, workers: 1 },
-    // The crawl only reads: its tests run side by side.
-    { name: 'crawl-setup', use: { browserName: 'chromium' }, testMatch: /crawl\.setup\.ts/, fullyParallel: true },
+    { name: 'crawl-setup', use: { browserName: 'chromium', baseURL: origin(CRAWL_PORT) }, testMatch: /crawl\.setup\.ts/ },
+    // Each group waits for the crawl's setup only to run in the crawl's phase (Playwright starts a phase when the one
+    // before has ended), beside it.
+    ...SPEC_GROUPS.map((group, i) => ({ ...group, use: { browserName: 'chromium' as const, baseURL: origin(PORT + i) }, workers: 1, dependencies: ['crawl-setup'] })),
     // A trace of a few hundred visits is too large to keep: the crawl's report names each problem's route and visit.
-    { name: 'crawl', use: { browserName: 'chromium', trace: 'off' }, testMatch: /crawl\.spec\.ts/, dependencies: ['crawl-setup'], fullyParallel: true },
+    {
+      name: 'crawl',
+      use: { browserName: 'chromium', baseURL: origin(CRAWL_PORT), trace: 'off' },
+      testMatch: /crawl\.spec\.ts/,
+      dependencies: ['crawl-setup'],
+      fullyParallel: true,
+    },
   ],
-  webServer: {
+  webServer: [...SPEC_GROUPS.map((_, i) => PORT + i), CRAWL_PORT].map((port) => ({
     command: 'node --import tsx server/main.ts',
-    url: `http://127.0.0.1:${PORT}/api/health`,
+    url: `${origin(port)}/api/health`,
     reuseExistingServer: false,
     timeout: 180_000,
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_MODE: 'demo' },
-  },
+    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'pos-e2e-')), LOG_LEVEL: 'warn', APP_MODE: 'demo' },
+  })),
 });

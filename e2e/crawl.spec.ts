@@ -7,7 +7,7 @@
  * A visit fails on an uncaught error or console error, a 5xx, an error toast, a call repeated beyond what the page's
  * sources need (a loop, a poll after a failure or faster than its interval), a page still loading after 10 s or blank,
  * an enumeration code, JSON or a UUID among the visible texts, an axe-core violation of serious or critical impact,
- * and a page without an h1. One test per visitor and brand host, in parallel workers against the one server: the
+ * and a page without an h1. One test per visitor and brand host, in parallel workers against a server of the crawl's own (playwright.config.ts): the
  * visitor signs in once (staff through the provider session crawl.setup.ts left in the storage state) and visits
  * every path in one tab, as a link would; every problem of every visit is listed at the end.
  */
@@ -20,9 +20,9 @@ import { DEMO_PASSWORD, seedSession } from './support/session.ts';
 import { hashOf } from './support/borrower.ts';
 
 test.use({ ignoreHTTPSErrors: true });
-// A visitor's hundred-odd visits take about 2 minutes alone and up to 3.7 beside the other specs on 2 cores; every
+// A visitor's hundred-odd visits take about 2 minutes alone and up to 5.1 beside the other specs on 2 cores; every
 // visit's waits are bounded (a load at 30 s, settling at 10 s), so this only ends a visitor that is far behind.
-test.describe.configure({ mode: 'parallel', timeout: 360_000 });
+test.describe.configure({ mode: 'parallel', timeout: 600_000 });
 
 const routes = crawlRoutes();
 // The route that signs out comes last: it ends the session.

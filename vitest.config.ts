@@ -9,6 +9,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts', 'tests/db/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
+          // The files share their workers' modules rather than each loading them anew: a third less CPU. They pass in
+          // any order of files (--sequence.shuffle.files).
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

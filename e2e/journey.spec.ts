@@ -21,7 +21,8 @@ import { testDocumentCodeIn } from '../tests/support/pdf-text.ts';
 import { creditTermsOf, disclose } from '../core/credit.ts';
 
 test.use({ ignoreHTTPSErrors: true });
-test.describe.configure({ timeout: 120_000 });
+// The longest journey takes about a minute alone and more than two beside the other group and the crawl on 2 cores.
+test.describe.configure({ timeout: 240_000 });
 
 const OFFICE_ADMIN = 'office.admin@demo.test';
 

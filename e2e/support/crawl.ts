@@ -453,14 +453,21 @@ export function wordsProblems(texts: readonly string[]): string[] {
   return [...out];
 }
 
+/**
+ * The app asks which descriptor set is live on a change of page when no answer said so within a second
+ * (src/app/live-descriptors.ts): a visit that goes on to another page (a redirect) may ask once per page it shows.
+ */
+const PER_PAGE_CHANGE = /\/api\/Descriptors\/GetLive$/;
+
 /** Calls that repeat beyond what the page's sources need: the same call twice, or again after it failed. */
-export function callProblems(calls: readonly ApiCall[], pollMs: number | undefined, watchedMs: number): string[] {
+export function callProblems(calls: readonly ApiCall[], pollMs: number | undefined, watchedMs: number, pagesShown: number): string[] {
   const out: string[] = [];
   const byKey = new Map<string, ApiCall[]>();
   for (const c of calls) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
   // A poll may call again once per interval while the page is watched; anything else calls once.
-  const allowed = pollMs ? 1 + Math.ceil(watchedMs / pollMs) : 1;
+  const polled = pollMs ? 1 + Math.ceil(watchedMs / pollMs) : 1;
   for (const [key, list] of byKey) {
+    const allowed = PER_PAGE_CHANGE.test(key) ? Math.max(polled, pagesShown) : polled;
     const afterFailure = list.findIndex((c) => c.status !== undefined && c.status >= 400);
     if (afterFailure >= 0 && afterFailure < list.length - 1) out.push(`calls again after a ${list[afterFailure]!.status}: ${key.slice(0, 120)} (${list.length}×)`);
     else if (list.length > allowed) out.push(`calls ${list.length}× (at most ${allowed}): ${key.slice(0, 120)}`);
@@ -566,7 +573,8 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
     await settle(page, 100, 5_000);
   }
   const { calls, toasts } = await take(page);
-  problems.push(...callProblems(calls, options.pollMs, Date.now() - started));
+  const pagesShown = new Set(recorder.addresses.filter(inApp)).size;
+  problems.push(...callProblems(calls, options.pollMs, Date.now() - started, pagesShown));
   problems.push(...toasts.map((t) => `error toast: ${t}`));
   problems.push(...recorder.pageErrors.map((e) => `uncaught: ${e}`));
   problems.push(...recorder.consoleErrors.map((e) => `console error: ${e}`));

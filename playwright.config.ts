@@ -14,9 +14,10 @@ process.env.E2E_CRAWL_DIR ??= mkdtempSync(join(tmpdir(), 'pos-crawl-'));
  * against a server of its own on its own copy of the demo data: the groups run side by side, and beside the crawl,
  * which only reads, on a server of its own. A new spec joins the office's group unless its name says otherwise.
  */
+const BORROWER_SPECS = /\/(journey[\w-]*|signature|after-signature|send-app)\.spec\.ts$/;
 const SPEC_GROUPS = [
-  { name: 'borrower', testMatch: /\/(journey[\w-]*|signature|after-signature|send-app)\.spec\.ts$/ },
-  { name: 'office', testMatch: /\.spec\.ts$/, testIgnore: [/\/(journey[\w-]*|signature|after-signature|send-app)\.spec\.ts$/, /crawl\./] },
+  { name: 'borrower', testMatch: BORROWER_SPECS },
+  { name: 'office', testMatch: /\.spec\.ts$/, testIgnore: [BORROWER_SPECS, /crawl\./] },
 ];
 const origin = (port: number) => `http://127.0.0.1:${port}`;
 const CRAWL_PORT = PORT + SPEC_GROUPS.length;

@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
 import { routeTable, routesFile, visitors, type E2eRoute, type Expectation, type Visitor } from './routes.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
+import { operationIndex } from '../../codegen/generated/operation-index.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -457,7 +458,7 @@ export function wordsProblems(texts: readonly string[]): string[] {
  * The app asks which descriptor set is live on a change of page when no answer said so within a second
  * (src/app/live-descriptors.ts): a visit that goes on to another page (a redirect) may ask once per page it shows.
  */
-const PER_PAGE_CHANGE = /\/api\/Descriptors\/GetLive$/;
+const LIVE_SET_CALL = `${operationIndex.Descriptors_GetLive.method.toUpperCase()} ${operationIndex.Descriptors_GetLive.path}`;
 
 /** Calls that repeat beyond what the page's sources need: the same call twice, or again after it failed. */
 export function callProblems(calls: readonly ApiCall[], pollMs: number | undefined, watchedMs: number, pagesShown: number): string[] {
@@ -467,7 +468,7 @@ export function callProblems(calls: readonly ApiCall[], pollMs: number | undefin
   // A poll may call again once per interval while the page is watched; anything else calls once.
   const polled = pollMs ? 1 + Math.ceil(watchedMs / pollMs) : 1;
   for (const [key, list] of byKey) {
-    const allowed = PER_PAGE_CHANGE.test(key) ? Math.max(polled, pagesShown) : polled;
+    const allowed = key === LIVE_SET_CALL ? Math.max(polled, pagesShown) : polled;
     const afterFailure = list.findIndex((c) => c.status !== undefined && c.status >= 400);
     if (afterFailure >= 0 && afterFailure < list.length - 1) out.push(`calls again after a ${list[afterFailure]!.status}: ${key.slice(0, 120)} (${list.length}×)`);
     else if (list.length > allowed) out.push(`calls ${list.length}× (at most ${allowed}): ${key.slice(0, 120)}`);
@@ -573,12 +574,11 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
     await settle(page, 100, 5_000);
   }
   const { calls, toasts } = await take(page);
-  const pagesShown = new Set(recorder.addresses.filter(inApp)).size;
-  problems.push(...callProblems(calls, options.pollMs, Date.now() - started, pagesShown));
+  const addresses = recorder.addresses.filter(inApp).map((a) => decodeURI(new URL(a).hash.replace(/^#/, '')));
+  problems.push(...callProblems(calls, options.pollMs, Date.now() - started, new Set(addresses).size));
   problems.push(...toasts.map((t) => `error toast: ${t}`));
   problems.push(...recorder.pageErrors.map((e) => `uncaught: ${e}`));
   problems.push(...recorder.consoleErrors.map((e) => `console error: ${e}`));
   problems.push(...recorder.serverErrors.map((e) => `server error ${e}`));
-  const addresses = recorder.addresses.filter(inApp).map((a) => decodeURI(new URL(a).hash.replace(/^#/, '')));
   return { ...seen, addresses, problems, trail: recorder.trail() };
 }

@@ -26,7 +26,7 @@ export function maskOf(props: WidgetProps, fallback: string): string {
 
 export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
   const { id, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
-  const typed = useTypedText<unknown>(props, (v) => (typeof v === 'string' && !isEmptyMasked(mask, v) ? v : ''));
+  const typed = useTypedText(props, (v) => (typeof v === 'string' && !isEmptyMasked(mask, v) ? v : ''));
   return (
     <Input
       id={id}
@@ -62,7 +62,7 @@ export function DateWidget(props: WidgetProps) {
 
 export function CurrencyWidget(props: WidgetProps) {
   const { id, onFocus, disabled, readonly } = props;
-  const typed = useTypedText<unknown>(props, currencyText);
+  const typed = useTypedText(props, currencyText);
   return (
     <InputGroup startElement={<Text as="span" aria-hidden color="fg.muted">$</Text>}>
       <Input

@@ -64,7 +64,7 @@ function FieldTemplate(props: FieldTemplateProps) {
 function BaseInputTemplate(props: BaseInputTemplateProps) {
   const { id, htmlName, type, onFocus, options, readonly, disabled, autofocus, placeholder, schema } = props;
   const inputType = type ?? (schema.type === 'number' || schema.type === 'integer' ? 'number' : 'text');
-  const typed = useTypedText<unknown>(props, (v) => (v === undefined || v === null ? '' : String(v)));
+  const typed = useTypedText(props, (v) => (v === undefined || v === null ? '' : String(v)));
   return (
     <Input
       id={id}

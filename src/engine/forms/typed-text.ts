@@ -1,5 +1,6 @@
 import { useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
+import type { WidgetProps } from '@rjsf/utils';
 
 /**
  * The text of an input the person is typing into, and its value reported to the form once the keystroke's frame is
@@ -10,9 +11,9 @@ import { flushSync } from 'react-dom';
  * Enter reports the last value at once and drops the one still waiting, so a submit or a reset never meets a value one
  * keystroke old.
  */
-export function useTypedText<V>(field: TypedField<V>, toText: (value: V) => string) {
+export function useTypedText(field: Pick<WidgetProps, 'id' | 'value' | 'onChange' | 'onBlur'>, toText: (value: unknown) => string) {
   const { id, value, onChange: report, onBlur } = field;
-  const [typed, setTyped] = useState<{ text: string; value: V } | null>(null);
+  const [typed, setTyped] = useState<{ text: string; value: unknown } | null>(null);
   const waiting = useRef<() => void>(undefined);
   const flush = () => {
     waiting.current?.();
@@ -24,7 +25,7 @@ export function useTypedText<V>(field: TypedField<V>, toText: (value: V) => stri
      * What was typed, and `next`, the value it is for the form. `input` is the field's element: text typed while it has
      * no focus (the browser's autofill) is not kept.
      */
-    type(text: string, next: V, input: HTMLInputElement) {
+    type(text: string, next: unknown, input: HTMLInputElement) {
       setTyped({ text, value: next });
       waiting.current?.();
       waiting.current = afterPaint(() => {
@@ -47,14 +48,6 @@ export function useTypedText<V>(field: TypedField<V>, toText: (value: V) => stri
       },
     },
   };
-}
-
-/** What a text widget gets from @rjsf and hands to `useTypedText`. */
-interface TypedField<V> {
-  id: string;
-  value: V;
-  onChange(value: V): void;
-  onBlur(id: string, value: string): void;
 }
 
 /** Runs `run` once the next frame is painted (a task after the animation frame); the returned function cancels it. */

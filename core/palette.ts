@@ -1,6 +1,7 @@
 /**
  * A brand's palette as the screens draw it, and its contrast (WCAG 2.1 1.4.3, issue 19): each colour fills buttons and
- * chips with its own text colour on it, and a darker shade of it writes text on white. The theme (src/app/theme.ts)
+ * chips with its own text colour on it (a shade of the fill under the pointer), and a darker shade of it writes text
+ * on white. The theme (src/app/theme.ts)
  * draws with these swatches and the build refuses a brand whose pairs fall below 4.5:1 — a palette is data a product
  * owner may change, so its contrast is checked where it is loaded, not by eye.
  */
@@ -19,6 +20,12 @@ export const SWATCHES: Record<keyof Palette, { name: string; onSolid: string; so
 
 /** How much of the colour tints the subtle background its text shade is read on (chips, alerts). */
 export const SUBTLE_PERCENT = 12;
+
+/**
+ * How much a fill under the pointer moves away from its text colour (darker under white text, lighter under dark):
+ * Chakra's own hover, the fill at 90 % over white, took white text on the default primary from 4.55:1 to 3.9:1.
+ */
+export const HOVER_PERCENT = 10;
 
 /** WCAG 2.1 AA for normal text. */
 export const AA_CONTRAST = 4.5;
@@ -50,12 +57,17 @@ export function contrastRatio(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** The fill of a palette colour and its shade for text on white, as drawn. */
-export function swatch(palette: Palette, key: keyof Palette): { solid: string; onSolid: string; text: string; subtle: string } {
+/** The shade a fill takes under the pointer: away from the text on it. */
+export const hoverTowards = (onSolid: string) => (luminance(onSolid) > 0.5 ? '#000000' : '#ffffff');
+
+/** The fill of a palette colour (and under the pointer) and its shade for text on white, as drawn. */
+export function swatch(palette: Palette, key: keyof Palette): { solid: string; hover: string; onSolid: string; text: string; subtle: string } {
   const { onSolid, solidBlack, textBlack } = SWATCHES[key];
   const color = palette[key];
+  const solid = solidBlack ? mixSrgb(color, 100 - solidBlack, '#000000') : color;
   return {
-    solid: solidBlack ? mixSrgb(color, 100 - solidBlack, '#000000') : color,
+    solid,
+    hover: mixSrgb(solid, 100 - HOVER_PERCENT, hoverTowards(onSolid)),
     onSolid,
     text: mixSrgb(color, 100 - textBlack, '#000000'),
     subtle: mixSrgb(color, SUBTLE_PERCENT, '#ffffff'),
@@ -66,9 +78,10 @@ export function swatch(palette: Palette, key: keyof Palette): { solid: string; o
 export function contrastProblems(palette: Palette): string[] {
   const problems: string[] = [];
   for (const key of Object.keys(SWATCHES) as Array<keyof Palette>) {
-    const { solid, onSolid, text, subtle } = swatch(palette, key);
+    const { solid, hover, onSolid, text, subtle } = swatch(palette, key);
     const pairs: Array<[string, string, string]> = [
       [`${onSolid} text on ${solid}`, onSolid, solid],
+      [`${onSolid} text on ${hover} (under the pointer)`, onSolid, hover],
       [`${text} text on white`, text, '#ffffff'],
       [`${text} text on ${subtle}`, text, subtle],
     ];

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { watchNetwork } from './support/network.ts';
 import { borrowerState, DEMO_PASSWORD, openApp, seedSession } from './support/session.ts';
 
 /**
@@ -51,26 +52,29 @@ test.describe('staff sign-in through the built-in provider', () => {
 
   for (const [email, route] of LANDINGS) {
     test(`${email} signs in, lands on ${route}, renews silently, and is signed out when the session times out`, async ({ page }) => {
+      const network = watchNetwork(page);
       await page.clock.install();
       await signIn(page, email);
       await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe(route);
       // The landing page's own calls finish first: a renewal still in flight when the page reloads would rotate the
       // refresh token in a response that the unloading page never stores (decision 0143).
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
 
       // 17 minutes of (active) use: the 15-minute access token is past its expiry in the page's clock. The next call
-      // (every page load reads the configuration) renews it with the refresh token, without a sign-in page.
+      // renews it with the refresh token, without a sign-in page: a call the landing page still had to make (its
+      // renewal then ends before the reload), or else the reloaded page's first one.
+      const renewal = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=refresh_token'));
       for (const step of ['06:00', '06:00', '05:00']) {
         await page.mouse.move(50 + step.length, 60);
         await page.clock.fastForward(step);
       }
-      const renewal = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/token' && (r.request().postData() ?? '').includes('grant_type=refresh_token'));
+      await network.quiet();
       await page.reload();
       expect((await renewal).status()).toBe(200);
       await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe(route);
       await expect(page.getByLabel('Email')).toHaveCount(0);
       // The idle monitor starts once the page's code has loaded (a studio page loads the app again in its preview).
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
 
       // 15 idle minutes, then the 30-second countdown: signed out, back at the provider's sign-in page.
       await page.clock.fastForward('15:00');

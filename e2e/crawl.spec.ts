@@ -1,8 +1,9 @@
 /**
  * The crawl (issue 16): every route of the route table (lender flows joined in) × every visitor — anonymous, a
  * borrower, each staff role's demo account and an account of no office — × every brand host (the other brands' hosts
- * as anonymous and the borrower), with the known, foreign and unknown ids of each path parameter (and none, when it is optional). Generated from data (support/crawl.ts): a
- * new route, brand, screen or enumeration is crawled without writing a test.
+ * as anonymous and the borrower), with the known, foreign and unknown ids of each path parameter (and none, when it is
+ * optional). A route that turns the visitor away is opened once for each way of doing so. Generated from data
+ * (support/crawl.ts): a new route, brand, screen or enumeration is crawled without writing a test.
  *
  * A visit fails on an uncaught error or console error, a 5xx, an error toast, a call repeated beyond what the page's
  * sources need (a loop, a poll after a failure or faster than its interval), a page still loading after 10 s or blank,
@@ -82,6 +83,7 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
       // The borrower of the crawl is the one crawl.setup.ts signed in, not the route specs' sample.
       const who = visitor.kind === 'borrower' ? { ...visitor, borrowerAppId: data.borrower.appId } : visitor;
       const checked = new Set<string>();
+      const turnedAway = new Set<string>();
       const problems: string[] = [];
       let visits = 0;
       const started = Date.now();
@@ -92,6 +94,12 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
         // and a route that is a redirect itself (the root) goes to another page.
         const handsOver = route.name === routesFile.signIn.route || (signsOut(route) && visitor.kind === 'staff');
         const access: Expectation = expected.kind === 'page' && (handsOver || route.redirect) ? { kind: 'leaves' } : expected;
+        // The guard turns a visitor away alike on every route: which routes turn whom away is proven for all of them by
+        // tests/unit/ui-access.test.ts, and one route of each way — each sign-in it sends to, the 403 page in each
+        // layout — shows the browser doing it (decision 0245).
+        const way = access.kind === 'redirect' ? `sign-in ${access.to.split('?')[0]}` : access.kind === 'forbidden' ? `403 in ${route.layout}` : undefined;
+        if (way && turnedAway.has(way)) continue;
+        if (way) turnedAway.add(way);
         // Where the route table turns the visitor away (a sign-in, the 403 page), no id is read: one visit shows it.
         // On another brand's host the words change, not what an id shows: the visitor's own record is enough there.
         const shown =

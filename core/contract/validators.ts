@@ -74,7 +74,7 @@ function resolveSchema(document: JsonObject, schema: JsonObject): JsonObject {
   return target ? { ...resolveSchema(document, target), ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== '$ref')) } : schema;
 }
 
-function multipartParts(ajv: ReturnType<typeof createContractAjv>, document: JsonObject, schema: JsonObject): NonNullable<OperationValidators['multipart']> {
+function multipartParts(ajv: ContractAjv, document: JsonObject, schema: JsonObject): NonNullable<OperationValidators['multipart']> {
   const properties = (schema.properties ?? {}) as Record<string, JsonObject>;
   const model = properties.model?.contentSchema as JsonObject | undefined;
   if (!model) throw new Error('a multipart body needs a `model` part with a contentSchema');
@@ -87,35 +87,58 @@ function multipartParts(ajv: ReturnType<typeof createContractAjv>, document: Jso
   return { model: ajv.compile(localize(model) as JsonObject), fileParts };
 }
 
-/** Compiles the request and response validators of every operation from the bundled contract. */
-export function compileValidators(bundled: JsonObject, operations: Operation[]): Map<string, OperationValidators> {
-  const bodies = createContractAjv(bundled);
-  const strings = createContractAjv(bundled, { coerceTypes: true });
-  const answers = createContractAjv(bundled, { answers: true });
-  const result = new Map<string, OperationValidators>();
-  for (const op of operations) {
-    const compileParams = (where: ParameterSpec['in']) => {
-      const schema = parameterObject(bundled, op, where);
-      return schema ? strings.compile(schema) : undefined;
-    };
-    const bodySchema = contractNode(bundled, `${op.pointer}/requestBody/content/application~1json/schema`);
-    const responses = new Map<number, ValidateFunction>();
-    for (const [status, types] of op.responses) {
-      const media = types.find((t) => t === 'application/json' || t === 'application/problem+json');
-      if (!media) continue;
-      const schema = contractNode(bundled, `${op.pointer}/responses/${status}/content/${escapePointer(media)}/schema`);
-      if (schema) responses.set(status, answers.compile(localize(schema) as JsonObject));
-    }
-    const multipartSchema = contractNode(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
-    result.set(op.operationId, {
-      params: compileParams('path'),
-      query: compileParams('query'),
-      headers: compileParams('header'),
-      body: bodySchema ? bodies.compile(localize(bodySchema) as JsonObject) : undefined,
-      emptyValues: emptyValueFields(bundled, bodySchema),
-      multipart: multipartSchema ? multipartParts(bodies, bundled, multipartSchema) : undefined,
-      responses,
-    });
+/** The validators of the contract's operations, each operation's compiled when it is first asked for. */
+export interface ContractValidators {
+  get(operationId: string): OperationValidators | undefined;
+}
+
+/**
+ * The request and response validators of every operation of the bundled contract. An operation's are compiled on its
+ * first call (docs/decisions/0245): compiling all of them took 4–5 s of CPU at every start, most for operations a
+ * process never serves; tests/unit/answer-check.test.ts compiles every one, so a schema ajv refuses still fails the
+ * suite rather than a first call.
+ */
+export function compileValidators(bundled: JsonObject, operations: Operation[]): ContractValidators {
+  let instances: { bodies: ContractAjv; strings: ContractAjv; answers: ContractAjv } | undefined;
+  const byId = new Map(operations.map((op) => [op.operationId, op]));
+  const compiled = new Map<string, OperationValidators>();
+  return {
+    get(operationId) {
+      const op = byId.get(operationId);
+      if (!op) return undefined;
+      let own = compiled.get(operationId);
+      if (!own) {
+        instances ??= { bodies: createContractAjv(bundled), strings: createContractAjv(bundled, { coerceTypes: true }), answers: createContractAjv(bundled, { answers: true }) };
+        compiled.set(operationId, (own = compileOperation(bundled, op, instances)));
+      }
+      return own;
+    },
+  };
+}
+
+type ContractAjv = ReturnType<typeof createContractAjv>;
+
+function compileOperation(bundled: JsonObject, op: Operation, { bodies, strings, answers }: { bodies: ContractAjv; strings: ContractAjv; answers: ContractAjv }): OperationValidators {
+  const compileParams = (where: ParameterSpec['in']) => {
+    const schema = parameterObject(bundled, op, where);
+    return schema ? strings.compile(schema) : undefined;
+  };
+  const bodySchema = contractNode(bundled, `${op.pointer}/requestBody/content/application~1json/schema`);
+  const responses = new Map<number, ValidateFunction>();
+  for (const [status, types] of op.responses) {
+    const media = types.find((t) => t === 'application/json' || t === 'application/problem+json');
+    if (!media) continue;
+    const schema = contractNode(bundled, `${op.pointer}/responses/${status}/content/${escapePointer(media)}/schema`);
+    if (schema) responses.set(status, answers.compile(localize(schema) as JsonObject));
   }
-  return result;
+  const multipartSchema = contractNode(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
+  return {
+    params: compileParams('path'),
+    query: compileParams('query'),
+    headers: compileParams('header'),
+    body: bodySchema ? bodies.compile(localize(bodySchema) as JsonObject) : undefined,
+    emptyValues: emptyValueFields(bundled, bodySchema),
+    multipart: multipartSchema ? multipartParts(bodies, bundled, multipartSchema) : undefined,
+    responses,
+  };
 }

@@ -21,6 +21,7 @@ export interface E2eRoute {
   name: string;
   path: string;
   screen?: string;
+  layout?: string;
   access: Access;
   redirect?: unknown;
 }

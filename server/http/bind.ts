@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../core/contract/operations.ts';
-import type { OperationValidators } from '../../core/contract/validators.ts';
+import type { ContractValidators, OperationValidators } from '../../core/contract/validators.ts';
 import { catalogueIn, toFieldErrors, type MessageCatalogue } from '../../core/messages.ts';
 import { languageFor } from '../descriptors/languages.ts';
 import { wordsOf } from '../../core/i18n.ts';
@@ -13,7 +13,7 @@ import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlC
 
 export interface BindOptions {
   operations: Operation[];
-  validators: Map<string, OperationValidators>;
+  validators: ContractValidators;
   handlers: Handlers;
   catalogue: MessageCatalogue;
   services: Services;
@@ -106,8 +106,6 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
   for (const op of operations) {
     const handler = handlers[op.operationId as OperationId] as unknown as (context: Loose) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
-    const own = validators.get(op.operationId);
-    if (!own) throw new Error(`no validators for operation ${op.operationId}`);
     app.route({
       method: op.method.toUpperCase() as 'GET',
       url: fastifyPath(op.path),
@@ -115,6 +113,8 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
       handler: async (request, reply) => {
         // Who asks comes first, so that callers without a right learn nothing from validation errors.
         const caller = await access.authenticate(op, request);
+        const own = validators.get(op.operationId);
+        if (!own) throw new Error(`no validators for operation ${op.operationId}`);
         const catalogue = catalogueOf(request);
         const params = { ...(request.params as Loose) };
         const query = { ...(request.query as Loose) };

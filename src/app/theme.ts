@@ -3,7 +3,7 @@
  * breakpoints of spec §2 and the brand palette of spec §9 as colour palettes (brand, success, error, purple).
  * Each colour is drawn as core/palette.ts says, which the build checks for WCAG AA contrast (decision 0219).
  */
-import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, type RecipeDefinition, type SystemContext } from '@chakra-ui/react';
 import {
   alertSlotRecipe, animationStyles, badgeRecipe, buttonRecipe, cssVarsPrefix, cssVarsRoot, dataListSlotRecipe,
   dialogSlotRecipe, fieldSlotRecipe, fieldsetSlotRecipe, globalCss, headingRecipe, inputAddonRecipe, inputRecipe, keyframes, layerStyles, linkRecipe,
@@ -11,7 +11,7 @@ import {
   textareaRecipe, textStyles, toastSlotRecipe, tokens,
 } from '@chakra-ui/react/theme';
 import { CHIP_CSS } from '../widgets/chip-styles.ts';
-import { SUBTLE_PERCENT, SWATCHES, type Palette } from '../../core/palette.ts';
+import { HOVER_PERCENT, hoverTowards, SUBTLE_PERCENT, SWATCHES, type Palette } from '../../core/palette.ts';
 
 /**
  * spec §2 lists 1600, 1500, 1400, 1263/1264, 1200/1199, 992, 959/960, 768 and 599/600. The named steps the
@@ -27,8 +27,10 @@ const mix = (color: string, percent: number, other: string) => `color-mix(in srg
 function palette(colors: Palette, key: keyof Palette) {
   const color = colors[key];
   const { onSolid, solidBlack, textBlack } = SWATCHES[key];
+  const solid = solidBlack ? mix(color, 100 - solidBlack, 'black') : color;
   return {
-    solid: { value: solidBlack ? mix(color, 100 - solidBlack, 'black') : color },
+    solid: { value: solid },
+    hover: { value: mix(solid, 100 - HOVER_PERCENT, hoverTowards(onSolid)) },
     contrast: { value: onSolid },
     fg: { value: mix(color, 100 - textBlack, 'black') },
     muted: { value: mix(color, 25, 'white') },
@@ -36,6 +38,13 @@ function palette(colors: Palette, key: keyof Palette) {
     emphasized: { value: mix(color, 35, 'white') },
     focusRing: { value: color },
   };
+}
+
+/** A solid button under the pointer takes the palette's hover shade, which keeps its text's contrast (core/palette.ts). */
+function solidHover(recipe: typeof buttonRecipe): RecipeDefinition {
+  const variants = recipe.variants!;
+  const hover = { bg: 'colorPalette.hover' };
+  return { ...recipe, variants: { ...variants, variant: { ...variants.variant, solid: { ...variants.variant!.solid, _hover: hover, _expanded: hover } } } };
 }
 
 export function createTheme(colors: Palette): SystemContext {
@@ -59,7 +68,7 @@ export function createTheme(colors: Palette): SystemContext {
         },
         recipes: {
           badge: badgeRecipe,
-          button: buttonRecipe,
+          button: solidHover(buttonRecipe),
           heading: headingRecipe,
           input: inputRecipe,
           inputAddon: inputAddonRecipe,

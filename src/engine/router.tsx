@@ -5,8 +5,7 @@
 import { HashRouter, matchRoutes, useLocation, useNavigate, useParams, useRoutes, type RouteObject } from 'react-router-dom';
 import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
-import { decideAccess, visitorOf } from './access.ts';
-import { resolveTarget, type RouteEntry } from './routing.ts';
+import { guardRoute, resolveTarget, type RouteEntry } from './routing.ts';
 import { condition, type Context } from '../../core/expressions.ts';
 import { queryOf, type RouteInfo } from './context.ts';
 import { currentHashPath, currentPathname, RouteInfoContext, useExprContext, useSessionState } from './hooks.tsx';
@@ -93,14 +92,9 @@ function RouteHost({ entry }: { entry: RouteEntry }) {
     [entry.name, entry.flow, location.pathname, location.search, params],
   );
   useTitle(entry.title);
-  const decision = decideAccess(entry.access, visitorOf(session), info.params);
-  const request: Context = { session, request: { path: location.pathname + location.search, params: info.params } };
-  const { routes, table } = services.descriptors;
+  const decision = guardRoute(entry, { session, request: { path: location.pathname + location.search, params: info.params } }, services.descriptors);
   if (decision.kind === 'allow' && !entry.redirect) preloadRoute(services, entry);
-  if (decision.kind === 'signIn' || decision.kind === 'borrowerSignIn') {
-    const target = resolveTarget(decision.kind === 'signIn' ? routes.signIn : routes.borrowerSignIn, request, table);
-    return <Redirecting to={target.kind === 'route' ? target.path : '/'} />;
-  }
+  if (decision.kind === 'signIn') return <Redirecting to={decision.to} />;
   return (
     <RouteInfoContext.Provider value={info}>
       <DialogProvider>

@@ -5,6 +5,7 @@
 import type { LenderDescriptor, Route, RoutesDescriptor, Target } from '../../codegen/generated/descriptors.ts';
 import { bind, evaluate, type Context } from '../../core/expressions.ts';
 import { withCode } from '../../core/descriptors/check.ts';
+import { decideAccess, visitorOf } from './access.ts';
 
 export interface RouteEntry extends Route {
   /** Set for routes of a lender flow. */
@@ -63,4 +64,20 @@ export function resolveTarget(target: Target, context: Context, table: readonly 
   if (!route) throw new TargetError(`no route named '${name}'`);
   const path = buildPath(route.path, bind(target.params as Record<string, unknown> | undefined, context));
   return { kind: 'route', route, path: path + queryString(bind(target.query as Record<string, unknown> | undefined, context)) };
+}
+
+/** What the guard shows a visitor on a route (spec §6): its page, the 403 page, or the sign-in it sends them to. */
+export type GuardOutcome = { kind: 'allow' } | { kind: 'forbidden' } | { kind: 'signIn'; to: string };
+
+/** The visit's session, and the address asked for with the route's parameters (the sign-in's return query reads it). */
+export type GuardRequest = {
+  session: Record<string, unknown>;
+  request: { path: string; params: Record<string, string | undefined> };
+};
+
+export function guardRoute(entry: RouteEntry, visit: GuardRequest, descriptors: { routes: RoutesDescriptor; table: readonly RouteEntry[] }): GuardOutcome {
+  const decision = decideAccess(entry.access, visitorOf(visit.session), visit.request.params);
+  if (decision.kind !== 'signIn' && decision.kind !== 'borrowerSignIn') return decision;
+  const target = resolveTarget(decision.kind === 'signIn' ? descriptors.routes.signIn : descriptors.routes.borrowerSignIn, visit, descriptors.table);
+  return { kind: 'signIn', to: target.kind === 'route' ? target.path : '/' };
 }

@@ -10,10 +10,24 @@ import { readOperations } from '../../core/contract/operations.ts';
 import { compileValidators } from '../../core/contract/validators.ts';
 
 const bundled = bundleOpenApi();
-const validators = compileValidators(bundled, readOperations(bundled));
+const operations = readOperations(bundled);
+const validators = compileValidators(bundled, operations);
 const page = samples.App_GetOfficeApps as { results: Record<string, unknown>[] };
 const withRow = (change: Record<string, unknown>) => ({ ...page, results: [{ ...page.results[0], ...change }] });
 const answer = validators.get('App_GetOfficeApps')!.responses.get(200)!;
+
+describe('the validators of the contract', () => {
+  // A server compiles an operation's validators on its first call (decision 0245): a schema ajv refuses fails here.
+  it('compile for every operation, once each, and for no operation the contract does not have', () => {
+    for (const op of operations) {
+      const own = validators.get(op.operationId);
+      expect(own, op.operationId).toBeDefined();
+      expect(validators.get(op.operationId)).toBe(own);
+    }
+    expect(operations.length).toBeGreaterThan(80);
+    expect(validators.get('App_NoSuchOperation')).toBeUndefined();
+  });
+});
 
 describe('the check of an answer', () => {
   it('lets through an answer the contract allows', () => {

@@ -14,6 +14,16 @@ describe('brand palettes', () => {
     expect(mixSrgb('#286df6', 75, '#000000')).toBe('#1e52b9');
   });
 
+  it('moves a fill under the pointer away from its text: darker under white text, lighter under dark', () => {
+    const palette = { primary: '#286df6', success: '#1ace48', error: '#ea3a18', purple: '#643ec2' };
+    const primary = swatch(palette, 'primary');
+    expect(primary.hover).toBe(mixSrgb('#286df6', 90, '#000000'));
+    expect(contrastRatio('#ffffff', primary.hover)).toBeGreaterThan(contrastRatio('#ffffff', primary.solid));
+    const success = swatch(palette, 'success');
+    expect(success.hover).toBe(mixSrgb('#1ace48', 90, '#ffffff'));
+    expect(contrastRatio(success.onSolid, success.hover)).toBeGreaterThan(contrastRatio(success.onSolid, success.solid));
+  });
+
   it('passes for every brand of screens/brands/', () => {
     for (const file of listDescriptorFiles().filter((f) => f.kind === 'brand')) {
       const brand = readDescriptor<{ palette: Parameters<typeof contrastProblems>[0] }>('brand', file.file, file.text);

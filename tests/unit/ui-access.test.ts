@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decideAccess, type Visitor } from '../../src/engine/access.ts';
-import { buildPath, buildRouteTable, paramsOf, queryString, resolveTarget, TargetError } from '../../src/engine/routing.ts';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPath, buildRouteTable, guardRoute, paramsOf, queryString, resolveTarget, TargetError } from '../../src/engine/routing.ts';
+import { ROOT } from '../../core/contract/documents.ts';
+import { screensFile } from '../../core/descriptors/read.ts';
+import { expectation, routeTable, visitors, type E2eRoute, type Visitor as E2eVisitor } from '../../e2e/support/routes.ts';
 import type { LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
 
 const anonymous: Visitor = { authenticated: false, role: null, userRole: null, borrowerAuthenticated: false, borrowerAppId: null };
@@ -73,5 +78,48 @@ describe('paths and targets', () => {
     expect(resolveTarget({ route: { cat: [{ var: 'row.code' }, '-start'] }, params: { id: 9 } }, { row: { code: 'abc' } }, table)).toMatchObject({ path: '/flows/abc/9' });
     expect(resolveTarget({ href: { var: 'u' } }, { u: 'https://example.test' }, table)).toEqual({ kind: 'href', href: 'https://example.test' });
     expect(() => resolveTarget({ route: 'nope' }, {}, table)).toThrow(TargetError);
+  });
+});
+
+/**
+ * Every route of the table as every visitor: the engine's guard against spec §6 written out on its own for the e2e
+ * run (e2e/support/routes.ts). The crawl opens one route of each way of being turned away in the browser; which route
+ * turns whom away is proven here, for all of them (decision 0245).
+ */
+describe('the guard on the route table', () => {
+  const routes = screensFile<RoutesDescriptor>('routes.json');
+  const lenders = readdirSync(join(ROOT, 'screens', 'lenders'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => screensFile<LenderDescriptor>(`lenders/${f}`));
+  const table = buildRouteTable(routes, lenders);
+  const OWN_APP = 5;
+  const sessionOf = (v: E2eVisitor): Record<string, unknown> =>
+    v.kind === 'staff' ? { authenticated: true, role: v.role ?? null, userRole: v.userRole ?? null } : v.kind === 'borrower' ? { borrowerAuthenticated: true, borrowerAppId: OWN_APP } : {};
+
+  it('is the e2e run’s table, route for route', () => {
+    expect(table.map((r) => [r.name, r.path])).toEqual(routeTable().map((r) => [r.name, r.path]));
+  });
+
+  it('shows each visitor the page, the 403 page or the sign-in spec §6 prescribes', () => {
+    const wrong: string[] = [];
+    for (const visitor of visitors()) {
+      const who = { ...visitor, borrowerAppId: OWN_APP };
+      for (const entry of table) {
+        // The visitor's own application, another one, and none where the parameter is optional.
+        const ids = paramsOf(entry.path).some((p) => p.name === 'id') ? [String(OWN_APP), String(OWN_APP + 1), ...(paramsOf(entry.path).find((p) => p.name === 'id')!.optional ? [undefined] : [])] : [undefined];
+        for (const id of ids) {
+          const params = Object.fromEntries(paramsOf(entry.path).map((p) => [p.name, p.name === 'id' ? id : 'x']));
+          const path = buildPath(entry.path, params);
+          const outcome = guardRoute(entry, { session: sessionOf(visitor), request: { path, params } }, { routes, table });
+          const expected = expectation({ ...entry, access: entry.access as E2eRoute['access'] }, who, path);
+          const same =
+            expected.kind === 'redirect' ? outcome.kind === 'signIn' && outcome.to === expected.to
+            : expected.kind === 'page' || expected.kind === 'leaves' ? outcome.kind === 'allow'
+            : outcome.kind === 'forbidden';
+          if (!same) wrong.push(`${visitor.name} on ${path}: ${JSON.stringify(outcome)}, spec §6 says ${JSON.stringify(expected)}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });

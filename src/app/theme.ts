@@ -47,6 +47,29 @@ function solidHover(recipe: typeof buttonRecipe): RecipeDefinition {
   return { ...recipe, variants: { ...variants, variant: { ...variants.variant, solid: { ...variants.variant!.solid, _hover: hover, _expanded: hover } } } };
 }
 
+/**
+ * Chakra's colour palettes the portal draws with: its own semantic tokens (bg, fg, border) and the screens use these;
+ * the brand's palettes come from the brand file. Building the system costs in proportion to its tokens (Chakra took
+ * about 400 ms of the shell's cold load under 4× CPU, decision 0246), so the other palettes are left out.
+ */
+export const CHAKRA_PALETTES = ['gray', 'red', 'orange', 'green', 'blue'];
+
+/** A hue of Chakra's: its shades (raw tokens) or its roles (semantic ones). The alpha greys are shades of no hue. */
+const isHue = (name: string, value: unknown) => !/Alpha$/.test(name) && !!value && typeof value === 'object' && ('500' in value || 'solid' in value);
+const drawnColors = <V,>(colors: Record<string, V>): Record<string, V> => Object.fromEntries(Object.entries(colors).filter(([name, value]) => !isHue(name, value) || CHAKRA_PALETTES.includes(name)));
+
+/** A semantic token's light value only: the portal has no dark mode, and each `_dark` value is a rule more to build. */
+function lightOnly(node: unknown): unknown {
+  if (!node || typeof node !== 'object') return node;
+  if ('value' in node) {
+    const { value } = node as { value: unknown };
+    return value && typeof value === 'object' && '_light' in value ? { ...node, value: (value as { _light: unknown })._light } : node;
+  }
+  return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, lightOnly(child)]));
+}
+
+const semanticColors = drawnColors(lightOnly(semanticTokens.colors) as NonNullable<typeof semanticTokens.colors>);
+
 export function createTheme(colors: Palette): SystemContext {
   return createSystem(
     defaultBaseConfig,
@@ -58,11 +81,11 @@ export function createTheme(colors: Palette): SystemContext {
       theme: {
         breakpoints: BREAKPOINTS,
         keyframes,
-        tokens,
+        tokens: { ...tokens, colors: drawnColors(tokens.colors!) },
         semanticTokens: {
-          ...semanticTokens,
+          ...(lightOnly(semanticTokens) as typeof semanticTokens),
           colors: {
-            ...semanticTokens.colors,
+            ...semanticColors,
             ...Object.fromEntries((Object.keys(SWATCHES) as Array<keyof Palette>).map((key) => [SWATCHES[key].name, palette(colors, key)])),
           },
         },

@@ -68,7 +68,8 @@ function lightOnly(node: unknown): unknown {
   return Object.fromEntries(Object.entries(node).map(([key, child]) => [key, lightOnly(child)]));
 }
 
-const semanticColors = drawnColors(lightOnly(semanticTokens.colors) as NonNullable<typeof semanticTokens.colors>);
+const lightSemanticTokens = lightOnly(semanticTokens) as typeof semanticTokens;
+const semanticColors = drawnColors(lightSemanticTokens.colors!);
 
 export function createTheme(colors: Palette): SystemContext {
   return createSystem(
@@ -83,7 +84,7 @@ export function createTheme(colors: Palette): SystemContext {
         keyframes,
         tokens: { ...tokens, colors: drawnColors(tokens.colors!) },
         semanticTokens: {
-          ...(lightOnly(semanticTokens) as typeof semanticTokens),
+          ...lightSemanticTokens,
           colors: {
             ...semanticColors,
             ...Object.fromEntries((Object.keys(SWATCHES) as Array<keyof Palette>).map((key) => [SWATCHES[key].name, palette(colors, key)])),

@@ -1,9 +1,9 @@
 /**
  * A brand's palette as the screens draw it, and its contrast (WCAG 2.1 1.4.3, issue 19): each colour fills buttons and
  * chips with its own text colour on it (a shade of the fill under the pointer), and a darker shade of it writes text
- * on white. The theme (src/app/theme.ts)
- * draws with these swatches and the build refuses a brand whose pairs fall below 4.5:1 — a palette is data a product
- * owner may change, so its contrast is checked where it is loaded, not by eye.
+ * on white. The theme (src/app/theme.ts) draws with these swatches and the build refuses a brand whose pairs fall
+ * below 4.5:1 — a palette is data a product owner may change, so its contrast is checked where it is loaded, not by
+ * eye.
  */
 import type { BrandDescriptor } from '../codegen/generated/descriptors.ts';
 

@@ -120,10 +120,11 @@ test.describe('staff sign-in through the built-in provider', () => {
   });
 
   test('a refresh token the provider refuses (already used, so it revoked the grant) leads to a new sign-in, not a stuck page', async ({ page }) => {
+    const network = watchNetwork(page);
     await page.clock.install();
     await signIn(page, 'office.support@demo.test');
     await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe('/home');
-    await page.waitForLoadState('networkidle');
+    await network.quiet();
 
     // Another party redeems the page's refresh token first: as when a page unloads while its renewal is in flight.
     const stored = await page.evaluate(() => {

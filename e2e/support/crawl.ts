@@ -10,6 +10,7 @@ import type { Page, Request } from '@playwright/test';
 import { routeTable, routesFile, visitors, type E2eRoute, type Expectation, type Visitor } from './routes.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
 import { operationIndex } from '../../codegen/generated/operation-index.ts';
+import { watchNetwork } from './network.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -263,7 +264,7 @@ const QUIET_MS = 200;
 /** What a page's render waits for: its code, its styles and its calls (not images or fonts, which it shows without). */
 const LOADS = new Set(['script', 'stylesheet', 'fetch', 'xhr']);
 /** The loads of each recorded page still under way: a chunk of code arriving is not an API call, but the page waits for it. */
-const inFlight = new WeakMap<Page, Set<Request>>();
+const inFlight = new WeakMap<Page, ReadonlySet<Request>>();
 
 /** Listens to a page for the whole crawl: console errors, uncaught errors and 5xx answers. */
 export class Recorder {
@@ -275,14 +276,7 @@ export class Recorder {
   addresses: string[] = [];
 
   constructor(readonly page: Page) {
-    const pending = new Set<Request>();
-    inFlight.set(page, pending);
-    const done = (request: Request) => pending.delete(request);
-    page.on('request', (request) => {
-      if (LOADS.has(request.resourceType())) pending.add(request);
-    });
-    page.on('requestfinished', done);
-    page.on('requestfailed', done);
+    inFlight.set(page, watchNetwork(page, LOADS).pending);
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) this.addresses.push(frame.url());
     });

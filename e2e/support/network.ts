@@ -8,21 +8,25 @@ import type { Page, Request } from '@playwright/test';
 const QUIET_MS = 1_500;
 const QUIET_LIMIT_MS = 30_000;
 
-/** Watches a page's requests from now on, so a test can wait until none is under way (decision 0143's race). */
-export function watchNetwork(page: Page): { quiet(): Promise<void> } {
+/**
+ * Watches a page's requests from now on (of these resource types only, when given): the ones under way, and a wait
+ * until none was for a while (decision 0143's race).
+ */
+export function watchNetwork(page: Page, types?: ReadonlySet<string>): { pending: ReadonlySet<Request>; quiet(): Promise<void> } {
   const pending = new Set<Request>();
   let lastChange = Date.now();
   const settle = (request: Request) => {
-    pending.delete(request);
-    lastChange = Date.now();
+    if (pending.delete(request)) lastChange = Date.now();
   };
   page.on('request', (request) => {
+    if (types && !types.has(request.resourceType())) return;
     pending.add(request);
     lastChange = Date.now();
   });
   page.on('requestfinished', settle);
   page.on('requestfailed', settle);
   return {
+    pending,
     async quiet() {
       const limit = Date.now() + QUIET_LIMIT_MS;
       while (pending.size > 0 || Date.now() - lastChange < QUIET_MS) {

@@ -106,7 +106,8 @@ describe('the guard on the route table', () => {
       const who = { ...visitor, borrowerAppId: OWN_APP };
       for (const entry of table) {
         // The visitor's own application, another one, and none where the parameter is optional.
-        const ids = paramsOf(entry.path).some((p) => p.name === 'id') ? [String(OWN_APP), String(OWN_APP + 1), ...(paramsOf(entry.path).find((p) => p.name === 'id')!.optional ? [undefined] : [])] : [undefined];
+        const idParam = paramsOf(entry.path).find((p) => p.name === 'id');
+        const ids = idParam ? [String(OWN_APP), String(OWN_APP + 1), ...(idParam.optional ? [undefined] : [])] : [undefined];
         for (const id of ids) {
           const params = Object.fromEntries(paramsOf(entry.path).map((p) => [p.name, p.name === 'id' ? id : 'x']));
           const path = buildPath(entry.path, params);

@@ -41,8 +41,8 @@ export default function Studio() {
   const [drafts, setDrafts] = useState<Record<string, string>>({});
   const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
-  const [errors, setErrors] = useState<string[]>([]);
-  const [checking, setChecking] = useState(false);
+  // The checks' answer and the drafts it is for: drafts changed since are not checked yet, so not publishable.
+  const [check, setCheck] = useState<{ of: unknown; errors: string[] }>({ of: undefined, errors: [] });
   const [note, setNote] = useState('');
   const [newId, setNewId] = useState('');
   const [newKind, setNewKind] = useState<NewKind>('brand');
@@ -64,19 +64,24 @@ export default function Studio() {
   const changedCount = Object.keys(changed).length;
 
   // The build's checks over the live set with the drafts in it, a moment after the last keystroke.
+  const checking = changedCount > 0 && check.of !== changed;
+  const errors = changedCount > 0 ? check.errors : [];
   useEffect(() => {
-    if (changedCount === 0) {
-      setErrors([]);
-      return;
-    }
+    if (changedCount === 0) return;
+    let current = true;
     const timer = setTimeout(() => {
-      setChecking(true);
       callOperation('Studio_CheckDraft', { body: { files: changed } })
-        .then((answer) => setErrors((answer as { errors: string[] }).errors))
-        .catch((error: unknown) => toasts.error(error, 'The draft could not be checked.'))
-        .finally(() => setChecking(false));
+        .then((answer) => current && setCheck({ of: changed, errors: (answer as { errors: string[] }).errors }))
+        // Publishing is still held to the same checks by the API.
+        .catch((error: unknown) => {
+          toasts.error(error, 'The draft could not be checked.');
+          if (current) setCheck((last) => ({ of: changed, errors: last.errors }));
+        });
     }, CHECK_DELAY_MS);
-    return () => clearTimeout(timer);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
   }, [changed, changedCount]);
 
   const edit = (next: string) => setDrafts((current) => ({ ...current, [selected]: next }));

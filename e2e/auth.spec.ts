@@ -50,12 +50,20 @@ test.describe('staff sign-in through the built-in provider', () => {
     await expect(page).toHaveURL(/^https:\/\//);
   });
 
+  /**
+   * Renewal and time-out run the same code for every account; what differs is the landing page's own calls, which a
+   * renewal has to get along with. So each landing page is tried with them once, and every account signs in and lands.
+   */
+  const renewsOn = new Set<string>();
   for (const [email, route] of LANDINGS) {
-    test(`${email} signs in, lands on ${route}, renews silently, and is signed out when the session times out`, async ({ page }) => {
+    const renews = !renewsOn.has(route);
+    renewsOn.add(route);
+    test(`${email} signs in and lands on ${route}${renews ? ', renews silently, and is signed out when the session times out' : ''}`, async ({ page }) => {
       const network = watchNetwork(page);
       await page.clock.install();
       await signIn(page, email);
       await expect.poll(() => hashRoute(page), { timeout: 30_000 }).toBe(route);
+      if (!renews) return;
       // The landing page's own calls finish first: a renewal still in flight when the page reloads would rotate the
       // refresh token in a response that the unloading page never stores (decision 0143).
       await network.quiet();

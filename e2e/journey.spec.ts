@@ -315,6 +315,8 @@ async function answerKba(page: Page, b: Borrower): Promise<void> {
 async function failKbaOnce(page: Page, b: Borrower): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Confirm your identity' })).toBeVisible({ timeout: 15_000 });
   const quiz = page.locator('[data-kba]');
+  // The questions are the form's fields, drawn after the page's heading and intro (decision 0247).
+  await expect(quiz.locator('fieldset')).toHaveCount(4);
   const right = [b.streetName, b.city, b.dob.slice(-4), b.zip];
   for (const fieldset of await quiz.locator('fieldset').all()) {
     const labels = (await fieldset.locator('label').allTextContents()).map((l) => l.trim());

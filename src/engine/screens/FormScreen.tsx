@@ -223,6 +223,20 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
     resolve?.(saved);
   };
 
+  // A page's heading and intro paint before its fields (decision 0247): the fields are the heaviest render of a form
+  // page (about 1 s of a phone's CPU for the pre-qualification form). They render in the task after the next frame.
+  // A dialog's form, opened by a click, draws at once.
+  const [fieldsDrawn, setFieldsDrawn] = useState(!!screen.dialog);
+  useEffect(() => {
+    if (fieldsDrawn) return;
+    let timer = 0;
+    const frame = requestAnimationFrame(() => (timer = window.setTimeout(() => setFieldsDrawn(true))));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [fieldsDrawn]);
+
   // In a wizard the wizard's Back and Next are the buttons.
   const buttons: Button[] = step ? [] : (screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? tr('Submit'), variant: 'primary', submit: true }]);
   return (
@@ -233,43 +247,47 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
           {text(screen.intro, ctx)}
         </Text>
       ) : null}
-      <Form
-        ref={formRef}
-        key={formKey}
-        schema={display}
-        uiSchema={uiSchema}
-        formData={data.current}
-        validator={validator as never}
-        templates={templates}
-        widgets={widgets}
-        onChange={(e) => {
-          data.current = (e.formData ?? {}) as Data;
-          step?.keepDraft(data.current);
-          const next = shapeOf({ ...context, form: { ...data.current, ...bound } });
-          if (next.key !== shape.key) setShape(next.key);
-          if (extraErrors) setExtraErrors(undefined);
-        }}
-        onSubmit={() => {
-          if (pendingSave.current) void submit().then(settle, () => settle(false));
-          else if (step) step.next();
-          else void submit();
-        }}
-        onError={() => {
-          setAttempted(true);
-          // Turning live validation on re-validates in @rjsf, which keeps only some errors (a group's own, such as owners
-          // that do not total 100, went): what this submit found stays shown as extra errors until the next change.
-          setExtraErrors(toErrorSchema(validateForm(rules.current, data.current).fieldErrors));
-          settle(false);
-        }}
-        noHtml5Validate
-        showErrorList={false}
-        liveValidate={attempted ? 'onChange' : undefined}
-        extraErrors={extraErrors as never}
-        focusOnFirstError
-        experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', emptyObjectFields: 'skipDefaults' }}
-      >
-        <ButtonRow buttons={buttons} context={ctx} runtime={runtime} justify={screen.dialog ? 'flex-end' : 'flex-start'} />
-      </Form>
+      {fieldsDrawn ? (
+        <Form
+          ref={formRef}
+          key={formKey}
+          schema={display}
+          uiSchema={uiSchema}
+          formData={data.current}
+          validator={validator as never}
+          templates={templates}
+          widgets={widgets}
+          onChange={(e) => {
+            data.current = (e.formData ?? {}) as Data;
+            step?.keepDraft(data.current);
+            const next = shapeOf({ ...context, form: { ...data.current, ...bound } });
+            if (next.key !== shape.key) setShape(next.key);
+            if (extraErrors) setExtraErrors(undefined);
+          }}
+          onSubmit={() => {
+            if (pendingSave.current) void submit().then(settle, () => settle(false));
+            else if (step) step.next();
+            else void submit();
+          }}
+          onError={() => {
+            setAttempted(true);
+            // Turning live validation on re-validates in @rjsf, which keeps only some errors (a group's own, such as owners
+            // that do not total 100, went): what this submit found stays shown as extra errors until the next change.
+            setExtraErrors(toErrorSchema(validateForm(rules.current, data.current).fieldErrors));
+            settle(false);
+          }}
+          noHtml5Validate
+          showErrorList={false}
+          liveValidate={attempted ? 'onChange' : undefined}
+          extraErrors={extraErrors as never}
+          focusOnFirstError
+          experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', emptyObjectFields: 'skipDefaults' }}
+        >
+          <ButtonRow buttons={buttons} context={ctx} runtime={runtime} justify={screen.dialog ? 'flex-end' : 'flex-start'} />
+        </Form>
+      ) : (
+        <Loading />
+      )}
     </Box>
   );
 }

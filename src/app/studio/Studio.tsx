@@ -71,7 +71,9 @@ export default function Studio() {
     let current = true;
     const timer = setTimeout(() => {
       callOperation('Studio_CheckDraft', { body: { files: changed } })
-        .then((answer) => current && setCheck({ of: changed, errors: (answer as { errors: string[] }).errors }))
+        .then((answer) => {
+          if (current) setCheck({ of: changed, errors: (answer as { errors: string[] }).errors });
+        })
         // Publishing is still held to the same checks by the API.
         .catch((error: unknown) => {
           toasts.error(error, 'The draft could not be checked.');

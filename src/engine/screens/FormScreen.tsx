@@ -271,8 +271,9 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
           }}
           onError={() => {
             setAttempted(true);
-            // Turning live validation on re-validates in @rjsf, which keeps only some errors (a group's own, such as owners
-            // that do not total 100, went): what this submit found stays shown as extra errors until the next change.
+            // Turning live validation on re-validates in @rjsf, which keeps only some errors (a group's own, such as
+            // owners that do not total 100, went): what this submit found stays shown as extra errors until the next
+            // change.
             setExtraErrors(toErrorSchema(validateForm(rules.current, data.current).fieldErrors));
             settle(false);
           }}

@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT } from '../core/contract/documents.ts';
+import { filesUnder } from '../core/files.ts';
 import { labelNamesIn } from '../core/labels.ts';
 import { listDescriptorFiles, META } from '../core/descriptors/screens.ts';
 import { enumerationLabels } from '../core/contract/schema-files.ts';
@@ -78,13 +79,8 @@ function namedScreens(node: Json, out: Array<{ place: 'pages' | 'dialogs'; name:
 }
 
 /** The engine's own words: the literal of each tr('…') call under src/. */
-function engineWords(dir = join(ROOT, 'src')): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return engineWords(path);
-    if (!/\.tsx?$/.test(entry.name)) return [];
-    return [...readFileSync(path, 'utf8').matchAll(/\btr\(\s*'((?:[^'\\]|\\.)+)'\s*\)/g)].map((m) => m[1]!.replace(/\\'/g, "'"));
-  });
+function engineWords(): string[] {
+  return filesUnder(join(ROOT, 'src')).flatMap((path) => [...readFileSync(path, 'utf8').matchAll(/\btr\(\s*'((?:[^'\\]|\\.)+)'\s*\)/g)].map((m) => m[1]!.replace(/\\'/g, "'")));
 }
 
 export interface FormSchemaSource {

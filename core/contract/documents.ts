@@ -1,7 +1,8 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { filesUnder } from '../files.ts';
 import { REQUIRED_MESSAGES, type MessageCatalogue } from '../messages.ts';
 
 /** Repository root: the contract and schema files are read relative to it. */
@@ -26,19 +27,11 @@ export function idOf(file: string): string {
   return ID_BASE + relative(ROOT, file).split(sep).join('/');
 }
 
-function listJson(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return listJson(path);
-    return name.endsWith('.json') ? [path] : [];
-  });
-}
-
 /** The message catalogue lives beside the schemas but is not one. */
 export const MESSAGES_FILE = join(ROOT, 'schemas', 'messages.json');
 
 export function loadSchemaDocuments(dir = join(ROOT, 'schemas')): SchemaDocument[] {
-  return listJson(dir)
+  return filesUnder(dir, /\.json$/)
     .filter((file) => file !== MESSAGES_FILE)
     .sort()
     .map((file) => {

@@ -4,24 +4,17 @@
  * mark saying who else does. A mark on an operation a screen calls is wrong too: it would hide the operation from
  * this check when the screen goes away.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 import { bundleOpenApi } from '../../core/contract/bundle.ts';
 import { ROOT, type JsonObject } from '../../core/contract/documents.ts';
 import { readOperations } from '../../core/contract/operations.ts';
+import { filesUnder } from '../../core/files.ts';
 
 const contract = bundleOpenApi();
 const operations = readOperations(contract);
-
-function modules(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return modules(path);
-    return /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** operationId → the descriptor files whose sources or actions call it (`invalidates` only names what it refreshes). */
 function calledByScreens(): Map<string, string[]> {
@@ -41,7 +34,7 @@ function calledByScreens(): Map<string, string[]> {
 /** operationId → the modules of src/ that name it as a word (the shell calls a few operations itself). */
 function namedBySource(ids: readonly string[]): Map<string, string[]> {
   const named = new Map<string, string[]>();
-  for (const path of modules(join(ROOT, 'src'))) {
+  for (const path of filesUnder(join(ROOT, 'src'))) {
     const text = readFileSync(path, 'utf8');
     for (const id of ids) if (new RegExp(`\\b${id}\\b`).test(text)) named.set(id, [...(named.get(id) ?? []), relative(ROOT, path)]);
   }
@@ -73,7 +66,7 @@ describe('who calls each operation of the contract', () => {
 
   it('the address of a link operation is handed out by the server', () => {
     // A `link` operation is reached through an address another answer carries: some server module must write it.
-    const server = modules(join(ROOT, 'server'))
+    const server = filesUnder(join(ROOT, 'server'))
       .filter((path) => !path.includes(join('server', 'contract')))
       .map((path) => readFileSync(path, 'utf8'));
     for (const op of operations.filter((o) => o.caller === 'link')) {

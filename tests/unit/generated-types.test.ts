@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
+import { filesUnder } from '../../core/files.ts';
 
 /**
  * Types the generator makes are not written by hand (issue 18): an object type of core/, src/ or server/ whose
@@ -16,14 +17,6 @@ interface Shape {
   name: string;
   where: string;
   properties: string[];
-}
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
-  });
 }
 
 /** Every interface and object type literal of a source text, named by its declaration or property. */
@@ -57,7 +50,7 @@ const read = (file: string) => shapesOf(relative(ROOT, file).split(sep).join('/'
 describe('generated types', () => {
   it('are not written again by hand in core/, src/ or server/', () => {
     const generated = GENERATED.flatMap(read);
-    const handWritten = HAND_WRITTEN.flatMap((dir) => sources(join(ROOT, dir))).flatMap(read);
+    const handWritten = HAND_WRITTEN.flatMap((dir) => filesUnder(join(ROOT, dir))).flatMap(read);
     expect(generated.length).toBeGreaterThan(500);
     expect(copies(generated, handWritten)).toEqual([]);
   });

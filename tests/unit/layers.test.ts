@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
+import { filesUnder } from '../../core/files.ts';
 
 /**
  * The layers (issue 18, ../shared/ARCHITECTURE.md): one UI-free core that the web app (src/), the server and codegen
@@ -29,20 +30,12 @@ function layerOf(path: string): Layer | undefined {
   return (['core', 'src', 'server', 'codegen'] as const).find((layer) => layer === parts[0]);
 }
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return /\.(ts|tsx)$/.test(entry.name) ? [path] : [];
-  });
-}
-
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
 function violations(layer: Layer): string[] {
   const rule = FORBIDDEN[layer];
   const found: string[] = [];
-  for (const file of sources(join(ROOT, layer)).filter((f) => !f.startsWith(join(ROOT, 'codegen', 'generated')))) {
+  for (const file of filesUnder(join(ROOT, layer)).filter((f) => !f.startsWith(join(ROOT, 'codegen', 'generated')))) {
     for (const match of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
       const specifier = match[1] ?? match[2]!;
       const where = relative(ROOT, file).split(sep).join('/');
@@ -59,7 +52,7 @@ function violations(layer: Layer): string[] {
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const layer of LAYERS) {
-    for (const file of sources(join(ROOT, layer))) {
+    for (const file of filesUnder(join(ROOT, layer))) {
       const targets = [...readFileSync(file, 'utf8').matchAll(SPECIFIER)]
         .map((m) => m[1] ?? m[2]!)
         .filter((specifier) => specifier.startsWith('.'))

@@ -3,19 +3,14 @@
  * screens and the theme's recipes name — a `colorPalette`, a token such as 'orange.400' — must still be a token of the
  * system.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
 import { CHAKRA_PALETTES, createTheme } from '../../src/app/theme.ts';
 import { SWATCHES } from '../../core/palette.ts';
+import { filesUnder } from '../../core/files.ts';
 import { tokens } from '@chakra-ui/react/theme';
-
-function files(dir: string): string[] {
-  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.(tsx?|json)$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
-}
 
 describe('the theme’s palettes', () => {
   const system = createTheme({ primary: '#286df6', success: '#1ace48', error: '#ea3a18', purple: '#643ec2' });
@@ -25,7 +20,7 @@ describe('the theme’s palettes', () => {
     // Chakra's palettes, drawn or not, and the brand's.
     const palettes = new Set([...Object.entries(tokens.colors!).filter(([, shades]) => '500' in shades).map(([name]) => name), ...drawn]);
     const named = new Set<string>();
-    for (const file of [...files('src'), ...files('screens')]) {
+    for (const file of ['src', 'screens'].flatMap((dir) => filesUnder(join(ROOT, dir), /\.(tsx?|json)$/))) {
       const text = readFileSync(file, 'utf8');
       for (const m of text.matchAll(/colorPalette[=:]\s*["']([a-z]+)["']|["']([a-z]+)\.(?:\d{2,3}|solid|contrast|fg|muted|subtle|emphasized|focusRing|hover)["']/g)) {
         const name = m[1] ?? m[2]!;

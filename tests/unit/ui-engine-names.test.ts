@@ -2,21 +2,15 @@
  * Engine code names no lender, brand, role value or route path (issue 3 "Done when"): the values are read from the
  * descriptors themselves, so a new lender, brand, role or route is checked without touching this test.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
+import { filesUnder } from '../../core/files.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 import { readDescriptor } from '../../core/descriptors/read.ts';
 
 const ENGINE = join(ROOT, 'src', 'engine');
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? sources(path) : /\.tsx?$/.test(name) ? [path] : [];
-  });
-}
 
 /** Code without comments, so prose about "platform admins" is not a role value. */
 function code(source: string): string {
@@ -52,7 +46,7 @@ function collect(): { lenders: string[]; brands: string[]; roles: string[]; path
 
 describe('the engine (src/engine/)', () => {
   const named = collect();
-  const files = sources(ENGINE).map((file) => ({ file: relative(ROOT, file), code: code(readFileSync(file, 'utf8')) }));
+  const files = filesUnder(ENGINE).map((file) => ({ file: relative(ROOT, file), code: code(readFileSync(file, 'utf8')) }));
 
   it('reads its names from descriptors that have them', () => {
     expect(named.lenders.length).toBeGreaterThan(0);

@@ -1,9 +1,10 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bind, condition, evaluate, ExpressionError, fillTemplate, getPath, OPERATORS, text } from '../../core/expressions.ts';
 import { buildContext, evaluateConditions, flagsOf } from '../../src/engine/context.ts';
 import { ROOT } from '../../core/contract/documents.ts';
+import { filesUnder } from '../../core/files.ts';
 
 const ctx = {
   session: { authenticated: true, role: 'x-role', userRole: null, officeId: 7, identity: { givenName: 'Ada' } },
@@ -80,9 +81,7 @@ describe('the expression language', () => {
   });
 
   it('is interpreted: engine and widget code never evaluates strings as code', () => {
-    const files = (dir: string): string[] =>
-      readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : /\.tsx?$/.test(name) ? [join(dir, name)] : []));
-    for (const file of [...files(join(ROOT, 'src')), ...files(join(ROOT, 'codegen', 'generated', 'forms'))]) {
+    for (const file of [...filesUnder(join(ROOT, 'src')), ...filesUnder(join(ROOT, 'codegen', 'generated', 'forms'))]) {
       const source = readFileSync(file, 'utf8');
       expect(/\beval\s*\(|new Function\s*\(/.test(source), file).toBe(false);
     }

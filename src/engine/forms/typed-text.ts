@@ -1,6 +1,7 @@
 import { useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import { flushSync } from 'react-dom';
 import type { WidgetProps } from '@rjsf/utils';
+import { afterPaint } from '../after-paint.ts';
 
 /**
  * The text of an input the person is typing into, and its value reported to the form once the keystroke's frame is
@@ -47,17 +48,5 @@ export function useTypedText(field: Pick<WidgetProps, 'id' | 'value' | 'onChange
         onBlur(id, event.target.value);
       },
     },
-  };
-}
-
-/** Runs `run` once the next frame is painted (a task after the animation frame); the returned function cancels it. */
-function afterPaint(run: () => void): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const frame = requestAnimationFrame(() => {
-    timer = setTimeout(run, 0);
-  });
-  return () => {
-    cancelAnimationFrame(frame);
-    clearTimeout(timer);
   };
 }

@@ -15,6 +15,7 @@ import { createValidator, validateForm, type FormRules } from '../forms/validato
 import { catalogueIn } from '../../../core/messages.ts';
 import { templates } from '../forms/templates.tsx';
 import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
+import { afterPaint } from '../after-paint.ts';
 
 type Data = Record<string, unknown>;
 
@@ -224,18 +225,10 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   };
 
   // A page's heading and intro paint before its fields (decision 0247): the fields are the heaviest render of a form
-  // page (about 1 s of a phone's CPU for the pre-qualification form). They render in the task after the next frame.
+  // page (about 1 s of a phone's CPU for the pre-qualification form). They render once the next frame is painted.
   // A dialog's form, opened by a click, draws at once.
   const [fieldsDrawn, setFieldsDrawn] = useState(!!screen.dialog);
-  useEffect(() => {
-    if (fieldsDrawn) return;
-    let timer = 0;
-    const frame = requestAnimationFrame(() => (timer = window.setTimeout(() => setFieldsDrawn(true))));
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [fieldsDrawn]);
+  useEffect(() => (fieldsDrawn ? undefined : afterPaint(() => setFieldsDrawn(true))), [fieldsDrawn]);
 
   // In a wizard the wizard's Back and Next are the buttons.
   const buttons: Button[] = step ? [] : (screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? tr('Submit'), variant: 'primary', submit: true }]);

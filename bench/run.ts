@@ -35,6 +35,7 @@ import { benchUi, TARGET_JS_GZIP_BYTES, TARGET_KEYSTROKE_MS } from './ui.ts';
 import { benchPhone, phoneLines } from './phone.ts';
 import { publishBrandWord } from './publication.ts';
 import { percentile } from './stats.ts';
+import { ensureWebBuild } from '../scripts/web-build.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
 const SERVER_START_TIMEOUT_MS = 180_000;
@@ -62,6 +63,8 @@ if (values.scale && !postgresUrl) {
   process.exit(2);
 }
 const kinds: DatabaseKind[] = values.scale ? ['postgres'] : postgresUrl ? ['pglite', 'postgres'] : ['pglite'];
+// The browser's figures are of the code as it is, never of an older dist/.
+ensureWebBuild();
 
 /** The environment of every child for `kind`: its own DATA_DIR, and DATABASE_URL only for PostgreSQL. */
 function envFor(kind: DatabaseKind, extra: Record<string, string> = {}): NodeJS.ProcessEnv {

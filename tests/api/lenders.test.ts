@@ -146,8 +146,8 @@ describe('lenders', () => {
       expect(row!.latency_ms).toBeLessThan(SLOW_MS);
     });
 
-    it('asks the lenders in parallel: six lenders of 1.5 s answer in less than 6 × 1.5 s', async () => {
-      // Asked one after another, they would take the sum of their times, however fast the machine.
+    it('asks the lenders in parallel: six lenders of 1.5 s answer in less than 2 × 1.5 s', async () => {
+      // Any lender asked after another's answer would make it take twice a lender's time, however fast the machine.
       const LATENCY_MS = 1500;
       const folder = lenderFolder((_code, doc) => {
         (doc.sandbox as Record<string, unknown>).latencyMs = LATENCY_MS;
@@ -162,7 +162,7 @@ describe('lenders', () => {
       expect(response.statusCode, response.body).toBe(200);
       expect(json<AppResult>(response).lenders).toHaveLength(6);
       expect(elapsed).toBeGreaterThanOrEqual(LATENCY_MS);
-      expect(elapsed).toBeLessThan(6 * LATENCY_MS);
+      expect(elapsed).toBeLessThan(2 * LATENCY_MS);
     });
 
     it('submits to more lenders on the office\'s request, and only to its active lenders', async () => {

@@ -106,6 +106,8 @@ function descriptorAjv(): { ajv: Ajv2020; exports: Record<string, string> } {
   // x-text marks what people read (the language files translate it, codegen/texts.ts): an annotation, not a rule.
   ajv.addKeyword({ keyword: 'x-text', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'x-descriptions', schemaType: 'object' });
+  // x-message says a pattern in words (patternRules below): the check reports it instead of the pattern.
+  ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   for (const meta of metaSchemas()) ajv.addSchema(discriminate(meta.schema, meta.schema) as JsonObject, meta.id);
   const exports: Record<string, string> = {};
   for (const [name, file] of Object.entries(VALIDATED)) exports[name] = META_ID + file;
@@ -289,7 +291,7 @@ function formIndex(names: string[]): UiGenerator {
   };
 }
 
-/** Flags of the compact operation index: k (key), i (idempotent), d (download), m (multipart), b (has a body). */
+/** Flags of the compact operation index: k (key), w (write), d (download), m (multipart), b (has a body). */
 const operationIndex: UiGenerator = {
   file: join(OUT, 'operation-index.ts'),
   async generate() {
@@ -297,7 +299,7 @@ const operationIndex: UiGenerator = {
       const ok = [...op.responses.entries()].filter(([status]) => status >= 200 && status < 300).flatMap(([, types]) => types);
       const flags = [
         op.access.key === true ? 'k' : '',
-        op.idempotent ? 'i' : '',
+        op.write ? 'w' : '',
         ok.length > 0 && !ok.some((t) => t.includes('json')) ? 'd' : '',
         op.requestBodyTypes.includes('multipart/form-data') ? 'm' : '',
         op.requestBodyTypes.length > 0 ? 'b' : '',
@@ -306,7 +308,7 @@ const operationIndex: UiGenerator = {
     });
     return [
       banner('openapi/openapi.yaml'),
-      '/** Per operation: method, path template and flags — k (key), i (idempotent), d (download), m (multipart), b (body). */',
+      '/** Per operation: method, path template and flags — k (key), w (write), d (download), m (multipart), b (body). */',
       'const compact = {',
       ...lines,
       '} as const;',
@@ -318,8 +320,8 @@ const operationIndex: UiGenerator = {
       '  path: string;',
       '  /** Sends X-Api-Key: the calls the spec marks (key). */',
       '  key: boolean;',
-      '  /** x-idempotent: takes an Idempotency-Key and may be retried. */',
-      '  idempotent: boolean;',
+      '  /** Changes something: sent with an Idempotency-Key, the same for each retry of one intent (decision 0253). */',
+      '  write: boolean;',
       '  /** Answers a file. */',
       '  download: boolean;',
       '  multipart: boolean;',
@@ -328,7 +330,7 @@ const operationIndex: UiGenerator = {
       '',
       'function entry(spec: string): OperationEntry {',
       "  const [method = '', path = '', flags = ''] = spec.split(' ');",
-      "  return { method, path, key: flags.includes('k'), idempotent: flags.includes('i'), download: flags.includes('d'), multipart: flags.includes('m'), body: flags.includes('b') };",
+      "  return { method, path, key: flags.includes('k'), write: flags.includes('w'), download: flags.includes('d'), multipart: flags.includes('m'), body: flags.includes('b') };",
       '}',
       '',
       'export const operationIndex = Object.fromEntries(Object.entries(compact).map(([id, spec]) => [id, entry(spec)])) as Record<OperationId, OperationEntry>;',
@@ -362,6 +364,27 @@ const operationSamples: UiGenerator = {
       banner('openapi/openapi.yaml'),
       '/** Per operation: a sample of its answer (core/schema-sample.ts). */',
       `export const samples: Readonly<Record<string, unknown>> = ${JSON.stringify(samples, null, 2)};`,
+      '',
+    ].join('\n');
+  },
+};
+
+/**
+ * The definitions of common.schema.json that are one pattern said in words (x-message): the check reports the words
+ * (core/descriptors/errors.ts), and the engine holds what an expression gives to the same patterns (core/urls.ts).
+ */
+const patternRules: UiGenerator = {
+  file: join(OUT, 'pattern-rules.ts'),
+  async generate() {
+    const common = metaSchemas().find((meta) => meta.file === 'common.schema.json')!.schema;
+    const rules = Object.entries(common.$defs as JsonObject).flatMap(([name, def]) => {
+      const { pattern, 'x-message': message } = def as JsonObject;
+      return typeof pattern === 'string' && typeof message === 'string' ? [[name, { pattern, message }]] : [];
+    });
+    return [
+      banner('screens/_meta/common.schema.json'),
+      '/** Per definition: its pattern, and what it asks for in words a product owner reads. */',
+      `export const patternRules = ${JSON.stringify(Object.fromEntries(rules), null, 2)} as const;`,
       '',
     ].join('\n');
   },
@@ -409,6 +432,6 @@ export function uiGenerators(): UiGenerator[] {
   const labels = enumerationLabels();
   return [
     descriptorValidators, descriptorTypes, operationIndex, ...forms.map(formModule), formIndex(forms),
-    labelTables(labels), languageIndex, operationSamples,
+    labelTables(labels), languageIndex, operationSamples, patternRules,
   ];
 }

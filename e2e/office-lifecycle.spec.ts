@@ -8,7 +8,7 @@
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { hashOf, outbox } from './support/borrower.ts';
-import { signIn } from './support/session.ts';
+import { confirmSignUp, signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 300_000 });
@@ -22,7 +22,7 @@ const next = (page: Page) => page.getByRole('button', { name: 'Next' }).click();
 const onStep = (page: Page, step: string) => expect(page.locator(`[data-screen="wizard"][data-step="${step}"]`)).toBeVisible({ timeout: 30_000 });
 const state = (scope: Page | Locator) => scope.getByRole('combobox', { name: /^State/ });
 
-/** The identity provider's sign-up page: names, e-mail and a password twice. */
+/** The identity provider's sign-up page: names, e-mail and a password twice; then the e-mail's link confirms it. */
 async function chooseAccount(page: Page, first: string, last: string, email: string): Promise<void> {
   await page.getByLabel('First name').fill(first);
   await page.getByLabel('Last name').fill(last);
@@ -30,6 +30,7 @@ async function chooseAccount(page: Page, first: string, last: string, email: str
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign up' }).click();
+  await confirmSignUp(page, email, PASSWORD);
 }
 
 async function fillOwner(owner: Locator, o: { first: string; last: string; email: string; phone: string; dob: string; ssn: string; share: string; street: string }) {
@@ -49,7 +50,7 @@ async function fillOwner(owner: Locator, o: { first: string; last: string; email
 test('a new practice signs up, enrolls, is approved, verifies its bank and builds its team', async ({ page, browser }) => {
   const email = `owner-${unique}@hill.example`;
 
-  // 'Create an account' opens the sign-up page itself; a new account lands on step 1.
+  // 'Create an account' opens the sign-up page itself; a new account, its e-mail confirmed, lands on step 1.
   await page.goto('/#/signup');
   await page.getByRole('button', { name: 'Create an account' }).click();
   await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible({ timeout: 30_000 });

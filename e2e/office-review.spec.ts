@@ -9,7 +9,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { hashOf, outbox } from './support/borrower.ts';
-import { DEMO_PASSWORD, signIn } from './support/session.ts';
+import { confirmSignUp, DEMO_PASSWORD, signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ mode: 'serial', timeout: 180_000 });
@@ -22,7 +22,7 @@ interface NewOffice {
   officeId: number;
 }
 
-/** A new person signs up on the identity provider's page and lands on the enrollment; answers their access token. */
+/** A new person signs up on the identity provider's page, confirms the e-mail and lands on the enrollment; answers their access token. */
 async function signUp(page: Page, email: string): Promise<string> {
   await page.goto('/');
   await page.getByRole('link', { name: 'Sign up' }).click();
@@ -31,8 +31,9 @@ async function signUp(page: Page, email: string): Promise<string> {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
   await page.getByLabel('Confirm password').fill(DEMO_PASSWORD);
-  const call = page.waitForRequest((request) => request.url().includes('/api/') && Boolean(request.headers().authorization), { timeout: 30_000 });
   await page.getByRole('button', { name: 'Sign up' }).click();
+  const call = page.waitForRequest((request) => request.url().includes('/api/') && Boolean(request.headers().authorization), { timeout: 30_000 });
+  await confirmSignUp(page, email, DEMO_PASSWORD);
   const token = (await call).headers().authorization!;
   await expect.poll(() => hashOf(page), { timeout: 30_000 }).toMatch(/^\/enroll/);
   return token;

@@ -150,6 +150,8 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await owner.getByRole('group', { name: 'Palette' }).getByLabel('Primary').fill('#1d5fd1');
   await owner.getByRole('group', { name: 'Wording' }).getByLabel('Service').fill('Care');
   await owner.getByRole('group', { name: 'Logo' }).getByLabel('Text').fill('BrightCare');
+  // Sign-in trusts only hosts the platform operator approved (decision 0248): the studio says so before publishing.
+  await expect(owner.getByRole('status').filter({ hasText: `'${STUDIO_BRAND_HOST}' once published; staff can sign in there only after the platform operator approves the host.` })).toBeVisible({ timeout: 15_000 });
   await publish(owner, 'BrightCare, a third brand', 1);
 
   // The server answers on https (its PUBLIC_URL's scheme), on the brand's own host name.

@@ -28,7 +28,7 @@ import { sandboxSiteUrl } from './lenders/sandbox.ts';
 import { registerSandboxLenderSite } from './lenders/site.ts';
 import { registerDevOutboxPage } from './notify/dev-outbox.ts';
 import { dualProtocolServer } from './identity/listener.ts';
-import type { Services } from './services.ts';
+import { runNow, type Services } from './services.ts';
 
 export interface ServerOptions {
   settings: Settings;
@@ -115,8 +115,14 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
 
   app.addHook('onSend', async (request, reply) => {
-    // HTTP/2 has no Connection header: Fastify's 'close' after an unreadable body would be dropped with a warning.
+    // HTTP/2 has no Connection header: Fastify's 'close' after an unreadable body would be dropped with a warning. A
+    // stream of its own carries each request there, so an unread body holds up no other.
     if (request.raw.httpVersionMajor === 2) reply.removeHeader('connection');
+    // An answer that goes out before its request has all arrived (a refusal before or midway through the body) closes
+    // the connection, as Fastify's own 413 does: the rest of that body would otherwise be read to its end however long,
+    // or be left unread and hold the next request on the connection up (decision 0249). An injected request, which has
+    // no connection, does not say.
+    else if (request.raw.complete === false) reply.header('connection', 'close');
     reply.header('x-trace-id', String(request.id));
     // Which descriptor set is live: an open tab that runs on another takes it on its next navigation (decision 0228).
     if (request.url.startsWith('/api/')) reply.header('x-descriptor-set', (await liveSet(database.db)).hash);
@@ -150,7 +156,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     }];
   });
 
-  const services: Services = { settings, db: database.db, database, log: app.log };
+  const services: Services = { settings, db: database.db, database, log: app.log, afterCommit: runNow };
   // Every lender file is a lender: its row exists from the first start (docs/decisions/0101).
   await syncLenderRows(database.db, lenderCatalogue(settings));
   const contract = bundleOpenApi();

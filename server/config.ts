@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hostPatternProblem } from '../core/hosts.ts';
 
 /** Settings come only from the environment; every variable is documented in the README. */
 export interface Settings {
@@ -37,6 +38,8 @@ export interface Settings {
   identity: IdentitySettings;
   /** Where the session timeout sends someone who is neither staff nor a borrower (spec §4). */
   companyHomeUrl: string;
+  /** An https origin the web app's pages may load images from besides their own (decision 0250); none by default. */
+  assetOrigin: string | undefined;
   /** The lender files (screens/lenders/<code>.json): one file per lender (docs/decisions/0101). */
   lendersDir: string;
   /** How long the waterfall waits for each lender before it counts as TimedOut. */
@@ -61,6 +64,12 @@ export type IdentitySettings =
       kind: 'builtin';
       /** The SPA's client id at the built-in provider. */
       clientId: string;
+      /**
+       * Host patterns, beside PUBLIC_URL's, where the web app may sign staff in (redirect and CORS origins of the
+       * provider): the operator's approval, never the published brands' (decision 0248). Unset: the deployed brand
+       * files' hosts (server/identity/provider.ts signInHosts).
+       */
+      appHosts: string[] | undefined;
       /** AES-256-GCM key that encrypts the provider's signing and cookie keys in the database. */
       keysSecret: Buffer;
     }
@@ -198,6 +207,15 @@ function tlsSettings(env: Env, mode: Settings['mode']): Settings['tls'] {
   return { mode: 'files', certFile: resolve(env.TLS_CERT_FILE!), keyFile: resolve(env.TLS_KEY_FILE!) };
 }
 
+/** SIGN_IN_HOSTS: comma-separated host patterns; unset, the deployed brand files' hosts. */
+function signInHosts(env: Env): string[] | undefined {
+  if (env.SIGN_IN_HOSTS === undefined) return undefined;
+  const hosts = env.SIGN_IN_HOSTS.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
+  const problem = hosts.map(hostPatternProblem).find((text) => text !== undefined);
+  if (problem) throw new SettingsError('SIGN_IN_HOSTS', problem);
+  return hosts;
+}
+
 function identitySettings(env: Env, mode: Settings['mode'], dataDir: string): IdentitySettings {
   const authority = httpsUrl(env, 'OIDC_AUTHORITY');
   const externalOnly = ['OIDC_KNOWN_AUTHORITIES', 'OIDC_SCOPES', 'OIDC_PROTOCOL_MODE', 'OIDC_PASSWORD_RESET_AUTHORITY', 'OIDC_METADATA_URL'];
@@ -208,9 +226,11 @@ function identitySettings(env: Env, mode: Settings['mode'], dataDir: string): Id
     return {
       kind: 'builtin',
       clientId: env.OIDC_CLIENT_ID || 'pos-portal-web',
+      appHosts: signInHosts(env),
       keysSecret: secret(env, 'IDENTITY_KEY', mode, dataDir, 32),
     };
   }
+  if (env.SIGN_IN_HOSTS !== undefined) throw new SettingsError('SIGN_IN_HOSTS', "applies to the built-in provider only: an external issuer keeps the web app's addresses in its own registration");
   const clientId = env.OIDC_CLIENT_ID;
   if (!clientId) throw new SettingsError('OIDC_CLIENT_ID', 'is required with OIDC_AUTHORITY (the web app registration at the issuer)');
   const host = new URL(authority).host;
@@ -318,11 +338,12 @@ function notifySettings(env: Env): NotifySettings {
   return { smtp, sms, smsWebhookSecret };
 }
 
-function endpoints(env: Env, mode: Settings['mode'], port: number, dataDir: string): Pick<Settings, 'publicUrl' | 'tls' | 'identity' | 'companyHomeUrl'> {
+function endpoints(env: Env, mode: Settings['mode'], port: number, dataDir: string): Pick<Settings, 'publicUrl' | 'tls' | 'identity' | 'companyHomeUrl' | 'assetOrigin'> {
   const tls = tlsSettings(env, mode);
   if (tls.mode === 'proxy' && !env.PUBLIC_URL) throw new SettingsError('PUBLIC_URL', `is required when TLS_MODE is 'proxy' (the https address the proxy serves)`);
   const publicUrl = httpsOrigin(env, 'PUBLIC_URL', `https://localhost:${port}`);
   const identity = identitySettings(env, mode, dataDir);
   const companyHomeUrl = optionalUrl(env, 'COMPANY_HOME_URL') ?? `${publicUrl}/`;
-  return { publicUrl, tls, identity, companyHomeUrl };
+  const assetOrigin = env.ASSET_HOST ? httpsOrigin(env, 'ASSET_HOST', '') : undefined;
+  return { publicUrl, tls, identity, companyHomeUrl, assetOrigin };
 }

@@ -11,6 +11,7 @@ import { seedDemo, DEMO_ACCOUNTS } from './db/seed/demo.ts';
 import { buildServer } from './app.ts';
 import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';
 import { createIdentity, type Identity } from './identity/index.ts';
+import { forgetIdempotencyKeys } from './http/idempotency.ts';
 import { outboxDispatcher } from './notify/outbox.ts';
 import { DUE_NOTICES_EVERY_MS, sendDueNotices } from './domain/notices/due.ts';
 import { expireOffers } from './domain/applications/expiry.ts';
@@ -79,10 +80,11 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   // Delivers queued e-mail and texts when SMTP_URL / SMS_GATEWAY_URL are set; a no-op otherwise.
   const dispatcher = outboxDispatcher(database.db, settings, app.log);
   // Offers that expired untaken (decision 0233), then adverse-action notices that fall due while no offer is taken
-  // (decision 0222); several servers may sweep at once.
+  // (decision 0222), then Idempotency-Keys past their day; several servers may sweep at once.
   const sweep = () =>
     void expireOffers(database.db)
       .then(() => sendDueNotices(database.db, lenderCatalogue(settings)))
+      .then(() => forgetIdempotencyKeys(database.db))
       .catch((error: unknown) => app.log.error({ err: error }, 'the sweep of expired offers and due notices failed'));
   const sweeps = setInterval(sweep, DUE_NOTICES_EVERY_MS);
   sweeps.unref();

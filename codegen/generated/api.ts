@@ -3816,6 +3816,8 @@ export interface components {
          */
         StudioCheck: {
             errors: string[];
+            /** @description What publishing does not do at once, though the draft may be published: a brand host on which staff cannot sign in until the platform operator approves it. */
+            notices: string[];
         };
         /**
          * Publish
@@ -4394,6 +4396,8 @@ export interface components {
     parameters: {
         /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
         IdempotencyKey: string;
+        /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+        IdempotencyKeyOptional: string;
         /** @description sha256=<hex HMAC-SHA256 of X-Lender-Timestamp + "." + raw body, keyed with the lender secret>. */
         LenderSignature: string;
         /** @description Unix seconds when the lender signed; older than 5 minutes answers 401. */
@@ -4674,7 +4678,10 @@ export interface operations {
                 /** @description Application id. */
                 id: number;
             };
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -4701,7 +4708,10 @@ export interface operations {
     App_AddReferenceCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5034,7 +5044,10 @@ export interface operations {
     App_UpsertAppNote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5314,7 +5327,10 @@ export interface operations {
     App_CancelTrans: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5346,6 +5362,8 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
                 /** @description sha256=<hex HMAC-SHA256 of X-Lender-Timestamp + "." + raw body, keyed with the lender secret>. */
                 "X-Lender-Signature": components["parameters"]["LenderSignature"];
                 /** @description Unix seconds when the lender signed; older than 5 minutes answers 401. */
@@ -5411,7 +5429,10 @@ export interface operations {
     App_SubmitToLender: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5472,7 +5493,10 @@ export interface operations {
     App_UpdateContractStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5637,7 +5661,10 @@ export interface operations {
     App_UploadFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5704,7 +5731,10 @@ export interface operations {
     App_ESignConsent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5826,7 +5856,10 @@ export interface operations {
     Office_UpsertOffice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5857,7 +5890,10 @@ export interface operations {
     Office_UpsertOwners: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -5888,7 +5924,10 @@ export interface operations {
     Office_SubmitOffice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path: {
                 /** @description Office id. */
                 id: number;
@@ -6072,7 +6111,10 @@ export interface operations {
     Office_UpsertConfigItems: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6196,7 +6238,10 @@ export interface operations {
     Office_ApplyLender: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6227,7 +6272,10 @@ export interface operations {
     Office_UpdateLenderESign: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6258,7 +6306,10 @@ export interface operations {
     Office_SubmitOfficeToLender: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6319,7 +6370,10 @@ export interface operations {
     Office_UpsertDocs: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6353,7 +6407,10 @@ export interface operations {
     Office_UpsertLandingPage: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6391,7 +6448,10 @@ export interface operations {
     Office_UploadDoc: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6703,7 +6763,10 @@ export interface operations {
     Otp_VerifyOtp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6734,7 +6797,10 @@ export interface operations {
     Otp_ExchangeLinkToken: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6765,7 +6831,10 @@ export interface operations {
     Notify_ReceiveSms: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6828,7 +6897,10 @@ export interface operations {
     Users_GetUserInfo: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6923,7 +6995,10 @@ export interface operations {
     Users_DeleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path: {
                 /** @description User id. */
                 userId: string;
@@ -6990,7 +7065,10 @@ export interface operations {
     Users_RevokeInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path: {
                 /** @description User id. */
                 userId: string;
@@ -7052,7 +7130,10 @@ export interface operations {
     Users_ProcessInvite: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7247,7 +7328,10 @@ export interface operations {
                 /** @description Office id. */
                 officeId: number;
             };
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7410,7 +7494,10 @@ export interface operations {
     AdminApps_UpdateRefund: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7599,7 +7686,10 @@ export interface operations {
     AdminOffices_UpsertLenders: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7698,7 +7788,10 @@ export interface operations {
     AdminOffices_SubmitOfficeToLender: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7908,7 +8001,10 @@ export interface operations {
     Studio_Publish: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7966,7 +8062,10 @@ export interface operations {
     Studio_Rollback: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
             path?: never;
             cookie?: never;
         };

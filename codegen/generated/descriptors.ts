@@ -24,6 +24,24 @@ export type FormatVersion = number;
  */
 export type Expression = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * An image of the portal's own files, by its path (/logo.svg: a file of the web app's public/ folder; an address of the portal's API), or the image itself as a data:image/ URL (PNG, JPEG, GIF, WebP or SVG). An image on another site is refused: every visitor's browser would connect to that site (decision 0250).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "imageSource".
+ */
+export type ImageSource = string;
+/**
+ * Where a link leads: an https:// address, or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http:, javascript:, data:) is refused (decision 0250).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "link".
+ */
+export type Link = string;
+/**
+ * Where a link leads: an https:// address, or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http:, javascript:, data:) is refused (decision 0250).
+ */
+export type Link1 = string;
+/**
  * The widget vocabulary (decision 0227): how a form field or a table filter takes its value. Declared here once; the engine's widget registry (src/widgets/index.ts) has a component for each name, and the author reference lists them from x-descriptions.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -57,6 +75,41 @@ export type Widget =
  * via the `definition` "text".
  */
 export type Text = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * An e-mail address to write to (mailto:help@example.com) or a phone number to call (tel:+15125550100).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "contactAddress".
+ */
+export type ContactAddress = string;
+/**
+ * Where a link leads (see Link), or, where the link is a way to reach someone, an e-mail address (mailto:…) or a phone number (tel:…).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "contactLink".
+ */
+export type ContactLink = Link | ContactAddress;
+/**
+ * An image: its source written out (an image of the portal's own files by its path, such as /logo.svg, or a data:image/ URL), or an expression giving one (an office's logo from its record). The page shows only an image whose source keeps to that rule, written out or computed (decision 0250).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "imageExpression".
+ */
+export type ImageExpression = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * Where a link leads: an https:// address or a page of the portal itself (#/… or /…), written out or given by an expression (an address from a record). The page follows only an address that keeps to that rule, written out or computed (decision 0250).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "linkExpression".
+ */
+export type LinkExpression = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * Where a link leads: an https:// address, a page of the portal itself (#/… or /…), an e-mail address (mailto:…) or a phone number (tel:…), written out or given by an expression. The page follows only an address that keeps to that rule, written out or computed (decision 0250).
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "contactLinkExpression".
+ */
+export type ContactLinkExpression = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "name".
@@ -232,7 +285,7 @@ export interface BrandDescriptor {
    */
   default?: boolean;
   /**
-   * Host name patterns; '*' matches any run of characters except '.'.
+   * The addresses (host names) that show this brand, such as 'smilefinancing.example' or '*.smilefinancing.example' ('*' stands for one whole first part, such as 'www' or an office's name). Name your own domain: patterns that would cover other owners' sites ('*.com') are refused. Patients see the brand on a new host at once; staff can sign in there only once the platform operator has approved the host (SIGN_IN_HOSTS).
    *
    * @maxItems 20
    */
@@ -269,10 +322,7 @@ export interface BrandDescriptor {
       | undefined;
   };
   logo: {
-    /**
-     * An image under public/ or a data: URL.
-     */
-    src?: string;
+    src?: ImageSource;
     /**
      * The word mark (and the image's alternative text).
      */
@@ -280,12 +330,9 @@ export interface BrandDescriptor {
   };
   footer: {
     company: string;
-    termsUrl: string;
-    privacyUrl: string;
-    /**
-     * The company home page (session timeout sends anonymous visitors there).
-     */
-    homeUrl: string;
+    termsUrl: Link;
+    privacyUrl: Link;
+    homeUrl: Link1;
   };
 }
 /**
@@ -319,7 +366,7 @@ export interface Target {
   route?: Name | Operation;
   params?: Bindings;
   query?: Bindings;
-  href?: Expression;
+  href?: LinkExpression;
 }
 /**
  * A call of a contract operation with bound parameters; skipped while `when` is false.
@@ -744,7 +791,7 @@ export interface LayoutOffice {
   id?: Expression;
   phone?: Expression;
   address?: Expression;
-  logo?: Expression;
+  logo?: ImageExpression;
   logoMaxWidth?: number;
   logoMaxHeight?: number;
 }
@@ -761,7 +808,7 @@ export interface LayoutFooter {
 }
 export interface FooterLink {
   label: Text;
-  href: Expression;
+  href: ContactLinkExpression;
 }
 /**
  * The language picker (decision 0216): the languages of screens/languages/, each named in itself; the choice holds for the visitor's tab and reaches the server with every call.
@@ -1154,7 +1201,7 @@ export interface Target1 {
   route?: Name | Operation;
   params?: Bindings;
   query?: Bindings;
-  href?: Expression;
+  href?: LinkExpression;
 }
 /**
  * Where a navigation goes: a route of the route table by name with parameters and query, or an external address. Give `route` or `href`.
@@ -1166,7 +1213,7 @@ export interface Target2 {
   route?: Name | Operation;
   params?: Bindings;
   query?: Bindings;
-  href?: Expression;
+  href?: LinkExpression;
 }
 /**
  * Where a navigation goes: a route of the route table by name with parameters and query, or an external address. Give `route` or `href`.
@@ -1178,7 +1225,7 @@ export interface Target3 {
   route?: Name | Operation;
   params?: Bindings;
   query?: Bindings;
-  href?: Expression;
+  href?: LinkExpression;
 }
 export interface NotFoundPage {
   message: string;
@@ -1663,10 +1710,10 @@ export interface DetailSection {
   buttons?: Button[];
 }
 /**
- * An image (a data: URL or a same-origin path), e.g. a QR code the server drew.
+ * An image of the portal's own files or a data:image/ URL, e.g. a QR code the server drew.
  */
 export interface DetailImage {
-  src: Expression;
+  src: ImageExpression;
   alt: Text;
   width?: number;
 }

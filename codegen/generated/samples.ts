@@ -7352,6 +7352,11 @@ export const samples: Readonly<Record<string, unknown>> = {
       "Sample errors",
       "Sample errors 2",
       "Sample errors 3"
+    ],
+    "notices": [
+      "Sample notices",
+      "Sample notices 2",
+      "Sample notices 3"
     ]
   },
   "Studio_Publish": {

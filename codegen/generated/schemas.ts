@@ -7474,6 +7474,12 @@ export interface StudioCheck {
    * @maxItems 500
    */
   errors: string[];
+  /**
+   * What publishing does not do at once, though the draft may be published: a brand host on which staff cannot sign in until the platform operator approves it.
+   *
+   * @maxItems 500
+   */
+  notices: string[];
 }
 /**
  * Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.

@@ -43,7 +43,13 @@ export interface Operation {
   /** status → media types declared for that status. */
   responses: Map<number, string[]>;
   access: AccessRule;
+  /** `x-idempotent`: moves money, messages a person or asks lenders; refused without an Idempotency-Key. */
   idempotent: boolean;
+  /**
+   * Changes something: any method but GET, unless `x-reads` says the operation only reads (the spec sends some reads as
+   * PUT or POST). A write takes an Idempotency-Key, and only a write with one is retried (decision 0253).
+   */
+  write: boolean;
   /** `x-caller` (decision 0165): who calls an operation that no screen calls; undefined for the screens' own. */
   caller: OperationCaller | undefined;
   /**
@@ -134,6 +140,7 @@ export function readOperations(document: JsonObject): Operation[] {
         responses,
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,
+        write: method !== 'get' && op['x-reads'] !== true,
         caller: callerOf(op),
         cache: cacheOf(op),
       });

@@ -1,4 +1,5 @@
 import type { DescriptorKind } from './kinds.ts';
+import { pointerSegment, quoted } from './errors.ts';
 import { labelNamesIn } from '../labels.ts';
 import { contrastProblems, type Palette } from '../palette.ts';
 import { placeholdersOf } from '../i18n.ts';
@@ -23,13 +24,12 @@ export interface CheckContext {
 }
 
 type Json = unknown;
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function walk(node: Json, pointer: string, visit: (node: Record<string, Json>, pointer: string, key: string | undefined) => void, key?: string): void {
   if (Array.isArray(node)) node.forEach((child, i) => walk(child, `${pointer}/${i}`, visit, key));
   else if (node && typeof node === 'object') {
     visit(node as Record<string, Json>, pointer, key);
-    for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${escape(k)}`, visit, k);
+    for (const [k, v] of Object.entries(node)) walk(v, `${pointer}/${pointerSegment(k)}`, visit, k);
   }
 }
 
@@ -56,12 +56,12 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   const routeNames = new Map<string, string>();
   const routePaths = new Map<string, string>();
   const addRoute = (file: string, pointer: string, route: Record<string, unknown>, name: string, path: string) => {
-    if (routeNames.has(name)) errors.push(`${file}${pointer}/name: the route name '${name}' is already used by ${routeNames.get(name)}`);
+    if (routeNames.has(name)) errors.push(`${file}${pointer}/name: the route name ${quoted(name)} is already used by ${routeNames.get(name)}`);
     else routeNames.set(name, `${file}${pointer}`);
     const shape = path.replace(/:[A-Za-z]+\??/g, ':');
-    if (routePaths.has(shape)) errors.push(`${file}${pointer}/path: the path '${path}' is already used by ${routePaths.get(shape)}`);
+    if (routePaths.has(shape)) errors.push(`${file}${pointer}/path: the path ${quoted(path)} is already used by ${routePaths.get(shape)}`);
     else routePaths.set(shape, `${file}${pointer}`);
-    if (typeof route.layout === 'string' && !layouts.has(route.layout)) errors.push(`${file}${pointer}/layout: no layout '${route.layout}' in screens/layouts.json`);
+    if (typeof route.layout === 'string' && !layouts.has(route.layout)) errors.push(`${file}${pointer}/layout: no layout ${quoted(route.layout)} in screens/layouts.json`);
     if (typeof route.screen === 'string' && !pages.has(route.screen)) errors.push(`${file}${pointer}/screen: no page screens/pages/${route.screen}.json`);
     if (!route.screen && !route.redirect) errors.push(`${file}${pointer}: a route needs a screen or a redirect`);
   };
@@ -69,7 +69,7 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   ((routesFile?.doc.routes ?? []) as Record<string, unknown>[]).forEach((route, i) => addRoute(routesFile!.file, `#/routes/${i}`, route, String(route.name), String(route.path)));
   for (const lender of byKind('lender')) {
     const code = String(lender.doc.code);
-    if (code !== lender.name) errors.push(`${lender.file}#/code: must equal the file name '${lender.name}'`);
+    if (code !== lender.name) errors.push(`${lender.file}#/code: must equal the file name ${quoted(lender.name)}`);
     ((lender.doc.routes ?? []) as Record<string, unknown>[]).forEach((route, i) => {
       const path = (withCode(flows.pathPrefix, code) + String(route.path)).replace(/\/$/, '') || '/';
       addRoute(lender.file, `#/routes/${i}`, route, withCode(flows.namePrefix, code) + String(route.name), path);
@@ -77,19 +77,19 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   }
   if (routesFile && typeof (routesFile.doc.notFound as Record<string, unknown> | undefined)?.layout === 'string') {
     const layout = (routesFile.doc.notFound as Record<string, string>).layout!;
-    if (!layouts.has(layout)) errors.push(`${routesFile.file}#/notFound/layout: no layout '${layout}' in screens/layouts.json`);
+    if (!layouts.has(layout)) errors.push(`${routesFile.file}#/notFound/layout: no layout ${quoted(layout)} in screens/layouts.json`);
   }
 
   const brands = byKind('brand');
   if (brands.length === 0) errors.push('screens/brands/: at least one brand is needed');
   if (brands.filter((b) => b.doc.default === true).length !== 1) errors.push('screens/brands/: exactly one brand must be "default": true');
-  for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name '${brand.name}'`);
+  for (const brand of brands) if (brand.doc.id !== brand.name) errors.push(`${brand.file}#/id: must equal the file name ${quoted(brand.name)}`);
   // Languages (decision 0216): one is the one descriptors are written in; a translation keeps its source's placeholders.
   const languages = byKind('language');
   if (languages.filter((l) => l.doc.source === true).length !== 1) errors.push('screens/languages/: exactly one language must be "source": true');
   for (const language of languages) {
     for (const [source, translation] of Object.entries((language.doc.texts ?? {}) as Record<string, string>)) {
-      if (placeholdersOf(source).join() !== placeholdersOf(translation).join()) errors.push(`${language.file}#/texts: '${source.slice(0, 60)}' must keep the placeholders ${placeholdersOf(source).join(' ') || '(none)'}`);
+      if (placeholdersOf(source).join() !== placeholdersOf(translation).join()) errors.push(`${language.file}#/texts: ${quoted(source)} must keep the placeholders ${placeholdersOf(source).join(' ') || '(none)'}`);
     }
   }
   // A brand translates its own words into languages people may choose, and only words it has.
@@ -97,8 +97,10 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   for (const brand of brands) {
     const words = (brand.doc.wording ?? {}) as Record<string, string>;
     for (const [locale, translated] of Object.entries((brand.doc.translations ?? {}) as Record<string, Record<string, string>>)) {
-      if (!locales.has(locale)) errors.push(`${brand.file}#/translations/${locale}: no language '${locale}' in screens/languages/`);
-      for (const key of Object.keys(translated)) if (words[key] === undefined) errors.push(`${brand.file}#/translations/${locale}/${key}: no word '${key}' in #/wording`);
+      if (!locales.has(locale)) errors.push(`${brand.file}#/translations/${pointerSegment(locale)}: no language ${quoted(locale)} in screens/languages/`);
+      for (const key of Object.keys(translated)) {
+        if (words[key] === undefined) errors.push(`${brand.file}#/translations/${pointerSegment(locale)}/${pointerSegment(key)}: no word ${quoted(key)} in #/wording`);
+      }
     }
   }
   // A palette people cannot read is refused like a broken reference (decision 0219).
@@ -110,24 +112,24 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
     }
     walk(descriptor.doc, '#', (node, pointer, key) => {
       if (key !== undefined && ['to', 'signIn', 'borrowerSignIn', 'home'].includes(key) && typeof node.route === 'string' && !routeNames.has(node.route)) {
-        errors.push(`${descriptor.file}${pointer}/route: no route named '${node.route}'`);
+        errors.push(`${descriptor.file}${pointer}/route: no route named ${quoted(node.route)}`);
       }
       if (typeof node.operation === 'string' && !context.operations.has(node.operation)) {
-        errors.push(`${descriptor.file}${pointer}/operation: no operation '${node.operation}' in openapi/openapi.yaml`);
+        errors.push(`${descriptor.file}${pointer}/operation: no operation ${quoted(node.operation)} in openapi/openapi.yaml`);
       }
       if (node.type === 'dialog' && typeof node.dialog === 'string' && !dialogs.has(node.dialog)) {
         errors.push(`${descriptor.file}${pointer}/dialog: no dialog screens/dialogs/${node.dialog}.json`);
       }
       if (Array.isArray(node.invalidates)) {
         node.invalidates.forEach((id, i) => {
-          if (typeof id === 'string' && !context.operations.has(id)) errors.push(`${descriptor.file}${pointer}/invalidates/${i}: no operation '${id}'`);
+          if (typeof id === 'string' && !context.operations.has(id)) errors.push(`${descriptor.file}${pointer}/invalidates/${i}: no operation ${quoted(id)}`);
         });
       }
     });
     if (descriptor.kind === 'screen') {
       const doc = descriptor.doc;
       if (doc.kind === 'form' && typeof doc.schema === 'string' && !context.schemas.has(doc.schema)) {
-        errors.push(`${descriptor.file}#/schema: no schema '${doc.schema}' in the contract`);
+        errors.push(`${descriptor.file}#/schema: no schema ${quoted(doc.schema)} in the contract`);
       }
       const parts = (doc.kind === 'wizard' ? doc.steps : doc.kind === 'composite' ? doc.parts : []) as Array<{ screen?: string }>;
       parts.forEach((part, i) => {

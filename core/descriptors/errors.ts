@@ -2,6 +2,8 @@
  * Validation errors of descriptor files as `screens/pages/home.json#/columns/3/format: must be one of …`.
  * Pure; works on ajv's error objects (precompiled validators in the build, the tests and the browser).
  */
+import { patternRules } from '../../codegen/generated/pattern-rules.ts';
+
 export interface SchemaError {
   instancePath: string;
   schemaPath: string;
@@ -12,7 +14,25 @@ export interface SchemaError {
 
 const COMBINATORS = new Set(['anyOf', 'oneOf', 'if']);
 
-const escape = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+/** A pattern of common.schema.json said in words (x-message): a product owner reads what it asks for, not the pattern. */
+const PATTERN_WORDS = new Map<string, string>(Object.values(patternRules).map((rule) => [rule.pattern, rule.message]));
+
+/** How much of a name or key of a descriptor a message quotes: enough to find it, and the message stays short (decision 0249). */
+const QUOTED = 60;
+
+/** Text of a descriptor as a message shows it: its first `length` characters, then '…' if there are more. */
+export function shortened(text: string, length = QUOTED): string {
+  return text.length <= length ? text : `${text.slice(0, length).replace(/[\ud800-\udbff]$/, '')}…`;
+}
+
+/** A name of a descriptor as a message quotes it: 'name', shortened. */
+export const quoted = (name: unknown): string => `'${shortened(String(name))}'`;
+
+/** A key as a segment of a JSON pointer (RFC 6901), shortened. */
+export const pointerSegment = (key: string | number): string => shortened(String(key).replace(/~/g, '~0').replace(/\//g, '~1'));
+
+/** A JSON pointer (ajv's instancePath) with each of its segments shortened. */
+export const shortPointer = (pointer: string): string => pointer.split('/').map((segment) => shortened(segment)).join('/');
 
 function pointerOf(error: SchemaError): string {
   const extra =
@@ -21,7 +41,7 @@ function pointerOf(error: SchemaError): string {
       : error.keyword === 'propertyNames' || error.params.propertyName !== undefined
         ? error.params.propertyName
         : undefined;
-  return `#${error.instancePath}${typeof extra === 'string' ? `/${escape(extra)}` : ''}`;
+  return `#${shortPointer(error.instancePath)}${typeof extra === 'string' ? `/${pointerSegment(extra)}` : ''}`;
 }
 
 function messageOf(error: SchemaError): string {
@@ -37,9 +57,9 @@ function messageOf(error: SchemaError): string {
     case 'propertyNames':
       return 'is not an allowed name here';
     case 'pattern':
-      return params.pattern === '\\S' ? 'must have a character other than spaces' : `must match the pattern ${String(params.pattern)}`;
+      return PATTERN_WORDS.get(String(params.pattern)) ?? (params.pattern === '\\S' ? 'must have a character other than spaces' : `must match the pattern ${String(params.pattern)}`);
     case 'required':
-      return `must have the property '${String(params.missingProperty)}'`;
+      return `must have the property ${quoted(params.missingProperty)}`;
     default:
       return error.message ?? `fails ${error.keyword}`;
   }

@@ -7,6 +7,7 @@
  * and the studio expand alike.
  */
 import type { FragmentsDescriptor } from '../../codegen/generated/descriptors.ts';
+import { pointerSegment, quoted, shortened } from './errors.ts';
 
 export type Fragments = FragmentsDescriptor['fragments'];
 
@@ -23,7 +24,7 @@ export class FragmentError extends Error {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const isObject = (value: unknown): value is Record<string, Json> => !!value && typeof value === 'object' && !Array.isArray(value);
-const pointerTo = (base: string, key: string | number) => `${base}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`;
+const pointerTo = (base: string, key: string | number) => `${base}/${pointerSegment(key)}`;
 
 /** The document with every `$use` replaced by its fragment; throws FragmentError for a use it cannot expand. */
 export function expandFragments<T>(doc: T, fragments: Fragments): T {
@@ -58,30 +59,30 @@ function expand(node: Json, fragments: Fragments, pointer: string, args: Record<
 function parameter(node: Record<string, Json>, pointer: string, args: Record<string, Json> | undefined): Json {
   const name = node.$param;
   if (typeof name !== 'string' || Object.keys(node).length !== 1) throw new FragmentError(pointer, 'a parameter is written { "$param": "<name>" } and nothing else');
-  if (!args) throw new FragmentError(pointer, `$param '${name}' is read outside a fragment`);
-  if (!(name in args)) throw new FragmentError(pointer, `$param '${name}' is not a parameter of this fragment`);
+  if (!args) throw new FragmentError(pointer, `$param ${quoted(name)} is read outside a fragment`);
+  if (!(name in args)) throw new FragmentError(pointer, `$param ${quoted(name)} is not a parameter of this fragment`);
   return args[name]!;
 }
 
 function use(node: Record<string, Json>, fragments: Fragments, pointer: string, args: Record<string, Json> | undefined, stack: string[]): Json {
   const { $use: name, with: given = {}, ...rest } = node;
   if (typeof name !== 'string') throw new FragmentError(pointer, '$use names a fragment of screens/fragments.json');
-  if (Object.keys(rest).length) throw new FragmentError(pointer, `a use of '${name}' has only "$use" and "with" (found ${Object.keys(rest).map((k) => `"${k}"`).join(', ')})`);
+  if (Object.keys(rest).length) throw new FragmentError(pointer, `a use of ${quoted(name)} has only "$use" and "with" (found ${Object.keys(rest).map((k) => `"${shortened(k)}"`).join(', ')})`);
   const fragment = fragments[name];
-  if (!fragment) throw new FragmentError(pointer, `there is no fragment '${name}' in screens/fragments.json`);
-  if (stack.includes(name)) throw new FragmentError(pointer, `fragment '${name}' uses itself (${[...stack, name].join(' → ')})`);
+  if (!fragment) throw new FragmentError(pointer, `there is no fragment ${quoted(name)} in screens/fragments.json`);
+  if (stack.includes(name)) throw new FragmentError(pointer, `fragment ${quoted(name)} uses itself (${[...stack, name].map((n) => shortened(n)).join(' → ')})`);
   if (!isObject(given)) throw new FragmentError(pointerTo(pointer, 'with'), 'with gives the fragment\'s parameters by name');
   const params = fragment.params ?? [];
   const missing = params.filter((p) => !(p in given));
   const unknown = Object.keys(given).filter((p) => !params.includes(p));
-  if (missing.length) throw new FragmentError(pointer, `fragment '${name}' needs ${missing.map((p) => `'${p}'`).join(', ')} in "with"`);
-  if (unknown.length) throw new FragmentError(pointerTo(pointer, 'with'), `fragment '${name}' has no parameter ${unknown.map((p) => `'${p}'`).join(', ')}`);
+  if (missing.length) throw new FragmentError(pointer, `fragment ${quoted(name)} needs ${missing.map(quoted).join(', ')} in "with"`);
+  if (unknown.length) throw new FragmentError(pointerTo(pointer, 'with'), `fragment ${quoted(name)} has no parameter ${unknown.map(quoted).join(', ')}`);
   // The values are the user's: expanded where they are written, with the user's own parameters.
   const values = Object.fromEntries(Object.entries(given).map(([key, value]) => [key, expand(value, fragments, pointerTo(pointerTo(pointer, 'with'), key), args, stack)]));
   try {
     return expand(fragment.value as Json, fragments, '', values, [...stack, name]);
   } catch (error) {
     if (!(error instanceof FragmentError)) throw error;
-    throw new FragmentError(pointer, `in fragment '${name}'${error.pointer ? ` at ${error.pointer}` : ''}: ${error.message}`);
+    throw new FragmentError(pointer, `in fragment ${quoted(name)}${error.pointer ? ` at ${error.pointer}` : ''}: ${error.message}`);
   }
 }

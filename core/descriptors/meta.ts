@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT } from '../contract/documents.ts';
+import { shortPointer } from './errors.ts';
 
 /**
  * The meta-schemas of screens/_meta/, compiled once, for the descriptor files the server reads itself
@@ -27,5 +28,5 @@ export function metaValidator(schemaFile: string): ValidateFunction {
 
 /** The first few errors of a failed validation, as one line. */
 export function metaErrors(validate: ValidateFunction): string {
-  return (validate.errors ?? []).slice(0, 5).map((e) => `#${e.instancePath} ${e.message ?? ''}`).join('; ');
+  return (validate.errors ?? []).slice(0, 5).map((e) => `#${shortPointer(e.instancePath)} ${e.message ?? ''}`).join('; ');
 }

@@ -12,9 +12,10 @@ import { readOperations } from '../contract/operations.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from './kinds.ts';
 import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from './migrations.ts';
 import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from './fragments.ts';
-import { describeErrors, type SchemaError } from './errors.ts';
+import { describeErrors, quoted, type SchemaError } from './errors.ts';
 import { enumerationLabels, formSchemaFiles } from '../contract/schema-files.ts';
 import { crossCheck, type CheckContext, type LoadedDescriptor } from './check.ts';
+import { hostPatternProblem } from '../hosts.ts';
 
 export const SCREENS = join(ROOT, 'screens');
 export const META = join(SCREENS, '_meta');
@@ -129,9 +130,19 @@ export async function checkDescriptors(files = listDescriptorFiles(), context = 
     if (own.length === 0) descriptors.push({ file: entry.file, kind: entry.kind, name: nameOfPath(entry.relative), doc });
   }
   const unused = Object.keys(fragments).filter((name) => !used.has(name));
-  if (unused.length) errors.push(`screens/fragments.json: ${unused.map((n) => `'${n}'`).join(', ')} used by no descriptor`);
-  if (errors.length === 0) errors.push(...crossCheck(descriptors, context));
+  if (unused.length) errors.push(`screens/fragments.json: ${unused.map(quoted).join(', ')} used by no descriptor`);
+  if (errors.length === 0) errors.push(...crossCheck(descriptors, context), ...hostProblems(descriptors));
   return { descriptors, errors, migrated };
+}
+
+/** Brand host patterns that would cover many owners' sites (core/hosts.ts; here, as it reads the public suffix list). */
+function hostProblems(descriptors: readonly LoadedDescriptor[]): string[] {
+  return descriptors
+    .filter((d) => d.kind === 'brand')
+    .flatMap((d) => ((d.doc.hosts ?? []) as string[]).flatMap((host, i) => {
+      const problem = hostPatternProblem(host);
+      return problem ? [`${d.file}#/hosts/${i}: ${problem}`] : [];
+    }));
 }
 
 /** The contract component names of every form screen (their validators are precompiled). */

@@ -5,7 +5,7 @@
  * session has no token, so the calls that need one answer 401; specs of routing and access use it because it is fast.
  */
 import { expect, type Page } from '@playwright/test';
-import { hashOf } from './borrower.ts';
+import { hashOf, outbox } from './borrower.ts';
 
 /** The demo accounts' password (README, Demo accounts). */
 export const DEMO_PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-1234';
@@ -18,6 +18,24 @@ export async function signIn(page: Page, email: string, landing = /^\/(?!auth|si
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect.poll(() => hashOf(page), { timeout: 30_000 }).toMatch(landing);
+}
+
+/**
+ * After 'Sign up' on the identity provider's page: confirms the e-mail by the link the outbox holds (decision 0251),
+ * then signs the new account in from the page that says it is ready, as its person would.
+ */
+export async function confirmSignUp(page: Page, email: string, password: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'Check your e-mail' })).toBeVisible({ timeout: 30_000 });
+  let link = '';
+  await expect.poll(async () => (link = (await outbox(page, email)).find((m) => m.subject?.startsWith('Finish creating your'))?.links[0]?.url ?? '')).toMatch(/\/oidc\/account\/confirm\?/);
+  await page.goto(link.replace(/^https:\/\/[^/]+/, new URL(page.url()).origin));
+  await page.getByRole('button', { name: 'Confirm and create my account' }).click();
+  await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  await expect(page.getByLabel('Email')).toBeVisible({ timeout: 30_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
 export const STORAGE_KEY = 'pos.session';

@@ -769,7 +769,26 @@ export const securityEvents = pgTable(
     ip: text('ip'),
     createdAt: createdAt(),
   },
-  (t) => [index('security_events_created_idx').on(t.createdAt)],
+  (t) => [
+    index('security_events_created_idx').on(t.createdAt),
+    // Sign-in and passcode limits count one actor's or one address's recent events of a kind.
+    index('security_events_actor_idx').on(t.kind, t.actor, t.createdAt),
+    index('security_events_ip_idx').on(t.kind, t.ip, t.createdAt),
+  ],
+);
+
+/**
+ * The browsers each staff member signed in from (a random id the provider's cookie carries, kept as a hash): a correct
+ * password from one of them is never slowed by failures elsewhere (decision 0252).
+ */
+export const knownDevices = pgTable(
+  'known_devices',
+  {
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    deviceHash: text('device_hash').notNull(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.deviceHash] })],
 );
 
 /** Storage for the embedded OpenID provider's adapter (sessions, grants, codes, tokens). */

@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import { brandName, chooseBrand, hostMatches } from '../../core/brand.ts';
+import { brandName, chooseBrand } from '../../core/brand.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { perLiveSet } from './live.ts';
@@ -52,9 +52,6 @@ function hostName(host: string | undefined): string {
   }
 }
 
-/** Whether a host name is one of a brand's hosts (a pattern's `*` standing for one label). */
-export const brandServesHost = (hostPatterns: readonly string[], host: string): boolean => hostPatterns.some((pattern) => hostMatches(pattern, host));
-
 export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
   const known = new Set(brands.map((brand) => brand.id));
   return (host, requested) => {
@@ -65,6 +62,12 @@ export function brandChooser(brands: readonly BrandDescriptor[]): BrandChooser {
 }
 
 let deployed: BrandDescriptor[] | undefined;
+
+/**
+ * The hosts of the brand files deployed with the server: the operator's own, unlike a brand a product owner publishes
+ * (decision 0248), so sign-in trusts them when SIGN_IN_HOSTS does not say otherwise.
+ */
+export const deployedBrandHosts = (): string[] => (deployed ??= loadBrands()).flatMap((brand) => brand.hosts);
 
 /** The brands live now: the deployed files with the studio's published brands in place or beside (decision 0228). */
 export function liveBrands(): BrandDescriptor[] {

@@ -2,6 +2,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LanguageDescriptor } from '../../codegen/generated/descriptors.ts';
 import { languageOf, negotiate, speakerOf, wordsOf, type Language, type Speaker, type Words } from '../../core/i18n.ts';
+import { quoted } from '../../core/descriptors/errors.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
@@ -27,7 +28,7 @@ function languageFile(name: string, doc: unknown): LanguageDescriptor {
   const validate = metaValidator('language.schema.json');
   if (!validate(doc)) throw new LanguageFileError(`${name}: does not match screens/_meta/language.schema.json: ${metaErrors(validate)}`);
   const language = doc as LanguageDescriptor;
-  if (`${language.locale}.json` !== name) throw new LanguageFileError(`${name}: its locale is '${language.locale}'`);
+  if (`${language.locale}.json` !== name) throw new LanguageFileError(`${name}: its locale is ${quoted(language.locale)}`);
   return language;
 }
 

@@ -24,6 +24,7 @@ const staffStatement = new StatementCache<
   { id: string; email: string; role: string | null; userRole: string | null; isDisabled: boolean; officeId: number | null; officeRole: string | null; linkDisabled: boolean | null }[]
 >('staff_');
 
+const NOT_AUTHORIZED = 'You are not authorized to perform this action.';
 /** The refusal for a member whose office turned their access off: said plainly, since they know the office. */
 const ACCESS_DISABLED = 'Your access to this office has been disabled. Ask an admin of the office to enable it.';
 
@@ -83,12 +84,32 @@ function valueAt(request: FastifyRequest, from: string): unknown {
   return value;
 }
 
+type NarrowEntry = NonNullable<AccessRule['narrow']>[number];
+
+/** The rule with one x-access.narrow entry's keys in place of its own. */
+function narrowedBy(rule: AccessRule, { when: _when, ...replacement }: NarrowEntry): AccessRule {
+  return { ...rule, ...replacement };
+}
+
 /** The operation's rule after the body-dependent narrowing of x-access.narrow. */
 function effectiveRule(rule: AccessRule, request: FastifyRequest): AccessRule {
   const entry = rule.narrow?.find(({ when }) => valueAt(request, when.field) === when.equals);
-  if (!entry) return rule;
-  const { when: _when, ...replacement } = entry;
-  return { ...rule, ...replacement };
+  return entry ? narrowedBy(rule, entry) : rule;
+}
+
+/**
+ * Whether `rule` may admit the caller, whatever the input: an internal role, any signed-in user, one of its office roles
+ * held in any office, a borrower of the kind of record it names. On an office's record, the office that owns it decides
+ * (authorize): a member without the role gets 403, anyone else 404, as for a record that does not exist.
+ */
+function mayAdmit(rule: AccessRule, caller: Caller): boolean {
+  if (rule.anonymous) return true;
+  const kind = rule.scope?.kind ?? 'none';
+  if (caller.kind === 'borrower') return Boolean(rule.borrower) && kind === 'application';
+  if (caller.kind !== 'staff') return false;
+  if ((caller.userRole && rule.internal?.includes(caller.userRole)) || rule.user) return true;
+  if (!rule.office) return false;
+  return kind !== 'none' || [...caller.offices.values()].some((role) => rule.office!.includes(role));
 }
 
 async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
@@ -126,6 +147,15 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
     return caller;
   }
 
+  /**
+   * Refuses a caller whose role the operation admits under none of its rules (its own, or one x-access.narrow makes of
+   * it): decided before the input is read, so that a caller without a right learns nothing from validation errors.
+   */
+  function admit(op: Operation, caller: Caller): void {
+    const rules = [op.access, ...(op.access.narrow ?? []).map((entry) => narrowedBy(op.access, entry))];
+    if (!rules.some((rule) => mayAdmit(rule, caller))) throw new HttpProblem(403, NOT_AUTHORIZED);
+  }
+
   async function authorize(op: Operation, request: FastifyRequest, caller: Caller): Promise<void> {
     const rule = effectiveRule(op.access, request);
     if (rule.anonymous) return;
@@ -139,25 +169,25 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
       if (rule.office) {
         if (kind === 'none') {
           if ([...caller.offices.values()].some((role) => rule.office!.includes(role))) return;
-          throw new HttpProblem(403, 'You are not authorized to perform this action.');
+          throw new HttpProblem(403, NOT_AUTHORIZED);
         }
         const officeId = await owningOffice(services, kind, id);
         const role = officeId === undefined ? undefined : caller.offices.get(officeId);
         if (role && rule.office.includes(role)) return;
-        if (role) throw new HttpProblem(403, 'You are not authorized to perform this action.');
+        if (role) throw new HttpProblem(403, NOT_AUTHORIZED);
         if (officeId !== undefined && caller.disabledOffices.has(officeId)) throw new HttpProblem(403, ACCESS_DISABLED);
         if (officeId !== undefined) await securityEvent(services, request, 'cross-office', caller, { operationId: op.operationId, kind, id });
         throw new HttpProblem(404, 'The record could not be found.');
       }
-      throw new HttpProblem(403, 'You are not authorized to perform this action.');
+      throw new HttpProblem(403, NOT_AUTHORIZED);
     }
     if (caller.kind === 'borrower' && rule.borrower && kind === 'application') {
       if (Number(id) === caller.appId) return;
       await securityEvent(services, request, 'cross-application', caller, { operationId: op.operationId, id });
       throw new HttpProblem(404, 'The record could not be found.');
     }
-    throw new HttpProblem(403, 'You are not authorized to perform this action.');
+    throw new HttpProblem(403, NOT_AUTHORIZED);
   }
 
-  return { authenticate, authorize };
+  return { authenticate, admit, authorize };
 }

@@ -9,7 +9,7 @@ import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handl
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
-import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseNonFinite } from './input.ts';
+import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseDeepNesting, refuseNonFinite } from './input.ts';
 
 export interface BindOptions {
   operations: Operation[];
@@ -20,7 +20,9 @@ export interface BindOptions {
   access: {
     /** Establishes the caller (401 when the operation needs one that is not there). */
     authenticate: (operation: Operation, request: FastifyRequest) => Promise<Caller>;
-    /** Refuses what the operation's x-access does not allow this caller, once the input is known valid. */
+    /** Refuses a caller whose role the operation's x-access never admits (403), before the input is read. */
+    admit: (operation: Operation, caller: Caller) => void;
+    /** Refuses what the operation's x-access does not allow this caller on this record, once the input is known valid. */
     authorize: (operation: Operation, request: FastifyRequest, caller: Caller) => Promise<void>;
   };
 }
@@ -68,9 +70,14 @@ async function send(reply: FastifyReply, op: Operation, validators: OperationVal
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(result.body));
 }
 
+/** The boundary parameter of a multipart content type (RFC 2046: 1 to 70 characters, quoted or not); without one there are no parts to read. */
+const BOUNDARY = /;\s*boundary=("?)[0-9A-Za-z'()+_,\-./:=? ]{0,69}[0-9A-Za-z'()+_,\-./:=?]\1\s*(?:;|$)/i;
+
 /** Reads a multipart/form-data call into its validated JSON model and its file parts. */
 async function readMultipart(request: FastifyRequest, spec: NonNullable<OperationValidators['multipart']>, catalogue: MessageCatalogue): Promise<MultipartBody<unknown>> {
-  if (!request.isMultipart()) throw HttpProblem.validation({ $: ['The request must be multipart/form-data.'] });
+  if (!request.isMultipart() || !BOUNDARY.test(request.headers['content-type'] ?? '')) {
+    throw HttpProblem.validation({ $: ['The request must be multipart/form-data with a boundary.'] });
+  }
   const files: Record<string, UploadedFile[]> = {};
   let modelText: string | undefined;
   for await (const part of request.parts()) {
@@ -103,6 +110,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
     if (!catalogue) inLanguage.set(language.locale, (catalogue = catalogueIn(options.catalogue, wordsOf(language.texts))));
     return catalogue;
   };
+  const callers = new WeakMap<FastifyRequest, Caller>();
   for (const op of operations) {
     const handler = handlers[op.operationId as OperationId] as unknown as (context: Loose) => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
     if (!handler) throw new Error(`no handler for operation ${op.operationId}`);
@@ -110,9 +118,15 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
       method: op.method.toUpperCase() as 'GET',
       url: fastifyPath(op.path),
       config: { cache: op.cache },
-      handler: async (request, reply) => {
-        // Who asks comes first, so that callers without a right learn nothing from validation errors.
+      // Who asks, and whether their role may ask at all, come before the body is read (decision 0249): callers without a
+      // right learn nothing from validation errors, and make the server parse nothing.
+      onRequest: async (request) => {
         const caller = await access.authenticate(op, request);
+        access.admit(op, caller);
+        callers.set(request, caller);
+      },
+      handler: async (request, reply) => {
+        const caller = callers.get(request)!;
         const own = validators.get(op.operationId);
         if (!own) throw new Error(`no validators for operation ${op.operationId}`);
         const catalogue = catalogueOf(request);
@@ -134,6 +148,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         } else if (op.requestBodyTypes.includes('application/json')) {
           if (request.body === undefined && op.requestBodyRequired) throw HttpProblem.validation({ $: [catalogue.messages.required] });
           if (request.body !== undefined) {
+            refuseDeepNesting(request.body, '$');
             cleanBody(request.body);
             refuseNonFiniteInBody(request.body, catalogue);
             dropEmptyValues(request.body, own.emptyValues);
@@ -143,11 +158,16 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         request.params = params;
         request.query = query;
         await access.authorize(op, request, caller);
-        const invoke = () => handler({ params, query, body: request.body, caller, services, request });
+        // Given a transaction (a write with an Idempotency-Key, decision 0253), the handler works in it, and what must
+        // follow its commit waits for that transaction's.
+        const committed: Array<() => unknown> = [];
+        const inTransaction = (db: Services['db']): Services => ({ ...services, db, afterCommit: async (work) => void committed.push(work) });
+        const invoke = (db = services.db) => handler({ params, query, body: request.body, caller, services: db === services.db ? services : inTransaction(db), request });
         const result =
-          op.idempotent && typeof key === 'string'
-            ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke)
+          op.write && typeof key === 'string'
+            ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke, { atomic: !op.idempotent })
             : await invoke();
+        for (const work of committed) await work();
         await send(reply, op, own, result, services);
         return reply;
       },

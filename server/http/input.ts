@@ -1,7 +1,7 @@
 /**
  * What the binder does to input before the contract's validators see it (docs/decisions/0170-input-hygiene.md):
  * text people typed loses its control characters (and lone surrogates), path and query values that carry any are refused, numbers must be
- * finite, and a multipart `model` part is parsed as strictly as a JSON body.
+ * finite, a body nests no deeper than MAX_NESTING (decision 0249), and a multipart `model` part is parsed as strictly as a JSON body.
  */
 import type { ParameterSpec } from '../../core/contract/operations.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
@@ -76,17 +76,46 @@ export function refuseNonFiniteInBody(body: unknown, catalogue: MessageCatalogue
 }
 
 /**
- * JSON.parse for a multipart `model` part, refusing what Fastify's JSON body parser refuses: a `__proto__` key, or a
- * `constructor` holding a `prototype`, at any depth (either could reach an object's prototype when the model is
- * spread or merged).
+ * How deep a JSON body or model part may nest (decision 0249): several times what the contract describes (a studio
+ * draft's documents nest about 20 deep), far below what a recursive walk of it can take.
+ */
+const MAX_NESTING = 64;
+
+/**
+ * Refuses a parsed JSON value nested deeper than MAX_NESTING, naming it `field`. Measured iteratively, before anything
+ * recursive (the validators, the studio's checks, a reviver) walks it: JSON.parse itself takes any depth.
+ */
+export function refuseDeepNesting(value: unknown, field: string): void {
+  const pending: Array<{ node: unknown; depth: number }> = [{ node: value, depth: 1 }];
+  while (pending.length) {
+    const { node, depth } = pending.pop()!;
+    if (!node || typeof node !== 'object') continue;
+    if (depth > MAX_NESTING) throw HttpProblem.validation({ [field]: [`This value is nested more than ${MAX_NESTING} levels deep.`] });
+    for (const child of Object.values(node)) pending.push({ node: child, depth: depth + 1 });
+  }
+}
+
+/**
+ * JSON.parse for a multipart `model` part, refusing what a JSON body is refused: nesting deeper than MAX_NESTING, and
+ * what Fastify's JSON body parser refuses, a `__proto__` key or a `constructor` holding a `prototype` at any depth
+ * (either could reach an object's prototype when the model is spread or merged). The reviver that finds those walks
+ * recursively, so the text is parsed once without it and measured first.
  */
 export function parseModel(text: string, catalogue: MessageCatalogue): unknown {
+  const invalid = () => HttpProblem.validation({ model: [catalogue.messages.invalidJson] });
+  let plain: unknown;
+  try {
+    plain = JSON.parse(text);
+  } catch {
+    throw invalid();
+  }
+  refuseDeepNesting(plain, 'model');
   try {
     return JSON.parse(text, (key, value: unknown) => {
       if (key === '__proto__' || (key === 'constructor' && value && typeof value === 'object' && Object.hasOwn(value, 'prototype'))) throw new SyntaxError('prototype key');
       return value;
     });
   } catch {
-    throw HttpProblem.validation({ model: [catalogue.messages.invalidJson] });
+    throw invalid();
   }
 }

@@ -5,20 +5,23 @@
  * - Content-Security-Policy without 'unsafe-eval': the browser never compiles code (validators are precompiled).
  *   Styles allow 'unsafe-inline' because Chakra UI (Emotion) inserts style elements at run time. connect-src and
  *   form-action add the origins sign-in talks to: the external issuer's, or the built-in provider's (PUBLIC_URL),
- *   which is not 'self' when the page is on a brand's own host (docs/decisions/0180).
+ *   which is not 'self' when the page is on a brand's own host (docs/decisions/0180). Images come only from the portal
+ *   itself and data: URLs, all a descriptor may name (decision 0250), and from the asset host an operator sets
+ *   (ASSET_HOST): a descriptor that slipped past the checks still cannot make every visitor's browser connect elsewhere.
  * - index.html gets <meta name="pos-config" content='{"apiKey":"…"}'> (no inline script, so the policy needs no script
  *   exception).
  * API answers, the reference page under /api/docs and the sign-in pages of server/identity set up their own headers.
  */
 import type { Settings } from '../config.ts';
 
-export function contentSecurityPolicy(signIn: readonly string[]): string {
+export function contentSecurityPolicy(signIn: readonly string[], assetOrigin?: string): string {
   const connect = ["'self'", ...signIn].join(' ');
+  const images = ["'self'", 'data:', ...(assetOrigin ? [assetOrigin] : [])].join(' ');
   return [
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob: https:",
+    `img-src ${images}`,
     "font-src 'self' data:",
     `connect-src ${connect}`,
     `form-action ${connect}`,

@@ -72,7 +72,7 @@ function assetHeaders(response: { setHeader(name: string, value: string): unknow
 
 /** Serves the web app built into `webRoot` (which must hold index.html), naming the live descriptor set (`liveHash`). */
 export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string, liveHash: () => Promise<string>): Promise<void> {
-  const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl));
+  const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl), settings.assetOrigin);
   const template = readFileSync(join(webRoot, 'index.html'), 'utf8');
   // The page of the live set; a publication makes the next one (kept until the one after).
   let page = { hash: '', page: appPage(template, settings) };

@@ -177,6 +177,21 @@ ${field('confirm', 'Confirm password', { type: 'password', autocomplete: 'new-pa
   );
 }
 
+/** The page of a sign-up's e-mailed link: one click confirms the e-mail and makes the account. */
+export function confirmPage(brand: Brand, input: { action: string; token: string; email: string }): Page {
+  return layout(
+    brand,
+    'Finish creating your account',
+    `<h1>Finish creating your account</h1>
+<p>Confirm that ${escapeHtml(input.email)} is your e-mail to make your account.</p>
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<input type="hidden" name="token" value="${escapeHtml(input.token)}">
+<input type="hidden" name="brand" value="${escapeHtml(brand.id)}">
+<button type="submit">Confirm and create my account</button>
+</form>`,
+  );
+}
+
 export function messagePage(brand: Brand, input: { title: string; text: string; link?: { label: string; url: string }; status?: number; kind?: 'error' | 'notice' }): Page {
   return layout(
     brand,

@@ -8,6 +8,10 @@ export const HAND_OVER_PATH = `${MOUNT}/hand-over`;
 export const passwordLink = (publicUrl: string, token: string, brand: string): string =>
   `${publicUrl}${MOUNT}/account/reset?token=${token}&brand=${encodeURIComponent(brand)}`;
 
+/** The page of an e-mailed link that confirms a sign-up's e-mail, in a brand. */
+export const signUpLink = (publicUrl: string, token: string, brand: string): string =>
+  `${publicUrl}${MOUNT}/account/confirm?token=${token}&brand=${encodeURIComponent(brand)}`;
+
 /** The web app's invitation page (spec route /users/invite/{id}); the id is the invitation token. */
 export const inviteLink = (publicUrl: string, token: string): string => `${publicUrl}/#/users/invite/${token}`;
 

@@ -6,7 +6,8 @@ import { postgresAdapter } from './adapter.ts';
 import { MOUNT } from './paths.ts';
 import { userById } from './accounts.ts';
 import type { ProviderKeys } from './keys.ts';
-import { brandServesHost, liveBrands, serverBrand } from '../descriptors/brands.ts';
+import { deployedBrandHosts, serverBrand } from '../descriptors/brands.ts';
+import { hostMatches } from '../../core/brand.ts';
 import { logoutPage, messagePage, type Page } from './pages.ts';
 
 export { MOUNT };
@@ -39,19 +40,23 @@ export function appOrigins(publicUrl: string): string[] {
 }
 
 /**
- * Whether the web app may run on an origin (docs/decisions/0180): one of appOrigins, or any host the brand files list
- * (a pattern's `*` standing for one label, as in the web app's choice of brand) on PUBLIC_URL's scheme and port, so
- * that a brand's own host serves its staff — the live brands, a studio-published one included.
+ * Whether the web app may run on an origin, for the provider's redirects and CORS: one of appOrigins, or a host the
+ * operator approved (SIGN_IN_HOSTS; a pattern's `*` standing for one label, as in the web app's choice of brand) on
+ * PUBLIC_URL's scheme and port. Never the published brands' hosts: a product owner must not widen whom sign-in trusts
+ * (decision 0248).
  */
-export function appOriginAllowed(publicUrl: string, brandHosts: () => readonly string[]): (origin: string) => boolean {
+export function appOriginAllowed(publicUrl: string, approvedHosts: readonly string[]): (origin: string) => boolean {
   const fixed = new Set(appOrigins(publicUrl));
   const base = new URL(publicUrl);
   return (origin) => {
     if (fixed.has(origin)) return true;
     const url = URL.parse(origin);
-    return !!url && url.origin === origin && url.protocol === base.protocol && url.port === base.port && brandServesHost(brandHosts(), url.hostname);
+    return !!url && url.origin === origin && url.protocol === base.protocol && url.port === base.port && approvedHosts.some((pattern) => hostMatches(pattern, url.hostname));
   };
 }
+
+/** The hosts the operator approved for staff sign-in: SIGN_IN_HOSTS, else the deployed brand files' (decision 0248). */
+export const signInHosts = (identity: { appHosts: readonly string[] | undefined }): readonly string[] => identity.appHosts ?? deployedBrandHosts();
 
 function send(ctx: KoaContextWithOIDC, page: Page): void {
   ctx.status = page.status;
@@ -63,7 +68,7 @@ function send(ctx: KoaContextWithOIDC, page: Page): void {
 }
 
 export interface ProviderOptions {
-  settings: Pick<Settings, 'publicUrl' | 'oidcAudience' | 'tls'> & { identity: { clientId: string } };
+  settings: Pick<Settings, 'publicUrl' | 'oidcAudience' | 'tls'> & { identity: { clientId: string; appHosts: readonly string[] | undefined } };
   db: Db;
   keys: ProviderKeys;
 }
@@ -71,7 +76,7 @@ export interface ProviderOptions {
 export function createProvider({ settings, db, keys }: ProviderOptions): Provider {
   const audience = settings.oidcAudience;
   const origins = appOrigins(settings.publicUrl);
-  const originAllowed = appOriginAllowed(settings.publicUrl, () => liveBrands().flatMap((b) => b.hosts));
+  const originAllowed = appOriginAllowed(settings.publicUrl, signInHosts(settings.identity));
   const home = `${settings.publicUrl}/`;
 
   const configuration: Configuration = {
@@ -197,7 +202,11 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
       },
     },
     async renderError(ctx, out) {
-      const text = out.error === 'access_denied' ? 'Sign-in was cancelled.' : (out.error_description ?? 'Something went wrong with the sign-in request.');
+      const text =
+        out.error === 'access_denied' ? 'Sign-in was cancelled.'
+        // A brand's host the operator has not approved for sign-in (SIGN_IN_HOSTS), or a forged address.
+        : out.error === 'invalid_redirect_uri' ? `Staff sign-in is not open on that address. Sign in at ${home}`
+        : (out.error_description ?? 'Something went wrong with the sign-in request.');
       send(ctx, messagePage(serverBrand(ctx.host), { title: 'Sign-in problem', text, kind: 'error', status: ctx.status >= 400 ? ctx.status : 400, link: { label: 'Back to the portal', url: home } }));
     },
   };
@@ -216,6 +225,13 @@ export function createProvider({ settings, db, keys }: ProviderOptions): Provide
   provider.Client.prototype.postLogoutRedirectUriAllowed = function (uri: string) {
     return postLogoutRedirectUriAllowed.call(this, uri) || atAppRoot(uri);
   };
+  // oidc-provider answers a preflight, and a call before it knows the client, with any Origin; only the web app's
+  // approved origins may read the provider's answers from a browser.
+  provider.use(async (ctx, next) => {
+    await next();
+    const origin = ctx.get('Origin');
+    if (origin && !originAllowed(origin)) ctx.remove('Access-Control-Allow-Origin');
+  });
   // Behind a TLS-terminating proxy the provider trusts X-Forwarded-Proto/-For for https URLs and secure cookies.
   provider.proxy = settings.tls.mode === 'proxy';
   // oidc-provider keeps offline_access (and so a refresh token MSAL may renew with offline_access in its

@@ -6,27 +6,33 @@ import type { Settings } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { inviteByToken } from '../domain/users/invites.ts';
 import { sendEmail } from '../notify/outbox.ts';
-import { passwordResetEmail } from '../notify/messages.ts';
+import { accountExistsEmail, confirmSignUpEmail, failedSignInsEmail, passwordResetEmail } from '../notify/messages.ts';
 import {
-  consumePasswordToken,
+  consumeLinkToken,
+  createLinkToken,
   createLocalUser,
-  createPasswordToken,
   normalizeEmail,
-  peekPasswordToken,
+  peekLinkToken,
   recordResetRequest,
   recordSignUp,
+  recordSignUpRequest,
   resetRequestAllowed,
   RESET_MINUTES,
   setPassword,
   signIn,
   signUpAllowed,
+  signUpMailAllowed,
+  SIGN_UP_HOURS,
   userByEmail,
   userById,
   SIGN_IN_LIMITS,
+  type PendingSignUp,
+  type UserRow,
 } from './accounts.ts';
-import { MIN_PASSWORD_LENGTH, PasswordPolicyError, hashPassword } from './password.ts';
-import { forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
-import { HAND_OVER_PATH, MOUNT, passwordLink } from './paths.ts';
+import { MIN_PASSWORD_LENGTH, hashPassword } from './password.ts';
+import { confirmPage, forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
+import { HAND_OVER_PATH, MOUNT, passwordLink, signUpLink } from './paths.ts';
+import { newToken } from './secrets.ts';
 import { firstPartyGrant } from './provider.ts';
 import { endSession, revokeAccount } from './adapter.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -40,7 +46,19 @@ const NAME = /^[A-Za-z' -]{1,25}$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 /** Shown for every failed sign-in, whether the e-mail exists or not. */
 const WRONG = 'The email or password is not correct.';
-const LOCKED = `Too many failed sign-ins. Try again in ${SIGN_IN_LIMITS.windowMinutes} minutes, or reset your password.`;
+const waitMessage = (seconds: number) =>
+  `Too many failed sign-ins. Wait ${seconds < 120 ? `${seconds} second${seconds === 1 ? '' : 's'}` : `${Math.ceil(seconds / 60)} minutes`} and try again, or reset your password.`;
+
+/**
+ * The browser's device cookie: a random id the sign-in pages give a browser once, so that the account's owner, signing
+ * in from a browser they used before, is never slowed by someone else's failures (decision 0252).
+ */
+const DEVICE_COOKIE = 'pos_device';
+const deviceOf = (request: FastifyRequest): string | undefined => {
+  const value = /(?:^|;\s*)pos_device=([A-Za-z0-9_-]{43})(?:;|$)/.exec(request.headers.cookie ?? '')?.[1];
+  return value;
+};
+const deviceCookie = (value: string) => `${DEVICE_COOKIE}=${value}; Path=${MOUNT}; Max-Age=${400 * 24 * 3600}; HttpOnly; Secure; SameSite=Lax`;
 
 function sendPage(reply: FastifyReply, page: Page): FastifyReply {
   return reply
@@ -51,6 +69,9 @@ function sendPage(reply: FastifyReply, page: Page): FastifyReply {
     .type('text/html; charset=utf-8')
     .send(page.html);
 }
+
+/** The shape of an e-mailed link's token (newToken), checked before the database is asked. */
+const LINK_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 
 const text = (form: Form, name: string): string => (typeof form[name] === 'string' ? form[name]!.trim() : '');
 
@@ -177,6 +198,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const invite = await invitation(params);
       if ((invite && !invite.user?.hasPassword) || params.screen === 'signup') return reply.redirect(interactionPath(uid, 'signup'), 303);
       const hint = typeof params.login_hint === 'string' ? params.login_hint : invite?.invite.email;
+      if (!deviceOf(request)) reply.header('set-cookie', deviceCookie(newToken()));
       return sendPage(reply, loginPage(brand, {
         action: interactionPath(uid, 'login'),
         signUpUrl: interactionPath(uid, 'signup'),
@@ -192,15 +214,20 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const brand = brandOf(request, interaction.params.brand, interaction.params);
       const form = request.body ?? {};
       const email = text(form, 'email');
-      const result = await signIn(db, { email, password: typeof form.password === 'string' ? form.password : '', ip: request.ip });
+      const tellOwner = async (user: UserRow, failures: number) => {
+        await sendEmail(db, failedSignInsEmail({ to: user.email, firstName: user.firstName, failures, minutes: SIGN_IN_LIMITS.windowMinutes, url: portalSignIn, brandName: brand.name }));
+      };
+      const result = await signIn(db, { email, password: typeof form.password === 'string' ? form.password : '', ip: request.ip, device: deviceOf(request) }, tellOwner);
       if (result.ok) return finishLogin(request, reply, result.user.id);
-      return sendPage(reply, loginPage(brand, {
+      const page = loginPage(brand, {
         action: interactionPath(interaction.uid, 'login'),
         signUpUrl: interactionPath(interaction.uid, 'signup'),
         forgotUrl: interactionPath(interaction.uid, 'forgot'),
         email,
-        error: result.reason === 'locked' ? LOCKED : WRONG,
-      }));
+        error: result.reason === 'throttled' ? waitMessage(result.retryAfterSeconds) : WRONG,
+      });
+      if (result.reason !== 'throttled') return sendPage(reply, page);
+      return sendPage(reply.header('retry-after', String(result.retryAfterSeconds)), { ...page, status: 429 });
     });
 
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/signup`, async (request, reply) => {
@@ -242,28 +269,43 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
         }));
       if (Object.keys(errors).length) return render();
       if (!(await signUpAllowed(db, request.ip))) return render('Too many new accounts from this address. Try again later.');
-      const existing = await userByEmail(db, values.email!);
-      let accountId: string;
-      if (existing && invite && !existing.passwordHash && existing.email === invite.invite.email) {
-        // The invitation e-mail proves the address: the invited person sets the first password.
-        await db.update(users).set({ firstName: values.firstName!, lastName: values.lastName!, passwordHash: await hashPassword(password), provider: 'local', updatedAt: new Date() }).where(eq(users.id, existing.id));
-        accountId = existing.id;
-      } else if (existing) {
-        return render(`An account already exists for ${values.email}. Sign in, or use 'Forgot your password?' to choose a new password.`);
-      } else {
-        try {
-          const user = await createLocalUser(db, { email: values.email!, firstName: values.firstName!, lastName: values.lastName!, password });
-          await recordSignUp(db, user, request.ip);
-          accountId = user.id;
-        } catch (error) {
-          if (error instanceof PasswordPolicyError) return render(error.message);
-          // Two sign-ups with one e-mail at once: the unique index refuses the second.
-          if ((error as { code?: string }).code === '23505' || String(error).includes('users_email_key')) return render(`An account already exists for ${values.email}.`);
-          throw error;
+      // Hashed whether or not an account will be made, so that the answer takes as long either way.
+      const pending = { email: values.email!, firstName: values.firstName!, lastName: values.lastName!, passwordHash: await hashPassword(password) };
+      const existing = await userByEmail(db, pending.email);
+      if (invite) {
+        // The invitation e-mail proves the address: the invited person sets the first password and is signed in.
+        if (existing && !existing.passwordHash && existing.email === invite.invite.email) {
+          await db.update(users).set({ firstName: pending.firstName, lastName: pending.lastName, passwordHash: pending.passwordHash, provider: 'local', updatedAt: new Date() }).where(eq(users.id, existing.id));
+          return finishLogin(request, reply, existing.id);
         }
+        if (existing) return render(`An account already exists for ${pending.email}. Sign in, or use 'Forgot your password?' to choose a new password.`);
+        const created = await createAccount(pending, request.ip);
+        return created ? finishLogin(request, reply, created.id) : render(`An account already exists for ${pending.email}.`);
       }
-      return finishLogin(request, reply, accountId);
+      // Anyone else confirms the e-mail first, and learns nothing here of whether it has an account (decision 0251):
+      // the mailbox's owner is told which it is.
+      const mailAllowed = await signUpMailAllowed(db, pending.email);
+      await recordSignUpRequest(db, pending.email, request.ip);
+      if (!mailAllowed) request.log.warn({ security: 'sign-up-throttled' }, 'sign-up e-mails throttled');
+      else if (existing) await sendEmail(db, accountExistsEmail({ to: existing.email, firstName: existing.firstName, url: portalSignIn, brandName: brand.name }));
+      else {
+        const token = await createLinkToken(db, 'signUp', pending, SIGN_UP_HOURS * 3600);
+        await sendEmail(db, confirmSignUpEmail({ to: pending.email, firstName: pending.firstName, url: signUpLink(settings.publicUrl, token, brand.id), hours: SIGN_UP_HOURS, brandName: brand.name }));
+      }
+      return sendPage(reply, messagePage(brand, { title: 'Check your e-mail', text: `We sent a message to ${pending.email}. Open the link in it to finish creating your account; it expires in ${SIGN_UP_HOURS} hours.` }));
     });
+
+    /** Makes the account of a sign-up; undefined when the e-mail was taken meanwhile (the unique index refuses a second). */
+    async function createAccount(pending: PendingSignUp, ip: string): Promise<UserRow | undefined> {
+      try {
+        const user = await createLocalUser(db, pending);
+        await recordSignUp(db, user, ip);
+        return user;
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505' || String(error).includes('users_email_key')) return undefined;
+        throw error;
+      }
+    }
 
     scope.get<{ Params: { uid: string } }>(`${MOUNT}/interaction/:uid/forgot`, async (request, reply) => {
       const interaction = await details(request, reply);
@@ -284,7 +326,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
         await recordResetRequest(db, email, request.ip);
         const user = await userByEmail(db, email);
         if (user && !user.isDisabled && user.provider === 'local') {
-          const token = await createPasswordToken(db, user.id, RESET_MINUTES * 60);
+          const token = await createLinkToken(db, 'password', { userId: user.id }, RESET_MINUTES * 60);
           const url = passwordLink(settings.publicUrl, token, brand.id);
           await sendEmail(db, passwordResetEmail({ to: user.email, firstName: user.firstName, url, minutes: RESET_MINUTES, brandName: brand.name }));
         }
@@ -307,7 +349,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     scope.get<{ Querystring: { token?: string; brand?: string } }>(`${MOUNT}/account/reset`, quiet, async (request, reply) => {
       const token = request.query.token ?? '';
       const brand = brandOf(request, request.query.brand);
-      const userId = /^[A-Za-z0-9_-]{20,100}$/.test(token) ? await peekPasswordToken(db, token) : undefined;
+      const userId = LINK_TOKEN.test(token) ? (await peekLinkToken(db, 'password', token))?.userId : undefined;
       if (!userId) return sendPage(reply, expired(brand));
       const user = await userById(db, userId);
       return sendPage(reply, resetPage(brand, { action: `${MOUNT}/account/reset`, token, errors: {}, heading: user?.passwordHash ? 'Choose a new password' : 'Choose your password' }));
@@ -319,12 +361,34 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const brand = brandOf(request, form.brand);
       const password = typeof form.password === 'string' ? form.password : '';
       const errors = passwordErrors(password, typeof form.confirm === 'string' ? form.confirm : '');
-      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token) || !(await peekPasswordToken(db, token))) return sendPage(reply, expired(brand));
+      if (!LINK_TOKEN.test(token) || !(await peekLinkToken(db, 'password', token))) return sendPage(reply, expired(brand));
       if (Object.keys(errors).length) return sendPage(reply, resetPage(brand, { action: `${MOUNT}/account/reset`, token, errors }));
-      const userId = await consumePasswordToken(db, token);
+      const userId = (await consumeLinkToken(db, 'password', token))?.userId;
       if (!userId) return sendPage(reply, expired(brand));
       await setPassword(db, userId, password);
       return sendPage(reply, messagePage(brand, { title: 'Password saved', text: 'Your password was saved. Sign in with it now.', link: { label: 'Sign in', url: portalSignIn } }));
+    });
+
+    // A sign-up's e-mailed link: the page asks for a click (a mail scanner that opens links must not use it up).
+    scope.get<{ Querystring: { token?: string; brand?: string } }>(`${MOUNT}/account/confirm`, quiet, async (request, reply) => {
+      const token = request.query.token ?? '';
+      const brand = brandOf(request, request.query.brand);
+      const pending = LINK_TOKEN.test(token) ? await peekLinkToken(db, 'signUp', token) : undefined;
+      if (!pending) return sendPage(reply, expired(brand));
+      return sendPage(reply, confirmPage(brand, { action: `${MOUNT}/account/confirm`, token, email: pending.email }));
+    });
+
+    scope.post<{ Body: Form }>(`${MOUNT}/account/confirm`, quiet, async (request, reply) => {
+      const form = request.body ?? {};
+      const token = text(form, 'token');
+      const brand = brandOf(request, form.brand);
+      const pending = LINK_TOKEN.test(token) ? await consumeLinkToken(db, 'signUp', token) : undefined;
+      if (!pending) return sendPage(reply, expired(brand));
+      const signIn = { label: 'Sign in', url: portalSignIn };
+      if (!(await createAccount(pending, request.ip))) {
+        return sendPage(reply, messagePage(brand, { title: 'You have an account', text: `An account already exists for ${pending.email}. Sign in, or use 'Forgot your password?' to choose a new password.`, link: signIn }));
+      }
+      return sendPage(reply, messagePage(brand, { title: 'Your account is ready', text: 'Sign in with your e-mail and password, then enroll your office.', link: signIn }));
     });
   });
 }

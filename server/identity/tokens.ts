@@ -7,8 +7,12 @@ const BORROWER_ISSUER = 'pos-portal';
 /** A staff access token must carry this scope (in `scp`, Entra style, or `scope`). */
 export const REQUIRED_SCOPE = 'api.read';
 
+/** A borrower session's lifetime (decision 0067): no borrower token is taken for longer, whatever its expiry says. */
+export const BORROWER_TOKEN_MINUTES = 30;
+const BORROWER_TOKEN_SECONDS = BORROWER_TOKEN_MINUTES * 60;
+
 /** Borrower tokens open one application for a short time; the server signs them itself. */
-export async function issueBorrowerToken(secret: Buffer, appId: number, ttlSeconds: number): Promise<string> {
+export async function issueBorrowerToken(secret: Buffer, appId: number, ttlSeconds = BORROWER_TOKEN_SECONDS): Promise<string> {
   return new SignJWT({ app: appId })
     .setProtectedHeader({ alg: 'HS256' })
     .setIssuer(BORROWER_ISSUER)
@@ -128,9 +132,12 @@ export function createTokenVerifiers(settings: Pick<Settings, 'borrowerTokenSecr
         issuer: BORROWER_ISSUER,
         audience: BORROWER_AUDIENCE,
         algorithms: ['HS256'],
-        // jose checks `exp` only when present; a borrower session must end (30 minutes, decision 0067).
-        requiredClaims: ['exp'],
+        // jose checks `exp` only when present; a borrower session must end (30 minutes, decision 0067), and a token
+        // whose expiry lies further out than that (a leaked signing key, a bug) is refused, not trusted for years.
+        requiredClaims: ['exp', 'iat'],
+        maxTokenAge: BORROWER_TOKEN_SECONDS,
       });
+      if (payload.exp! - payload.iat! > BORROWER_TOKEN_SECONDS) throw new Error('token outlives a borrower session');
       if (typeof payload.app !== 'number') throw new Error('token names no application');
       return { appId: payload.app };
     },

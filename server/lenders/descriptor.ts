@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
+import { quoted } from '../../core/descriptors/errors.ts';
 import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
 
 /**
@@ -25,15 +26,15 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
   if (doc.format !== FORMAT) problems.push(`format ${doc.format} is not supported (expected ${FORMAT})`);
   const routed = new Set(doc.routes.map((route) => route.step));
   const { journey } = doc;
-  for (const step of journey.steps) if (!routed.has(step)) problems.push(`journey step '${step}' has no route`);
+  for (const step of journey.steps) if (!routed.has(step)) problems.push(`journey step ${quoted(step)} has no route`);
   if (journey.esign === 'platform') {
     for (const key of ['consent', 'kba', 'sign'] as const) {
       const step = journey[key];
       if (!step) problems.push(`journey.${key} is required when journey.esign is 'platform'`);
-      else if (!journey.steps.includes(step)) problems.push(`journey.${key} '${step}' is not one of journey.steps`);
+      else if (!journey.steps.includes(step)) problems.push(`journey.${key} ${quoted(step)} is not one of journey.steps`);
     }
   }
-  if (journey.done && !journey.steps.includes(journey.done)) problems.push(`journey.done '${journey.done}' is not one of journey.steps`);
+  if (journey.done && !journey.steps.includes(journey.done)) problems.push(`journey.done ${quoted(journey.done)} is not one of journey.steps`);
   if (doc.eligibility.amount.min > doc.eligibility.amount.max) problems.push('eligibility.amount.min is above eligibility.amount.max');
   if (doc.eligibility.excludedStates?.length && !doc.eligibility.states.includes('*')) problems.push('eligibility.excludedStates needs states ["*"]');
   for (const product of doc.sandbox.products) {

@@ -8,6 +8,7 @@ import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
 import { receiveSmsReply } from './optouts.ts';
 import type { OutboxMessage } from '../../codegen/generated/schemas.ts';
+import { safeLink } from '../../core/urls.ts';
 
 /**
  * The demo outbox (docs/decisions/0104): every e-mail and text the product queued, newest first, as a
@@ -41,16 +42,14 @@ export async function optOutList(db: Db): Promise<{ phone: string; createdAtUtc:
   return rows.map((row) => ({ phone: row.phone, createdAtUtc: row.createdAt.toISOString() }));
 }
 
-/** Only http(s) links become anchors; anything else is shown as text. */
-const safeHref = (url: string) => /^https?:\/\//i.test(url);
-
 const formatPhone = (digits: string) => (digits.length === 10 ? `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}` : digits);
 
 export function renderOutboxPage(entries: OutboxMessage[], optOuts: { phone: string; createdAtUtc: string }[], notice?: string): string {
   const rows = entries
     .map((entry) => {
       const links = entry.links
-        .map((link) => (safeHref(link.url) ? `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>` : escapeHtml(`${link.label}: ${link.url}`)))
+        // Only a link the portal's pages would follow becomes an anchor (decision 0250); anything else is shown as text.
+        .map((link) => (safeLink(link.url) ? `<a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a>` : escapeHtml(`${link.label}: ${link.url}`)))
         .join('<br>');
       return `<tr>
   <td><time datetime="${entry.createdAtUtc}">${escapeHtml(entry.createdAtUtc.replace('T', ' ').slice(0, 19))} UTC</time></td>
@@ -118,6 +117,19 @@ export function requireOutboxReader(request: FastifyRequest, caller?: Caller): v
   throw new HttpProblem(403, 'The demo outbox answers only on the machine the portal runs on, or to a platform admin.');
 }
 
+/**
+ * The reply form changes who gets texts: only this page may send it. A browser names where a write comes from
+ * (Sec-Fetch-Site, Origin); another site's form or script is refused, a tool on this machine that names none is not.
+ */
+function refuseCrossSite(request: FastifyRequest): void {
+  const site = request.headers['sec-fetch-site'];
+  const origin = request.headers.origin;
+  const own = `${request.protocol}://${request.host}`;
+  if ((site !== undefined && site !== 'same-origin') || (origin !== undefined && origin !== own)) {
+    throw new HttpProblem(403, 'The outbox page takes replies from its own form only.');
+  }
+}
+
 /** The demo-mode page and its reply form. Never registered in production mode; on this machine only. */
 export async function registerDevOutboxPage(app: FastifyInstance, db: Db): Promise<void> {
   await app.register(async (scope) => {
@@ -131,6 +143,7 @@ export async function registerDevOutboxPage(app: FastifyInstance, db: Db): Promi
       return page();
     });
     scope.post('/dev/outbox/sms', async (request, reply) => {
+      refuseCrossSite(request);
       const form = (request.body ?? {}) as Record<string, unknown>;
       const from = typeof form.from === 'string' ? form.from.slice(0, 20) : '';
       const text = typeof form.text === 'string' ? form.text.slice(0, 160) : '';

@@ -3,5 +3,5 @@ import { outboxDispatcher } from './outbox.ts';
 
 /** After a commit that queued messages: deliver now when SMTP / an SMS gateway is configured. */
 export function kickOutbox(services: Services): void {
-  outboxDispatcher(services.db, services.settings, services.log).kick();
+  void services.afterCommit(() => outboxDispatcher(services.database.db, services.settings, services.log).kick());
 }

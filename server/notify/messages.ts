@@ -32,6 +32,48 @@ export function passwordResetEmail(input: { to: string; firstName: string; url: 
   };
 }
 
+export function confirmSignUpEmail(input: { to: string; firstName: string; url: string; hours: number; brandName: string }): Email {
+  return {
+    to: input.to,
+    subject: `Finish creating your ${input.brandName} account`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `Open the link below to confirm your e-mail and finish creating your account:\n\n` +
+      `${input.url}\n\n` +
+      `The link works once and expires in ${input.hours} hours. If you did not sign up, ignore this e-mail: no account is made.\n`,
+    links: [{ label: 'Finish creating your account', url: input.url }],
+  };
+}
+
+/** Sent instead of a sign-up link when the e-mail has an account: only the mailbox's owner learns that it does. */
+export function accountExistsEmail(input: { to: string; firstName: string; url: string; brandName: string }): Email {
+  return {
+    to: input.to,
+    subject: `You already have a ${input.brandName} account`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `Someone (hopefully you) tried to create an account with this e-mail, which already has one. Sign in below; ` +
+      `if you forgot your password, choose 'Forgot your password?' on the sign-in page:\n\n` +
+      `${input.url}\n\n` +
+      `If it was not you, ignore this e-mail: nothing changed.\n`,
+    links: [{ label: 'Go to sign in', url: input.url }],
+  };
+}
+
+export function failedSignInsEmail(input: { to: string; firstName: string; failures: number; minutes: number; url: string; brandName: string }): Email {
+  return {
+    to: input.to,
+    subject: `Failed sign-ins to your ${input.brandName} account`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `Someone tried to sign in to your account with a wrong password ${input.failures} times in the last ${input.minutes} minutes.\n\n` +
+      `If it was you, you can choose a new password with 'Forgot your password?' on the sign-in page. If it was not, your password kept them out; ` +
+      `further tries from elsewhere are slowed down, while the browsers you signed in from before still sign you in at once. ` +
+      `To be safe, choose a new password:\n\n${input.url}\n`,
+    links: [{ label: 'Go to sign in', url: input.url }],
+  };
+}
+
 export function accountCreatedEmail(input: { to: string; firstName: string; url: string; days: number; brandName: string }): Email {
   return {
     to: input.to,

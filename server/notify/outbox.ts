@@ -47,11 +47,15 @@ export async function sendEmail(db: Db, email: Email): Promise<Queued> {
 }
 
 /** Numbers that replied STOP get nothing (spec §2: replying STOP opts out). */
+/** Whether a mobile phone ((###) ###-####) replied STOP: no text goes to it (TCPA). */
+export async function smsOptedOut(db: Db, phone: string): Promise<boolean> {
+  const [optedOut] = await db.select({ phone: smsOptOuts.phone }).from(smsOptOuts).where(eq(smsOptOuts.phone, phone.replace(/\D/g, '')));
+  return optedOut !== undefined;
+}
+
 export async function sendSms(db: Db, sms: Sms): Promise<Queued> {
   if (!PHONE.test(sms.to)) throw new TypeError('sendSms: not a (###) ###-#### mobile phone');
-  const digits = sms.to.replace(/\D/g, '');
-  const [optedOut] = await db.select({ phone: smsOptOuts.phone }).from(smsOptOuts).where(eq(smsOptOuts.phone, digits));
-  if (optedOut) return { queued: false, reason: 'opted-out' };
+  if (await smsOptedOut(db, sms.to)) return { queued: false, reason: 'opted-out' };
   const [row] = await db
     .insert(outbox)
     .values({ channel: 'Sms', recipient: sms.to, subject: null, body: sms.text, links: sms.links ?? [] })

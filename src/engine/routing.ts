@@ -5,6 +5,7 @@
 import type { LenderDescriptor, Route, RoutesDescriptor, Target } from '../../codegen/generated/descriptors.ts';
 import { bind, evaluate, type Context } from '../../core/expressions.ts';
 import { withCode } from '../../core/descriptors/check.ts';
+import { safeLink } from '../../core/urls.ts';
 import { decideAccess, visitorOf } from './access.ts';
 
 export interface RouteEntry extends Route {
@@ -56,9 +57,16 @@ export function queryString(query: Record<string, unknown>): string {
 
 export type Resolved = { kind: 'route'; route: RouteEntry; path: string } | { kind: 'href'; href: string };
 
-/** Where a target goes in this context: an in-app path (with its query) or an external address. */
+/**
+ * Where a target goes in this context: an in-app path (with its query) or an external address. An address that is
+ * neither https:// nor the portal's own (javascript:, data:, http:, none) goes nowhere (decision 0250).
+ */
 export function resolveTarget(target: Target, context: Context, table: readonly RouteEntry[]): Resolved {
-  if (target.href !== undefined) return { kind: 'href', href: String(evaluate(target.href, context) ?? '') };
+  if (target.href !== undefined) {
+    const href = safeLink(evaluate(target.href, context));
+    if (href === undefined) throw new TargetError('the address is neither https:// nor one of the portal');
+    return { kind: 'href', href };
+  }
   const name = String(evaluate(target.route, context) ?? '');
   const route = table.find((r) => r.name === name);
   if (!route) throw new TargetError(`no route named '${name}'`);

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { encryptPii } from '../../server/crypto/pii.ts';
 import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpChallenges, userOffices, users } from '../../server/db/schema.ts';
@@ -95,7 +95,13 @@ async function identityFixtures(h: Harness, publishedOfficeId: number): Promise<
   const db = h.database.db;
   const tag = randomBytes(4).toString('hex');
   const inviteeEmail = `invitee-${tag}@demo.test`;
-  const [otpApp] = await db.select({ id: applications.id }).from(applications).where(eq(applications.officeId, DEMO.lakeside)).orderBy(desc(applications.id)).limit(1);
+  // An application without a challenge: a code used spends every challenge of its application, another set's too.
+  const [otpApp] = await db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(and(eq(applications.officeId, DEMO.lakeside), sql`not exists (select 1 from otp_challenges where app_id = ${applications.id})`))
+    .orderBy(desc(applications.id))
+    .limit(1);
   const otpCode = '246810';
   return db.transaction(async (tx) => {
     const [invitee] = await tx.insert(users).values({ email: inviteeEmail, firstName: 'Ivy', lastName: 'Invitee', role: 'support', timeZone: 'CT' }).returning({ id: users.id });

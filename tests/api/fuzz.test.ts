@@ -2,15 +2,19 @@
  * The fuzzer of issue 16, part 2, generated from openapi/openapi.yaml: every operation is called as its example
  * (./examples.ts) with values that break each constraint of its schemas, and with hostile values: NUL and control
  * characters in every string, huge and non-finite numbers (1e400) in bodies and in numeric path and query parameters,
- * deep nesting, `__proto__` and `constructor` keys in JSON bodies and multipart `model` parts, wrong content types and
- * oversized bodies. It fails on any 5xx, any error that is not problem+json, any stack trace or SQL text in an answer,
- * and on a broken constraint or a non-finite number that is not refused.
+ * `__proto__` and `constructor` keys in JSON bodies and multipart `model` parts, and wrong content types. It fails on any
+ * 5xx, any error that is not problem+json, any stack trace or SQL text in an answer, and on a broken constraint or a
+ * non-finite number that is not refused. Every operation with a body is also sent, over a real keep-alive connection,
+ * what must be refused before any work (decision 0249): a body nested thousands deep, one over the size limit and, for
+ * multipart, broken framing; each refusal is a 4xx problem, and the next request on the connection gets its answer.
  *
  * Seeded: the run prints its seed, and `FUZZ_SEED=<seed> npx vitest run tests/api/fuzz.test.ts` replays the same
  * requests in the same order. `FUZZ_PER_OP=<n>` caps the requests per operation (default 60, `all` for every one).
  */
 import { randomInt } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Json, JsonObject } from '../../core/contract/documents.ts';
 import { bundleOpenApi } from '../../core/contract/bundle.ts';
@@ -190,15 +194,18 @@ const HOSTILE_NUMBERS: Array<[string, boolean]> = [['1e400', true], ['-1e400', t
 /** Numeric path and query values: non-finite ones must be refused. */
 const HOSTILE_NUMERIC_PARAMS: Array<[string, boolean]> = [['1e400', true], ['-1e400', true], ['Infinity', true], ['NaN', true], ['1e308', false]];
 
-const DEEP = 5_000;
-
-function bodyVariants(example: Example, op: Operation, settings: { bodyLimit: number; uploadLimit: number }): Variant[] {
-  const body = bodyOf(example);
-  if (body.kind === 'none') return [];
+/** The contract's schema of a body: the JSON body's, or the multipart `model` part's. */
+function schemaOf(op: Operation, body: Exclude<Body, { kind: 'none' }>): Json {
   const media = body.kind === 'multipart' ? 'multipart/form-data' : 'application/json';
   const requestBody = deref(((contract.paths as JsonObject)[op.path] as JsonObject)[op.method] as JsonObject).requestBody as Json;
   const mediaSchema = deref(((deref(requestBody).content as JsonObject)[media] as JsonObject).schema as Json);
-  const schema = body.kind === 'multipart' ? ((mediaSchema.properties as JsonObject).model as JsonObject).contentSchema as Json : mediaSchema;
+  return body.kind === 'multipart' ? ((mediaSchema.properties as JsonObject).model as JsonObject).contentSchema as Json : mediaSchema;
+}
+
+function bodyVariants(example: Example, op: Operation): Variant[] {
+  const body = bodyOf(example);
+  if (body.kind === 'none') return [];
+  const schema = schemaOf(op, body);
   const where = body.kind === 'multipart' ? 'model' : 'body';
   const text = (value: Json) => withBodyText(example, body, JSON.stringify(value));
   const raw = (path: Path, json: string) => withBodyText(example, body, jsonWith(body.value, path, json));
@@ -225,10 +232,6 @@ function bodyVariants(example: Example, op: Operation, settings: { bodyLimit: nu
     }
   }
 
-  const first = Object.keys(body.value as JsonObject).find((key) => typeof (body.value as JsonObject)[key] === 'object');
-  variants.push({ label: `${where} nested ${DEEP} deep`, request: raw(['deep'], `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`), refused: true });
-  if (first) variants.push({ label: `${where} ${first} nested ${DEEP} deep`, request: raw([first], `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`), refused: true });
-
   const { payload, headers, ...rest } = example.request;
   const asType = (contentType: string, data: string | Buffer): Request => ({ ...rest, payload: data, headers: { ...((headers ?? {}) as Record<string, string>), 'content-type': contentType } });
   const json = JSON.stringify(body.value);
@@ -237,12 +240,10 @@ function bodyVariants(example: Example, op: Operation, settings: { bodyLimit: nu
   }
   if (body.kind === 'multipart') {
     variants.push({ label: 'the model as a JSON body', request: asType('application/json', json), refused: true });
-    variants.push({ label: 'a file over the upload limit', request: { ...rest, ...rebuild(body.parts, (parts) => [...parts.filter((p) => !('data' in p)), { ...(parts.find((p) => 'data' in p) as Extract<Part, { data: unknown }>), data: Buffer.alloc(settings.uploadLimit + 1, 0x25) }]) }, refused: true });
     variants.push({ label: 'too many parts', request: { ...rest, ...rebuild(body.parts, (parts) => [...parts, ...Array.from({ length: 30 }, (_, i) => ({ name: `extra${i}`, value: 'x' }))]) }, refused: true });
     variants.push({ label: 'a file part with a NUL in its name', request: { ...rest, ...rebuild(body.parts, (parts) => parts.map((p) => ('fileName' in p ? { ...p, fileName: `a\u0000b${p.fileName}` } : p))) } });
   } else {
     variants.push({ label: 'the body as multipart', request: { ...rest, ...rebuild([{ name: 'model', value: json }], (parts) => parts) }, refused: true });
-    variants.push({ label: 'a body over the size limit', request: asType('application/json', JSON.stringify({ ...(body.value as JsonObject), padding: 'x'.repeat(settings.bodyLimit) })), refused: true });
   }
   return variants;
 }
@@ -305,9 +306,9 @@ function parameterVariants(example: Example, op: Operation): Variant[] {
 const counts = new Map<string, number>();
 
 /** The variants of one example: all of them when they fit in FUZZ_PER_OP, else a seeded sample. */
-function variantsOf(example: Example, next: () => number, settings: { bodyLimit: number; uploadLimit: number }): Variant[] {
+function variantsOf(example: Example, next: () => number): Variant[] {
   const op = operations.get(example.operationId)!;
-  const all = [...parameterVariants(example, op), ...bodyVariants(example, op, settings)];
+  const all = [...parameterVariants(example, op), ...bodyVariants(example, op)];
   for (let i = all.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [all[i], all[j]] = [all[j]!, all[i]!];
@@ -319,8 +320,11 @@ function variantsOf(example: Example, next: () => number, settings: { bodyLimit:
 const STACK = /\bat [\w$.<>]+ \(|node_modules|\.[cm]?[jt]s:\d+/;
 const SQL = /\b(select|insert into|update|delete from)\b[^.]{0,200}\b(from|where|values|set)\b|syntax error at or near|violates \w+ constraint|relation "|Failed query|drizzle|pglite|SQLSTATE/i;
 
+/** An answer, from inject or read off a real connection. */
+type Answer = Pick<LightMyRequestResponse, 'statusCode' | 'headers' | 'body'>;
+
 /** What is wrong with an answer, if anything. */
-function fault(response: LightMyRequestResponse, variant: Variant): string | undefined {
+function fault(response: Answer, variant: Pick<Variant, 'refused'>): string | undefined {
   const { statusCode: status, body } = response;
   if (status >= 500) return `answered ${status}`;
   if (variant.refused && status < 400) return `was not refused (${status})`;
@@ -337,6 +341,67 @@ function fault(response: LightMyRequestResponse, variant: Variant): string | und
   }
   if (STACK.test(body.slice(0, 100_000)) && !String(response.headers['content-type']).startsWith('application/pdf')) return 'showed a stack trace';
   return undefined;
+}
+
+const DEEP = 5_000;
+/** A request that gets no answer in this time has hung its connection. */
+const ANSWER_WITHIN_MS = 5_000;
+
+/**
+ * Sends `request` over `agent`, which holds one keep-alive connection, as a browser or a lender reuses one. `chunked`
+ * leaves out Content-Length, so that the server learns the size only by reading.
+ */
+function over(agent: Agent, port: number, request: { method: string; url: string; headers: Record<string, string>; body?: string | Buffer; chunked?: boolean }): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const headers = request.body === undefined || request.chunked ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
+    const sent = httpRequest({ host: '127.0.0.1', port, agent, method: request.method, path: request.url, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ statusCode: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    sent.setTimeout(ANSWER_WITHIN_MS, () => sent.destroy(new Error(`no answer within ${ANSWER_WITHIN_MS} ms`)));
+    // An error after the answer (the server closing the connection while the rest of a refused body is on its way)
+    // changes nothing: the answer counts.
+    sent.on('error', (error) => reject(error));
+    sent.end(request.body);
+  });
+}
+
+/** The deepest object of an example body: a deep value there passes every check above it that a shallow one would. */
+function deepestObject(value: Json, schema: Json): Path {
+  const objects = leavesOf(value, schema).filter((leaf) => leaf.value && typeof leaf.value === 'object' && !Array.isArray(leaf.value));
+  return objects.reduce((deepest, leaf) => (leaf.path.length > deepest.length ? leaf.path : deepest), [] as Path);
+}
+
+/**
+ * The requests every operation with a body must refuse before doing any work (decision 0249), with the status expected.
+ * An oversized body is twice the limit, so that the server answers before it has read the whole body.
+ */
+function limitVariants(example: Example, op: Operation, settings: { bodyLimit: number; uploadLimit: number }): Array<Variant & { status?: number; chunked?: boolean }> {
+  const body = bodyOf(example);
+  if (body.kind === 'none') return [];
+  const { payload, headers = {}, ...rest } = example.request;
+  const request = (data: string | Buffer, contentType: string): Request => ({ ...rest, payload: data, headers: { ...(headers as Record<string, string>), 'content-type': contentType } });
+  const where = body.kind === 'multipart' ? 'model' : 'body';
+  const at = [...deepestObject(body.value, schemaOf(op, body)), 'deep'];
+  const variants: Array<Variant & { status?: number; chunked?: boolean }> = [
+    { label: `${where} holding arrays nested ${DEEP} deep`, request: withBodyText(example, body, jsonWith(body.value, at, `${'['.repeat(DEEP)}${']'.repeat(DEEP)}`)), status: 400 },
+    { label: `${where} holding objects nested ${DEEP} deep`, request: withBodyText(example, body, jsonWith(body.value, at, `${'{"a":'.repeat(DEEP)}1${'}'.repeat(DEEP)}`)), status: 400 },
+  ];
+  if (body.kind === 'multipart') {
+    const type = String((headers as Record<string, string>)['content-type']);
+    const framed = payload as Buffer;
+    variants.push(
+      { label: 'multipart without a boundary', request: request(framed, 'multipart/form-data'), refused: true },
+      { label: 'multipart with another boundary than the body’s', request: request(framed, 'multipart/form-data; boundary=not-the-one-in-the-body'), refused: true },
+      { label: 'multipart cut off halfway', request: request(framed.subarray(0, framed.length >> 1), type), refused: true },
+      { label: 'multipart with no body', request: request(Buffer.alloc(0), type), refused: true },
+      { label: 'a file twice the upload limit', request: { ...rest, ...rebuild(body.parts, (parts) => [...parts.filter((p) => !('data' in p)), { ...(parts.find((p) => 'data' in p) as Extract<Part, { data: unknown }>), data: Buffer.alloc(2 * settings.uploadLimit, 0x25) }]) }, status: 413, chunked: true },
+    );
+  } else {
+    variants.push({ label: 'a body twice the size limit', request: request(JSON.stringify({ ...(body.value as JsonObject), padding: 'x'.repeat(2 * settings.bodyLimit) }), 'application/json'), status: 413, chunked: true });
+  }
+  return variants;
 }
 
 describe('the fuzzer: hostile and broken input to every operation', () => {
@@ -356,7 +421,7 @@ describe('the fuzzer: hostile and broken input to every operation', () => {
     let sent = 0;
     const covered = new Set<string>();
     for (const example of list) {
-      for (const variant of variantsOf(example, next, h.settings)) {
+      for (const variant of variantsOf(example, next)) {
         const remoteAddress = example.operationId === 'dev_outbox' ? '127.0.0.1' : FUZZ_ADDRESS;
         const response = await h.call({ ...variant.request, as: example.as, borrowerOf: example.borrowerOf, remoteAddress });
         sent += 1;
@@ -369,5 +434,52 @@ describe('the fuzzer: hostile and broken input to every operation', () => {
     console.log(`fuzz: ${sent} requests over ${covered.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(faults.length, `${faults.length} faults; replay with FUZZ_SEED=${SEED}:\n${faults.slice(0, 80).join('\n')}`).toBe(0);
     expect(covered.size).toBe(operations.size);
+  });
+
+  describe('over a real keep-alive connection', () => {
+    let server: Server;
+    let port: number;
+    beforeAll(async () => {
+      server = createServer(h.app.routing);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      port = (server.address() as AddressInfo).port;
+    });
+    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+    it('refuses deep nesting, oversized bodies and broken multipart framing before any work, and the connection answers the next request', async () => {
+      const started = Date.now();
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      const faults: string[] = [];
+      const covered = new Set<string>();
+      const withBody = [...operations.values()].filter((op) => op.requestBodyTypes.length > 0);
+      for (const op of withBody) {
+        const example = list.find((e) => e.operationId === op.operationId && bodyOf(e).kind !== 'none');
+        if (!example) continue;
+        covered.add(op.operationId);
+        for (const variant of limitVariants(example, op, h.settings)) {
+          const { payload, ...request } = variant.request;
+          const headers = await h.headersFor({ ...request, as: example.as, borrowerOf: example.borrowerOf });
+          const what = `${op.operationId} with ${variant.label}`;
+          try {
+            const answer = await over(agent, port, { method: String(request.method), url: request.url, headers, body: payload as string | Buffer, chunked: variant.chunked });
+            const wrong = variant.status !== undefined && answer.statusCode !== variant.status ? `answered ${answer.statusCode}, not ${variant.status}` : fault(answer, { refused: true });
+            if (wrong) faults.push(`${what} ${wrong}: ${answer.body.slice(0, 160)}`);
+          } catch (error) {
+            faults.push(`${what}: ${(error as Error).message}`);
+          }
+          try {
+            const next = await over(agent, port, { method: 'GET', url: '/api/health', headers: {} });
+            if (next.statusCode !== 200) faults.push(`after ${what}, the next request answered ${next.statusCode}`);
+          } catch (error) {
+            faults.push(`after ${what}, the next request on the connection: ${(error as Error).message}`);
+          }
+        }
+      }
+      agent.destroy();
+      console.log(`limits: ${covered.size} operations over a real connection in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      expect(faults, faults.join('\n')).toEqual([]);
+      // Every operation with a body has its example here, the lender callback (a route that reads its own body) among them.
+      expect([...covered].sort()).toEqual(withBody.map((op) => op.operationId).sort());
+    });
   });
 });

@@ -11,6 +11,7 @@ import { applications, files, offices, refunds, userOffices, users } from '../..
 import { PENDING } from '../../server/domain/pending.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
+import { PRODUCT_OWNER } from '../support/demo-accounts.ts';
 import { contractSchemas } from './contract-schemas.ts';
 
 /**
@@ -32,7 +33,15 @@ const ACCESS_NOT_FOUND = 'The record could not be found.';
 type Caller =
   | { name: string; kind: 'anonymous' }
   | { name: string; kind: 'borrower'; appId: () => number }
-  | { name: string; kind: 'staff'; email: string; userRole: string | null; roleInX: string | null; otherOffice: boolean };
+  | {
+      name: string;
+      kind: 'staff';
+      email: string;
+      userRole: string | null;
+      roleInX: string | null;
+      /** The role held in an office other than X. */
+      roleElsewhere: string | null;
+    };
 
 interface Target {
   officeId: number;
@@ -255,6 +264,23 @@ function allowed(rule: AccessRule, caller: Caller, target: Target, staffIds: Map
   return caller.roleInX !== null && rule.office.includes(caller.roleInX);
 }
 
+/**
+ * Whether the rule, or one of its x-access.narrow variants (which the body chooses), may admit the caller whatever the
+ * input; on an office's record the record decides (403 or 404). What it never admits is refused before the body is read.
+ */
+function mayAdmit(rule: AccessRule, caller: Caller): boolean {
+  const variants = [rule, ...(rule.narrow ?? []).map(({ when: _when, ...replacement }) => ({ ...rule, ...replacement }))];
+  return variants.some((variant) => {
+    const kind = variant.scope?.kind ?? 'none';
+    if (variant.anonymous) return true;
+    if (caller.kind === 'anonymous') return false;
+    if (caller.kind === 'borrower') return Boolean(variant.borrower) && kind === 'application';
+    if ((caller.userRole && variant.internal?.includes(caller.userRole)) || variant.user) return true;
+    if (!variant.office) return false;
+    return kind !== 'none' || [caller.roleInX, caller.roleElsewhere].some((role) => role !== null && variant.office!.includes(role));
+  });
+}
+
 // ---- the matrix ------------------------------------------------------------------------------------
 
 describe('access to every operation, generated from openapi.yaml', () => {
@@ -315,12 +341,14 @@ describe('access to every operation, generated from openapi.yaml', () => {
     { name: 'anonymous', kind: 'anonymous' },
     { name: 'borrower of A', kind: 'borrower', appId: () => target.appA },
     { name: 'borrower of B', kind: 'borrower', appId: () => target.appB },
-    { name: 'admin@demo.test (df.admin)', kind: 'staff', email: 'admin@demo.test', userRole: 'df.admin', roleInX: null, otherOffice: false },
-    { name: 'dfi@demo.test (dfi.admin)', kind: 'staff', email: 'dfi@demo.test', userRole: 'dfi.admin', roleInX: null, otherOffice: false },
-    ...['office.admin', 'office.support', 'tpa', 'sales', 'pending'].map((name): Caller => ({ name: `${name}@demo.test (another office)`, kind: 'staff', email: `${name}@demo.test`, userRole: null, roleInX: null, otherOffice: true })),
-    { name: 'newoffice@demo.test (no office)', kind: 'staff', email: 'newoffice@demo.test', userRole: null, roleInX: null, otherOffice: false },
-    ...Object.entries(xUsers).map(([role, email]): Caller => ({ name: `${role} of office X`, kind: 'staff', email, userRole: null, roleInX: role, otherOffice: false })),
-    { name: 'admin of office Y', kind: 'staff', email: [...staffIds.keys()].find((e) => e.startsWith('y-admin-'))!, userRole: null, roleInX: null, otherOffice: true },
+    { name: 'admin@demo.test (df.admin)', kind: 'staff', email: 'admin@demo.test', userRole: 'df.admin', roleInX: null, roleElsewhere: null },
+    { name: 'dfi@demo.test (dfi.admin)', kind: 'staff', email: 'dfi@demo.test', userRole: 'dfi.admin', roleInX: null, roleElsewhere: null },
+    ...([['office.admin', 'admin'], ['office.support', 'support'], ['tpa', 'tpa'], ['sales', 'sales'], ['pending', 'admin']] as const).map(
+      ([name, role]): Caller => ({ name: `${name}@demo.test (another office)`, kind: 'staff', email: `${name}@demo.test`, userRole: null, roleInX: null, roleElsewhere: role }),
+    ),
+    { name: 'newoffice@demo.test (no office)', kind: 'staff', email: 'newoffice@demo.test', userRole: null, roleInX: null, roleElsewhere: null },
+    ...Object.entries(xUsers).map(([role, email]): Caller => ({ name: `${role} of office X`, kind: 'staff', email, userRole: null, roleInX: role, roleElsewhere: null })),
+    { name: 'admin of office Y', kind: 'staff', email: [...staffIds.keys()].find((e) => e.startsWith('y-admin-'))!, userRole: null, roleInX: null, roleElsewhere: 'admin' },
   ];
 
   const call = async (caller: Caller, generated: Generated): Promise<LightMyRequestResponse> =>
@@ -372,7 +400,7 @@ describe('access to every operation, generated from openapi.yaml', () => {
         } else {
           if (![401, 403, 404].includes(status)) failures.push(`refused: expected 401/403/404 — ${where}`);
           const kind = rule.scope?.kind ?? 'none';
-          const crossOffice = caller.kind === 'staff' && caller.otherOffice && Boolean(rule.office?.length) && kind !== 'none' && kind !== 'user';
+          const crossOffice = caller.kind === 'staff' && caller.roleElsewhere !== null && Boolean(rule.office?.length) && kind !== 'none' && kind !== 'user';
           const crossApplication = caller.kind === 'borrower' && Boolean(rule.borrower) && kind === 'application';
           if (crossOffice || crossApplication) {
             refusedCrossOffice += 1;
@@ -385,5 +413,23 @@ describe('access to every operation, generated from openapi.yaml', () => {
     expect(failures, failures.join('\n')).toEqual([]);
     expect(checked).toBe(operations.length * callers().length);
     expect(refusedCrossOffice).toBeGreaterThan(100);
+  });
+
+  it('refuses a role an operation never admits before reading the body: a broken body answers 403, not 400 (decision 0249)', async () => {
+    const roleCallers = [...callers().filter((caller) => caller.kind !== 'anonymous'), { name: `${PRODUCT_OWNER} (product.owner)`, kind: 'staff', email: PRODUCT_OWNER, userRole: 'product.owner', roleInX: null, roleElsewhere: null } satisfies Caller];
+    const failures: string[] = [];
+    const refused = new Set<string>();
+    for (const op of operations.filter((o) => o.requestBodyTypes.length > 0)) {
+      const { request } = generate(op, target);
+      const broken = op.multipartModel ? { 'content-type': 'multipart/form-data' } : { 'content-type': 'application/json' };
+      for (const caller of roleCallers.filter((c) => !mayAdmit(op.access, c))) {
+        const response = await call(caller, { body: undefined, request: { ...request, payload: '{"not": "finished', headers: { ...(request.headers as Record<string, string>), ...broken } } });
+        refused.add(`${op.operationId} as ${caller.name}`);
+        if (response.statusCode !== 403) failures.push(`${op.operationId} as ${caller.name}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+      }
+    }
+    expect(failures, failures.join('\n')).toEqual([]);
+    expect(refused).toContain(`Studio_Publish as office.admin@demo.test (another office)`);
+    expect(refused.size).toBeGreaterThan(100);
   });
 });

@@ -49,6 +49,12 @@ export class Browser {
     return response;
   }
 
+  /** This browser with another's cookies: the same browser again, on a new sign-in (the provider's session left out). */
+  withCookies(other: Browser): this {
+    for (const [name, value] of other.cookies) if (!name.startsWith('pos_session') && !name.startsWith('pos_interaction')) this.cookies.set(name, value);
+    return this;
+  }
+
   get(url: string): Promise<LightMyRequestResponse> {
     return this.request({ method: 'GET', url: pathOf(url) });
   }

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { InjectOptions } from 'fastify';
 import { applicationLenders, lenders, linkTokens, officeLenders, offers, users } from '../../server/db/schema.ts';
 import type { Caller } from '../../server/http/caller.ts';
-import type { Services } from '../../server/services.ts';
+import { runNow, type Services } from '../../server/services.ts';
 import { downloadUrl, recordConsent, signAgreement, submitForESign, testDocument } from '../../server/domain/journey/esign.ts';
 import { getQuiz, submitQuiz } from '../../server/domain/journey/kba.ts';
 import { wordsFor } from '../../server/descriptors/languages.ts';
@@ -54,13 +54,15 @@ export interface JourneyExampleFixtures {
   documentsLink: string;
   signaturePng: string;
   smsWebhookSecret: string;
+  /** A mobile phone of this set's own that replies STOP (its opt-out is no other set's). */
+  stopPhone: string;
 }
 
 export const JOURNEY_PLACEHOLDER: JourneyExampleFixtures = {
   officeId: 100, sentAppId: 1000, linkToken: 'x'.repeat(43), offersAppId: 1000, offerId: 1, declinedAppId: 1000, pendingAppId: 1000,
   callback: { payload: '{}', headers: { 'content-type': 'application/json' } }, selectedAppId: 1000, documentsAppId: 1000, consentSha256: '0'.repeat(64), documentCode: '0000', consentedAppId: 1000,
   quizAppId: 1000, quizAnswers: { quizId: 'q', transactionId: 't', answers: [{ questionId: 'street', choiceId: 'c' }] }, kbaPassedAppId: 1000,
-  signedAppId: 1000, documentsLink: '/api/Files/GetContentByLink/fl1.placeholder-token', signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20),
+  signedAppId: 1000, documentsLink: '/api/Files/GetContentByLink/fl1.placeholder-token', signaturePng: 'data:image/png;base64,', smsWebhookSecret: 'x'.repeat(20), stopPhone: '+15125550166',
 };
 
 const EXAMPLE_SMS_SECRET = 'example-sms-webhook-secret';
@@ -69,7 +71,7 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
   const db = h.database.db;
   // The examples' webhook call needs a secret; the shared server gets one (tests that need none build their own server).
   h.settings.notify.smsWebhookSecret ??= EXAMPLE_SMS_SECRET;
-  const services: Services = { settings: h.settings, db, database: h.database, log: h.app.log };
+  const services: Services = { settings: h.settings, db, database: h.database, log: h.app.log, afterCommit: runNow };
   const ids = await db.select({ id: lenders.id, code: lenders.code }).from(lenders).where(inArray(lenders.code, ['ally', 'gsky', 'lpoint']));
   await db
     .insert(officeLenders)
@@ -159,6 +161,7 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
     documentsLink: (await downloadUrl(services, signed.appId)).url.slice(h.settings.publicUrl.length),
     signaturePng: png,
     smsWebhookSecret: h.settings.notify.smsWebhookSecret!,
+    stopPhone: `+1512555${String(randomInt(10_000)).padStart(4, '0')}`,
   };
 }
 
@@ -200,7 +203,7 @@ export function journeyExamples(f: JourneyExampleFixtures, owner: string): Journ
     { operationId: 'App_GetDownloadUrl', as: owner, request: get(`/api/App/GetDownloadUrl/${f.signedAppId}`) },
     { operationId: 'App_GetMyDocuments', borrowerOf: f.signedAppId, request: get(`/api/App/GetMyDocuments/${f.signedAppId}`) },
     { operationId: 'Files_GetContentByLink', request: get(f.documentsLink) },
-    { operationId: 'Notify_ReceiveSms', request: { method: 'POST', url: '/api/Notify/ReceiveSms', payload: { from: '+15125550166', text: 'STOP' }, headers: { 'x-sms-webhook-secret': f.smsWebhookSecret } } },
+    { operationId: 'Notify_ReceiveSms', request: { method: 'POST', url: '/api/Notify/ReceiveSms', payload: { from: f.stopPhone, text: 'STOP' }, headers: { 'x-sms-webhook-secret': f.smsWebhookSecret } } },
     { operationId: 'dev_outbox', request: get('/api/dev/outbox?limit=5') },
   ];
 }

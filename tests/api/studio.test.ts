@@ -56,6 +56,48 @@ describe('the studio (decision 0228)', () => {
     expect(await check({ 'brands/smile.json': { ...brand, wording: { service: 'Procedure' } } })).toEqual([]);
   });
 
+  it("refuses a brand whose logo or links would send every visitor's browser elsewhere, and publishes nothing (decision 0250)", async () => {
+    const all = await files();
+    const smile = docOf(all, 'brands/smile.json') as unknown as BrandDescriptor;
+    const history = async () => (JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetHistory')).body) as { publications: unknown[] }).publications.length;
+    const before = { set: (await call(undefined, 'GET', '/api/health')).headers['x-descriptor-set'], publications: await history() };
+    const drafts: Array<[BrandDescriptor, string]> = [
+      [{ ...smile, logo: { ...smile.logo, src: 'https://evil.example/x.png' } }, "screens/brands/smile.json#/logo/src: Images come only from the portal's own files (a path such as /logo.svg) or data:image/… URLs."],
+      [{ ...smile, footer: { ...smile.footer, termsUrl: 'javascript:alert(1)' } }, 'screens/brands/smile.json#/footer/termsUrl: Links must start with https://, or lead to a page of the portal itself (#/… or /…).'],
+    ];
+    for (const [brand, problem] of drafts) {
+      const refused = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': brand }, note: 'A logo and terms from elsewhere' });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(JSON.parse(refused.body).errors.files).toEqual([problem]);
+    }
+    expect({ set: (await call(undefined, 'GET', '/api/health')).headers['x-descriptor-set'], publications: await history() }).toEqual(before);
+    expect((await files()).files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ published: false, doc: smile });
+    expect(serverBrand('localhost').logo).toEqual(smile.logo);
+  });
+
+  it('answers a check within its contract however long the names and however many the problems (decision 0249)', async () => {
+    const page = docOf(await files(), 'pages/error.json');
+    const long = 'x'.repeat(2_100);
+    const check = async (doc: Record<string, unknown>) => {
+      const answer = await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: { 'pages/error.json': doc } });
+      expect(answer.statusCode, answer.body.slice(0, 300)).toBe(200);
+      const { errors } = JSON.parse(answer.body) as { errors: string[] };
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.length).toBeLessThanOrEqual(500);
+      for (const error of errors) expect(error.length).toBeLessThanOrEqual(2_000);
+      return errors;
+    };
+    // A name is quoted shortened; the place, a JSON pointer, keeps its short keys whole.
+    expect((await check({ ...page, title: { $use: long } }))[0]).toMatch(/^screens\/pages\/error\.json#\/title: there is no fragment 'x{40,80}…' in screens\/fragments\.json$/);
+    expect((await check({ ...page, [long]: true })).join()).toMatch(/^screens\/pages\/error\.json#\/x{40,80}…: is not an allowed property/);
+    // A place nested deep under long keys is still a long pointer: the message is cut to the answer's length.
+    const deep = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(60, 'k')).reduceRight<unknown>((inner, key) => ({ [key]: inner }), { $use: 'nope' });
+    expect((await check({ ...page, title: deep }))[0]).toMatch(/^screens\/pages\/error\.json#\/title\/0k+\/1k+.*…$/);
+    const many = await check({ ...page, ...Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`unknown${i}`, true])) });
+    expect(many[many.length - 1]).toMatch(/^… and \d+ more problems\.$/);
+  });
+
   it('publishes a passing draft live at once, with no restart: every answer names the set, which the browser loads by its hash', async () => {
     const all = await files();
     const smile = { ...(docOf(all, 'brands/smile.json') as unknown as BrandDescriptor), wording: { service: 'Procedure' }, translations: { es: { service: 'Procedimiento' } } };

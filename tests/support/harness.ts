@@ -14,6 +14,9 @@ import type { TokenVerifiers } from '../../server/http/access.ts';
 import { operationIndex } from '../../codegen/generated/operation-index.ts';
 import { operationMatcher } from '../../src/app/api/pipeline.ts';
 
+/** A request for `call`: as staff `as` or the borrower of `borrowerOf`, with the API key unless `key` is false. */
+export type CallOptions = InjectOptions & { as?: string; borrowerOf?: number; key?: boolean; idempotencyKey?: string | false };
+
 /**
  * One seeded database and one server for the whole API suite (vitest runs the API files in one
  * process). PGlite by default; PostgreSQL when DATABASE_URL is set, on a schema reset for the run.
@@ -30,11 +33,13 @@ export interface Harness {
   staffToken(email: string, options?: { expires?: boolean }): Promise<string>;
   borrowerToken(appId: number): Promise<string>;
   /**
-   * Injects a request: as staff `as` or the borrower of `borrowerOf`, with the API key unless `key` is false. An
-   * x-idempotent operation gets a fresh Idempotency-Key per call, as the web app sends one per user intent, unless
-   * `idempotencyKey` names one (repeats of one intent) or is false (the refusal of a call without one).
+   * Injects a request: as staff `as` or the borrower of `borrowerOf`, with the API key unless `key` is false. A write
+   * gets a fresh Idempotency-Key per call, as the web app sends one per user intent, unless `idempotencyKey` names one
+   * (repeats of one intent) or is false (a call without one).
    */
-  call(options: InjectOptions & { as?: string; borrowerOf?: number; key?: boolean; idempotencyKey?: string | false }): Promise<LightMyRequestResponse>;
+  call(options: CallOptions): Promise<LightMyRequestResponse>;
+  /** The headers `call` sends with these options: for the same request over a real connection. */
+  headersFor(options: CallOptions): Promise<Record<string, string>>;
   /** `call` as staff `as` (or anonymous), with the API key, a JSON payload and extra headers. */
   request(as: string | undefined, method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   userId(email: string): Promise<string>;
@@ -42,8 +47,8 @@ export interface Harness {
 
 const ISSUER = 'https://issuer.test';
 const operationOf = operationMatcher(operationIndex);
-/** Is the request an x-idempotent operation of the contract (by method and path, as the web app's client finds it)? */
-const idempotent = (options: InjectOptions) => operationOf(String(options.method ?? 'GET'), String(options.url ?? '').split('?')[0]!)?.idempotent ?? false;
+/** Is the request a write of the contract (by method and path, as the web app's client finds it)? */
+const write = (options: InjectOptions) => operationOf(String(options.method ?? 'GET'), String(options.url ?? '').split('?')[0]!)?.write ?? false;
 let pending: Promise<Harness> | undefined;
 
 async function resetPostgres(url: string): Promise<void> {
@@ -86,17 +91,17 @@ async function start(): Promise<Harness> {
   };
   const borrowerToken = (appId: number) => issueBorrowerToken(settings.borrowerTokenSecret, appId, 600);
 
-  const call: Harness['call'] = async ({ as, borrowerOf, key = true, idempotencyKey, headers, ...options }) =>
-    app.inject({
-      ...options,
-      headers: {
-        ...(key ? { 'x-api-key': 'test-api-key-1' } : {}),
-        ...(idempotencyKey === false ? {} : idempotencyKey ? { 'idempotency-key': idempotencyKey } : idempotent(options) ? { 'idempotency-key': randomUUID() } : {}),
-        ...(as ? { authorization: `Bearer ${await staffToken(as)}` } : {}),
-        ...(borrowerOf ? { 'x-borrower-token': await borrowerToken(borrowerOf) } : {}),
-        ...headers,
-      },
-    });
+  const headersFor: Harness['headersFor'] = async ({ as, borrowerOf, key = true, idempotencyKey, headers, ...options }) => ({
+    ...(key ? { 'x-api-key': 'test-api-key-1' } : {}),
+    ...(idempotencyKey === false ? {} : idempotencyKey ? { 'idempotency-key': idempotencyKey } : write(options) ? { 'idempotency-key': randomUUID() } : {}),
+    ...(as ? { authorization: `Bearer ${await staffToken(as)}` } : {}),
+    ...(borrowerOf ? { 'x-borrower-token': await borrowerToken(borrowerOf) } : {}),
+    ...(headers as Record<string, string> | undefined),
+  });
+  const call: Harness['call'] = async (options) => {
+    const { as: _as, borrowerOf: _borrowerOf, key: _key, idempotencyKey: _idempotencyKey, ...request } = options;
+    return app.inject({ ...request, headers: await headersFor(options) });
+  };
 
   const request: Harness['request'] = (as, method, url, payload, headers = {}) =>
     call({ method, url, as, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
@@ -104,7 +109,7 @@ async function start(): Promise<Harness> {
   process.once('beforeExit', () => {
     void app.close().then(() => database.close()).finally(() => rmSync(dataDir, { recursive: true, force: true }));
   });
-  return { app, database, settings, verifiers, staffToken, borrowerToken, call, request, userId };
+  return { app, database, settings, verifiers, staffToken, borrowerToken, call, headersFor, request, userId };
 }
 
 export function harness(): Promise<Harness> {

@@ -24,6 +24,11 @@ describe('settings from the environment', () => {
     expect(settings.piiKey).toHaveLength(32);
   });
 
+  it('takes an asset host as an https origin, and none by default', () => {
+    expect(loadSettings(base).assetOrigin).toBeUndefined();
+    expect(loadSettings({ ...base, ASSET_HOST: 'https://assets.example/' }).assetOrigin).toBe('https://assets.example');
+  });
+
   it('keeps the generated demo secrets across starts', () => {
     expect(loadSettings(base).piiKey.equals(loadSettings(base).piiKey)).toBe(true);
   });
@@ -39,6 +44,9 @@ describe('settings from the environment', () => {
     [{ OIDC_ISSUER: 'ftp://issuer' }, 'OIDC_ISSUER'],
     [{ API_KEYS: 'short' }, 'API_KEYS'],
     [{ API_KEYS: 'long-enough-key', WEB_API_KEY: 'another-key-1' }, 'WEB_API_KEY'],
+    [{ ASSET_HOST: 'http://assets.example' }, 'ASSET_HOST'],
+    [{ ASSET_HOST: 'https://assets.example/images' }, 'ASSET_HOST'],
+    [{ ASSET_HOST: 'assets.example' }, 'ASSET_HOST'],
   ])('refuses %o and names %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../../server/config.ts';
+import { signInHosts } from '../../server/identity/provider.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pos-identity-settings-'));
 const base = { DATA_DIR: dataDir };
@@ -19,6 +20,21 @@ function failure(env: Record<string, string>): SettingsError {
 }
 
 describe('identity and https settings', () => {
+  it("trusts for staff sign-in the deployed brands' hosts, or the operator's SIGN_IN_HOSTS, each naming one owner's domain (decision 0248)", () => {
+    const hosts = (env: Record<string, string>) => {
+      const { identity } = loadSettings({ ...base, ...env });
+      return identity.kind === 'builtin' ? identity.appHosts : null;
+    };
+    expect(hosts({})).toBeUndefined();
+    expect(signInHosts({ appHosts: undefined })).toEqual(expect.arrayContaining(['*.carefinancing.example', 'smilefinancing.example', 'localhost']));
+    expect(hosts({ SIGN_IN_HOSTS: 'Portal.Example.com, *.clinic.example.co.uk' })).toEqual(['portal.example.com', '*.clinic.example.co.uk']);
+    expect(hosts({ SIGN_IN_HOSTS: '' })).toEqual([]);
+    for (const wide of ['*.*', '*', '*.com', '*.co.uk', 'a*.example.com', 'x.*.example.com', 'https://portal.example.com']) {
+      expect(failure({ SIGN_IN_HOSTS: wide }).variable, wide).toBe('SIGN_IN_HOSTS');
+    }
+    expect(failure({ ...external, SIGN_IN_HOSTS: 'portal.example.com' }).message).toContain('built-in provider only');
+  });
+
   it('defaults to the built-in provider on https://localhost:PORT with a self-signed certificate in demo mode', () => {
     const settings = loadSettings({ ...base, PORT: '3456' });
     expect(settings.publicUrl).toBe('https://localhost:3456');

@@ -168,6 +168,18 @@ describe('the studio model (decision 0228)', () => {
     expect(errorsOf(['screens/pages/a.json#/title: x', 'screens/pages/ab.json: y', 'screens/pages/a.json: z'], 'pages/a.json')).toEqual(['screens/pages/a.json#/title: x', 'screens/pages/a.json: z']);
   });
 
+  it("helps with a field in its own words, else in its definition's: the rule of a link or an image shows beside it, and an address given by an expression is still edited as one (decision 0250)", () => {
+    const common = metas['common.schema.json']!.$defs as Record<string, { description: string }>;
+    const brand = schemaOfFile('brands/x.json', {}, metas)!;
+    const footer = ((brand.schema.properties as Record<string, Record<string, unknown>>).footer!.properties ?? {}) as Record<string, Record<string, unknown>>;
+    expect(resolve(footer.termsUrl!, brand.file, metas).description).toBe(common.link!.description);
+    expect(resolve(footer.homeUrl!, brand.file, metas).description).toBe(footer.homeUrl!.description);
+    const href = resolve({ $ref: 'common.schema.json#/$defs/target' }, 'common.schema.json', metas);
+    const address = resolve((href.schema.properties as Record<string, Record<string, unknown>>).href!, href.file, metas);
+    expect(address.description).toBe(common.linkExpression!.description);
+    expect(address.schema.title).toBe('Expression');
+  });
+
   it("tells the shapes of a choice apart by the property each fixes: an action is chosen by its type, then edited as that shape", () => {
     const action = resolve({ $ref: 'common.schema.json#/$defs/action' }, 'common.schema.json', metas);
     const choice = shapeChoice(action.schema, action.file, metas)!;

@@ -41,7 +41,7 @@ function client(answers: Array<Response | Error>, tokens: Array<string | null> =
         tokenCalls.push(options);
         return tokens.length > 1 ? tokens.shift()! : tokens[0]!;
       },
-      idempotent: (request) => match(request.method, new URL(request.url).pathname)?.idempotent ?? false,
+      write: (request) => match(request.method, new URL(request.url).pathname)?.write ?? true,
       sleep: async (ms) => void sleeps.push(ms),
       random: () => 0.5,
     }),
@@ -99,13 +99,22 @@ describe('the API client middleware', () => {
     expect(c.sent).toHaveLength(4);
   });
 
-  it('never retries 501, nor a POST without an idempotency key', async () => {
+  it('never retries 501, nor a write without an idempotency key; retries a read sent as POST or PUT', async () => {
     const notImplemented = client([json(501, { title: 'Not Implemented' })]);
     expect((await notImplemented.api.GET('/api/health')).response.status).toBe(501);
     expect(notImplemented.sent).toHaveLength(1);
-    const post = client([json(503, {}), json(200, {})]);
-    await post.api.POST('/api/Office/SearchOffices', { body: {} });
-    expect(post.sent).toHaveLength(1);
+    const read = client([json(503, {}), json(200, {})]);
+    await read.api.POST('/api/Office/SearchOffices', { body: {} });
+    expect(read.sent).toHaveLength(2);
+    expect(read.sent[0]!.headers['idempotency-key']).toBeUndefined();
+    const unkeyed = createApiFetch({ fetch: fakeFetch([json(503, {}), json(200, {})]).fetch, acquireToken: async () => null, write: () => true, sleep: async () => undefined });
+    expect((await unkeyed(new Request('http://test/api/App/UpsertAppNote', { method: 'PUT', body: '{}' }))).status).toBe(503);
+  });
+
+  it('sends every write with an Idempotency-Key and retries it with the same one (a note added once, decision 0253)', async () => {
+    const c = client([json(503, {}), json(200, { id: 1 })]);
+    await c.api.PUT('/api/App/UpsertAppNote', { body: { appId: 1, note: 'Called the patient' } } as never);
+    expect(c.sent.map((s) => s.headers['idempotency-key'])).toEqual(['idem-1', 'idem-1']);
   });
 
   it('retries an x-idempotent POST with the same Idempotency-Key', async () => {
@@ -123,7 +132,8 @@ describe('the API client middleware', () => {
     expect(match('GET', '/api/App/GetApp/5/true')?.id).toBe('App_GetApp');
     expect(match('GET', '/api/Office/CheckNewLenders/3/newLenders')?.id).toBe('Office_CheckNewLenders');
     expect(match('PUT', '/api/App/GetApp/5/true')).toBeUndefined();
-    expect(operationIndex.App_SendApp).toMatchObject({ method: 'post', key: false, idempotent: true, body: true });
+    expect(operationIndex.App_SendApp).toMatchObject({ method: 'post', key: false, write: true, body: true });
+    expect(operationIndex.App_GetOfficeApps).toMatchObject({ method: 'put', write: false });
     expect(operationIndex.App_CheckBorrowerEmail.key).toBe(true);
     expect(operationIndex.App_GetLoanAgreement.download).toBe(true);
   });

@@ -174,8 +174,14 @@ describe('the web page headers and configuration', () => {
     const csp = contentSecurityPolicy(signInOrigins({ kind: 'builtin' }, 'https://localhost:3000'));
     expect(csp).toContain("connect-src 'self' https://localhost:3000;");
     expect(csp).toContain("form-action 'self' https://localhost:3000;");
-    const allowed = appOriginAllowed('https://localhost:3000', () => ['*.carefinancing.example', 'carefinancing.example']);
+    const allowed = appOriginAllowed('https://localhost:3000', ['*.carefinancing.example', 'carefinancing.example']);
     expect(['https://localhost:3000', 'https://127.0.0.1:3000', 'https://carefinancing.example:3000', 'https://www.carefinancing.example:3000'].filter(allowed)).toHaveLength(4);
     expect(['https://carefinancing.example', 'http://carefinancing.example:3000', 'https://a.b.carefinancing.example:3000', 'https://evil.example:3000', 'https://carefinancing.example.evil:3000'].filter(allowed)).toEqual([]);
+  });
+
+  it("loads images only from the portal's own files and data: URLs, and from the asset host when one is set (decision 0250)", () => {
+    const images = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('img-src '));
+    expect(images(contentSecurityPolicy(signInOrigins({ kind: 'builtin' }, 'https://localhost:3000')))).toBe("img-src 'self' data:");
+    expect(images(contentSecurityPolicy(signInOrigins({ kind: 'builtin' }, 'https://localhost:3000'), 'https://assets.smilefinancing.example'))).toBe("img-src 'self' data: https://assets.smilefinancing.example");
   });
 });

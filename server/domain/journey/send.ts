@@ -190,7 +190,7 @@ export async function exchangeLinkToken(services: Services, body: Schemas['LinkT
     return row;
   });
   if (!used) throw new HttpProblem(401, 'This link is not valid, has expired or was already used. Ask for a passcode instead.');
-  const token = await issueBorrowerToken(settings.borrowerTokenSecret, used.appId, OTP.tokenMinutes * 60);
+  const token = await issueBorrowerToken(settings.borrowerTokenSecret, used.appId);
   return { token, expiresAtUtc: toUtc(new Date(Date.now() + OTP.tokenMinutes * 60_000)), appId: used.appId };
 }
 

@@ -12,6 +12,11 @@ export function hashCode(secret: Buffer, challengeId: string, code: string): str
   return createHmac('sha256', subKey(secret, 'otp-code/v2')).update(`${challengeId}:${code}`).digest('base64url');
 }
 
+/** A landing page's contact (office, channel, phone or e-mail) as a keyed hash: its limits are counted without it. */
+export function contactKey(secret: Buffer, contact: { officeId: number; channel: Channel; destination: string }): string {
+  return createHmac('sha256', subKey(secret, 'otp-contact/v1')).update(`${contact.officeId}:${contact.channel}:${contact.destination}`).digest('base64url');
+}
+
 export function sameHash(a: string, b: string): boolean {
   const left = Buffer.from(a);
   const right = Buffer.from(b);

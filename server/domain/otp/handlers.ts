@@ -7,12 +7,12 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { recordSecurityEvent } from '../../http/security-events.ts';
 import { applications, linkTokens, otpChallenges } from '../../db/schema.ts';
-import { issueBorrowerToken } from '../../identity/tokens.ts';
+import { BORROWER_TOKEN_MINUTES, issueBorrowerToken } from '../../identity/tokens.ts';
 import { newPasscode, tokenHash } from '../../identity/secrets.ts';
 import { passcodeEmail, passcodeSms } from '../../notify/messages.ts';
-import { sendEmail, sendSms } from '../../notify/outbox.ts';
+import { sendEmail, sendSms, smsOptedOut } from '../../notify/outbox.ts';
 import { toUtc } from '../values.ts';
-import { hashCode, maskEmail, maskPhone, sameHash } from './challenge.ts';
+import { contactKey, hashCode, maskEmail, maskPhone, sameHash } from './challenge.ts';
 import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
 
 /** Borrower sign-in limits (spec issue 4; docs/decisions/0067 and 0173). */
@@ -21,7 +21,9 @@ export const OTP = {
   resendSeconds: 60,
   maxWrong: 5,
   sendsPerAddressPerHour: 20,
-  tokenMinutes: 30,
+  /** Passcodes an office's landing page sends to one phone or e-mail an hour, whether or not it has an application. */
+  sendsPerContactPerHour: 5,
+  tokenMinutes: BORROWER_TOKEN_MINUTES,
 } as const;
 
 /** The office roles that start applications may have a code sent to the borrower at their desk ('On this device'). */
@@ -60,12 +62,14 @@ export async function issuePasscode(
   const code = newPasscode();
   const expiresAt = minutesFrom(now, OTP.codeMinutes);
   await tx.insert(otpChallenges).values({ id, appId: target.appId, channel: target.channel, codeHash: hashCode(secret, id, code), expiresAt, createdAt: now });
-  if (target.appId !== null) {
-    const speak = speakerFor(target.language);
-    const message = { to: target.destination, code, minutes: OTP.codeMinutes };
-    const queued = target.channel === 'Email' ? await sendEmail(tx, passcodeEmail(message, speak)) : await sendSms(tx, passcodeSms(message, speak));
-    if (!queued.queued) throw HttpProblem.conflict('This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
-  }
+  const speak = speakerFor(target.language);
+  const message = { to: target.destination, code, minutes: OTP.codeMinutes };
+  // A phone that opted out is refused alike whether or not it has an application: the refusal tells only the opt-out.
+  const queued =
+    target.appId === null ? { queued: !(target.channel === 'Sms' && (await smsOptedOut(tx, target.destination))) }
+    : target.channel === 'Email' ? await sendEmail(tx, passcodeEmail(message, speak))
+    : await sendSms(tx, passcodeSms(message, speak));
+  if (!queued.queued) throw HttpProblem.conflict('This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
   return {
     challengeId: id,
     channel: target.channel,
@@ -73,6 +77,33 @@ export async function issuePasscode(
     expiresAtUtc: toUtc(expiresAt),
     resendAfterSeconds: OTP.resendSeconds,
   };
+}
+
+/**
+ * Refuses a passcode asked for too soon after the last one: for an application (by its challenges), or for a contact
+ * named on a landing page (by the security events of that contact, at most `sendsPerContactPerHour` an hour).
+ */
+async function waitForResend(tx: Db, of: { appId: number; channel: 'Sms' | 'Email' } | { actor: string }, now: Date): Promise<void> {
+  let last: Date | undefined;
+  if ('actor' in of) {
+    // Requests for one contact take turns, so that none escapes the count.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${of.actor}, 0))`);
+    const rows = await tx.execute<{ n: number; last: string | Date | null }>(sql`
+      select count(*)::int as n, max(created_at) as last from security_events
+      where kind = 'otp-sent' and actor = ${of.actor} and created_at > now() - interval '1 hour'`);
+    const row = rows.rows[0];
+    if (Number(row?.n ?? 0) >= OTP.sendsPerContactPerHour) throw HttpProblem.tooMany('Too many passcodes were requested for this contact. Try again later.', 3600);
+    last = row?.last ? new Date(row.last) : undefined;
+  } else {
+    [{ createdAt: last } = { createdAt: undefined }] = await tx
+      .select({ createdAt: otpChallenges.createdAt })
+      .from(otpChallenges)
+      .where(and(eq(otpChallenges.appId, of.appId), eq(otpChallenges.channel, of.channel)))
+      .orderBy(desc(otpChallenges.createdAt))
+      .limit(1);
+  }
+  const resendAt = last ? new Date(last.getTime() + OTP.resendSeconds * 1000) : now;
+  if (resendAt > now) throw HttpProblem.tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
 }
 
 export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
@@ -83,7 +114,6 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
       const sent = await tx.execute<{ n: number }>(sql`
         select count(*)::int as n from security_events where kind = 'otp-sent' and ip = ${request.ip} and created_at > now() - interval '1 hour'`);
       if (Number(sent.rows[0]?.n ?? 0) >= OTP.sendsPerAddressPerHour) throw HttpProblem.tooMany('Too many passcodes were requested from this address. Try again later.', 3600);
-      await recordSecurityEvent(tx, { kind: 'otp-sent', actor: body.appId ? `borrower:${body.appId}` : `office:${body.officeId}`, ip: request.ip, detail: { channel: body.channel } });
 
       let appId: number | null;
       let destination: string | null;
@@ -99,10 +129,17 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         appId = app.id;
         destination = body.channel === 'Email' ? app.email : app.mobilePhone;
         if (!destination) throw HttpProblem.conflict(`No ${body.channel === 'Email' ? 'e-mail' : 'mobile phone'} is on file for this application.`);
+        await waitForResend(tx, { appId, channel: body.channel }, now);
+        await recordSecurityEvent(tx, { kind: 'otp-sent', actor: `borrower:${appId}`, ip: request.ip, detail: { channel: body.channel } });
       } else {
         // A borrower coming back through the office's landing page names the office and their contact.
         destination = (body.channel === 'Email' ? body.email?.toLowerCase() : body.mobilePhone) ?? null;
         if (!destination) throw HttpProblem.validation({ [body.channel === 'Email' ? 'email' : 'mobilePhone']: ['This field is required.'] });
+        // Whoever asks must not learn whether the contact has an application here: the limits are the contact's, kept
+        // alike whether or not one exists (decision 0251), and the contact is kept as a keyed hash, never as typed.
+        const actor = `contact:${contactKey(secret, { officeId: body.officeId ?? 0, channel: body.channel, destination })}`;
+        await waitForResend(tx, { actor }, now);
+        await recordSecurityEvent(tx, { kind: 'otp-sent', actor, ip: request.ip, detail: { channel: body.channel } });
         const contact = body.channel === 'Email' ? sql`lower(${applications.email}) = ${destination}` : sql`${applications.mobilePhone} = ${destination}`;
         const [app] = await tx
           .select({ id: applications.id })
@@ -112,17 +149,6 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
           .limit(1);
         // No such application: a challenge without one, answered and verified like any other, tells nobody so.
         appId = app?.id ?? null;
-      }
-
-      if (appId !== null) {
-        const [last] = await tx
-          .select({ createdAt: otpChallenges.createdAt })
-          .from(otpChallenges)
-          .where(and(eq(otpChallenges.appId, appId), eq(otpChallenges.channel, body.channel)))
-          .orderBy(desc(otpChallenges.createdAt))
-          .limit(1);
-        const resendAt = last ? new Date(last.createdAt.getTime() + OTP.resendSeconds * 1000) : now;
-        if (resendAt > now) throw HttpProblem.tooMany(`Wait ${secondsUntil(resendAt, now)} seconds before asking for another passcode.`, secondsUntil(resendAt, now));
       }
 
       // The passcode comes in the language of the page that asked for it, which the application keeps (decision 0216).
@@ -157,7 +183,7 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
     });
     if (!outcome.ok) throw HttpProblem.validation({ code: [outcome.detail] });
     const expiresAt = minutesFrom(new Date(), OTP.tokenMinutes);
-    const token = await issueBorrowerToken(secret, outcome.appId, OTP.tokenMinutes * 60);
+    const token = await issueBorrowerToken(secret, outcome.appId);
     return { status: 200, body: { token, expiresAtUtc: toUtc(expiresAt), appId: outcome.appId } };
   },
 };

@@ -1,7 +1,8 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { signInHosts } from '../../identity/provider.ts';
 import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
-import { draftProblems, publicationHistory, publishDraft, rollBack } from './publish.ts';
+import { draftProblems, publicationHistory, publishDraft, rollBack, unapprovedHosts } from './publish.ts';
 
 type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
 
@@ -28,17 +29,19 @@ export const studioHandlers: Pick<Handlers, Studio> = {
     return { status: 200, body: { hash: live.hash, files } };
   },
   async Studio_CheckDraft({ body, services }) {
-    return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files) } };
+    const { identity } = services.settings;
+    const notices = identity.kind === 'builtin' ? unapprovedHosts(body.files, signInHosts(identity)) : [];
+    return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files), notices } };
   },
   async Studio_Publish({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
-    return { status: 200, body: await publishDraft(services.db, caller.userId, body.files, body.note) };
+    return { status: 200, body: await publishDraft(services, caller.userId, body.files, body.note) };
   },
   async Studio_GetHistory({ services }) {
     return { status: 200, body: await publicationHistory(services.db) };
   },
   async Studio_Rollback({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
-    return { status: 200, body: await rollBack(services.db, caller.userId, body.id, body.note) };
+    return { status: 200, body: await rollBack(services, caller.userId, body.id, body.note) };
   },
 };

@@ -5,16 +5,19 @@
  */
 import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
+import type { Services } from '../../services.ts';
 import { descriptorPublications, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { checkDescriptors, contractContext, formSchemaNames } from '../../../core/descriptors/screens.ts';
 import type { CheckContext } from '../../../core/descriptors/check.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
+import { hostMatches } from '../../../core/brand.ts';
 import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, readLiveSet, servedFiles, withOverlay, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
 import { publishedLanguages } from '../../descriptors/languages.ts';
 import { DescriptorFileError } from '../../../core/descriptors/read.ts';
+import { quoted, shortened } from '../../../core/descriptors/errors.ts';
 
 type Schemas = components['schemas'];
 /** Files by path under screens/: a document, or null for 'as deployed' (a file the deployment lacks is removed, decision 0239). */
@@ -34,14 +37,42 @@ function newFormSchemas(draft: Draft): string[] {
   builtForms ??= new Set(formSchemaNames(builtFiles()));
   return Object.entries(draft).flatMap(([path, doc]) =>
     doc && kindOfPath(path) === 'screen' && doc.kind === 'form' && typeof doc.schema === 'string' && !builtForms!.has(doc.schema)
-      ? [`screens/${path}#/schema: the web app has no form over '${doc.schema}' yet; a form over a new schema takes a deployment`]
+      ? [`screens/${path}#/schema: the web app has no form over ${quoted(doc.schema)} yet; a form over a new schema takes a deployment`]
       : [],
   );
 }
 
+/**
+ * The hosts of the draft's brands on which staff cannot sign in: sign-in trusts only the hosts the platform operator
+ * approved (SIGN_IN_HOSTS, decision 0248), so a product owner learns it before publishing, not from a staff member.
+ */
+export function unapprovedHosts(draft: Draft, approved: readonly string[]): string[] {
+  return Object.entries(draft).flatMap(([path, doc]) => {
+    if (!doc || kindOfPath(path) !== 'brand' || !Array.isArray(doc.hosts)) return [];
+    return doc.hosts.flatMap((host, i) =>
+      typeof host !== 'string' || approved.includes(host) || (!host.includes('*') && approved.some((pattern) => hostMatches(pattern, host)))
+        ? []
+        : [`screens/${path}#/hosts/${i}: patients see this brand on '${host.slice(0, 100)}' once published; staff can sign in there only after the platform operator approves the host.`],
+    );
+  });
+}
+
+/** How many problems an answer holds, and how long each (schemas/api/studio-check.json). */
+const ANSWER = { problems: 500, length: 2_000 };
+
+/**
+ * The problems as an answer carries them (decision 0249): each cut to its length, and after the last that fits, how many
+ * more there are. A message quotes a draft's names shortened, but a place may nest deep under long keys, and a draft may
+ * break a rule thousands of times.
+ */
+function withinAnswer(problems: string[]): string[] {
+  const lines = problems.map((line) => shortened(line, ANSWER.length - 1));
+  return lines.length <= ANSWER.problems ? lines : [...lines.slice(0, ANSWER.problems - 1), `… and ${lines.length - ANSWER.problems + 1} more problems.`];
+}
+
 /** The problems of the live set with the draft in it. */
 export async function draftProblems(live: LiveSet, draft: Draft): Promise<string[]> {
-  return setProblems(overlayAfter(live, draft), draft);
+  return withinAnswer(await setProblems(overlayAfter(live, draft), draft));
 }
 
 /**
@@ -108,8 +139,10 @@ async function publications(db: Db, id?: number): Promise<Schemas['StudioPublica
   }));
 }
 
+type Studio = Pick<Services, 'db' | 'database' | 'afterCommit'>;
+
 /** Writes a new live overlay after checking it, under the studio lock; answers the publication. */
-async function writeOverlay(db: Db, actorId: string, note: string, next: (live: LiveSet, tx: Db) => Promise<{ overlay: Record<string, unknown>; restoredFrom: number | null; problems: string[] }>): Promise<Schemas['StudioPublication']> {
+async function writeOverlay({ db, database, afterCommit }: Studio, actorId: string, note: string, next: (live: LiveSet, tx: Db) => Promise<{ overlay: Record<string, unknown>; restoredFrom: number | null; problems: string[] }>): Promise<Schemas['StudioPublication']> {
   const { id, set } = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${STUDIO_LOCK})`);
     const live = await readLiveSet(tx);
@@ -121,26 +154,27 @@ async function writeOverlay(db: Db, actorId: string, note: string, next: (live: 
     const [row] = await tx.insert(descriptorPublications).values({ hash, overlay, changed, note: note.trim(), restoredFrom, publishedBy: actorId }).returning({ id: descriptorPublications.id });
     return { id: row!.id, set: liveSetOf(row!.id, overlay) };
   });
-  nowLive(db, set);
+  // Live in this process once committed: the database's set, whatever transaction this ran in.
+  await afterCommit(() => nowLive(database.db, set));
   // A lender published for the first time is a lender of the platform from now on (its row, as at a start).
   await syncLenderRows(db, { descriptors: publishedLenders(set.served) });
   return (await publications(db, id))[0]!;
 }
 
-export function publishDraft(db: Db, actorId: string, draft: Draft, note: string): Promise<Schemas['StudioPublication']> {
-  return writeOverlay(db, actorId, note, async (live) => ({ overlay: overlayAfter(live, draft), restoredFrom: null, problems: await draftProblems(live, draft) }));
+export function publishDraft(services: Studio, actorId: string, draft: Draft, note: string): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(services, actorId, note, async (live) => ({ overlay: overlayAfter(live, draft), restoredFrom: null, problems: await draftProblems(live, draft) }));
 }
 
 /** Makes the files of publication `id` (0: as deployed) live again; they must pass today's checks. */
-export function rollBack(db: Db, actorId: string, id: number, note: string): Promise<Schemas['StudioPublication']> {
-  return writeOverlay(db, actorId, note, async (_live, tx) => {
+export function rollBack(services: Studio, actorId: string, id: number, note: string): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(services, actorId, note, async (_live, tx) => {
     let overlay: Record<string, unknown> = {};
     if (id !== 0) {
       const [row] = await tx.select({ overlay: descriptorPublications.overlay }).from(descriptorPublications).where(eq(descriptorPublications.id, id));
       if (!row) throw new HttpProblem(404, `There is no publication ${id}.`);
       overlay = row.overlay;
     }
-    return { overlay, restoredFrom: id, problems: await setProblems(overlay, {}) };
+    return { overlay, restoredFrom: id, problems: withinAnswer(await setProblems(overlay, {})) };
   });
 }
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/index.ts';
 import { invites, offices, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { revokeAccount } from '../../identity/adapter.ts';
-import { createPasswordToken, FIRST_PASSWORD_DAYS, normalizeEmail } from '../../identity/accounts.ts';
+import { createLinkToken, FIRST_PASSWORD_DAYS, normalizeEmail } from '../../identity/accounts.ts';
 import { inviteLink, passwordLink } from '../../identity/paths.ts';
 import { accountCreatedEmail, officeInviteEmail } from '../../notify/messages.ts';
 import { serverBrand } from '../../descriptors/brands.ts';
@@ -246,7 +246,7 @@ export async function upsertAdminUser(db: Db, context: WriteContext, input: Sche
     .values({ ...values, email, provider: providerOf(context.settings) })
     .returning({ id: users.id });
   if (context.settings.identity.kind === 'builtin' && !values.isDisabled) {
-    const token = await createPasswordToken(db, created!.id, FIRST_PASSWORD_DAYS * 86_400);
+    const token = await createLinkToken(db, 'password', { userId: created!.id }, FIRST_PASSWORD_DAYS * 86_400);
     const brand = linkBrand(context);
     const url = passwordLink(context.settings.publicUrl, token, brand.id);
     await sendEmail(db, accountCreatedEmail({ to: email, firstName: input.firstName, url, days: FIRST_PASSWORD_DAYS, brandName: brand.name }));

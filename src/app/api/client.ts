@@ -1,7 +1,7 @@
 /**
  * The typed API client: openapi-fetch over codegen/generated/api.ts with the middleware of ./pipeline.ts — bearer
  * token from the AuthPort, X-Api-Key on (key) calls (the key the server injected, ../config.ts), X-Borrower-Token
- * from the session, Idempotency-Key on x-idempotent calls, one silent renewal on 401, retries with back-off — and
+ * from the session, Idempotency-Key on every write, one silent renewal on 401, retries with back-off — and
  * problem details turned into ApiError. `callOperation` calls by operationId for the engine's descriptors.
  */
 import createClient from 'openapi-fetch';
@@ -27,7 +27,8 @@ export const apiClient = createClient<paths>({
   fetch: createApiFetch({
     fetch: (request) => globalThis.fetch(request),
     acquireToken: (options) => authPort().acquireToken(options),
-    idempotent: (request) => match(request.method, new URL(request.url).pathname)?.idempotent ?? false,
+    // A request outside the contract is taken for a write: it is never repeated unasked.
+    write: (request) => match(request.method, new URL(request.url).pathname)?.write ?? true,
     onActivity: (delta) => (delta > 0 ? progress.start('read') : progress.end('read')),
   }),
 });

@@ -1,9 +1,9 @@
 /**
  * The API client's middleware, as pure functions over fetch (unit-tested with a fake fetch):
  * - headers (openapi-fetch middleware): X-Api-Key on (key) operations, X-Borrower-Token when the session holds one,
- *   an Idempotency-Key on x-idempotent operations (the same key for every retry of one call);
+ *   an Idempotency-Key on every write (the same key for every retry of one call, decision 0253);
  * - the fetch wrapper: the bearer token from the AuthPort, one silent renewal and retry on 401, and up to 3 retries
- *   after 100 ms × 2^attempt + up to 20 % jitter for failures that are safe to retry.
+ *   after 100 ms × 2^attempt + up to 20 % jitter for failures that are safe to retry: a read, or a write with its key.
  */
 import type { Middleware } from 'openapi-fetch';
 
@@ -11,7 +11,7 @@ export interface OperationFacts {
   method: string;
   path: string;
   key: boolean;
-  idempotent: boolean;
+  write: boolean;
 }
 
 export const MAX_RETRIES = 3;
@@ -19,7 +19,6 @@ export const BASE_DELAY_MS = 100;
 export const JITTER = 0.2;
 /** Statuses worth another try: timeouts, rate limits and passing server or gateway trouble. Never 501. */
 export const RETRY_STATUSES: ReadonlySet<number> = new Set([408, 429, 500, 502, 503, 504]);
-const SAFE_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 
 /** 100 ms × 2^attempt, plus up to 20 % (attempt 0, 1, 2 → 100–120, 200–240, 400–480 ms). */
 export function retryDelay(attempt: number, random: () => number = Math.random): number {
@@ -65,7 +64,7 @@ export function headerMiddleware(options: HeaderOptions): Middleware {
       if (language) request.headers.set('Accept-Language', language);
       const borrower = options.borrowerToken();
       if (borrower) request.headers.set('X-Borrower-Token', borrower);
-      if (op?.idempotent && !request.headers.has('Idempotency-Key')) {
+      if (op?.write && !request.headers.has('Idempotency-Key')) {
         request.headers.set('Idempotency-Key', (options.newIdempotencyKey ?? (() => crypto.randomUUID()))());
       }
       return request;
@@ -76,8 +75,8 @@ export function headerMiddleware(options: HeaderOptions): Middleware {
 export interface FetchOptions {
   fetch: (request: Request) => Promise<Response>;
   acquireToken(options?: { forceRefresh?: boolean }): Promise<string | null>;
-  /** Is this request an operation marked x-idempotent (safe to retry although POST)? */
-  idempotent?(request: Request): boolean;
+  /** Does this request change something (an operation of the contract that is not a read)? */
+  write(request: Request): boolean;
   sleep?(ms: number): Promise<void>;
   random?(): number;
   /** Activity for the progress overlay: +1 when a call starts, -1 when it ends. */
@@ -86,9 +85,9 @@ export interface FetchOptions {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Is a failure of this request safe to repeat? Safe methods, or a POST carrying an Idempotency-Key. */
-export function safeToRetry(request: Request, idempotent: boolean): boolean {
-  return SAFE_METHODS.has(request.method.toUpperCase()) || (idempotent && request.headers.has('Idempotency-Key'));
+/** Is a failure of this request safe to repeat? A read, or a write carrying its Idempotency-Key (the server acts once). */
+export function safeToRetry(request: Request, write: boolean): boolean {
+  return !write || request.headers.has('Idempotency-Key');
 }
 
 /** The fetch that openapi-fetch calls: bearer token, one renewal on 401, retries with back-off. */
@@ -98,7 +97,7 @@ export function createApiFetch(options: FetchOptions): (request: Request) => Pro
   return async (original: Request) => {
     options.onActivity?.(1, original);
     try {
-      const retryable = safeToRetry(original, options.idempotent?.(original) ?? false);
+      const retryable = safeToRetry(original, options.write(original));
       let token = await options.acquireToken();
       let renewed = false;
       let attempt = 0;

@@ -57,7 +57,7 @@ function Group({ name, hint, at, problems, children }: { name: string; hint: str
 }
 
 function Field({ name, property, path, props }: { name: string; property: Schema; path: Path; props: FormProps }) {
-  const { schema: resolved, file, text } = resolve(property, props.file, props.metas);
+  const { schema: resolved, file, text, description: hint } = resolve(property, props.file, props.metas);
   const value = path.reduce<unknown>((node, step) => (node as Doc | undefined)?.[step], props.value);
   const id = `studio-${path.join('-')}`;
   const label = (
@@ -65,7 +65,6 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       {words(name)}
     </chakra.label>
   );
-  const hint = typeof property.description === 'string' ? property.description : typeof resolved.description === 'string' ? resolved.description : undefined;
   const frame = (control: React.ReactNode) => (
     <Stack gap="1">
       {label}

@@ -42,7 +42,7 @@ export default function Studio() {
   const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
   // The checks' answer and the drafts it is for: drafts changed since are not checked yet, so not publishable.
-  const [check, setCheck] = useState<{ of: unknown; errors: string[] }>({ of: undefined, errors: [] });
+  const [check, setCheck] = useState<{ of: unknown; errors: string[]; notices: string[] }>({ of: undefined, errors: [], notices: [] });
   const [note, setNote] = useState('');
   const [newId, setNewId] = useState('');
   const [newKind, setNewKind] = useState<NewKind>('brand');
@@ -72,12 +72,12 @@ export default function Studio() {
     const timer = setTimeout(() => {
       callOperation('Studio_CheckDraft', { body: { files: changed } })
         .then((answer) => {
-          if (current) setCheck({ of: changed, errors: (answer as { errors: string[] }).errors });
+          if (current) setCheck({ of: changed, ...(answer as { errors: string[]; notices: string[] }) });
         })
         // Publishing is still held to the same checks by the API.
         .catch((error: unknown) => {
           toasts.error(error, 'The draft could not be checked.');
-          if (current) setCheck((last) => ({ of: changed, errors: last.errors }));
+          if (current) setCheck((last) => ({ ...last, of: changed }));
         });
     }, CHECK_DELAY_MS);
     return () => {
@@ -255,6 +255,7 @@ export default function Studio() {
             </Tabs.Content>
           </Tabs.Root>
           <Problems title="Not published: these pages do not render with the drafts." lines={renderErrors} />
+          <Problems title="Good to know before you publish:" lines={changedCount > 0 ? check.notices : []} tone="info" />
           <Stack gap="2" borderTopWidth="1px" pt="3">
             <chakra.label htmlFor="studio-note" fontWeight="medium" fontSize="sm">
               What changes, and why (kept in the history)
@@ -289,10 +290,10 @@ export default function Studio() {
 }
 
 /** A list of problems under its title, said to screen readers as it appears; nothing when there are none. */
-function Problems({ title, lines }: { title: string; lines: readonly string[] }) {
+function Problems({ title, lines, tone = 'error' }: { title: string; lines: readonly string[]; tone?: 'error' | 'info' }) {
   if (lines.length === 0) return null;
   return (
-    <Box role="alert" borderWidth="1px" borderColor="border.error" borderRadius="md" p="2">
+    <Box role={tone === 'error' ? 'alert' : 'status'} borderWidth="1px" borderColor={tone === 'error' ? 'border.error' : 'border.info'} borderRadius="md" p="2">
       <Text fontWeight="semibold" fontSize="sm">
         {title}
       </Text>

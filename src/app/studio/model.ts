@@ -165,19 +165,23 @@ export const errorsOf = (errors: readonly string[], path: string) => errors.filt
 type Schema = Record<string, unknown>;
 export type MetaSchemas = Record<string, Schema>;
 
+const described = (schema: Schema) => (typeof schema.description === 'string' ? schema.description : undefined);
+
 /**
  * Follows a `$ref` of a meta-schema ('common.schema.json#/$defs/text', '#/$defs/color') to the schema it names; `text`
- * says whether a step of the way marks what people read (x-text), which a form shows as a text box.
+ * says whether a step of the way marks what people read (x-text), which a form shows as a text box; `description` is
+ * the first step's that has one: a field's own words, else its definition's (a link's rule, though the link is edited
+ * as the expression it refers to).
  */
-export function resolve(schema: Schema, file: string, metas: MetaSchemas): { schema: Schema; file: string; text: boolean } {
-  let current = { schema, file, text: schema['x-text'] === true };
+export function resolve(schema: Schema, file: string, metas: MetaSchemas): { schema: Schema; file: string; text: boolean; description: string | undefined } {
+  let current = { schema, file, text: schema['x-text'] === true, description: described(schema) };
   for (let hops = 0; typeof current.schema.$ref === 'string' && hops < 20; hops++) {
     const [refFile, pointer = ''] = (current.schema.$ref as string).split('#');
     const target = refFile ? refFile : current.file;
     let node: unknown = metas[target];
     for (const step of pointer.split('/').filter(Boolean)) node = (node as Schema | undefined)?.[step];
     if (!node || typeof node !== 'object') break;
-    current = { schema: node as Schema, file: target, text: current.text || (node as Schema)['x-text'] === true };
+    current = { schema: node as Schema, file: target, text: current.text || (node as Schema)['x-text'] === true, description: current.description ?? described(node as Schema) };
   }
   return current;
 }

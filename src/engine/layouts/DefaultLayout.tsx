@@ -52,9 +52,13 @@ function MenuLinks({ menu, context, runtime, expanded, onNavigate }: { menu: Men
           let href: string | undefined;
           let active = false;
           if (item.to) {
-            const target = resolveTarget(item.to, context, descriptors.table);
-            href = target.kind === 'route' ? `#${target.path}` : target.href;
-            active = target.kind === 'route' && target.route.name === route.name;
+            try {
+              const target = resolveTarget(item.to, context, descriptors.table);
+              href = target.kind === 'route' ? `#${target.path}` : target.href;
+              active = target.kind === 'route' && target.route.name === route.name;
+            } catch {
+              // A target that goes nowhere (an address the portal does not follow) leaves the item without a link.
+            }
           }
           const label = text(item.label, context);
           return (

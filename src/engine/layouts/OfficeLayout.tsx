@@ -4,6 +4,7 @@ import type { LayoutProps } from './props.ts';
 import { condition, evaluate } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatPhone } from '../../../core/formats.ts';
+import { safeImageSource } from '../../../core/urls.ts';
 import { Footer, LanguagePicker } from './parts.tsx';
 import { tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
@@ -24,7 +25,7 @@ export default function OfficeLayout({ layout, children }: LayoutProps) {
   const id = show(office?.id);
   const phone = show(office?.phone);
   const address = show(office?.address);
-  const logo = show(office?.logo);
+  const logo = safeImageSource(show(office?.logo));
   // A logo this visitor may not read (not published yet) is left out rather than shown broken.
   const [brokenLogo, setBrokenLogo] = useState<string>();
   return (

@@ -5,14 +5,16 @@ import { condition, evaluate, text } from '../../../core/expressions.ts';
 import { useExprContext } from '../hooks.tsx';
 import { useEngine } from '../services.ts';
 import { tr } from '../../../core/current-language.ts';
+import { safeContactLink, safeImageSource } from '../../../core/urls.ts';
 
 /** The brand's logo and name; on narrow screens (below 600px) the short word mark. */
 export function BrandMark() {
   const { brand } = useEngine();
   const { name, descriptor: { logo } } = brand;
+  const src = safeImageSource(logo.src);
   return (
     <Flex align="center" gap="2" minW="0" flexShrink={1}>
-      {logo.src ? <img src={logo.src} alt={name} style={{ maxHeight: 40, maxWidth: 160 }} /> : null}
+      {src ? <img src={src} alt={name} style={{ maxHeight: 40, maxWidth: 160 }} /> : null}
       <Text as="span" fontWeight="bold" fontSize="lg" color="brand.fg" whiteSpace="nowrap" overflow="hidden" textOverflow="ellipsis">
         <Text as="span" display={{ base: 'none', sm: 'inline' }}>
           {name}
@@ -62,11 +64,17 @@ export function Footer({ footer }: { footer: LayoutFooter | undefined }) {
     <Box as="footer" borderTopWidth="1px" borderColor="border" px={{ base: '4', md: '8' }} py="4" fontSize="sm" color="fg.muted" bg="bg">
       <Flex gap={{ base: '2', md: '6' }} wrap="wrap" align="center" direction={{ base: 'column', sm: 'row' }}>
         <Text>{text(footer.copyright, context)}</Text>
-        {footer.links.map((link, i) => (
-          <Link key={i} href={String(evaluate(link.href, context) ?? '#')} target="_blank" rel="noopener noreferrer" color="fg.muted" textDecoration="underline">
-            {text(link.label, context)}
-          </Link>
-        ))}
+        {footer.links.map((link, i) => {
+          const href = safeContactLink(evaluate(link.href, context));
+          // An address that fails the rule (decision 0250) leaves its words, not a link.
+          return href ? (
+            <Link key={i} href={href} target="_blank" rel="noopener noreferrer" color="fg.muted" textDecoration="underline">
+              {text(link.label, context)}
+            </Link>
+          ) : (
+            <Text key={i}>{text(link.label, context)}</Text>
+          );
+        })}
       </Flex>
     </Box>
   );

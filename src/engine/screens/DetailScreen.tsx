@@ -5,6 +5,7 @@ import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { formatValue } from '../../../core/formats.ts';
+import { safeImageSource } from '../../../core/urls.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, ButtonRow, Loading, Panel, ScreenTitle } from '../ui.tsx';
@@ -19,7 +20,7 @@ function Chip({ value }: { value: unknown }) {
 /** One section: a title with its buttons, a text (line breaks kept), an image and fields; `item` is set for a repeated one. */
 function Section({ section, ctx, hasData, runtime }: { section: DetailSection; ctx: Context; hasData: boolean; runtime: ActionRuntime }) {
   const fields = (section.fields ?? []).filter((f) => condition(f.visible, ctx, true));
-  const src = section.image ? evaluate(section.image.src, ctx) : undefined;
+  const src = section.image ? safeImageSource(evaluate(section.image.src, ctx)) : undefined;
   return (
     <Panel>
       {section.title || section.buttons ? (
@@ -41,7 +42,7 @@ function Section({ section, ctx, hasData, runtime }: { section: DetailSection; c
           {text(section.text, ctx)}
         </Text>
       ) : null}
-      {typeof src === 'string' && src ? (
+      {src ? (
         <Box mb={fields.length ? '4' : '0'}>
           <img src={src} alt={text(section.image!.alt, ctx)} width={section.image!.width} style={{ maxWidth: '100%', height: 'auto' }} />
         </Box>

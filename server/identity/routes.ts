@@ -292,7 +292,11 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
         const token = await createLinkToken(db, 'signUp', pending, SIGN_UP_HOURS * 3600);
         await sendEmail(db, confirmSignUpEmail({ to: pending.email, firstName: pending.firstName, url: signUpLink(settings.publicUrl, token, brand.id), hours: SIGN_UP_HOURS, brandName: brand.name }));
       }
-      return sendPage(reply, messagePage(brand, { title: 'Check your e-mail', text: `We sent a message to ${pending.email}. Open the link in it to finish creating your account; it expires in ${SIGN_UP_HOURS} hours.` }));
+      return sendPage(reply, messagePage(brand, {
+        title: 'Check your e-mail',
+        text: `We sent a message to ${pending.email}. Open the link in it to finish creating your account; it expires in ${SIGN_UP_HOURS} hours.`,
+        link: { label: 'Back to sign in', url: interactionPath(interaction.uid) },
+      }));
     });
 
     /** Makes the account of a sign-up; undefined when the e-mail was taken meanwhile (the unique index refuses a second). */

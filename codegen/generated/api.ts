@@ -2028,8 +2028,8 @@ export interface components {
          */
         SendApp: {
             officeId: number;
-            firstName: string;
-            lastName: string;
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
             /** Format: email */
             email?: string;
             mobilePhone?: string;
@@ -2098,8 +2098,8 @@ export interface components {
             id: number;
             /** @description Office id. */
             officeId: number;
-            firstName: string;
-            lastName: string;
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
             /** Format: email */
             email?: string;
             mobilePhone?: string;
@@ -2872,7 +2872,7 @@ export interface components {
             /** @description Application id. */
             appId: number;
             /** @description The borrower's full name as on the application (first and last name). */
-            typedName: string;
+            typedName: components["schemas"]["PersonName"];
             /** @description data:image/png;base64,... of the drawn signature. */
             signaturePng: string;
             /** @constant */
@@ -3319,9 +3319,9 @@ export interface components {
             /** @description The office's landing page code. */
             code: string;
             /** First Name */
-            firstName: string;
+            firstName: components["schemas"]["PersonName"];
             /** Last Name */
-            lastName: string;
+            lastName: components["schemas"]["PersonName"];
             channel: components["schemas"]["SendChannel"];
             /** Mobile Phone */
             mobilePhone?: string;
@@ -3544,8 +3544,8 @@ export interface components {
             userId?: string;
             /** @description Office id. */
             officeId: number;
-            firstName: string;
-            lastName: string;
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
             /** Format: email */
             email: string;
             title?: string | null;
@@ -3622,8 +3622,8 @@ export interface components {
         AdminUserUpsert: {
             /** Format: uuid */
             userId?: string;
-            firstName: string;
-            lastName: string;
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
             /** Format: email */
             email: string;
             userRole: components["schemas"]["UserRole"];
@@ -3896,6 +3896,8 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @description A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length. */
+        PersonName: string;
         /**
          * Send channel
          * @description Channel used to send a link or a one-time passcode to a borrower.
@@ -4130,8 +4132,8 @@ export interface components {
         OwnerUpsert: {
             /** @description Owner id, to edit an owner. */
             id?: number;
-            firstName: string;
-            lastName: string;
+            firstName: components["schemas"]["PersonName"];
+            lastName: components["schemas"]["PersonName"];
             /** Format: email */
             email: string;
             mobilePhone?: string;

@@ -886,27 +886,12 @@ export interface LenderRoute {
    */
   step: string;
   layout: Name;
-  access: RouteAccess;
+  /**
+   * Who may open the route: a lender's flow is its borrower's, so every route of it opens to the borrower of the application (signed in with the passcode), and never to staff, whatever this says. Leave it out; it may only say so ({"borrower": true}).
+   */
+  access?: {borrower: true};
   screen?: Name;
   title?: string;
-}
-/**
- * Who may open a route (docs/decisions/0040): anonymous; borrower (borrower sign-in for the route's :id); or staff — with roles and/or userRoles a staff user passes when their office role is in roles OR their userRole is in userRoles; with neither list any signed-in staff user.
- *
- * This interface was referenced by `Descriptors`'s JSON-Schema
- * via the `definition` "routes__access".
- */
-export interface RouteAccess {
-  anonymous?: true;
-  borrower?: true;
-  /**
-   * @maxItems 20
-   */
-  roles?: string[];
-  /**
-   * @maxItems 20
-   */
-  userRoles?: string[];
 }
 /**
  * Whom the lender lends to and how (issue 19, docs/decisions/0213): the waterfall asks a lender only about a borrower it may serve — state, age, amount — and the offers and agreement carry its licence.
@@ -1138,6 +1123,24 @@ export interface MenuItem {
   to?: Target;
   actions?: Actions;
   visible?: Expression;
+}
+/**
+ * Who may open a route (docs/decisions/0040): anonymous; borrower (borrower sign-in for the route's :id); or staff — with roles and/or userRoles a staff user passes when their office role is in roles OR their userRole is in userRoles; with neither list any signed-in staff user.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "routes__access".
+ */
+export interface RouteAccess {
+  anonymous?: true;
+  borrower?: true;
+  /**
+   * @maxItems 20
+   */
+  roles?: string[];
+  /**
+   * @maxItems 20
+   */
+  userRoles?: string[];
 }
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema

@@ -9,6 +9,14 @@ export type SendApp = {
   [k: string]: unknown | undefined;
 } & SendApp1;
 /**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName1 = string;
+/**
  * The patient's language: the texted or e-mailed link, its message and every later message to the patient are in it. One of the languages live now (screens/languages/ and the studio's, decisions 0216 and 0238); the server refuses another.
  */
 export type PatientSLanguage = string;
@@ -36,6 +44,14 @@ export type TimeZone = 'AT' | 'AZT' | 'CT' | 'ET' | 'HT' | 'MT' | 'PT';
 export type SubmitApp = {
   [k: string]: unknown | undefined;
 } & SubmitApp1;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName2 = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName3 = string;
 /**
  * Residence status of a borrower (spec §4 Residence).
  *
@@ -197,6 +213,10 @@ export type LenderTransactionType = 'Funding' | 'Refund' | 'Adjustment';
 export type OfficeLenderSubmission =
   'OfficeSubmitted' | 'OfficeFundsSubmitted' | 'SubmittedToLender' | 'Completed' | 'Cancelled';
 /**
+ * The borrower's full name as on the application (first and last name).
+ */
+export type PersonName4 = string;
+/**
  * Type (list name) of a configuration item (spec §3 Config item types, and Terms and PromoTerms: the plan lengths an office may offer, decision 0160).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -266,6 +286,14 @@ export type OwnerUpsert = {
   [k: string]: unknown | undefined;
 } & OwnerUpsert1;
 /**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName5 = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName6 = string;
+/**
  * Role of a staff user in an office (spec §6 Office role values).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -300,7 +328,13 @@ export type LandingPageUpsert = LandingPageUpsert1;
  * via the `definition` "StartApp".
  */
 export type StartApp = StartApp1;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
 export type FirstName = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
 export type LastName = string;
 export type MobilePhone = string;
 export type Email = string;
@@ -318,12 +352,35 @@ export type OtpSend1 = {
   [k: string]: unknown | undefined;
 };
 /**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName7 = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName8 = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName9 = string;
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ */
+export type PersonName10 = string;
+/**
  * Kind of an application audit log entry.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "AppLogKind".
  */
 export type AppLogKind = 'Event' | 'Decision' | 'Contract';
+/**
+ * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "PersonName".
+ */
+export type PersonName11 = string;
 /**
  * The e-mail address an office alert is sent to (spec §5: a valid e-mail, at most 100 characters); null when none is set.
  *
@@ -337,8 +394,8 @@ export interface Schemas {
 }
 export interface SendApp1 {
   officeId: number;
-  firstName: string;
-  lastName: string;
+  firstName: PersonName;
+  lastName: PersonName1;
   email?: string;
   mobilePhone?: string;
   amount: number;
@@ -460,8 +517,8 @@ export interface SubmitApp1 {
    * Office id.
    */
   officeId: number;
-  firstName: string;
-  lastName: string;
+  firstName: PersonName2;
+  lastName: PersonName3;
   email?: string;
   mobilePhone?: string;
   homePhone?: string;
@@ -3393,10 +3450,7 @@ export interface SignAgreement {
    * Application id.
    */
   appId: number;
-  /**
-   * The borrower's full name as on the application (first and last name).
-   */
-  typedName: string;
+  typedName: PersonName4;
   /**
    * data:image/png;base64,... of the drawn signature.
    */
@@ -3781,8 +3835,8 @@ export interface OwnerUpsert1 {
    * Owner id, to edit an owner.
    */
   id?: number;
-  firstName: string;
-  lastName: string;
+  firstName: PersonName5;
+  lastName: PersonName6;
   email: string;
   mobilePhone?: string;
   homePhone?: string;
@@ -6968,8 +7022,8 @@ export interface OfficeUserUpsert {
    * Office id.
    */
   officeId: number;
-  firstName: string;
-  lastName: string;
+  firstName: PersonName7;
+  lastName: PersonName8;
   email: string;
   title?: string | null;
   role: OfficeRole1;
@@ -7065,8 +7119,8 @@ export interface AdminUsersUpsert {
  */
 export interface AdminUserUpsert {
   userId?: string;
-  firstName: string;
-  lastName: string;
+  firstName: PersonName9;
+  lastName: PersonName10;
   email: string;
   userRole: UserRole;
   /**

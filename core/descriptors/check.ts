@@ -33,6 +33,12 @@ function walk(node: Json, pointer: string, visit: (node: Record<string, Json>, p
   }
 }
 
+/**
+ * Who opens a route of a lender's flow: the borrower of the application, always (spec §6). The lender file cannot say
+ * otherwise, so a flow can never send its borrower to staff sign-in.
+ */
+export const LENDER_FLOW_ACCESS = { borrower: true } as const;
+
 /** Expands `{code}` in a lender flow prefix. */
 export const withCode = (template: string, code: string) => template.replaceAll('{code}', code);
 

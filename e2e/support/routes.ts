@@ -43,6 +43,8 @@ export function routeTable(): E2eRoute[] {
     for (const r of lender.routes) {
       table.push({
         ...r,
+        // Spec §6: a lender's flow is its borrower's.
+        access: { borrower: true },
         name: routesFile.lenderFlows.namePrefix.replaceAll('{code}', lender.code) + r.name,
         path: (routesFile.lenderFlows.pathPrefix.replaceAll('{code}', lender.code) + r.path).replace(/\/$/, ''),
       });

@@ -33,6 +33,7 @@ import { MIN_PASSWORD_LENGTH, hashPassword } from './password.ts';
 import { confirmPage, forgotPage, loginPage, messagePage, resetPage, signUpPage, type Page, type SignUpValues } from './pages.ts';
 import { HAND_OVER_PATH, MOUNT, passwordLink, signUpLink } from './paths.ts';
 import { newToken } from './secrets.ts';
+import personName from '../../schemas/entities/person-name.json';
 import { firstPartyGrant } from './provider.ts';
 import { endSession, revokeAccount } from './adapter.ts';
 import { HttpProblem } from '../http/problem.ts';
@@ -42,7 +43,9 @@ import { eq } from 'drizzle-orm';
 
 type Form = Record<string, string>;
 
-const NAME = /^[A-Za-z' -]{1,25}$/;
+/** A name as the API takes one (schemas/entities/person-name.json): letters of any alphabet, spaces, hyphens, apostrophes. */
+const NAME = new RegExp(personName.pattern, 'u');
+const nameError = (name: string) => (NAME.test(name) && [...name].length <= 25 ? undefined : 'Names can only contain alphabets, spaces, hyphens and apostrophes (1 to 25).');
 const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 /** Shown for every failed sign-in, whether the e-mail exists or not. */
 const WRONG = 'The email or password is not correct.';
@@ -254,8 +257,10 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const values: SignUpValues = { firstName: text(form, 'firstName'), lastName: text(form, 'lastName'), email: invite?.invite.email ?? normalizeEmail(text(form, 'email')) };
       const password = typeof form.password === 'string' ? form.password : '';
       const errors: Record<string, string> = { ...passwordErrors(password, typeof form.confirm === 'string' ? form.confirm : '') };
-      if (!NAME.test(values.firstName!)) errors.firstName = 'Names can only contain alphabets, spaces, hyphens and apostrophes (1 to 25).';
-      if (!NAME.test(values.lastName!)) errors.lastName = 'Names can only contain alphabets, spaces, hyphens and apostrophes (1 to 25).';
+      for (const field of ['firstName', 'lastName'] as const) {
+        const error = nameError(values[field]!);
+        if (error) errors[field] = error;
+      }
       if (!EMAIL.test(values.email!) || values.email!.length > 100) errors.email = 'This field must be a valid e-mail address.';
       const render = (error?: string) =>
         sendPage(reply, signUpPage(brand, {

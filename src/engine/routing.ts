@@ -4,7 +4,7 @@
  */
 import type { LenderDescriptor, Route, RoutesDescriptor, Target } from '../../codegen/generated/descriptors.ts';
 import { bind, evaluate, type Context } from '../../core/expressions.ts';
-import { withCode } from '../../core/descriptors/check.ts';
+import { LENDER_FLOW_ACCESS, withCode } from '../../core/descriptors/check.ts';
 import { safeLink } from '../../core/urls.ts';
 import { decideAccess, visitorOf } from './access.ts';
 
@@ -20,7 +20,7 @@ export function buildRouteTable(routes: RoutesDescriptor, lenders: readonly Lend
     for (const route of lender.routes) {
       const path = (withCode(pathPrefix, lender.code) + route.path).replace(/\/$/, '') || '/';
       const { step, ...rest } = route;
-      table.push({ ...rest, name: withCode(namePrefix, lender.code) + route.name, path, flow: { code: lender.code, step } });
+      table.push({ ...rest, access: LENDER_FLOW_ACCESS, name: withCode(namePrefix, lender.code) + route.name, path, flow: { code: lender.code, step } });
     }
   }
   return table;

@@ -18,6 +18,15 @@ describe('sending an application link', () => {
     office = await journeyOffice(h);
   });
 
+  it("takes names as people write them ('Lucía Peña', 'O’Brien') and keeps them as typed (issue 37)", async () => {
+    const response = await send({ firstName: 'Lucía', lastName: 'Peña O’Brien', email: freshEmail('lucia'), serviceDate: null, enableRemoteSign: false });
+    expect(response.statusCode, response.body).toBe(200);
+    const info = await h.call({ method: 'GET', url: `/api/App/GetSendAppInfo/${json<{ appId: number }>(response).appId}`, as: office.support });
+    expect(json(info)).toMatchObject({ firstName: 'Lucía', lastName: 'Peña O’Brien' });
+    const refused = await send({ firstName: 'R2D2', email: freshEmail('robot'), serviceDate: null, enableRemoteSign: false });
+    expect(json(refused)).toMatchObject({ errors: { firstName: ['Names can only contain alphabets, spaces, hyphens and apostrophes.'] } });
+  });
+
   it('texts and e-mails a link that opens the borrower sign-in of the new application, and logs the send', async () => {
     const email = freshEmail('lena');
     const phone = freshPhone();

@@ -7,6 +7,8 @@ import { ROOT } from '../../core/contract/documents.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
 import { expectation, routeTable, visitors, type E2eRoute, type Visitor as E2eVisitor } from '../../e2e/support/routes.ts';
 import type { LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
+import { lenderCatalogue } from '../../server/lenders/registry.ts';
+import { lenderStepPath } from '../../server/domain/journey/routing.ts';
 
 const anonymous: Visitor = { authenticated: false, role: null, userRole: null, borrowerAuthenticated: false, borrowerAppId: null };
 const staff = (role: string | null, userRole: string | null = null): Visitor => ({ ...anonymous, authenticated: true, role, userRole });
@@ -123,4 +125,46 @@ describe('the guard on the route table', () => {
     }
     expect(wrong).toEqual([]);
   });
+});
+
+/**
+ * Every lender's journey, generated from its file (issue 37): each step the server sends the borrower to (its
+ * `journey.steps`, found by `step` as server/domain/journey/routing.ts finds them) opens to the application's borrower,
+ * on their phone or on the office's device, and sends anyone else to the borrower's passcode page, never to staff
+ * sign-in. A lender added as a file is walked here with no code.
+ */
+describe("every lender's journey opens to its borrower", () => {
+  const routes = screensFile<RoutesDescriptor>('routes.json');
+  const lenders = readdirSync(join(ROOT, 'screens', 'lenders'))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => screensFile<LenderDescriptor>(`lenders/${f}`));
+  const table = buildRouteTable(routes, lenders);
+  const catalogue = lenderCatalogue({ lendersDir: join(ROOT, 'screens', 'lenders'), mode: 'demo', publicUrl: 'https://localhost:3000' });
+  const APP = 7;
+  const borrower = { borrowerAuthenticated: true, borrowerAppId: APP };
+  const visitorsOf = {
+    'the borrower on their phone': { session: borrower, allowed: true },
+    "the patient on the office's device": { session: { ...borrower, authenticated: true, role: 'admin' }, allowed: true },
+    'the borrower of another application': { session: { borrowerAuthenticated: true, borrowerAppId: APP + 1 }, allowed: false },
+    'staff': { session: { authenticated: true, role: 'admin' }, allowed: false },
+    'a platform admin': { session: { authenticated: true, role: 'admin', userRole: 'df.admin' }, allowed: false },
+    'nobody signed in': { session: {}, allowed: false },
+  };
+
+  for (const lender of lenders) {
+    for (const step of lender.journey.steps) {
+      it(`${lender.code}, step ${step}`, () => {
+        const path = lenderStepPath(catalogue, lender.code, step, APP);
+        const entry = table.find((r) => r.flow?.code === lender.code && r.flow.step === step);
+        expect(entry, `no route of ${lender.code} shows the step ${step}`).toBeDefined();
+        const params = { id: String(APP) };
+        expect(path).toBe(buildPath(entry!.path, params));
+        for (const [who, { session, allowed }] of Object.entries(visitorsOf)) {
+          const visit = { session, request: { path: path!, params } };
+          const passcode = resolveTarget(routes.borrowerSignIn, visit, table);
+          expect(guardRoute(entry!, visit, { routes, table }), who).toEqual(allowed ? { kind: 'allow' } : { kind: 'signIn', to: passcode.kind === 'route' ? passcode.path : '' });
+        }
+      });
+    }
+  }
 });

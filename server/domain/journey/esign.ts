@@ -244,7 +244,8 @@ export async function loanAgreement(services: Services, caller: Caller, appId: n
 const SIGNATURE_MAX_BYTES = 200 * 1024;
 const SIGNATURE_MAX = { width: 1600, height: 600 };
 /** A typed name as it is compared with the applicant's (the sandbox lender's signing page compares the same way). */
-export const normalName = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+/** A name compared as people see it: composed letters, one space, either apostrophe, any case. */
+export const normalName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ').replace(/’/g, "'").toLocaleLowerCase();
 
 function signatureImage(dataUrl: string): Buffer {
   const match = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);

@@ -83,17 +83,20 @@ describe('paths and targets', () => {
   });
 });
 
+/** The deployed route table, lender flows joined in, as the app builds it. */
+const deployedRoutes = screensFile<RoutesDescriptor>('routes.json');
+const deployedLenders = readdirSync(join(ROOT, 'screens', 'lenders'))
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => screensFile<LenderDescriptor>(`lenders/${f}`));
+const deployedTable = buildRouteTable(deployedRoutes, deployedLenders);
+
 /**
  * Every route of the table as every visitor: the engine's guard against spec §6 written out on its own for the e2e
  * run (e2e/support/routes.ts). The crawl opens one route of each way of being turned away in the browser; which route
  * turns whom away is proven here, for all of them (decision 0245).
  */
 describe('the guard on the route table', () => {
-  const routes = screensFile<RoutesDescriptor>('routes.json');
-  const lenders = readdirSync(join(ROOT, 'screens', 'lenders'))
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => screensFile<LenderDescriptor>(`lenders/${f}`));
-  const table = buildRouteTable(routes, lenders);
+  const [routes, table] = [deployedRoutes, deployedTable];
   const OWN_APP = 5;
   const sessionOf = (v: E2eVisitor): Record<string, unknown> =>
     v.kind === 'staff' ? { authenticated: true, role: v.role ?? null, userRole: v.userRole ?? null } : v.kind === 'borrower' ? { borrowerAuthenticated: true, borrowerAppId: OWN_APP } : {};
@@ -134,11 +137,7 @@ describe('the guard on the route table', () => {
  * sign-in. A lender added as a file is walked here with no code.
  */
 describe("every lender's journey opens to its borrower", () => {
-  const routes = screensFile<RoutesDescriptor>('routes.json');
-  const lenders = readdirSync(join(ROOT, 'screens', 'lenders'))
-    .filter((f) => f.endsWith('.json'))
-    .map((f) => screensFile<LenderDescriptor>(`lenders/${f}`));
-  const table = buildRouteTable(routes, lenders);
+  const [routes, lenders, table] = [deployedRoutes, deployedLenders, deployedTable];
   const catalogue = lenderCatalogue({ lendersDir: join(ROOT, 'screens', 'lenders'), mode: 'demo', publicUrl: 'https://localhost:3000' });
   const APP = 7;
   const borrower = { borrowerAuthenticated: true, borrowerAppId: APP };

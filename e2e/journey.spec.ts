@@ -645,11 +645,12 @@ test('on this device: the office fills the form (id 0), the borrower takes over 
   // The offers are the borrower's: the borrower signs in with a passcode sent to their phone.
   await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
   await expect.poll(() => hashOf(page)).toBe(`/app/auth/${appId}`);
-  await page.getByRole('button', { name: 'Text me a passcode' }).click();
+  // Sending the passcode hands the device over at once, before the patient types it (issue 37).
   const handOver = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/hand-over');
+  await page.getByRole('button', { name: 'Text me a passcode' }).click();
+  expect((await handOver).status(), 'the provider ended the staff session of this browser').toBe(204);
   await enterPasscode(page, b.phone);
   await expect(page.getByRole('heading', { name: 'You are pre-qualified' })).toBeVisible({ timeout: 20_000 });
-  expect((await handOver).status(), 'the provider ended the staff session of this browser').toBe(204);
   await page.getByRole('button', { name: 'See PowerPay offers' }).first().click();
   await expect(page.getByRole('heading', { name: 'Your offers from PowerPay' })).toBeVisible();
 

@@ -298,8 +298,11 @@ test("a patient-only state (New York, GBL §349-g): staff are offered only the p
 test("New York: staff hand the device, the patient applies alone on the office's page, and no staff screen opens for them", async ({ page }) => {
   await signIn(page, 'ny.office@demo.test', /^\/home$/);
   await page.getByRole('button', { name: 'New Application' }).click();
+  // The staff session ends as the office's page opens, before the patient's first step (issue 37).
+  const handOver = page.waitForResponse((r) => new URL(r.url()).pathname === '/oidc/hand-over');
   await page.getByRole('dialog', { name: 'How would you like to apply?' }).getByRole('button', { name: 'The patient applies on this device' }).click();
-  await expect.poll(() => hashOf(page)).toBe('/landing/empiredental/start');
+  await expect.poll(() => hashOf(page)).toBe('/landing/empiredental/start?handOver=1');
+  expect((await handOver).status()).toBe(204);
   // The patient's part: their name, phone and amount, their consent, then the passcode texted to them.
   const phone = freshPhone();
   await page.getByLabel('First Name').fill('Ana');

@@ -35,6 +35,12 @@ function store(initial: SessionState) {
 }
 
 describe('hand-over on the office device (issue 19)', () => {
+  it('hands the device over at the click, before any patient signs in: a screen sets handedOver where staff is signed in (issue 37)', () => {
+    expect(handOverState({ ...staff, handedOver: true })).toEqual({ ...EMPTY_SESSION, configItems: staff.configItems, handedOver: true });
+    // Not staff: nothing to hand over.
+    expect(handOverState({ ...EMPTY_SESSION, handedOver: true })).toBeNull();
+  });
+
   it('keeps only the patient and what is public once a patient signs in where staff is signed in', () => {
     const after = handOverState({ ...staff, ...patient })!;
     expect(after).toEqual({ ...EMPTY_SESSION, ...patient, configItems: staff.configItems, handedOver: true });

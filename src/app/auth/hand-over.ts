@@ -1,17 +1,18 @@
 /**
- * Hand-over on the office's device (issue 19, docs/decisions/0212): when a patient signs in with a passcode in a tab
- * where staff is signed in, the device has been handed to the patient. The staff session ends here — its tokens, the
- * office's data in the session and every cached answer no screen shows — and the next staff screen asks the staff
- * member to sign in again, with the password. The patient keeps only their own application.
+ * Hand-over on the office's device (issue 19, docs/decisions/0212): the device is the patient's once staff hand it over
+ * (a screen sets `handedOver` where staff is signed in: 'The patient applies on this device', a passcode sent at the
+ * desk), or a patient signs in with a passcode in a tab where staff is signed in. The staff session ends here — its
+ * tokens, the office's data in the session and every cached answer no screen shows — and the next staff screen asks
+ * the staff member to sign in again, with the password. The patient keeps only their own application.
  */
 import { EMPTY_SESSION, type SessionState } from '../session/state.ts';
 
 /** What stays of the session when staff hands the device over: the patient's own sign-in and what is public. */
 const KEPT: readonly (keyof SessionState)[] = ['borrowerAuthenticated', 'borrowerToken', 'borrowerAppId', 'configItems', 'progress'];
 
-/** The session after a hand-over, or null when this state is not one (no staff, or no patient signed in beside them). */
+/** The session after a hand-over, or null when this state is not one (no staff, or neither a hand-over nor a patient beside them). */
 export function handOverState(state: SessionState): SessionState | null {
-  if (!state.authenticated || !state.borrowerAuthenticated) return null;
+  if (!state.authenticated || !(state.borrowerAuthenticated || state.handedOver)) return null;
   const kept = Object.fromEntries(KEPT.map((key) => [key, state[key]]));
   return { ...EMPTY_SESSION, ...kept, handedOver: true };
 }

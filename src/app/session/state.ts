@@ -41,8 +41,9 @@ export interface SessionState {
   fieldEmail: boolean;
   fieldPhone: boolean;
   /**
-   * The office's device was handed to a patient (a borrower signed in where staff was): the staff session ended here
-   * and the next staff sign-in asks for the password again (src/app/auth/hand-over.ts).
+   * The office's device was handed to a patient (a borrower signed in where staff was, or a screen handed it over):
+   * the staff session ended here and the next staff sign-in asks for the password again (src/app/auth/hand-over.ts).
+   * A screen sets it where staff is signed in to hand the device over at once.
    */
   handedOver: boolean;
 }

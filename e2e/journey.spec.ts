@@ -582,10 +582,11 @@ test("decline: last name 'Decline' gets no offer from any lender (the nomatch pa
   const notices = (await outbox(phone, email)).filter((m) => m.subject?.endsWith("the lenders' decisions"));
   expect(notices).toHaveLength(1);
   await expect(phone.getByRole('heading', { name: "Notice of the lenders' decisions" })).toBeVisible();
-  const named = [...notices[0]!.body.matchAll(/^- (.+?), \(/gm)].map((m) => m[1]!);
+  // Each creditor by name, postal address and phone (Reg B §1002.9(a)(2)).
+  const named = [...notices[0]!.body.matchAll(/^- [^,\n]+, \d+ [^,\n]+(, [^,\n]+)*, [A-Z]{2} \d{5}, \(\d{3}\) \d{3}-\d{4}\./gm)].map((m) => m[0]);
   expect(named.length, 'every lender the office offers declined the name Decline').toBeGreaterThanOrEqual(3);
   const shown = await phone.locator('[data-screen="detail"]').innerText();
-  for (const name of named) expect(shown).toContain(`- ${name}, (`);
+  for (const line of named) expect(shown).toContain(line);
   await expect(phone.getByText(/Equal Credit Opportunity Act/)).toBeVisible();
   await shot(phone, 'nomatch');
   await context.close();

@@ -850,7 +850,11 @@ export interface LenderDescriptor {
   /**
    * The lender's customer phone, (###) ###-####.
    */
-  phone?: string;
+  phone: string;
+  /**
+   * The lender's postal address as a creditor: an adverse-action notice names each creditor with its address (Reg B §1002.9(a)(2)). One line, as on an envelope: street, city, state and ZIP code.
+   */
+  address: string;
   /**
    * Which implementation of the lender adapter interface (server/lenders/) serves this lender. Only the sandbox adapter exists, driven entirely by `sandbox` below.
    */

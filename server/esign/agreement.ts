@@ -1,6 +1,6 @@
 import { PDFDocument, rgb } from 'pdf-lib';
 import type { Disclosure } from '../../core/credit.ts';
-import type { ChainedEvent } from './audit.ts';
+import type { ChainedEvent, ESignEventType } from './audit.ts';
 import { PAGE, winAnsi, Writer } from './pdf.ts';
 import type { Speaker } from '../../core/i18n.ts';
 
@@ -174,8 +174,8 @@ export interface SigningInput {
   };
 }
 
-/** The events of the audit trail in words (the catalogue's English sources). */
-const LABELS: Record<string, string> = {
+/** The events of the audit trail in words (the catalogue's English sources): every event has its words. */
+export const EVENT_LABELS: Record<ESignEventType, string> = {
   'documents-generated': 'Documents generated',
   'link-sent': 'Signing link sent',
   opened: 'Opened by the borrower',
@@ -185,6 +185,24 @@ const LABELS: Record<string, string> = {
   'document-viewed': 'Agreement viewed',
   signed: 'Signed',
   completed: 'Completed',
+};
+
+/**
+ * What an event's data says on the certificate, in the document's language: the facts a reader can check (hashes, the
+ * name typed, the identity check's reference). Where the signature was drawn, file ids and the like are the
+ * platform's own bookkeeping, kept in the chain (its hashes cover them) but not shown.
+ */
+const EVENT_DETAILS: Record<string, (value: string, speak: Speaker) => string> = {
+  documentSha256: (value, { say }) => say('Document SHA-256: {value}', { value }),
+  signedDocumentSha256: (value, { say }) => say('Signed document SHA-256: {value}', { value }),
+  consentVersion: (value, { say }) => say('Consent version: {value}', { value }),
+  consentSha256: (value, { say }) => say('Consent text SHA-256: {value}', { value }),
+  testDocument: (_value, { say }) => say('The borrower opened the test document and entered its code.'),
+  transactionId: (value, { say }) => say('Identity check reference: {value}', { value }),
+  attempt: (value, { say }) => say('Attempt: {value}', { value }),
+  typedName: (value, { say }) => say('Name typed: {value}', { value }),
+  signatureSha256: (value, { say }) => say('Signature image SHA-256: {value}', { value }),
+  channels: (value, { say }) => say('Sent by: {value}', { value: value.split(',').map((channel) => say(channel === 'Sms' ? 'text message' : 'e-mail')).join(', ') }),
 };
 
 /** The signed agreement: the signature drawn in its box, and an audit certificate page appended. */
@@ -228,10 +246,12 @@ export async function signAgreementPdf(input: SigningInput, speak: Speaker): Pro
   ]);
   w.heading(say('Events (each hash = SHA-256 of the previous hash and the event)'), 11);
   for (const event of certificate.events) {
-    w.text(`${event.seq}. ${LABELS[event.type] ? say(LABELS[event.type]!) : event.type} · ${event.at} · IP ${event.ip ?? say('unknown')}`, { size: 9, font: 'bold', gap: 0 });
+    w.text(`${event.seq}. ${say(EVENT_LABELS[event.type])} · ${event.at} · IP ${event.ip ?? say('unknown')}`, { size: 9, font: 'bold', gap: 0 });
     if (event.userAgent) w.text(say('User agent: {agent}', { agent: event.userAgent }), { size: 8, indent: 12, gap: 0 });
-    const details = Object.entries(event.data).filter(([, v]) => v !== null && v !== '').map(([k, v]) => `${k}=${String(v)}`).join(' · ');
-    if (details) w.text(details, { size: 8, indent: 12, gap: 0 });
+    for (const [key, value] of Object.entries(event.data)) {
+      const detail = EVENT_DETAILS[key];
+      if (detail && value !== null && value !== '') w.text(detail(String(value), speak), { size: 8, indent: 12, gap: 0 });
+    }
     w.text(`hash ${event.hash}`, { size: 7.5, font: 'mono', indent: 12, gap: 0 });
     w.text(`prev ${event.prevHash}`, { size: 7.5, font: 'mono', indent: 12, gap: 5 });
   }

@@ -199,6 +199,8 @@ export function bankStatementEmail(input: { to: string; firstName: string; offic
 /** One declining lender, as the adverse-action notice names it. */
 export interface DecliningLender {
   name: string;
+  /** The creditor's postal address (Reg B §1002.9(a)(2)), from its lender file; null for a lender no file names now. */
+  address: string | null;
   phone: string | null;
   /** The lender's principal reason; null when it gave none (the applicant may then ask for it). */
   reason: string | null;
@@ -224,7 +226,7 @@ export function adverseActionNotice(
 ): { subject: string; text: string } {
   const { say } = speak;
   const lines = input.lenders.map((l) => {
-    const contact = l.phone ? `, ${l.phone}` : '';
+    const contact = [l.address, l.phone].filter(Boolean).map((part) => `, ${part}`).join('');
     const reason = l.reason
       ? say('Principal reason: {reason}', { reason: say(l.reason) })
       : say('You may ask this lender for the specific reasons within 60 days of this notice; it will tell you within 30 days of your request.');

@@ -212,6 +212,7 @@ describe('lenders', () => {
       code: 'zeta',
       name: 'Zeta Health Credit',
       phone: '(800) 555-0199',
+      address: '1 Zeta Plaza, Denver, CO 80202',
       routes: [
         { name: 'offers-id', path: 'offers/:id?', step: 'offers', layout: 'office', access: { borrower: true }, screen: 'lender-offers' },
         { name: 'offers-select', path: 'offers/select', step: 'select', layout: 'office', access: { borrower: true }, screen: 'lender-select' },

@@ -29,7 +29,9 @@ describe('the adverse-action notice', () => {
     expect(sent).toHaveLength(1);
     const [message] = sent;
     expect(message!.subject).toMatch(/^Your financing application at Journey Dental \w+: the lenders' decisions$/);
-    for (const name of LENDER_NAMES) expect(message!.body).toContain(`- ${name}, (800) `);
+    // Each creditor with its address from its lender file (Reg B §1002.9(a)(2)) and its phone.
+    const addressOf = (name: string) => lenderCatalogue(h.settings).descriptors.find((lender) => lender.name === name)!.address;
+    for (const name of LENDER_NAMES) expect(message!.body).toContain(`- ${name}, ${addressOf(name)}, (800) `);
     expect(message!.body).toContain("Principal reason: Sandbox: the last name 'Decline' is declined by every lender.");
     expect(message!.body).toContain('Sandbox Credit Reporting (simulated), 100 Example Way, Austin, TX 78701, (800) 555-0190');
     // The score each lender used, with its scale, date and key factors (FCRA §615(a)(1)(B), decision 0221).
@@ -86,7 +88,7 @@ describe('the adverse-action notice', () => {
     await Promise.all([sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1)), sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 1))]);
     const sent = await messagesTo(email);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toContain("- GreenSky, (800) 555-0104. Principal reason: Insufficient credit history");
+    expect(sent[0]!.body).toContain(`- GreenSky, ${lenderCatalogue(h.settings).get('gsky')!.descriptor.address}, (800) 555-0104. Principal reason: Insufficient credit history`);
     for (const name of LENDER_NAMES.filter((n) => n !== 'GreenSky')) expect(sent[0]!.body).not.toContain(`- ${name},`);
     expect(await noticesOf(appId)).toHaveLength(1);
     await sendDueNotices(db(), catalogue, later(NOTICE_AFTER_DAYS + 2));

@@ -45,6 +45,7 @@ describe("a brand's hosts never widen whom sign-in trusts (finding 1)", () => {
   const WORDS = new Set([
     'layouts.schema.json#/$defs/office/properties/address',
     'lender.schema.json#/properties/eligibility/properties/creditBureau/properties/address',
+    'lender.schema.json#/properties/address',
     'routes.schema.json#/properties/notFound/properties/link',
     // The list of the footer's links; each link's href is a URL kind.
     'layouts.schema.json#/$defs/footer/properties/links',

@@ -4,7 +4,7 @@ import { ROOT } from '../../core/contract/documents.ts';
 import { fill, negotiate, speakerOf, translate, wordsOf, type Speaker } from '../../core/i18n.ts';
 import { adverseActionNotice, adverseActionSms, applicationLinkEmail, applicationLinkSms, eSignLinkEmail, eSignLinkSms, passcodeEmail, passcodeSms } from '../../server/notify/messages.ts';
 import { consentText } from '../../server/esign/consent.ts';
-import { agreementTitle, buildAgreement, signAgreementPdf, type AgreementInput } from '../../server/esign/agreement.ts';
+import { agreementTitle, buildAgreement, EVENT_LABELS, signAgreementPdf, type AgreementInput } from '../../server/esign/agreement.ts';
 import type { ChainedEvent, ESignEventType } from '../../server/esign/audit.ts';
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
 import { creditTermsOf, disclose } from '../../core/credit.ts';
@@ -125,11 +125,11 @@ describe('what the server writes to a borrower, in Spanish', () => {
           firstName: 'Ana', officeName: 'Bright Smiles', appliedOn: '2026-11-26',
           lenders: [
             {
-              name: 'GreenSky', phone: '(800) 555-0104', reason: null, bureau: { name: 'Equifax', address: 'P.O. Box 740241, Atlanta, GA 30374', phone: '(800) 685-1111' },
+              name: 'GreenSky', address: '104 Sandbox Way, Austin, TX 78701', phone: '(800) 555-0104', reason: null, bureau: { name: 'Equifax', address: 'P.O. Box 740241, Atlanta, GA 30374', phone: '(800) 685-1111' },
               score: { value: 562, low: 300, high: 850, model: 'Sandbox Score (simulated, FICO-like)', source: 'Equifax', date: '2026-11-26', factors: ['Too many recent inquiries for credit'] },
               countered: null,
             },
-            { name: 'Ally Lending', phone: null, reason: 'Insufficient income for the amount requested', bureau: null, score: null, countered: null },
+            { name: 'Ally Lending', address: null, phone: null, reason: 'Insufficient income for the amount requested', bureau: null, score: null, countered: null },
           ],
         },
         speak,
@@ -139,8 +139,8 @@ describe('what the server writes to a borrower, in Spanish', () => {
         {
           firstName: 'Ana', officeName: 'Bright Smiles', appliedOn: '2026-11-26',
           lenders: [
-            { name: 'PowerPay', phone: null, reason: "Sandbox: the last name 'Counter' is approved for $1,500 at most.", bureau: null, score: null, countered: { approvedCents: 150_000, askedCents: 450_000, openUntil: '2026-12-26' } },
-            { name: 'Upgrade', phone: null, reason: null, bureau: null, score: null, countered: { approvedCents: 150_000, askedCents: 450_000, openUntil: null } },
+            { name: 'PowerPay', address: null, phone: null, reason: "Sandbox: the last name 'Counter' is approved for $1,500 at most.", bureau: null, score: null, countered: { approvedCents: 150_000, askedCents: 450_000, openUntil: '2026-12-26' } },
+            { name: 'Upgrade', address: null, phone: null, reason: null, bureau: null, score: null, countered: { approvedCents: 150_000, askedCents: 450_000, openUntil: null } },
           ],
         },
         speak,
@@ -173,13 +173,15 @@ describe('what the server writes to a borrower, in Spanish', () => {
         };
         const built = await buildAgreement(input, speak);
         const at = '2026-11-26T12:30:00.000Z';
-        const event = (seq: number, type: ESignEventType) => ({ seq, type, at, ip: '203.0.113.9', userAgent: 'Test', data: {}, hash: 'h', prevHash: 'p' }) as unknown as ChainedEvent;
+        // Every kind of event, with what the ceremony records in its data (the platform's own bookkeeping too).
+        const data = { documentSha256: 'a'.repeat(64), fileId: 'f-1', title: 'x', sigPage: 2, sigY: 587.3249999999998, consentVersion: 'esign-2025-1', consentLanguage: 'es', consentSha256: 'b'.repeat(64), testDocument: 'code entered', transactionId: 'T-1', attempt: 1, typedName: 'Ana Ruiz', signatureSha256: 'c'.repeat(64), signedDocumentSha256: 'd'.repeat(64), channels: 'Email,Sms' };
+        const event = (seq: number, type: ESignEventType) => ({ seq, type, at, ip: '203.0.113.9', userAgent: 'Test', data, hash: 'h', prevHash: 'p' }) as unknown as ChainedEvent;
         const signed = await signAgreementPdf(
           {
             unsigned: built.bytes, signatureBox: built.signatureBox, signaturePng: pngOf(40, 20), typedName: 'Ana Ruiz', signedAt: new Date(at),
             certificate: {
               title: agreementTitle(input, speak), contractId: 'GS-1', appId: 7, documentSha256: 'a'.repeat(64), consentVersion: 'esign-2025-1', consentSha256: 'b'.repeat(64),
-              signer: { name: 'Ana Ruiz', email: null, mobilePhone: null }, events: [event(1, 'documents-generated'), event(2, 'consented'), event(3, 'signed')],
+              signer: { name: 'Ana Ruiz', email: null, mobilePhone: null }, events: (Object.keys(EVENT_LABELS) as ESignEventType[]).map((type, i) => event(i + 1, type)),
             },
           },
           speak,
@@ -188,6 +190,8 @@ describe('what the server writes to a borrower, in Spanish', () => {
       }
     }
     expect([...missing]).toEqual([]);
+    // No internal value or field name on the certificate (issue 37).
+    expect(agreement.match(/.{0,40}(sigY|587\.32|testDocument|code entered|fileId|\w=\w).{0,40}/g)).toBeNull();
     expect(agreement).toContain('Tasa de porcentaje anual');
     expect(agreement).toContain('Certificado de finalización');
     expect(agreement).toContain('$4,500.00');

@@ -40,6 +40,7 @@ export async function sendAdverseActionNotice(tx: Db, catalogue: LenderCatalogue
     .filter((l) => l.status === 'Declined' || (l.approvedCents !== null && Number(l.approvedCents) < app.amount))
     .map((l) => ({
       name: l.name,
+      address: catalogue.get(l.code)?.descriptor.address ?? null,
       phone: l.phone,
       reason: l.reason,
       bureau: catalogue.get(l.code)?.descriptor.eligibility.creditBureau ?? null,

@@ -16,6 +16,8 @@ import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/mul
 import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';
 import { labels } from '../../codegen/generated/labels.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { evaluateConditions } from '../../src/engine/context.ts';
 
 type Json = Record<string, unknown>;
 const read = <T = Json>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -183,6 +185,36 @@ describe('funding (spec §6: df.admin only)', () => {
     expect(condition(funding.visible, cond({ dfiAdmin: true }), true)).toBe(false);
     const office = menus.find((m) => m.id === 'office')!;
     expect(office.items.map((i) => i.to.route)).toEqual(expect.arrayContaining(['home', 'logs-inactive', 'logs-funded', 'logs-refunds', 'logs-sendapp']));
+  });
+
+  it("offers My Lenders where Home says to apply to lenders there: to the admin of an office that awaits approval (issue 37)", () => {
+    const conditions = screensFile<{ conditions: Record<string, unknown> }>('conditions.json').conditions;
+    const pending = { session: { authenticated: true, enrolled: true, approved: false, role: 'admin' } };
+    const office = screensFile<{ menus: Array<{ id: string; items: Array<{ id?: string; label?: string; visible?: unknown }> }> }>('menus.json').menus.find((m) => m.id === 'office')!;
+    const shown = office.items.filter((item) => condition(item.visible, { ...pending, cond: evaluateConditions(conditions, pending) }, true)).map((item) => item.label);
+    const reviewed = (page('office-status').sections as Array<{ title: string; text: string }>).find((s) => s.title === 'Your enrollment is being reviewed')!;
+    expect(reviewed.text).toContain('under My Lenders');
+    expect(shown).toContain('My Lenders');
+  });
+
+  it("promises an office's admins the reason on their Home page only for the statuses whose Home section shows it (issue 37)", () => {
+    // Every status a screen opens the status dialog with, found in the descriptors.
+    const opened = new Set<string>();
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!node || typeof node !== 'object') return;
+      const action = node as { type?: string; dialog?: string; props?: { status?: unknown } };
+      if (action.type === 'dialog' && action.dialog === 'admin-office-status' && typeof action.props?.status === 'string') opened.add(action.props.status);
+      Object.values(node).forEach(walk);
+    };
+    for (const file of listDescriptorFiles()) walk(JSON.parse(file.text));
+    expect(opened.size).toBeGreaterThanOrEqual(4);
+    const sections = page('office-status').sections as Array<{ visible?: unknown; text: string }>;
+    for (const status of opened) {
+      const intro = text(dialog('admin-office-status').intro, { dialog: { status, officeName: 'Hill Country Smiles' } });
+      const shown = sections.some((section) => section.text.includes('{data.statusReason}') && condition(section.visible, { data: { enrollmentStatus: status } }, true));
+      expect(intro.includes('Home page'), `${status}: ${intro}`).toBe(shown);
+    }
   });
 
   it('shows the audit logs on the detail to platform admins only (the contract has no log call for offices)', () => {

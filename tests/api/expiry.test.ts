@@ -81,7 +81,7 @@ describe('offers that expire untaken', () => {
     expect(notices).toHaveLength(1);
     const sent = await outboxTo(h, email);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.body).toContain('- GreenSky, (800) 555-0104.');
+    expect(sent[0]!.body).toContain(`- GreenSky, ${lenderCatalogue(h.settings).get('gsky')!.descriptor.address}, (800) 555-0104.`);
   });
 
   it('names each lender that approved less than was asked once the offer expired untaken (a counteroffer)', async () => {

@@ -70,6 +70,24 @@ test('an office admin invites a colleague, who signs up from the e-mailed link a
   await page.reload();
   await expect(teamRow(page, email)).toContainText('Active');
   await expect(teamRow(page, email).getByRole('button', { name: 'Resend invite' })).toHaveCount(0);
+
+  // Disabled by the admin, the colleague is told so as they sign in: no New Application, no office's lists, no error
+  // toast (issue 37).
+  await teamRow(page, email).getByRole('button', { name: 'Disable' }).click();
+  await expect(teamRow(page, email)).toContainText('Disabled');
+  const laterContext = await browser.newContext({ ignoreHTTPSErrors: true });
+  const later = await laterContext.newPage();
+  await later.goto('/');
+  await later.getByLabel('Email').fill(email);
+  await later.getByLabel('Password').fill('colleague-pass-1234');
+  await later.getByRole('button', { name: 'Sign in' }).click();
+  await expect(later.getByRole('heading', { name: 'Your access to this office is turned off' })).toBeVisible({ timeout: 30_000 });
+  await expect(later.getByText(`An admin of ${OFFICE} turned off your access to its applications.`)).toBeVisible();
+  await expect(later.getByRole('button', { name: 'New Application' })).toHaveCount(0);
+  await expect(later.getByRole('heading', { name: 'Active Applications' })).toHaveCount(0);
+  await expect(later.getByRole('link', { name: 'Inactive Apps' })).toHaveCount(0);
+  await expect(later.getByText('Oops!')).toHaveCount(0);
+  await laterContext.close();
 });
 
 test('a link that no longer works says so on the page, without an error toast', async ({ page }) => {

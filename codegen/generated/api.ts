@@ -3498,6 +3498,8 @@ export interface components {
             officeName: string | null;
             /** @description Enrollment status of the current office; null without one (internal admins, a user who has not enrolled). */
             enrollmentStatus: components["schemas"]["EnrollmentStatus"] | null;
+            /** @description An admin of the current office turned this person's access to it off: every call for the office is refused until it is turned on again, and Home says so at sign-in. */
+            accessDisabled: boolean;
             /** @description The current office's published landing page code (null when it has none): where its patients start an application alone, on their own phone or handed the office's device (decision 0217). */
             officeLandingCode: string | null;
             /** @description The current office's state wants the patient alone to fill in the application (screens/states.json, e.g. N.Y. Gen. Bus. Law §349-g): staff send the link instead of applying on the office's device. */

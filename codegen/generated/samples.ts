@@ -5388,6 +5388,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "officeId": 101,
     "officeName": "Sample office name",
     "enrollmentStatus": "New",
+    "accessDisabled": true,
     "officeLandingCode": "Sample",
     "patientOnlyApplication": true,
     "statusReason": "Sample status reason"

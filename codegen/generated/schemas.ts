@@ -6998,6 +6998,10 @@ export interface SessionUser {
    */
   enrollmentStatus: EnrollmentStatus | null;
   /**
+   * An admin of the current office turned this person's access to it off: every call for the office is refused until it is turned on again, and Home says so at sign-in.
+   */
+  accessDisabled: boolean;
+  /**
    * The current office's published landing page code (null when it has none): where its patients start an application alone, on their own phone or handed the office's device (decision 0217).
    */
   officeLandingCode: string | null;

@@ -339,8 +339,8 @@ describe('users and invites', () => {
       expect(refused.statusCode).toBe(403);
       expect(refused.headers['content-type']).toContain('application/problem+json');
       expect(body(refused).detail).toBe('Your access to this office has been disabled. Ask an admin of the office to enable it.');
-      // Signing in again lands on that office (not on enrollment), where the same words greet them.
-      expect(body(await as(email, 'POST', '/api/Users/GetUserInfo', {}))).toMatchObject({ officeId: office.officeId, isEnrollmentCompleted: true });
+      // Signing in again lands on that office (not on enrollment), whose Home tells them their access is off (issue 37).
+      expect(body(await as(email, 'POST', '/api/Users/GetUserInfo', {}))).toMatchObject({ officeId: office.officeId, isEnrollmentCompleted: true, accessDisabled: true });
       expect((await as(office.admin, 'PUT', `/api/Users/DeleteUser/${office.adminId}/${office.officeId}`)).statusCode, 'still the last active admin').toBe(409);
 
       const self = await update(office.admin, office.officeId, { userId: office.adminId, email: office.admin, role: 'admin' }, { isDisabled: true });
@@ -348,6 +348,7 @@ describe('users and invites', () => {
 
       const on = await update(office.admin, office.officeId, { userId, email }, { isDisabled: false });
       expect(body(on)).toMatchObject({ isDisabled: false, status: 'Active' });
+      expect(body(await as(email, 'POST', '/api/Users/GetUserInfo', {}))).toMatchObject({ accessDisabled: false });
       expect((await read()).statusCode).toBe(200);
     });
 

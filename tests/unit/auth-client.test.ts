@@ -68,9 +68,9 @@ describe('after sign-in (spec §4)', () => {
     const state = sessionFromUser({
       userId: 'u1', firstName: 'Olivia', lastName: 'Bennett', email: 'o@x.test', role: 'admin', userRole: null, title: 'Manager', timeZone: 'CT',
       isMultipleOffices: true, hasBizApps: false, isEnrollmentCompleted: true, isApproved: false, officeId: 100, officeName: 'Bright Smiles Dental',
-      enrollmentStatus: 'Submitted', statusReason: null, patientOnlyApplication: true, officeLandingCode: 'brightsmiles',
+      enrollmentStatus: 'Submitted', statusReason: null, patientOnlyApplication: true, officeLandingCode: 'brightsmiles', accessDisabled: true,
     });
-    expect(state).toMatchObject({ userInfoLoaded: true, officeId: 100, selectedOfficeId: 100, enrolled: true, approved: false, isMultipleOffices: true, role: 'admin', patientOnlyApplication: true, officeLandingCode: 'brightsmiles' });
+    expect(state).toMatchObject({ userInfoLoaded: true, officeId: 100, selectedOfficeId: 100, enrolled: true, approved: false, isMultipleOffices: true, role: 'admin', patientOnlyApplication: true, officeLandingCode: 'brightsmiles', accessDisabled: true });
   });
 
   it('reads identity details from the ID token of each kind of issuer', () => {

@@ -131,6 +131,7 @@ export async function sessionUser(db: Db, userId: string): Promise<Schemas['Sess
     statusReason: current?.office.statusReason ?? null,
     patientOnlyApplication: patientOnlyApplication(stateRules(), current?.office.state),
     officeLandingCode: current && current.office.isApproved && current.office.isActive ? current.office.code : null,
+    accessDisabled: current?.link.isDisabled ?? false,
   };
 }
 

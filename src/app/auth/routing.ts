@@ -52,6 +52,7 @@ export function sessionFromUser(user: SessionUser): Partial<SessionState> {
     approved: user.isApproved,
     patientOnlyApplication: user.patientOnlyApplication,
     officeLandingCode: user.officeLandingCode,
+    accessDisabled: user.accessDisabled,
   };
 }
 

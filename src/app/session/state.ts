@@ -13,6 +13,8 @@ export interface SessionState {
   patientOnlyApplication: boolean;
   /** The office's published landing page code: where its patients start an application alone (decision 0217). */
   officeLandingCode: string | null;
+  /** An admin of the current office turned this person's access to it off (Home says so; nothing of the office opens). */
+  accessDisabled: boolean;
   userId: string | null;
   officeId: number | null;
   officeName: string | null;
@@ -56,6 +58,7 @@ export const EMPTY_SESSION: SessionState = {
   approved: false,
   patientOnlyApplication: false,
   officeLandingCode: null,
+  accessDisabled: false,
   userId: null,
   officeId: null,
   officeName: null,

@@ -11,6 +11,7 @@ import { appOriginAllowed } from '../../server/identity/provider.ts';
 import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import { readDescriptor } from '../../core/descriptors/read.ts';
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
+import { attach, toasts } from '../../src/app/ui/toasts.ts';
 
 function fakeTimers() {
   let now = 0;
@@ -183,5 +184,27 @@ describe('the web page headers and configuration', () => {
     const images = (csp: string) => csp.split('; ').find((directive) => directive.startsWith('img-src '));
     expect(images(contentSecurityPolicy(signInOrigins({ kind: 'builtin' }, 'https://localhost:3000')))).toBe("img-src 'self' data:");
     expect(images(contentSecurityPolicy(signInOrigins({ kind: 'builtin' }, 'https://localhost:3000'), 'https://assets.smilefinancing.example'))).toBe("img-src 'self' data: https://assets.smilefinancing.example");
+  });
+});
+
+describe('toasts', () => {
+  it('replace the toast of their kind on screen rather than pile up, also those raised before the toaster loaded (issue 37)', () => {
+    const onScreen = new Map<string, string>();
+    let next = 0;
+    toasts.success('Invitation accepted.');
+    toasts.success('Welcome to Bright Smiles Dental.');
+    const detach = attach({
+      show: (t) => {
+        const id = `t${next++}`;
+        onScreen.set(id, `${t.type}: ${t.title}`);
+        return id;
+      },
+      dismiss: (id) => void onScreen.delete(id),
+    });
+    expect([...onScreen.values()]).toEqual(['success: Welcome to Bright Smiles Dental.']);
+    toasts.error(new Error('The office could not be saved.'));
+    toasts.success('Saved.');
+    expect([...onScreen.values()]).toEqual([expect.stringMatching(/^error: /), 'success: Saved.']);
+    detach();
   });
 });

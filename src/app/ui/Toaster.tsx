@@ -45,8 +45,13 @@ export default function Toaster() {
     // queue is handed over a moment after mounting.
     let detach: (() => void) | undefined;
     const timer = setTimeout(() => {
-      detach = attach((t) => {
-        belongsToPage(toaster.create({ type: t.type, title: t.title, description: t.lines.join('\n'), duration: TOAST_MS, closable: true }));
+      detach = attach({
+        show: (t) => {
+          const id = toaster.create({ type: t.type, title: t.title, description: t.lines.join('\n'), duration: TOAST_MS, closable: true });
+          belongsToPage(id);
+          return id;
+        },
+        dismiss: (id) => toaster.dismiss(id),
       });
     }, 50);
     return () => {

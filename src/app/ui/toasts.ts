@@ -15,13 +15,26 @@ export interface ToastRequest {
   lines: string[];
 }
 
-type Show = (toast: ToastRequest) => void;
-let show: Show | undefined;
+/** The toaster's side: shows a toast and answers its id; takes one away by its id. */
+export interface ToastDisplay {
+  show(toast: ToastRequest): string;
+  dismiss(id: string): void;
+}
+
+let display: ToastDisplay | undefined;
 const queue: ToastRequest[] = [];
 const waiting = new Set<() => void>();
+/** The toast of each type on screen: a new one replaces it rather than piling up beside it (issue 37). */
+const shown = new Map<ToastRequest['type'], string>();
+
+function showReplacing(to: ToastDisplay, toast: ToastRequest): void {
+  const before = shown.get(toast.type);
+  if (before !== undefined) to.dismiss(before);
+  shown.set(toast.type, to.show(toast));
+}
 
 export function push(toast: ToastRequest): void {
-  if (show) show(toast);
+  if (display) showReplacing(display, toast);
   else {
     queue.push(toast);
     for (const wake of waiting) wake();
@@ -29,11 +42,11 @@ export function push(toast: ToastRequest): void {
 }
 
 /** Called by the toaster once loaded. */
-export function attach(next: Show): () => void {
-  show = next;
-  for (const toast of queue.splice(0)) next(toast);
+export function attach(next: ToastDisplay): () => void {
+  display = next;
+  for (const toast of queue.splice(0)) showReplacing(next, toast);
   return () => {
-    if (show === next) show = undefined;
+    if (display === next) display = undefined;
   };
 }
 

@@ -152,6 +152,8 @@ describe('users and invites', () => {
       const accepted = await as(email, 'POST', '/api/Users/ProcessInvite', { inviteId: token });
       expect(accepted.statusCode, accepted.body).toBe(200);
       expect(body(accepted)).toMatchObject({ isInviteProcessed: true, role: 'support', status: 'Active', inviteExpiresAtUtc: null });
+      // Accepting is the first visit of the office: Manage Users shows it as the last login (issue 37).
+      expect(Date.now() - Date.parse(body(accepted).lastLoginDateTimeUtc)).toBeLessThan(60_000);
       expect((await as(email, 'GET', `/api/Office/GetOfficeInfo/${officeId}`)).statusCode).toBe(200);
       // Single use.
       expect((await as(email, 'POST', '/api/Users/ProcessInvite', { inviteId: token })).statusCode).toBe(409);

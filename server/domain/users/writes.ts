@@ -201,10 +201,12 @@ export async function processInvite(db: Db, caller: { userId: string; email: str
   if (details.invite.email !== normalizeEmail(caller.email)) throw new HttpProblem(403, 'This invitation was sent to another e-mail address.');
   if (!(await useInvite(db, details.invite.id))) throw HttpProblem.conflict('This invitation was already used.');
   const { officeId, role } = details.invite;
+  // Accepting is the person's first visit of the office: its 'Last login' starts here, not at their next sign-in.
+  const lastLoginAt = new Date();
   await db
     .insert(userOffices)
-    .values({ userId: caller.userId, officeId, role, isInvited: true, isInviteProcessed: true })
-    .onConflictDoUpdate({ target: [userOffices.userId, userOffices.officeId], set: { isInviteProcessed: true, role } });
+    .values({ userId: caller.userId, officeId, role, isInvited: true, isInviteProcessed: true, lastLoginAt })
+    .onConflictDoUpdate({ target: [userOffices.userId, userOffices.officeId], set: { isInviteProcessed: true, role, lastLoginAt } });
   return officeUser(db, caller.userId, officeId);
 }
 

@@ -196,7 +196,8 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Refund": "Refund",
     "Inactive": "Inactive",
     "Funded": "Funded",
-    "NoOffers": "No Offers"
+    "NoOffers": "No Offers",
+    "AwaitingBorrower": "Waiting for the Borrower"
   },
   "TimeZone": {
     "AT": "Atlantic",

@@ -121,13 +121,21 @@ export type ContractSubStatus =
   | 'FundsReleased'
   | 'Booked';
 /**
- * Status chip shown in application lists (spec §4 Status chip): OffersAvailable ('Offers Available') green, Expired, ActionRequired ('Action Required') red, Completed accent blue, Refund and Inactive orange, Funded dark blue, NoOffers ('no-offers' grey) for anything else.
+ * Status chip shown in application lists (spec §4 Status chip): OffersAvailable ('Offers Available') green, Expired, ActionRequired ('Action Required') red, Completed accent blue, Refund and Inactive orange, Funded dark blue; anything else in the grey 'no-offers' style: AwaitingBorrower ('Waiting for the Borrower', sent but not yet filled in by the borrower) and NoOffers ('No Offers').
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "StatusChip".
  */
 export type StatusChip =
-  'OffersAvailable' | 'Expired' | 'ActionRequired' | 'Completed' | 'Refund' | 'Inactive' | 'Funded' | 'NoOffers';
+  | 'OffersAvailable'
+  | 'Expired'
+  | 'ActionRequired'
+  | 'Completed'
+  | 'Refund'
+  | 'Inactive'
+  | 'Funded'
+  | 'NoOffers'
+  | 'AwaitingBorrower';
 /**
  * Status of the funding (or refund ACH transfer) of an application.
  *

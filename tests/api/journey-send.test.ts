@@ -18,6 +18,12 @@ describe('sending an application link', () => {
     office = await journeyOffice(h);
   });
 
+  it('shows a texted application as waiting for the borrower, with nothing to resubmit, until the borrower fills it in (issue 37)', async () => {
+    const sent = json<{ appId: number }>(await send({ mobilePhone: freshPhone(), serviceDate: null, enableRemoteSign: false }));
+    const detail = json<Record<string, unknown>>(await h.call({ method: 'GET', url: `/api/App/GetApp/${sent.appId}/false`, as: office.admin }));
+    expect(detail).toMatchObject({ stage: 'NotApplicable', statusChip: 'AwaitingBorrower', showResubmitButton: false, showSubmitToLendersButton: false });
+  });
+
   it("takes names as people write them ('Lucía Peña', 'O’Brien') and keeps them as typed (issue 37)", async () => {
     const response = await send({ firstName: 'Lucía', lastName: 'Peña O’Brien', email: freshEmail('lucia'), serviceDate: null, enableRemoteSign: false });
     expect(response.statusCode, response.body).toBe(200);

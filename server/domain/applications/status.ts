@@ -7,6 +7,8 @@ export type StatusChip = Schemas['StatusChip'];
 /** The state a list row or a detail view is derived from. */
 export interface AppState {
   stage: Stage;
+  /** Null until the application was submitted to the lenders (a link sent, not yet filled in by the borrower). */
+  decisionStatus: string | null;
   isOfferMatch: boolean;
   isFinalized: boolean;
   isExpired: boolean;
@@ -29,9 +31,10 @@ export const ACTIVE_STAGES: readonly Stage[] = [
  * The list status chip of spec §4, from the office's point of view (docs/decisions/0006-status-chip-and-actions.md):
  * green while the borrower moves through offers, red when the office must act, blue once done.
  */
-export function statusChip(app: Pick<AppState, 'stage' | 'isOfferMatch'>): StatusChip {
+export function statusChip(app: Pick<AppState, 'stage' | 'isOfferMatch' | 'decisionStatus'>): StatusChip {
   switch (app.stage) {
     case 'NotApplicable':
+      if (app.decisionStatus === null) return 'AwaitingBorrower';
       return app.isOfferMatch ? 'OffersAvailable' : 'NoOffers';
     case 'OfferSelected':
     case 'SigningRequired':
@@ -70,13 +73,16 @@ export function displayFlags(app: AppState): DisplayFlags {
   const { stage } = app;
   const open = !INACTIVE_STAGES.includes(stage) && !FUNDED_STAGES.includes(stage);
   const refundable = app.fundedAmount !== null && app.fundedAmount - app.refundedAmount > 0;
+  // Submitted to the lenders at least once: before that there is nothing to submit again (the borrower has not filled
+  // in the form the office sent).
+  const submitted = app.decisionStatus !== null;
   return {
     showViewOffersButton: (stage === 'NotApplicable' && app.isOfferMatch) || stage === 'OfferSelected',
     showSignDocsButton: stage === 'SigningRequired',
     showFinalizeButton: stage === 'ReadyToFinalize' && !app.isFinalized,
-    showResubmitButton: stage === 'Declined' || stage === 'Expired' || (stage === 'NotApplicable' && !app.isOfferMatch),
+    showResubmitButton: stage === 'Declined' || stage === 'Expired' || (stage === 'NotApplicable' && submitted && !app.isOfferMatch),
     showAddReferenceCodeButton: open && app.referenceCode === null,
     showRefundButton: FUNDED_STAGES.includes(stage) && refundable,
-    showSubmitToLendersButton: stage === 'NotApplicable' || stage === 'Declined',
+    showSubmitToLendersButton: (stage === 'NotApplicable' && submitted) || stage === 'Declined',
   };
 }

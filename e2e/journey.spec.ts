@@ -387,7 +387,8 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await signIn(page, OFFICE_ADMIN, /^\/home$/);
   const { appId, link } = await sendTextLink(page, b);
   const office = page;
-  await expect(office.locator('[data-chip]').first()).toHaveText('No Offers');
+  // Sent, not yet filled in: the list says so, as the details do (issue 37), and offers nothing to resubmit.
+  await expect(office.locator('[data-chip]').first()).toHaveText('Waiting for the Borrower');
 
   const { context, page: phone } = await borrowerPage(browser);
   // This borrower has no pointer: every step by keyboard alone, with the focus in sight (issue 19, WCAG 2.1.1, 2.4.7).

@@ -5,6 +5,7 @@
  * browser matches patterns (core/brand.ts) but never judges them.
  */
 import { getDomain } from 'tldts';
+import { quoted } from './descriptors/errors.ts';
 
 /** Names of this machine: a demo and the tests run on them, and no one else can own them. */
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -16,10 +17,10 @@ export function hostPatternProblem(pattern: string): string | undefined {
   if (LOOPBACK.has(pattern) || IPV4.test(pattern)) return undefined;
   const name = pattern.startsWith('*.') ? pattern.slice(2) : pattern;
   if (name.length > 253 || !name.split('.').every((label) => LABEL.test(label))) {
-    return `'${pattern.slice(0, 100)}' is not a host name: lower-case letters, digits and hyphens between dots, with '*' only as a whole first label, as in '*.example.com'.`;
+    return `${quoted(pattern)} is not a host name: lower-case letters, digits and hyphens between dots, with '*' only as a whole first label, as in '*.example.com'.`;
   }
   if (getDomain(name, { allowPrivateDomains: true }) === null) {
-    return `'${pattern}' would cover the sites of many owners: name your own domain, as in 'portal.example.com' or '*.example.com'.`;
+    return `${quoted(pattern)} would cover the sites of many owners: name your own domain, as in 'portal.example.com' or '*.example.com'.`;
   }
   return undefined;
 }

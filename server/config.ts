@@ -207,8 +207,8 @@ function tlsSettings(env: Env, mode: Settings['mode']): Settings['tls'] {
   return { mode: 'files', certFile: resolve(env.TLS_CERT_FILE!), keyFile: resolve(env.TLS_KEY_FILE!) };
 }
 
-/** SIGN_IN_HOSTS: comma-separated host patterns; unset, the deployed brand files' hosts. */
-function signInHosts(env: Env): string[] | undefined {
+/** SIGN_IN_HOSTS: comma-separated host patterns; unset (undefined), the deployed brand files' hosts. */
+function signInHostsSetting(env: Env): string[] | undefined {
   if (env.SIGN_IN_HOSTS === undefined) return undefined;
   const hosts = env.SIGN_IN_HOSTS.split(',').map((host) => host.trim().toLowerCase()).filter(Boolean);
   const problem = hosts.map(hostPatternProblem).find((text) => text !== undefined);
@@ -226,7 +226,7 @@ function identitySettings(env: Env, mode: Settings['mode'], dataDir: string): Id
     return {
       kind: 'builtin',
       clientId: env.OIDC_CLIENT_ID || 'pos-portal-web',
-      appHosts: signInHosts(env),
+      appHosts: signInHostsSetting(env),
       keysSecret: secret(env, 'IDENTITY_KEY', mode, dataDir, 32),
     };
   }

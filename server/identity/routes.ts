@@ -57,10 +57,7 @@ const waitMessage = (seconds: number) =>
  * in from a browser they used before, is never slowed by someone else's failures (decision 0252).
  */
 const DEVICE_COOKIE = 'pos_device';
-const deviceOf = (request: FastifyRequest): string | undefined => {
-  const value = /(?:^|;\s*)pos_device=([A-Za-z0-9_-]{43})(?:;|$)/.exec(request.headers.cookie ?? '')?.[1];
-  return value;
-};
+const deviceOf = (request: FastifyRequest): string | undefined => /(?:^|;\s*)pos_device=([A-Za-z0-9_-]{43})(?:;|$)/.exec(request.headers.cookie ?? '')?.[1];
 const deviceCookie = (value: string) => `${DEVICE_COOKIE}=${value}; Path=${MOUNT}; Max-Age=${400 * 24 * 3600}; HttpOnly; Secure; SameSite=Lax`;
 
 function sendPage(reply: FastifyReply, page: Page): FastifyReply {

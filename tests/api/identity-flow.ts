@@ -137,6 +137,12 @@ export async function refresh(browser: Browser, refreshToken: string): Promise<L
   });
 }
 
+/** A sign-in on the provider's page, as far as its answer to the form (followed while it redirects within it). */
+export async function submitSignIn(browser: Browser, email: string, password: string): Promise<LightMyRequestResponse> {
+  const page = await browser.follow((await authorize(browser)).response);
+  return browser.follow(await browser.post(formAction(page.body), { email, password }));
+}
+
 /** Signs in through the provider's pages and redeems the code: what MSAL's loginRedirect does. */
 export async function signInWithPassword(browser: Browser, email: string, password: string): Promise<Tokens> {
   const authorization = await authorize(browser);

@@ -5,7 +5,7 @@ import { buildServer } from '../../server/app.ts';
 import { createIdentity, type Identity } from '../../server/identity/index.ts';
 import { SIGN_IN_LIMITS, throttleSeconds } from '../../server/identity/accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
-import { authorize, Browser, claims, formAction, pathOf, redeem, refresh, REDIRECT_URI, signInWithPassword } from './identity-flow.ts';
+import { authorize, Browser, claims, formAction, pathOf, redeem, refresh, REDIRECT_URI, signInWithPassword, submitSignIn } from './identity-flow.ts';
 
 const PASSWORD = 'demo-pass-1234';
 let ipCounter = 20;
@@ -117,12 +117,7 @@ describe('the built-in OpenID provider', () => {
   it(`slows an account's failures from one address after ${SIGN_IN_LIMITS.pair}, waiting 1, 2, 4 … seconds, without checking the password meanwhile`, async () => {
     const email = 'dfi@demo.test';
     const ip = freshIp();
-    /** One sign-in from the address, as far as the provider's answer to the form (followed while it redirects). */
-    const attempt = async (password: string) => {
-      const browser = new Browser(app, ip);
-      const page = await browser.follow((await authorize(browser)).response);
-      return browser.follow(await browser.post(formAction(page.body), { email, password }));
-    };
+    const attempt = (password: string) => submitSignIn(new Browser(app, ip), email, password);
     for (let i = 0; i < SIGN_IN_LIMITS.pair; i++) expect((await attempt(`wrong-password-${i}`)).body).toContain('The email or password is not correct.');
     const slowed = await attempt(PASSWORD);
     expect(slowed.statusCode).toBe(429);

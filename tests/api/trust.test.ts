@@ -10,7 +10,7 @@ import { buildServer } from '../../server/app.ts';
 import { createIdentity } from '../../server/identity/index.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { PLATFORM, PRODUCT_OWNER } from '../support/demo-accounts.ts';
-import { authorize, Browser, formAction, REDIRECT_URI, signInWithPassword } from './identity-flow.ts';
+import { authorize, Browser, formAction, REDIRECT_URI, signInWithPassword, submitSignIn } from './identity-flow.ts';
 import { REQUEST_LIMITS, SIGN_IN_LIMITS } from '../../server/identity/accounts.ts';
 
 /**
@@ -182,11 +182,6 @@ describe("the landing page's passcode tells nobody who is a patient (finding 2)"
 });
 
 describe('nobody can lock staff out (finding 3)', () => {
-  /** A sign-in from a browser, as far as the provider's answer to the form. */
-  const signInFrom = async (browser: Browser, email: string, password: string) => {
-    const page = await browser.follow((await authorize(browser)).response);
-    return browser.follow(await browser.post(formAction(page.body), { email, password }));
-  };
   const signedIn = (answer: { headers: Record<string, unknown> }) => String(answer.headers.location ?? '').startsWith(REDIRECT_URI);
 
   it("lets the right password in from the owner's own browser and from elsewhere while a prober fails, and tells the owner once", async () => {
@@ -194,10 +189,10 @@ describe('nobody can lock staff out (finding 3)', () => {
     const own = new Browser(app, freshIp());
     await signInWithPassword(own, email, PASSWORD);
     const prober = freshIp();
-    for (let i = 0; i < SIGN_IN_LIMITS.pair + 2; i++) await signInFrom(new Browser(app, prober), email, `guess-number-${i}`);
-    expect(signedIn(await signInFrom(new Browser(app, prober), email, PASSWORD)), 'the prober waits').toBe(false);
-    expect(signedIn(await signInFrom(new Browser(app, own.ip, own.host).withCookies(own), email, PASSWORD)), "the owner's browser").toBe(true);
-    expect(signedIn(await signInFrom(new Browser(app, freshIp()), email, PASSWORD)), 'another address').toBe(true);
+    for (let i = 0; i < SIGN_IN_LIMITS.pair + 2; i++) await submitSignIn(new Browser(app, prober), email, `guess-number-${i}`);
+    expect(signedIn(await submitSignIn(new Browser(app, prober), email, PASSWORD)), 'the prober waits').toBe(false);
+    expect(signedIn(await submitSignIn(new Browser(app, own.ip, own.host).withCookies(own), email, PASSWORD)), "the owner's browser").toBe(true);
+    expect(signedIn(await submitSignIn(new Browser(app, freshIp()), email, PASSWORD)), 'another address').toBe(true);
     const told = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from outbox where recipient = ${email} and subject like 'Failed sign-ins to your %'`);
     expect(Number(told.rows[0]!.n)).toBe(1);
   });
@@ -209,8 +204,8 @@ describe('nobody can lock staff out (finding 3)', () => {
     await h.database.db.execute(sql`
       insert into security_events (kind, actor, detail, ip)
       select 'sign-in-failed', ${email}, '{}'::jsonb, '10.9.' || (n / 250) || '.' || (n % 250) from generate_series(1, ${SIGN_IN_LIMITS.account}) n`);
-    expect(signedIn(await signInFrom(new Browser(app, freshIp()), email, PASSWORD)), 'a browser never used').toBe(false);
-    expect(signedIn(await signInFrom(new Browser(app, freshIp(), own.host).withCookies(own), email, PASSWORD)), "the owner's browser, elsewhere").toBe(true);
+    expect(signedIn(await submitSignIn(new Browser(app, freshIp()), email, PASSWORD)), 'a browser never used').toBe(false);
+    expect(signedIn(await submitSignIn(new Browser(app, freshIp(), own.host).withCookies(own), email, PASSWORD)), "the owner's browser, elsewhere").toBe(true);
   });
 });
 

@@ -15,6 +15,7 @@ import { loadOnce, tracked } from '../../src/engine/preload.ts';
 import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
 import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';
 import { labels } from '../../codegen/generated/labels.ts';
+import { CHIPS, NO_OFFERS } from '../../src/widgets/chip-styles.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 import { evaluateConditions } from '../../src/engine/context.ts';
@@ -222,6 +223,12 @@ describe('funding (spec §6: df.admin only)', () => {
     const logs = parts.find((p) => p.screen === 'app-detail-logs')!;
     expect(condition(logs.visible, cond({ internalAdmin: true }), true)).toBe(true);
     expect(condition(logs.visible, cond({ internalAdmin: false }), true)).toBe(false);
+  });
+});
+
+describe('the status chip', () => {
+  it("shows each chip in the words of its enumeration (the chip styles keep their own copy for the lists' speed)", () => {
+    for (const [chip, words] of Object.entries(labels.StatusChip!)) expect((CHIPS[chip] ?? NO_OFFERS).label, chip).toBe(words);
   });
 });
 

@@ -42,6 +42,13 @@ const mmddyyyy = (d: Date) => `${String(d.getUTCMonth() + 1).padStart(2, '0')}/$
 describe('the send-application form (spec §5), with the precompiled validator', () => {
   const valid = { firstName: "Mary-Jo O'Neil", lastName: 'Smith', email: 'mary@example.test', amount: 750 };
 
+  it("takes names as people write them, with the browser's own precompiled validator (issue 37)", () => {
+    for (const [firstName, lastName] of [['Lucía', 'Peña'], ['Zoë', 'O’Brien'], ['Nguyễn', 'Văn Anh']]) {
+      expect(validateForm(rules(send), { ...valid, firstName, lastName }).fieldErrors, `${firstName} ${lastName}`).toEqual({});
+    }
+    expect(validateForm(rules(send), { ...valid, firstName: 'Ana3' }).fieldErrors.firstName).toEqual(['Names can only contain alphabets, spaces, hyphens and apostrophes.']);
+  });
+
   it('starts from the schema defaults: amount 750, remote sign off', () => {
     expect(defaultsOf(send.schema)).toEqual({ amount: 750, enableRemoteSign: false });
   });

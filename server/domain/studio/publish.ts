@@ -52,7 +52,7 @@ export function unapprovedHosts(draft: Draft, approved: readonly string[]): stri
     return doc.hosts.flatMap((host, i) =>
       typeof host !== 'string' || approved.includes(host) || (!host.includes('*') && approved.some((pattern) => hostMatches(pattern, host)))
         ? []
-        : [`screens/${path}#/hosts/${i}: patients see this brand on '${host.slice(0, 100)}' once published; staff can sign in there only after the platform operator approves the host.`],
+        : [`screens/${path}#/hosts/${i}: patients see this brand on ${quoted(host)} once published; staff can sign in there only after the platform operator approves the host.`],
     );
   });
 }

@@ -14,24 +14,17 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { hashOf, outbox } from './support/borrower.ts';
 import { signIn } from './support/session.ts';
+import { languages } from './support/words.ts';
 import { pageText, testDocumentCodeIn } from '../tests/support/pdf-text.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 test.describe.configure({ timeout: 150_000 });
 
-const spanish = JSON.parse(readFileSync(new URL('../screens/languages/es.json', import.meta.url), 'utf8')) as { texts: Record<string, string> };
-
+const spanish = languages().find((language) => language.locale === 'es')!;
 /** The Spanish of an English source text, its placeholders filled. */
-function es(source: string, values: Record<string, string> = {}): string {
-  const text = spanish.texts[source];
-  if (text === undefined) throw new Error(`screens/languages/es.json has no translation of '${source}'`);
-  return text.replace(/\{([^{}|]+)\}/g, (whole, name: string) => values[name] ?? whole);
-}
-
+const es = spanish.words;
 /** English sources long enough to be told apart from names and numbers, whose Spanish differs. */
-const ENGLISH = Object.entries(spanish.texts)
-  .filter(([source, text]) => source !== text && source.length >= 14 && !/[{}]/.test(source))
-  .map(([source]) => source);
+const ENGLISH = spanish.foreign;
 
 /** The page is in Spanish: its language, no English text of the catalogue on screen, and axe finds nothing. */
 async function inSpanish(page: Page, step: string): Promise<void> {

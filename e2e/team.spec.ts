@@ -102,7 +102,10 @@ test("the office's last admin cannot be removed: the refusal is said on screen a
   await me.getByRole('button', { name: 'Remove' }).click();
   const confirm = page.getByRole('dialog', { name: 'Remove Olivia Bennett?' });
   await confirm.getByRole('button', { name: 'Remove' }).click();
-  await expect(page.getByText('An office needs at least one active admin.')).toBeVisible();
+  // Said where the admin pressed, in plain words: no error toast, no operation id (issue 37).
+  await expect(confirm.getByRole('alert')).toHaveText('An office needs at least one active admin.');
+  await expect(page.getByText('Oops!')).toHaveCount(0);
+  await expect(page.getByText(/OperationId/)).toHaveCount(0);
   await confirm.getByRole('button', { name: 'Cancel' }).click();
   await expect(me).toContainText('Administrator');
   await expect(me).toContainText('Active');

@@ -29,8 +29,11 @@ async function start(): Promise<void> {
   const set = await startingSet();
   preloadFirstPage(set);
   // A visitor who reads another language sees their first screen in it (decision 0216).
-  const locale = startingLocale(addressQuery(window.location), navigator.languages, set.files);
-  const language = chooseLanguage(locale, false, set.files);
+  const query = addressQuery(window.location);
+  const locale = startingLocale(query, navigator.languages, set.files);
+  // A link's language is the patient's, chosen by the office: it stays for the tab, through a reload and the way back
+  // from a lender's own site, as a choice in the picker does.
+  const language = chooseLanguage(locale, query.lang === locale, set.files);
   await session.ready;
   await language;
   // A preview shows the pages to the visitor the studio chose, with sample answers (decision 0229).

@@ -21,6 +21,7 @@ import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, reportRenderError, type De
 import { session } from './session/store.ts';
 import { authPort } from './auth-port.ts';
 import { callOperation, downloadOperation, readsOnly } from './api/client.ts';
+import { refusalOf } from './api/problem.ts';
 import { toasts, onFirstToast } from './ui/toasts.ts';
 import { progress, withOverlay } from './ui/progress.ts';
 import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
@@ -75,7 +76,7 @@ function createServices(set: DescriptorSet): EngineServices {
     components: { studio: () => import('./studio/Studio.tsx') },
     session: session as unknown as EngineServices['session'],
     auth: () => authPort(),
-    api: { call: callOperation, download: downloadOperation, reads: readsOnly },
+    api: { call: callOperation, download: downloadOperation, reads: readsOnly, refusal: refusalOf },
     toast: toasts,
     forms: formModules,
     labels: loadLabelTable,

@@ -62,8 +62,9 @@ async function take(locale: string, set: SetFiles): Promise<boolean> {
 
 /** Loads a language of a descriptor set and makes it current; `remember` keeps the choice for the tab. */
 export async function chooseLanguage(locale: string, remember: boolean, set: SetFiles): Promise<void> {
-  if (locale === currentLanguage().locale) return retakeLanguage(set);
-  if (!(await take(locale, set)) || !remember) return;
+  if (locale === currentLanguage().locale) await retakeLanguage(set);
+  else if (!(await take(locale, set))) return;
+  if (!remember) return;
   try {
     sessionStorage.setItem(KEY, locale);
   } catch {

@@ -28,6 +28,10 @@ export interface ActionRuntime {
   invalidate(operationIds: readonly string[]): void;
   /** Runs a call under the progress overlay. */
   progress<T>(work: Promise<T>): Promise<T>;
+  /** A business rule's refusal of a call, as a sentence; undefined for a failure. */
+  refusal(error: unknown): string | undefined;
+  /** Shows a refusal where the person acted (beside the button, above the form's buttons); without it, a toast says it. */
+  refused?(sentence: string): void;
   /** Set inside a form: its data, and how to reset it. */
   form?: { data: Record<string, unknown>; reset(): void };
   reload?(): void;
@@ -112,7 +116,9 @@ export async function runActions(actions: readonly Action[] | undefined, context
               ? await (action.progress === false ? runtime.call(action.operation, input) : runtime.progress(runtime.call(action.operation, input)))
               : await runtime.progress(runtime.download(action.operation, input));
         } catch (error) {
+          const refusal = runtime.refusal(error);
           if (action.onError?.length) await runActions(action.onError, { ...context, error }, runtime);
+          else if (refusal !== undefined) (runtime.refused ?? runtime.toast.info)(refusal);
           else runtime.toast.error(error, action.errorTitle === undefined ? undefined : text(action.errorTitle, context));
           return false;
         }

@@ -133,6 +133,7 @@ export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRunt
         setTimeout(() => URL.revokeObjectURL(url), 10_000);
       },
       toast: services.toast,
+      refusal: (error) => services.api.refusal(error),
       setSession: (values) => services.session.update(values),
       clearSession: () => services.session.clear(),
       signIn: (returnPath, signUp) => services.auth().signIn(returnPath, signUp),

@@ -52,6 +52,8 @@ export interface ApiPort {
   download(operationId: string, input: CallInput): Promise<DownloadResult>;
   /** Does the operation only read (GET)? An action that calls one shares the page's query of the same request. */
   reads(operationId: string): boolean;
+  /** A business rule's refusal of a call, as a sentence for the person who acted; undefined for a failure. */
+  refusal(error: unknown): string | undefined;
 }
 
 export interface ToastPort {

@@ -75,46 +75,61 @@ export interface ActionButtonProps {
  */
 const FILLS_ITS_CELL = { width: 'full', justifyContent: 'flex-start', whiteSpace: 'normal', textAlign: 'start', height: 'auto', minHeight: '11', paddingBlock: '2' } as const;
 
+/** A business rule's refusal, said where the person acted (issue 37): a sentence, not an error toast. */
+export function Refusal({ sentence }: { sentence: string | undefined }) {
+  if (!sentence) return null;
+  return (
+    <Text role="alert" data-refusal color="fg.error" fontSize="sm" alignSelf="center">
+      {sentence}
+    </Text>
+  );
+}
+
 export function ActionButton({ button, context, runtime, onSubmit, size = 'md', fullWidth, iconOnlyWhenNarrow }: ActionButtonProps) {
   const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState<string>();
   if (!condition(button.visible, context, true)) return null;
   const disabled = condition(button.disabled, context, false);
   const label = text(button.label, context);
   const style = VARIANTS[button.variant ?? 'secondary'];
   const click = async () => {
     setBusy(true);
+    setRefusal(undefined);
     try {
       if (button.submit && onSubmit) await onSubmit();
-      else await runActions(button.actions, context, runtime);
+      else await runActions(button.actions, context, { ...runtime, refused: runtime.refused ?? setRefusal });
     } finally {
       setBusy(false);
     }
   };
   return (
-    <Button
-      type={button.submit ? 'submit' : 'button'}
-      data-button={button.id}
-      size={size}
-      variant={style.variant}
-      colorPalette={style.colorPalette}
-      disabled={disabled || busy}
-      onClick={button.submit && !onSubmit ? undefined : () => void click()}
-      {...(fullWidth ? FILLS_ITS_CELL : {})}
-      aria-label={iconOnlyWhenNarrow && button.icon ? label : undefined}
-    >
-      {button.icon ? (
-        <Suspense fallback={null}>
-          <Icon name={button.icon} />
-        </Suspense>
-      ) : null}
-      {iconOnlyWhenNarrow && button.icon ? (
-        <Box as="span" display={{ base: 'none', sm: 'inline' }}>
-          {label}
-        </Box>
-      ) : (
-        label
-      )}
-    </Button>
+    <>
+      <Button
+        type={button.submit ? 'submit' : 'button'}
+        data-button={button.id}
+        size={size}
+        variant={style.variant}
+        colorPalette={style.colorPalette}
+        disabled={disabled || busy}
+        onClick={button.submit && !onSubmit ? undefined : () => void click()}
+        {...(fullWidth ? FILLS_ITS_CELL : {})}
+        aria-label={iconOnlyWhenNarrow && button.icon ? label : undefined}
+      >
+        {button.icon ? (
+          <Suspense fallback={null}>
+            <Icon name={button.icon} />
+          </Suspense>
+        ) : null}
+        {iconOnlyWhenNarrow && button.icon ? (
+          <Box as="span" display={{ base: 'none', sm: 'inline' }}>
+            {label}
+          </Box>
+        ) : (
+          label
+        )}
+      </Button>
+      <Refusal sentence={refusal} />
+    </>
   );
 }
 

@@ -1,5 +1,6 @@
 import type { ActionRuntime } from '../../src/engine/actions.ts';
 import type { RouteEntry } from '../../src/engine/routing.ts';
+import { refusalOf } from '../../src/app/api/problem.ts';
 
 /** An action runtime that does nothing (src/engine/actions.ts); a test overrides what it records or answers. */
 export function fakeRuntime(table: readonly RouteEntry[], overrides: Partial<ActionRuntime> = {}): ActionRuntime {
@@ -13,6 +14,7 @@ export function fakeRuntime(table: readonly RouteEntry[], overrides: Partial<Act
     call: async () => ({}),
     download: async () => undefined,
     toast: { success: () => undefined, info: () => undefined, error: () => undefined },
+    refusal: refusalOf,
     setSession: () => undefined,
     clearSession: () => undefined,
     signIn: async () => undefined,

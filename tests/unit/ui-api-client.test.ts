@@ -3,7 +3,9 @@ import createClient from 'openapi-fetch';
 import type { paths } from '../../codegen/generated/api.ts';
 import { operationIndex } from '../../codegen/generated/operation-index.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, retryDelay, type OperationFacts } from '../../src/app/api/pipeline.ts';
-import { ApiError, errorLines, isProblem } from '../../src/app/api/problem.ts';
+import { ApiError, errorLines, isProblem, refusalOf } from '../../src/app/api/problem.ts';
+import { runActions } from '../../src/engine/actions.ts';
+import { fakeRuntime } from '../support/action-runtime.ts';
 import messages from '../../schemas/messages.json';
 
 interface Sent {
@@ -136,6 +138,44 @@ describe('the API client middleware', () => {
     expect(operationIndex.App_GetOfficeApps).toMatchObject({ method: 'put', write: false });
     expect(operationIndex.App_CheckBorrowerEmail.key).toBe(true);
     expect(operationIndex.App_GetLoanAgreement.download).toBe(true);
+  });
+});
+
+describe("a business rule's refusal is a sentence where the person acted (issue 37)", () => {
+  const refused = new ApiError(409, { title: 'Conflict', status: 409, detail: 'An office needs at least one active admin.', traceId: 't' }, 'Users_UpsertUser');
+  const failed = new ApiError(500, { title: 'Internal Server Error', status: 500, traceId: 't' }, 'Users_UpsertUser');
+
+  it('is a 409 or a 429 with its detail; a failure, a 400 or a 409 without words is none', () => {
+    expect(refusalOf(refused)).toBe('An office needs at least one active admin.');
+    expect(refusalOf(new ApiError(429, { status: 429, detail: 'Too many attempts. Try again in 5 minutes.' }, 'x'))).toBe('Too many attempts. Try again in 5 minutes.');
+    expect(refusalOf(failed)).toBeUndefined();
+    expect(refusalOf(new ApiError(400, { status: 400, detail: 'One or more validation errors occurred.' }, 'x'))).toBeUndefined();
+    expect(refusalOf(new ApiError(409, { status: 409 }, 'x'))).toBeUndefined();
+    expect(refusalOf(new Error('network'))).toBeUndefined();
+  });
+
+  async function submitFailing(error: unknown, where: 'beside the button' | 'nowhere') {
+    const said: string[] = [];
+    const toasts: string[] = [];
+    const runtime = fakeRuntime([], {
+      call: async () => Promise.reject(error),
+      toast: { success: () => undefined, info: (m) => toasts.push(`info: ${m}`), error: () => toasts.push('error toast') },
+      ...(where === 'beside the button' ? { refused: (sentence: string) => said.push(sentence) } : {}),
+    });
+    const done = await runActions([{ type: 'submit', operation: 'Users_UpsertUser' }], {}, runtime);
+    return { done, said, toasts };
+  }
+
+  it('is said where the person acted, without the error toast', async () => {
+    expect(await submitFailing(refused, 'beside the button')).toEqual({ done: false, said: ['An office needs at least one active admin.'], toasts: [] });
+  });
+
+  it('is a plain toast of its sentence where the action has no place of its own', async () => {
+    expect(await submitFailing(refused, 'nowhere')).toEqual({ done: false, said: [], toasts: ['info: An office needs at least one active admin.'] });
+  });
+
+  it('leaves a failure to the error toast of spec §8, with its operation id', async () => {
+    expect(await submitFailing(failed, 'beside the button')).toEqual({ done: false, said: [], toasts: ['error toast'] });
   });
 });
 

@@ -23,6 +23,16 @@ export function isProblem(body: unknown): body is ProblemDetails {
   return !!body && typeof body === 'object' && !Array.isArray(body) && ('title' in body || 'status' in body || 'traceId' in body);
 }
 
+/**
+ * A business rule's refusal, in the person's words (issue 37): a 409 says the record is not in a state that allows the
+ * action ('An office needs at least one active admin.'), a 429 when to try again. Its detail is written for the person
+ * who acted and is shown where they acted, without the operation id a failure carries. Undefined for a failure.
+ */
+export function refusalOf(error: unknown): string | undefined {
+  if (!(error instanceof ApiError) || (error.status !== 409 && error.status !== 429)) return undefined;
+  return error.problem?.detail || undefined;
+}
+
 export interface ErrorTexts {
   serverError: string;
   unexpectedServerError: string;

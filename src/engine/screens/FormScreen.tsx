@@ -14,7 +14,7 @@ import { cleanData, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf,
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { catalogueIn } from '../../../core/messages.ts';
 import { templates } from '../forms/templates.tsx';
-import { ButtonRow, Loading, ScreenTitle } from '../ui.tsx';
+import { ButtonRow, Loading, Refusal, ScreenTitle } from '../ui.tsx';
 import { afterPaint } from '../after-paint.ts';
 
 type Data = Record<string, unknown>;
@@ -117,6 +117,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const data = useRef<Data>(seed);
   const [attempted, setAttempted] = useState(false);
   const [extraErrors, setExtraErrors] = useState<ErrorSchemaNode | undefined>();
+  const [refusal, setRefusal] = useState<string>();
   const [formKey, setFormKey] = useState(0);
   const [, setShape] = useState('');
   const merged = { ...data.current, ...bound };
@@ -161,6 +162,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   /** Validates and submits; true when everything it was asked to do succeeded. */
   const submit = async (): Promise<boolean> => {
     setAttempted(true);
+    setRefusal(undefined);
     const { data: sentData, fieldErrors } = validateForm(rules.current, data.current);
     if (Object.keys(fieldErrors).length) return false;
     const submitCtx = { ...ctx, form: sentData };
@@ -202,7 +204,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         throw error;
       }
     };
-    return runActions([action], submitCtx, { ...runtime, call: showingFieldErrors(runtime.call), download: showingFieldErrors(runtime.download), form: { data: sent, reset } });
+    return runActions([action], submitCtx, { ...runtime, call: showingFieldErrors(runtime.call), download: showingFieldErrors(runtime.download), form: { data: sent, reset }, refused: setRefusal });
   };
   // The wizard's Next submits through @rjsf, which shows the errors and focuses the first one, or calls onSubmit.
   const formRef = useRef<Form>(null);
@@ -256,6 +258,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
             const next = shapeOf({ ...context, form: { ...data.current, ...bound } });
             if (next.key !== shape.key) setShape(next.key);
             if (extraErrors) setExtraErrors(undefined);
+            setRefusal(undefined);
           }}
           onSubmit={() => {
             if (pendingSave.current) void submit().then(settle, () => settle(false));
@@ -277,6 +280,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
           focusOnFirstError
           experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', emptyObjectFields: 'skipDefaults' }}
         >
+          <Refusal sentence={refusal} />
           <ButtonRow buttons={buttons} context={ctx} runtime={runtime} justify={screen.dialog ? 'flex-end' : 'flex-start'} />
         </Form>
       ) : (

@@ -85,10 +85,12 @@ export default function WizardScreen({ screen }: ScreenProps<Wizard>) {
     setMissing(null);
     try {
       if (save.current && !(await save.current())) return;
-      if (!(await runActions(step.actions, context, runtime))) return;
+      // A refusal of the step's or the finish's call is said above Back and Next, where the person pressed.
+      const here = { ...runtime, refused: setMissing };
+      if (!(await runActions(step.actions, context, here))) return;
       drafts.current.delete(step.id);
       if (current >= steps.length - 1) {
-        await runActions(screen.finish, context, runtime);
+        await runActions(screen.finish, context, here);
         return;
       }
       if (screen.source) await queryClient.invalidateQueries({ queryKey: [screen.source.operation] });

@@ -79,7 +79,7 @@ test('Text a link: the masked mobile phone with the SMS consent hint', async ({ 
   // First Name and Last Name (the phone is given).
   await expect(dialog.getByText('This field is required.')).toHaveCount(2);
   await phone.fill('(512) 55');
-  await expect(dialog.getByText('This field must be a minimum of 14 characters.')).toBeVisible();
+  await expect(dialog.getByText('This field must be a 10-digit phone number, such as (555) 123-4567.')).toBeVisible();
 });
 
 test('every rule of spec §5 in its own words', async ({ page }) => {

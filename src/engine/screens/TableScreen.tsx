@@ -5,7 +5,7 @@ import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../
 import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
-import { formatValue } from '../../../core/formats.ts';
+import { formatField, formatValue } from '../../../core/formats.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine, type WidgetRegistry } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
@@ -79,9 +79,7 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
   }
   const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
   if (column.format === 'chip') return <widgets.StatusChip value={value} />;
-  // No amount is not an amount of $0.00 (a plan without a promotion has no deferred interest): the cell stays empty.
-  if (column.format === 'currency' && (value === null || value === undefined)) return null;
-  const shown = formatValue(column.format, value);
+  const shown = formatField(column.format, value);
   if (column.to && shown) {
     try {
       const target = resolveTarget(column.to, ctx, services.descriptors.table);

@@ -22,11 +22,13 @@ const NO_ROWS: Row[] = [];
 /**
  * A long free text (a status detail) wraps, but never narrower than a readable width: left to the browser, a narrow
  * screen squeezed it into a column a word wide and every row grew many lines tall. Amounts and dates keep to one
- * line. On a phone the table scrolls sideways anyway, so short texts and the row's buttons keep to one line too.
+ * line. A long header wraps too: in Spanish the offers' 'Intereses si no se paga en la promoción' on one line pushed a
+ * 1280-pixel screen's table sideways. On a phone the table scrolls sideways anyway, so short texts, headers and the
+ * row's buttons keep to one line too.
  * One rule for the table, not a style per cell (decisions 0131, 0132).
  */
 const CELLS = {
-  '& td': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
+  '& td, & th': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
   '& .cell-prose': { display: 'block', minWidth: '12rem', whiteSpace: 'normal' },
   '& .cell-line': { whiteSpace: 'nowrap' },
   '& .cell-buttons': { display: 'flex', gap: '2', flexWrap: { base: 'nowrap', sm: 'wrap' } },
@@ -337,10 +339,10 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                       key={header.id}
                       textAlign={column?.align === 'end' ? 'end' : undefined}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                      whiteSpace="nowrap"
+                      verticalAlign="bottom"
                     >
                       {header.column.getCanSort() ? (
-                        <Button variant="plain" size="sm" px="0" fontWeight="semibold" onClick={header.column.getToggleSortingHandler()}>
+                        <Button variant="plain" size="sm" px="0" h="auto" whiteSpace="inherit" textAlign="inherit" fontWeight="semibold" onClick={header.column.getToggleSortingHandler()}>
                           <table.FlexRender header={header} />
                           <span aria-hidden>{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
                         </Button>

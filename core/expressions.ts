@@ -172,7 +172,7 @@ export function condition(expression: unknown, context: Context, fallback: boole
 
 /**
  * Fills {path} placeholders of a string from the context; missing values read as ''. `{path|format}` shows the value
- * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, number, yesno, bytes, label:<Enumeration>, config:<Type>).
+ * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, ein, number, yesno, bytes, label:<Enumeration>, config:<Type>).
  */
 export function fillTemplate(template: string, context: Context): string {
   return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+(?::[A-Za-z][A-Za-z0-9-]*)?))?\}/g, (_whole, path: string, format: string | undefined) => {

@@ -60,6 +60,13 @@ export function formatPhone(value: unknown): string {
   return ten.length === 10 ? `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}` : String(value);
 }
 
+/** An EIN as 12-3456789 from nine digits, however it was typed; anything else as given. */
+export function formatEin(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const digits = String(value).replace(/\D/g, '');
+  return digits.length === 9 ? `${digits.slice(0, 2)}-${digits.slice(2)}` : String(value);
+}
+
 /** A file size: '512 B', '12.3 KB', '4.5 MB' (1 KB = 1,024 bytes); '' when absent. */
 export function formatBytes(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
@@ -76,6 +83,15 @@ export function formatBytes(value: unknown): string {
   return `${size.toFixed(1)} ${units[unit]}`;
 }
 
+/**
+ * A value as a field or a table cell shows it: an amount nobody gave (an owner's income left blank, a plan without a
+ * promotion) shows nothing, where formatCurrency's $0.00 would claim an amount.
+ */
+export function formatField(format: string | undefined, value: unknown): string {
+  if (format === 'currency' && (value === null || value === undefined || value === '')) return '';
+  return formatValue(format, value);
+}
+
 export function formatValue(format: string | undefined, value: unknown): string {
   if (format && isLabelFormat(format)) return labelOf(format, value);
   switch (format) {
@@ -89,6 +105,8 @@ export function formatValue(format: string | undefined, value: unknown): string 
       return formatDateTime(value);
     case 'phone':
       return formatPhone(value);
+    case 'ein':
+      return formatEin(value);
     case 'bytes':
       return formatBytes(value);
     case 'yesno':

@@ -104,6 +104,11 @@ test('the borrower journey in Spanish: a link texted in Spanish, GreenSky from t
   const firstRow = p.locator('[data-screen="table"]').first().locator('tbody tr').first();
   await expect(firstRow).toContainText(/\$\d{1,3}(,\d{3})*\.\d{2}/);
   await inSpanish(p, 'offers');
+  // On a 1280-pixel screen the table of offers, with its longer Spanish headers, fits without scrolling sideways.
+  await p.setViewportSize({ width: 1280, height: 800 });
+  const offers = p.locator('[data-screen="table"]').first().locator('table');
+  await expect.poll(() => offers.evaluate((t) => t.scrollWidth - t.parentElement!.clientWidth)).toBeLessThanOrEqual(0);
+  await p.setViewportSize({ width: 390, height: 844 });
   await firstRow.getByRole('button', { name: es('Choose') }).click();
   await expect(p.getByRole('heading', { name: es('Confirm your offer') })).toBeVisible();
   await p.locator('[data-confirm-card]').getByRole('checkbox').check();

@@ -79,7 +79,16 @@ test('Text a link: the masked mobile phone with the SMS consent hint', async ({ 
   // First Name and Last Name (the phone is given).
   await expect(dialog.getByText('This field is required.')).toHaveCount(2);
   await phone.fill('(512) 55');
-  await expect(dialog.getByText('This field must be a minimum of 14 characters.')).toBeVisible();
+  await expect(dialog.getByText('This field must be a 10-digit phone number, such as (555) 123-4567.')).toBeVisible();
+  // The focus goes to the first wrong field on the page, although the validator names the missing last name first; each
+  // message is the description of its field (issue 37, item 7).
+  const first = dialog.getByLabel('First Name');
+  await first.fill('J0hn');
+  await dialog.getByRole('button', { name: 'Submit' }).click();
+  await expect(first).toBeFocused();
+  await expect(first).toHaveAccessibleDescription('Names can only contain alphabets, spaces, hyphens and apostrophes.');
+  await expect(dialog.getByLabel('Last Name')).toHaveAccessibleDescription('This field is required.');
+  await expect(phone).toHaveAccessibleDescription(/message and data rates may apply.*This field must be a 10-digit phone number/is);
 });
 
 test('every rule of spec §5 in its own words', async ({ page }) => {

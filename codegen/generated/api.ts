@@ -3280,6 +3280,8 @@ export interface components {
             officeId: number;
             /** @description Owner the document belongs to (photo-ids). */
             ownerId: number | null;
+            /** @description The owner's first and last name (photo-ids), so lists say whose it is. */
+            ownerName: string | null;
             fileName: string;
             /** @description A value of config items OfficeFileTypes. */
             fileType: string;

@@ -3724,6 +3724,10 @@ export interface OfficeFile {
    * Owner the document belongs to (photo-ids).
    */
   ownerId: number | null;
+  /**
+   * The owner's first and last name (photo-ids), so lists say whose it is.
+   */
+  ownerName: string | null;
   fileName: string;
   /**
    * A value of config items OfficeFileTypes.

@@ -15,6 +15,7 @@ import { useEngine } from '../engine/services.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
 import { tr } from '../../core/current-language.ts';
 import { useTypedText } from '../engine/forms/typed-text.ts';
+import { useDescribedBy } from '../engine/forms/described-by.ts';
 
 const PHONE_MASK = '(###) ###-####';
 const DATE_MASK = '##/##/####';
@@ -27,10 +28,12 @@ export function maskOf(props: WidgetProps, fallback: string): string {
 export function MaskedInput(props: WidgetProps & { mask: string; inputMode: 'tel' | 'numeric'; autoComplete?: string; placeholderText: string; concealed?: boolean }) {
   const { id, onFocus, disabled, readonly, mask, inputMode, autoComplete, placeholderText, autofocus, concealed } = props;
   const typed = useTypedText(props, (v) => (typeof v === 'string' && !isEmptyMasked(mask, v) ? v : ''));
+  const describedBy = useDescribedBy();
   return (
     <Input
       id={id}
       name={id}
+      aria-describedby={describedBy}
       type={concealed ? 'password' : 'text'}
       inputMode={inputMode}
       autoComplete={autoComplete ?? 'off'}
@@ -63,11 +66,13 @@ export function DateWidget(props: WidgetProps) {
 export function CurrencyWidget(props: WidgetProps) {
   const { id, onFocus, disabled, readonly } = props;
   const typed = useTypedText(props, currencyText);
+  const describedBy = useDescribedBy();
   return (
     <InputGroup startElement={<Text as="span" aria-hidden color="fg.muted">$</Text>}>
       <Input
         id={id}
         name={id}
+        aria-describedby={describedBy}
         type="text"
         inputMode="decimal"
         autoComplete="off"
@@ -88,11 +93,13 @@ export function CurrencyWidget(props: WidgetProps) {
 
 function NativeSelectInput({ props, options }: { props: WidgetProps; options: Option[] }) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, schema } = props;
+  const describedBy = useDescribedBy();
   return (
     <NativeSelect.Root disabled={disabled || readonly}>
       <NativeSelect.Field
         id={id}
         name={id}
+        aria-describedby={describedBy}
         value={value === undefined || value === null ? '' : String(value)}
         bg="bg"
         onChange={(e) => {
@@ -153,8 +160,9 @@ export function SelectWidget(props: WidgetProps) {
 export function RadioWidget(props: WidgetProps) {
   const options = useChoices(props);
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, label, required, schema } = props;
+  const describedBy = useDescribedBy();
   return (
-    <Stack role="radiogroup" aria-label={label} aria-required={required || undefined} gap="2">
+    <Stack role="radiogroup" aria-label={label} aria-required={required || undefined} aria-describedby={describedBy} gap="2">
       {options.map((o, index) => (
         <chakra.label key={o.value} htmlFor={`${id}-${index}`} display="flex" alignItems="center" gap="2.5" cursor={disabled || readonly ? 'not-allowed' : 'pointer'}>
           <chakra.input
@@ -226,10 +234,12 @@ export function ConfirmWidget(props: WidgetProps) {
 
 export function TextareaWidget(props: WidgetProps) {
   const { id, value, onChange, onBlur, onFocus, disabled, readonly, options } = props;
+  const describedBy = useDescribedBy();
   return (
     <Textarea
       id={id}
       name={id}
+      aria-describedby={describedBy}
       value={value ?? ''}
       disabled={disabled}
       readOnly={readonly}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Box, Input, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import { fileProblem, imagePixelsProblem } from './file-check.ts';
+import { useDescribedBy } from '../engine/forms/described-by.ts';
 
 /**
  * File upload: the file travels as a data URL with its name (what a multipart call turns back into a file). With
@@ -15,6 +16,7 @@ export default function FileWidget(props: WidgetProps) {
   const pixels = maxWidth !== undefined || maxHeight !== undefined ? { maxWidth, maxHeight } : undefined;
   const [name, setName] = useState<string>();
   const [problem, setProblem] = useState<string>();
+  const describedBy = useDescribedBy(problem ? `${id}__problem` : undefined);
   return (
     <Box>
       <Input
@@ -24,8 +26,8 @@ export default function FileWidget(props: WidgetProps) {
         accept={accept}
         disabled={disabled || readonly}
         p="1"
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}__problem` : undefined}
+        {...(problem ? { 'aria-invalid': true } : {})}
+        aria-describedby={describedBy}
         onChange={async (e) => {
           const file = e.target.files?.[0];
           const refused = file && (fileProblem(file, { accept, maxBytes }) ?? (pixels ? imagePixelsProblem(new Uint8Array(await file.arrayBuffer()), pixels) : undefined));

@@ -1,4 +1,5 @@
 import { chakra, Text } from '@chakra-ui/react';
+import { useDescribedBy } from '../engine/forms/described-by.ts';
 
 /** A choice of a select or a checkbox group. */
 export interface Option {
@@ -11,6 +12,7 @@ export interface Option {
  * state machine is loaded for it (Chakra's Checkbox brings one; this keeps the borrower pages lighter).
  */
 export function NativeCheck(props: { id: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; required?: boolean; label: string; describedBy?: string; strong?: boolean }) {
+  const describedBy = useDescribedBy(props.describedBy);
   return (
     <chakra.label htmlFor={props.id} display="flex" alignItems="flex-start" gap="2.5" cursor={props.disabled ? 'not-allowed' : 'pointer'}>
       <chakra.input
@@ -20,7 +22,7 @@ export function NativeCheck(props: { id: string; checked: boolean; onChange(chec
         checked={props.checked}
         disabled={props.disabled}
         required={props.required}
-        aria-describedby={props.describedBy}
+        aria-describedby={describedBy}
         onChange={(e) => props.onChange(e.target.checked)}
         w="4"
         h="4"

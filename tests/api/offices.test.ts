@@ -160,6 +160,8 @@ describe('enrolling a new office, end to end', () => {
     expect(response.statusCode, response.body).toBe(204);
     const office = (await call(email, 'GET', `/api/Office/GetOfficeInfo/${officeId}`)).json();
     expect(office.files.map((f: { fileType: string; contentType: string }) => [f.fileType, f.contentType]).sort()).toEqual([['PhotoId', 'image/jpeg'], ['W9', 'application/pdf']]);
+    // A photo-id names whose it is (issue 37, item 7); another document belongs to no owner.
+    expect(office.files.map((f: { fileType: string; ownerName: string | null }) => [f.fileType, f.ownerName]).sort()).toEqual([['PhotoId', "Maria O'Neil"], ['W9', null]]);
     expect(office.owners[0].isPhotoIdUploaded).toBe(true);
     expect(office.owners[1].isPhotoIdUploaded).toBe(false);
     expect(office.requiredDocuments).toEqual([

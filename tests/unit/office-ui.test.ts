@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
 import { condition, evaluate, fillTemplate, text, type Context } from '../../core/expressions.ts';
-import { formatBytes } from '../../core/formats.ts';
+import { formatBytes, formatField } from '../../core/formats.ts';
 import { fieldErrorsOf } from '../../src/engine/screens/FormScreen.tsx';
 import { loadOnce, tracked } from '../../src/engine/preload.ts';
 import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
@@ -317,5 +317,44 @@ describe('preloading (a page appears in one commit)', () => {
     expect(await loadOnce(cache, 'k', load)).toBe(2);
     expect(await loadOnce(cache, 'k', load)).toBe(2);
     expect(calls).toBe(2);
+  });
+});
+
+describe("what an office's pages show (issue 37, item 7)", () => {
+  type Field = { label: string; value: unknown; format?: string };
+  const fieldsOf = (screen: Json) => (screen.sections as Array<{ fields?: Field[] }>).flatMap((s) => s.fields ?? []);
+  const field = (screen: Json, label: string) => fieldsOf(screen).find((f) => f.label === label)!;
+  const shown = (f: { value?: unknown; format?: string }, ctx: Context) => formatField(f.format, evaluate(f.value, ctx));
+  const ADDRESS = { streetAddress: '100 Congress Ave', suiteNo: 'Suite 200', city: 'Austin', state: 'TX', zipCode: '78701' };
+
+  it('the public landing page gives the full address: suite and ZIP code too', () => {
+    expect(shown(field(page('landing-code-office'), 'Address'), { data: { office: { address: ADDRESS } } })).toBe('100 Congress Ave, Suite 200, Austin, TX 78701');
+    expect(shown(field(page('landing-code-office'), 'Address'), { data: { office: { address: { ...ADDRESS, suiteNo: null } } } })).toBe('100 Congress Ave, Austin, TX 78701');
+    expect(shown(field(page('admin-office-profile'), 'Address'), { data: { address: ADDRESS } })).toBe('100 Congress Ave, Suite 200, Austin, TX 78701');
+  });
+
+  it('shows the EIN as 12-3456789 however it was typed', () => {
+    for (const screen of [page('admin-office-profile'), page('enroll-review')]) {
+      expect(shown(field(screen, 'Federal tax id (EIN)'), { data: { taxId: '123456789' } })).toBe('12-3456789');
+      expect(shown(field(screen, 'Federal tax id (EIN)'), { data: { taxId: '12-3456789' } })).toBe('12-3456789');
+    }
+  });
+
+  it("leaves an owner's income blank when none was given, rather than $0.00", () => {
+    const owners = page('admin-offices-owners');
+    const item = { annualIncome: null, netWorth: null };
+    expect(shown(field(owners, 'Annual income'), { item })).toBe('');
+    expect(shown(field(owners, 'Net worth'), { item })).toBe('');
+    expect(shown(field(owners, 'Annual income'), { item: { annualIncome: 0 } })).toBe('$0.00');
+    expect(shown(field(owners, 'Annual income'), { item: { annualIncome: 85000 } })).toBe('$85,000.00');
+  });
+
+  it('names the owner of each photo-id in the lists of documents', () => {
+    for (const screen of [page('admin-office-documents'), page('enroll-docs-files')]) {
+      const type = (columns(screen) as Array<Column & { header: string }>).find((c) => c.header === 'Type')!;
+      const cell = (row: Json) => text(type.value ?? { var: `row.${type.id}` }, { row });
+      expect(cell({ fileTypeName: 'Owner Photo ID', ownerName: "Maria O'Neil" })).toBe("Owner Photo ID: Maria O'Neil");
+      expect(cell({ fileTypeName: 'W-9 Form', ownerName: null })).toBe('W-9 Form');
+    }
   });
 });

@@ -63,7 +63,7 @@ describe('the send-application form (spec §5), with the precompiled validator',
       firstName: ['Names can only contain alphabets, spaces, hyphens and apostrophes.'],
       lastName: ['This field exceeds 25 characters.'],
       email: ['This field must be a valid e-mail address.'],
-      mobilePhone: ['This field must be a minimum of 14 characters.', 'This field does not match.'],
+      mobilePhone: ['This field must be a 10-digit phone number, such as (555) 123-4567.'],
       amount: ['This field must have a minimum value of 25'],
     });
     expect(validateForm(rules(send), { ...valid, amount: 40001 }).fieldErrors).toEqual({ amount: ['This field must have a maximum value of 40000'] });
@@ -118,7 +118,7 @@ describe('the send-application form (spec §5), with the precompiled validator',
       firstName: 'A', lastName: 'B', address: { streetAddress: '1 Main', city: 'Austin', state: 'TX', zipCode: '7870' }, dob: mmddyyyy(new Date()),
       ssn: '123-45-6789', annualIncome: 50000, employmentStatus: 'EmployedFull', amount: 500, agreeToTerms: false, mobilePhone: '(512) 555-0142',
     });
-    expect(fieldErrors['address.zipCode']).toEqual(['This field must be a minimum of 5 characters.', 'This field does not match.']);
+    expect(fieldErrors['address.zipCode']).toEqual(['This field must be a 5-digit ZIP code, such as 78701 or 78701-1234.']);
     expect(fieldErrors.dob).toEqual(['You are under 18.']);
     expect(fieldErrors.agreeToTerms).toEqual(['Must be checked.']);
   });

@@ -1,7 +1,7 @@
 import type { components } from '../../../codegen/generated/api.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { sql } from 'drizzle-orm';
-import { files, users, type officeOwners, type offices } from '../../db/schema.ts';
+import { files, officeOwners, users, type offices } from '../../db/schema.ts';
 import { triesLeft } from '../bank/tries.ts';
 import { toDollars, toUtc } from '../values.ts';
 
@@ -63,15 +63,17 @@ export const officeFileColumns = {
   sizeBytes: files.sizeBytes,
   createdAt: files.createdAt,
   uploadedBy: sql<string | null>`${users.firstName} || ' ' || ${users.lastName}`,
+  ownerName: sql<string | null>`(select ${officeOwners.firstName} || ' ' || ${officeOwners.lastName} from ${officeOwners} where ${officeOwners.id} = ${files.ownerId})`,
   // The words of the file type (config items OfficeFileTypes), so lists say 'W-9 Form' rather than 'W9'.
   typeName: sql<string | null>`(select ci.name from config_items ci where ci.type = 'OfficeFileTypes' and ci.value = ${files.kind} limit 1)`,
 };
 
-export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'officeId' | 'ownerId' | 'fileName' | 'kind' | 'contentType' | 'sizeBytes' | 'createdAt'> & { uploadedBy: string | null; typeName: string | null }): Schemas['OfficeFile'] {
+export function toOfficeFile(row: Pick<typeof files.$inferSelect, 'id' | 'officeId' | 'ownerId' | 'fileName' | 'kind' | 'contentType' | 'sizeBytes' | 'createdAt'> & { uploadedBy: string | null; ownerName: string | null; typeName: string | null }): Schemas['OfficeFile'] {
   return {
     id: row.id,
     officeId: row.officeId,
     ownerId: row.ownerId,
+    ownerName: row.ownerName,
     fileName: row.fileName,
     fileType: row.kind,
     fileTypeName: row.typeName ?? row.kind,

@@ -9,6 +9,7 @@ import { Alert, Box, Field, Fieldset, Input, SimpleGrid } from '@chakra-ui/react
 import type { ArrayFieldItemTemplateProps, ArrayFieldTemplateProps, BaseInputTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, TemplatesType } from '@rjsf/utils';
 import { lazyFunction } from '../ui.tsx';
 import { useTypedText } from './typed-text.ts';
+import { useDescribedBy } from './described-by.ts';
 
 const Nothing = () => null;
 
@@ -65,11 +66,13 @@ function BaseInputTemplate(props: BaseInputTemplateProps) {
   const { id, htmlName, type, onFocus, options, readonly, disabled, autofocus, placeholder, schema } = props;
   const inputType = type ?? (schema.type === 'number' || schema.type === 'integer' ? 'number' : 'text');
   const typed = useTypedText(props, (v) => (v === undefined || v === null ? '' : String(v)));
+  const describedBy = useDescribedBy();
   return (
     <Input
       id={id}
       name={htmlName ?? id}
       type={inputType}
+      aria-describedby={describedBy}
       {...typed.input}
       placeholder={placeholder}
       autoFocus={autofocus}

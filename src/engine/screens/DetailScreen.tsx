@@ -4,7 +4,7 @@ import type { DetailScreen as Detail, DetailSection } from '../../../codegen/gen
 import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
-import { formatValue } from '../../../core/formats.ts';
+import { formatField } from '../../../core/formats.ts';
 import { safeImageSource } from '../../../core/urls.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
@@ -55,7 +55,7 @@ function Section({ section, ctx, hasData, runtime }: { section: DetailSection; c
               <DataList.Item key={j}>
                 <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0} {...(field.emphasis ? { fontWeight: 'bold', color: 'fg' } : {})}>{text(field.label, ctx)}</DataList.ItemLabel>
                 <DataList.ItemValue {...(field.emphasis ? { fontWeight: 'bold', fontSize: 'xl' } : {})}>
-                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatValue(field.format, value)}
+                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatField(field.format, value)}
                 </DataList.ItemValue>
               </DataList.Item>
             );

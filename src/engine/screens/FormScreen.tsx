@@ -95,6 +95,9 @@ export default function FormScreen({ screen }: ScreenProps<FormDescriptor>) {
   return <FormBody screen={screen} data={screen.source ? (query.data ?? null) : undefined} reload={reload} />;
 }
 
+/** A control of a field shown wrong (Field.Root marks it data-invalid), one a person can type in or choose. */
+const FIRST_WRONG_CONTROL = '[data-invalid] :is(input, select, textarea):not([type="hidden"]):not(:disabled)';
+
 function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor; data: unknown; reload(): void }) {
   const services = useEngine();
   const module = read(loadForm(services, screen.schema));
@@ -118,6 +121,18 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   const [attempted, setAttempted] = useState(false);
   const [extraErrors, setExtraErrors] = useState<ErrorSchemaNode | undefined>();
   const [refusal, setRefusal] = useState<string>();
+  // Errors a submit found are shown, then the first wrong field in the page's order gets the focus: @rjsf's own
+  // focusOnFirstError takes the first error in the validator's order (every missing field before any other error) and
+  // misses the rules, checks and 400 answers shown as extra errors.
+  const box = useRef<HTMLDivElement>(null);
+  const [errorsShown, setErrorsShown] = useState(0);
+  const showErrors = (errors: ErrorSchemaNode) => {
+    setExtraErrors(errors);
+    setErrorsShown((n) => n + 1);
+  };
+  useEffect(() => {
+    if (errorsShown) box.current?.querySelector<HTMLElement>(FIRST_WRONG_CONTROL)?.focus();
+  }, [errorsShown]);
   const [formKey, setFormKey] = useState(0);
   const [, setShape] = useState('');
   const merged = { ...data.current, ...bound };
@@ -169,7 +184,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
     // Rules over the data and the context (an amount against the approved one): catalogue words on the field.
     const broken = brokenRules(screen, submitCtx, sentData, catalogue.messages);
     if (Object.keys(broken).length) {
-      setExtraErrors(toErrorSchema(broken));
+      showErrors(toErrorSchema(broken));
       return false;
     }
     for (const check of screen.checks ?? []) {
@@ -184,7 +199,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
       }
       if (!valid) {
         const message = catalogue.messages[check.message] ?? tr(check.message);
-        setExtraErrors(toErrorSchema({ [check.field]: [message] }));
+        showErrors(toErrorSchema({ [check.field]: [message] }));
         return false;
       }
     }
@@ -200,7 +215,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
         return await send(...args);
       } catch (error) {
         const onFields = fieldErrorsOf(error, paths);
-        if (onFields) setExtraErrors(toErrorSchema(onFields));
+        if (onFields) showErrors(toErrorSchema(onFields));
         throw error;
       }
     };
@@ -235,7 +250,7 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
   // In a wizard the wizard's Back and Next are the buttons.
   const buttons: Button[] = step ? [] : (screen.buttons ?? [{ id: 'submit', label: screen.submit?.label ?? tr('Submit'), variant: 'primary', submit: true }]);
   return (
-    <Box data-screen="form" data-form={screen.schema}>
+    <Box ref={box} data-screen="form" data-form={screen.schema}>
       {screen.dialog ? null : <ScreenTitle>{text(screen.title, ctx)}</ScreenTitle>}
       {screen.intro ? (
         <Text mb="4" whiteSpace="pre-line">
@@ -270,14 +285,13 @@ function FormBody({ screen, data: sourceData, reload }: { screen: FormDescriptor
             // Turning live validation on re-validates in @rjsf, which keeps only some errors (a group's own, such as
             // owners that do not total 100, went): what this submit found stays shown as extra errors until the next
             // change.
-            setExtraErrors(toErrorSchema(validateForm(rules.current, data.current).fieldErrors));
+            showErrors(toErrorSchema(validateForm(rules.current, data.current).fieldErrors));
             settle(false);
           }}
           noHtml5Validate
           showErrorList={false}
           liveValidate={attempted ? 'onChange' : undefined}
           extraErrors={extraErrors as never}
-          focusOnFirstError
           experimental_defaultFormStateBehavior={{ constAsDefaults: 'never', emptyObjectFields: 'skipDefaults' }}
         >
           <Refusal sentence={refusal} />

@@ -4,7 +4,7 @@ import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/genera
 import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useExprContext, useOperationQueries } from '../hooks.tsx';
-import { formatValue } from '../../../core/formats.ts';
+import { formatField } from '../../../core/formats.ts';
 import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
@@ -62,7 +62,7 @@ const Card = memo(function Card(props: { card: KanbanCard; context: Context; row
         .filter((l) => condition(l.visible, ctx, true))
         .map((l, j) => (
           <p key={j}>
-            {text(l.label, ctx)}: {formatValue(l.format, evaluate(l.value, ctx))}
+            {text(l.label, ctx)}: {formatField(l.format, evaluate(l.value, ctx))}
           </p>
         ))}
     </div>

@@ -5,7 +5,7 @@ import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../
 import type { ScreenProps } from './props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
-import { formatValue } from '../../../core/formats.ts';
+import { formatField, formatValue } from '../../../core/formats.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine, type WidgetRegistry } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
@@ -22,11 +22,13 @@ const NO_ROWS: Row[] = [];
 /**
  * A long free text (a status detail) wraps, but never narrower than a readable width: left to the browser, a narrow
  * screen squeezed it into a column a word wide and every row grew many lines tall. Amounts and dates keep to one
- * line. On a phone the table scrolls sideways anyway, so short texts and the row's buttons keep to one line too.
+ * line. A long header wraps too: in Spanish the offers' 'Intereses si no se paga en la promoción' on one line pushed a
+ * 1280-pixel screen's table sideways. On a phone the table scrolls sideways anyway, so short texts, headers and the
+ * row's buttons keep to one line too.
  * One rule for the table, not a style per cell (decisions 0131, 0132).
  */
 const CELLS = {
-  '& td': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
+  '& td, & th': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
   '& .cell-prose': { display: 'block', minWidth: '12rem', whiteSpace: 'normal' },
   '& .cell-line': { whiteSpace: 'nowrap' },
   '& .cell-buttons': { display: 'flex', gap: '2', flexWrap: { base: 'nowrap', sm: 'wrap' } },
@@ -79,9 +81,7 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
   }
   const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
   if (column.format === 'chip') return <widgets.StatusChip value={value} />;
-  // No amount is not an amount of $0.00 (a plan without a promotion has no deferred interest): the cell stays empty.
-  if (column.format === 'currency' && (value === null || value === undefined)) return null;
-  const shown = formatValue(column.format, value);
+  const shown = formatField(column.format, value);
   if (column.to && shown) {
     try {
       const target = resolveTarget(column.to, ctx, services.descriptors.table);
@@ -339,10 +339,10 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                       key={header.id}
                       textAlign={column?.align === 'end' ? 'end' : undefined}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
-                      whiteSpace="nowrap"
+                      verticalAlign="bottom"
                     >
                       {header.column.getCanSort() ? (
-                        <Button variant="plain" size="sm" px="0" fontWeight="semibold" onClick={header.column.getToggleSortingHandler()}>
+                        <Button variant="plain" size="sm" px="0" h="auto" whiteSpace="inherit" textAlign="inherit" fontWeight="semibold" onClick={header.column.getToggleSortingHandler()}>
                           <table.FlexRender header={header} />
                           <span aria-hidden>{sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : ''}</span>
                         </Button>

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../core/contract/operations.ts';
+import { ACCESS_HEADER, encodeAccess } from '../../core/access-header.ts';
 import type { ContractValidators, OperationValidators } from '../../core/contract/validators.ts';
 import { catalogueIn, toFieldErrors, type MessageCatalogue } from '../../core/messages.ts';
 import { languageFor } from '../descriptors/languages.ts';
@@ -120,8 +121,10 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
       config: { cache: op.cache },
       // Who asks, and whether their role may ask at all, come before the body is read (decision 0249): callers without a
       // right learn nothing from validation errors, and make the server parse nothing.
-      onRequest: async (request) => {
+      onRequest: async (request, reply) => {
         const caller = await access.authenticate(op, request);
+        // Before admit: a refusal after a demotion carries the new facts too.
+        if (caller.kind === 'staff') reply.header(ACCESS_HEADER, encodeAccess({ userRole: caller.userRole, roles: Object.fromEntries(caller.offices), disabled: [...caller.disabledOffices] }));
         access.admit(op, caller);
         callers.set(request, caller);
       },

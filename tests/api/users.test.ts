@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ACCESS_HEADER, decodeAccess } from '../../core/access-header.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { offices, userOffices, users } from '../../server/db/schema.ts';
@@ -288,6 +289,9 @@ describe('users and invites', () => {
       expect(edited.statusCode, edited.body).toBe(200);
       expect(body(edited)).toMatchObject({ firstName: 'Eve', lastName: 'Edited', role: 'tpa', title: 'Billing', status: 'Active' });
       expect(body(await as(email, 'POST', '/api/Users/GetUserInfo', {}))).toMatchObject({ role: 'tpa', title: 'Billing', officeId: office.officeId });
+      // Their next answer, whatever they ask, says their new role: their browser follows it without a new sign-in (issue 37).
+      const next = await as(email, 'GET', `/api/Office/GetOfficeInfo/${office.officeId}`);
+      expect(decodeAccess(String(next.headers[ACCESS_HEADER]))).toEqual({ userRole: null, roles: { [office.officeId]: 'tpa' }, disabled: [] });
       const bad = await update(office.admin, office.officeId, { userId, email }, { firstName: 'Eve1' });
       expect(bad.statusCode).toBe(400);
       expect(body(bad).errors.firstName).toEqual(['Names can only contain alphabets, spaces, hyphens and apostrophes.']);
@@ -339,6 +343,8 @@ describe('users and invites', () => {
       expect(body(off)).toMatchObject({ isDisabled: true, status: 'Disabled' });
       const refused = await read();
       expect(refused.statusCode).toBe(403);
+      // The refusal itself tells the browser that this office is shut to them.
+      expect(decodeAccess(String(refused.headers[ACCESS_HEADER]))).toEqual({ userRole: null, roles: {}, disabled: [office.officeId] });
       expect(refused.headers['content-type']).toContain('application/problem+json');
       expect(body(refused).detail).toBe('Your access to this office has been disabled. Ask an admin of the office to enable it.');
       // Signing in again lands on that office (not on enrollment), whose Home tells them their access is off (issue 37).

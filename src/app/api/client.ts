@@ -18,6 +18,7 @@ import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts
 import { ApiError, isProblem } from './problem.ts';
 import { currentLanguage, tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
+import { ACCESS_HEADER, accessChanges, decodeAccess } from '../../../core/access-header.ts';
 
 const byTemplate = new Map<string, OperationFacts>(Object.values(operationIndex).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
 const match = operationMatcher(operationIndex);
@@ -33,11 +34,16 @@ export const apiClient = createClient<paths>({
   }),
 });
 
-// Every answer names the live descriptor set; a new one is taken on the next navigation (decision 0228).
+// Every answer names the live descriptor set; a new one is taken on the next navigation (decision 0228). A staff
+// answer says what the caller may do: the session follows a change made by someone else (decision 0257).
 apiClient.use({
   onResponse({ response }) {
     const live = response.headers.get('x-descriptor-set');
     if (live !== null) noticeLiveSet(live);
+    const access = decodeAccess(response.headers.get(ACCESS_HEADER));
+    const held = session.get();
+    const changes = access && held.authenticated && held.userInfoLoaded ? accessChanges({ ...held, officeId: held.selectedOfficeId ?? held.officeId }, access) : undefined;
+    if (changes) session.update(changes);
     return response;
   },
 });

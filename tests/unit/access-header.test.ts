@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { accessChanges, decodeAccess, encodeAccess, type CallerAccess } from '../../core/access-header.ts';
+
+/** Olivia, admin of office 100 and 101, as her session holds her in office 100. */
+const held = { officeId: 100, role: 'admin', userRole: null, accessDisabled: false };
+const access = (roles: Record<string, string>, disabled: number[] = [], userRole: string | null = null): CallerAccess => ({ userRole, roles, disabled });
+
+describe("the session follows the server's facts about the caller (x-access, issue 37)", () => {
+  it('reads back what it wrote, and nothing that is not its own', () => {
+    const facts = access({ 100: 'admin', 101: 'support' }, [102]);
+    expect(decodeAccess(encodeAccess(facts))).toEqual(facts);
+    for (const foreign of [null, '', 'admin', '{"roles":[]}', '{"userRole":1,"roles":{},"disabled":[]}', '{broken']) expect(decodeAccess(foreign)).toBeUndefined();
+  });
+
+  it('changes nothing while they agree', () => {
+    expect(accessChanges(held, access({ 100: 'admin', 101: 'support' }))).toBeUndefined();
+  });
+
+  it('takes a new role in the office the session is in; a change in another office is not this one', () => {
+    expect(accessChanges(held, access({ 100: 'support', 101: 'admin' }))).toEqual({ role: 'support' });
+    expect(accessChanges(held, access({ 100: 'admin', 101: 'tpa' }))).toBeUndefined();
+  });
+
+  it('shuts an office whose access was turned off or which the person left, and opens it again', () => {
+    expect(accessChanges(held, access({ 101: 'admin' }, [100]))).toEqual({ accessDisabled: true });
+    expect(accessChanges(held, access({ 101: 'admin' }))).toEqual({ accessDisabled: true });
+    expect(accessChanges({ ...held, accessDisabled: true }, access({ 100: 'sales' }))).toEqual({ role: 'sales', accessDisabled: false });
+  });
+
+  it("follows a platform admin's internal role, with or without an office", () => {
+    const admin = { officeId: null, role: null, userRole: 'df.admin', accessDisabled: false };
+    expect(accessChanges(admin, access({}, [], 'dfi.admin'))).toEqual({ userRole: 'dfi.admin' });
+    expect(accessChanges(admin, access({}, [], 'df.admin'))).toBeUndefined();
+  });
+});

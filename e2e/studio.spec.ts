@@ -303,3 +303,15 @@ test('a draft the checks pass but a page cannot draw is not published: the studi
   await owner.getByRole('tab', { name: 'History' }).click();
   await expect(owner.getByRole('cell', { name: 'Columns that are not columns' })).toHaveCount(0);
 });
+
+test("the preview never changes the owner's own session: a brand shown in it is not the studio tab's after a reload (issue 37)", async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await expect(owner).toHaveTitle(/SmilePay Financing/);
+  await owner.getByLabel('Brand', { exact: true }).selectOption('care');
+  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
+  // (A phone's header shows the logo; the brand's name is in the page, for screen readers.)
+  await expect(preview.getByText('CarePay Financing').first()).toBeAttached({ timeout: 20_000 });
+  await owner.reload();
+  await expect(owner.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible({ timeout: 20_000 });
+  await expect(owner).toHaveTitle(/SmilePay Financing/);
+});

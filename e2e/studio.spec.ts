@@ -315,3 +315,15 @@ test("the preview never changes the owner's own session: a brand shown in it is 
   await expect(owner.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible({ timeout: 20_000 });
   await expect(owner).toHaveTitle(/SmilePay Financing/);
 });
+
+test("a field that cannot take effect is not offered: a dialog's Submit → Label says why and goes to the shared part that draws the buttons (issue 37)", async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a file').fill('dialogs/app-note');
+  await openFile(owner, 'dialogs/app-note.json');
+  const submit = owner.getByRole('group', { name: 'Submit' });
+  await expect(submit.getByText("Not shown: the form's own buttons show instead")).toBeVisible();
+  await expect(submit.getByRole('textbox', { name: 'Label' })).toHaveCount(0);
+  await submit.getByRole('button', { name: "Go to the shared part 'cancelSaveButtons'" }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'fragments.json' })).toBeVisible();
+  await expect(owner.getByRole('group', { name: 'Cancel Save Buttons' })).toBeInViewport();
+});

@@ -14,7 +14,8 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type MetaSchemas, type NewKind } from './model.ts';
+import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place } from './model.ts';
+import { placeId } from './SchemaForm.tsx';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { renderProblems } from './render-check.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
@@ -62,6 +63,21 @@ export default function Studio() {
   const parsed = parseDraft(text);
   const changed = useMemo(() => draftFiles(all, drafts), [all, drafts]);
   const changedCount = Object.keys(changed).length;
+  const steps = useMemo(() => wizardSteps(all, changed), [all, changed]);
+
+  // 'Go to' a place (a field that cannot take effect names the part that shows instead): its file, then the place.
+  const [goingTo, setGoingTo] = useState<Place>();
+  const goTo = (place: Place) => {
+    setSelected(place.path);
+    setGoingTo(place);
+  };
+  useEffect(() => {
+    if (!goingTo || goingTo.path !== selected) return;
+    const target = document.getElementById(placeId(goingTo.pointer.split('/').filter(Boolean)));
+    target?.scrollIntoView({ block: 'center' });
+    target?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+    setGoingTo(undefined);
+  }, [goingTo, selected]);
 
   // The build's checks over the live set with the drafts in it, a moment after the last keystroke.
   const checking = changedCount > 0 && check.of !== changed;
@@ -239,7 +255,7 @@ export default function Studio() {
             </Tabs.List>
             <Tabs.Content value="form">
               {schema && 'doc' in parsed ? (
-                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} />
+                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}

@@ -122,6 +122,13 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   // Drafts are not live: the borrower's page is as it was.
   await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible({ timeout: 20_000 });
 
+  // Both texts were translated: the Spanish is out of date, and publishing so is the owner's explicit choice (issue 37).
+  const languages = owner.getByRole('status', { name: 'Languages' });
+  await expect(languages).toContainText('Español: 2 text(s) out of date', { timeout: 15_000 });
+  await expect(languages).toContainText("'Procedure' (was 'Treatment', translated 'Tratamiento'), changed by the drafts");
+  await owner.getByLabel('What changes, and why').fill('Procedure, and a warmer title');
+  await expect(owner.getByRole('button', { name: 'Publish 2 file(s)' })).toBeDisabled();
+  await languages.getByLabel(/^Publish with these texts out of date/).check();
   await publish(owner, 'Procedure, and a warmer title', 2);
   // The open page shows the new words after navigating, with no reload and no restart.
   await headingAfterNavigating(borrower, 'Apply for care financing');

@@ -320,8 +320,8 @@ export interface BrandDescriptor {
    * The brand's own words, any text in the source language (decision 0226): texts read {brand.wording.<key>} and, in lower case, {brand.wording.<key>Lower}. `service` names what the amount pays for ('Treatment', 'Procedure').
    */
   wording: {
-    service: Brand_Word;
-    [k: string]: Brand_Word | undefined;
+    service: string;
+    [k: string]: string | undefined;
   };
   /**
    * The wording in other languages, by language code (screens/languages/): a key given here wins; one not given is translated by the language file.

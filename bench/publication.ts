@@ -36,7 +36,7 @@ export async function publishBrandWord(base: string, token: string, ca?: Buffer)
   const brand = files.find((file) => file.path.startsWith('brands/') && file.doc.default === true);
   if (!brand) throw new Error('no default brand among the studio files');
   const wording = { ...(brand.doc.wording as Record<string, unknown>), service: 'Procedure' };
-  const published = (await call(base, token, 'Publish', { files: { [brand.path]: { ...brand.doc, wording } }, note: 'Bench: a brand word, live while the phone is measured' }, ca)) as Schemas['StudioPublication'];
+  const published = (await call(base, token, 'Publish', { files: { [brand.path]: { ...brand.doc, wording } }, note: 'Bench: a brand word, live while the phone is measured', publishOutOfDate: true }, ca)) as Schemas['StudioPublication'];
   return {
     hash: published.hash,
     undo: async () => void (await call(base, token, 'Rollback', { id: 0, note: 'Bench: the files as deployed again' }, ca)),

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT, type JsonObject } from '../core/contract/documents.ts';
 import { metaSchemas, type UiGenerator } from './ui-generators.ts';
+import { overrideRules } from '../core/descriptors/overridden.ts';
 
 const REFERENCE = join(ROOT, 'docs', 'reference');
 const DECISIONS = join(ROOT, 'docs', 'decisions');
@@ -86,6 +87,7 @@ function meaningOf(schema: Schema): string {
   const notes: string[] = [];
   if (typeof schema.description === 'string') notes.push(schema.description);
   if (schema['x-text'] === true) notes.push('Shown to people; a language file translates it.');
+  for (const rule of overrideRules(schema)) notes.push(rule.says);
   if (typeof schema.pattern === 'string') notes.push(`Pattern \`${schema.pattern}\`.`);
   if (typeof schema.maxLength === 'number') notes.push(`At most ${schema.maxLength} characters.`);
   if (typeof schema.maxItems === 'number') notes.push(`At most ${schema.maxItems} items.`);

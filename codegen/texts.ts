@@ -5,65 +5,23 @@
  * messages, and the engine's own words (`tr('…')` in src/). A language file must translate each of them: the unit
  * test names the ones missing, and `npm run texts -- es` lists them for a translator.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ROOT } from '../core/contract/documents.ts';
 import { filesUnder } from '../core/files.ts';
 import { labelNamesIn } from '../core/labels.ts';
-import { listDescriptorFiles, META } from '../core/descriptors/screens.ts';
+import { listDescriptorFiles } from '../core/descriptors/screens.ts';
 import { enumerationLabels } from '../core/contract/schema-files.ts';
 import { readDescriptor } from '../core/descriptors/read.ts';
+import { shownStrings, textsAt } from '../core/descriptors/meta.ts';
 
 type Json = unknown;
 type Doc = Record<string, Json>;
-const META_ID = 'https://pos.local/screens/_meta/';
 
-/** The strings an expression at a text position can show: literals in result places, not names it reads or compares. */
-export function shownStrings(expression: Json): string[] {
-  if (typeof expression === 'string') return expression ? [expression] : [];
-  if (Array.isArray(expression)) return expression.flatMap(shownStrings);
-  if (!expression || typeof expression !== 'object') return [];
-  const [[operator, args]] = Object.entries(expression as Doc) as [[string, Json]];
-  const list = Array.isArray(args) ? args : [args];
-  if (operator === 'if') return list.filter((_, i) => i % 2 === 1 || (i === list.length - 1 && list.length % 2 === 1)).flatMap(shownStrings);
-  if (operator === 'or' || operator === 'and') return list.flatMap(shownStrings);
-  return [];
-}
-
-let sink: Set<string> | undefined;
-let ajv: Ajv2020 | undefined;
-
-function validatorFor(schemaRef: string): ValidateFunction {
-  if (!ajv) {
-    ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-    ajv.addKeyword({
-      keyword: 'x-text',
-      schemaType: 'boolean',
-      validate: (marked: boolean, data: Json) => {
-        if (marked) for (const text of shownStrings(data)) sink?.add(text);
-        return true;
-      },
-    });
-    for (const file of readdirSync(META).filter((name) => name.endsWith('.schema.json'))) {
-      const schema = JSON.parse(readFileSync(join(META, file), 'utf8')) as Doc;
-      delete schema.$schema;
-      ajv.addSchema(schema, META_ID + file);
-    }
-  }
-  return ajv.getSchema(META_ID + schemaRef) ?? ajv.compile({ $ref: META_ID + schemaRef });
-}
+export { shownStrings };
 
 /** The x-text strings of one descriptor, validated against `schemaRef` ('layouts.schema.json', 'screen.schema.json#/$defs/form'). */
-export function markedTexts(doc: Json, schemaRef: string): Set<string> {
-  sink = new Set();
-  try {
-    validatorFor(schemaRef)(doc);
-    return sink;
-  } finally {
-    sink = undefined;
-  }
-}
+export const markedTexts = (doc: Json, schemaRef: string): Set<string> => new Set([...textsAt(doc, schemaRef).values()].flat());
 
 /** Walks a descriptor for the screens it names: `screen` (pages) and `dialog` (dialogs) values. */
 function namedScreens(node: Json, out: Array<{ place: 'pages' | 'dialogs'; name: string }> = []) {

@@ -106,6 +106,8 @@ function descriptorAjv(): { ajv: Ajv2020; exports: Record<string, string> } {
   // x-text marks what people read (the language files translate it, codegen/texts.ts): an annotation, not a rule.
   ajv.addKeyword({ keyword: 'x-text', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'x-descriptions', schemaType: 'object' });
+  // x-overriddenBy says when a field cannot take effect (core/descriptors/overridden.ts): an annotation, not a rule.
+  ajv.addKeyword({ keyword: 'x-overriddenBy', schemaType: 'array' });
   // x-message says a pattern in words (patternRules below): the check reports it instead of the pattern.
   ajv.addKeyword({ keyword: 'x-message', schemaType: 'string' });
   for (const meta of metaSchemas()) ajv.addSchema(discriminate(meta.schema, meta.schema) as JsonObject, meta.id);

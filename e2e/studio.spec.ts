@@ -122,6 +122,13 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   // Drafts are not live: the borrower's page is as it was.
   await expect(borrower.getByLabel('Estimated Treatment Amount')).toBeVisible({ timeout: 20_000 });
 
+  // Both texts were translated: the Spanish is out of date, and publishing so is the owner's explicit choice (issue 37).
+  const languages = owner.getByRole('status', { name: 'Languages' });
+  await expect(languages).toContainText('Español: 2 text(s) out of date', { timeout: 15_000 });
+  await expect(languages).toContainText("'Procedure' (was 'Treatment', translated 'Tratamiento'), changed by the drafts");
+  await owner.getByLabel('What changes, and why').fill('Procedure, and a warmer title');
+  await expect(owner.getByRole('button', { name: 'Publish 2 file(s)' })).toBeDisabled();
+  await languages.getByLabel(/^Publish with these texts out of date/).check();
   await publish(owner, 'Procedure, and a warmer title', 2);
   // The open page shows the new words after navigating, with no reload and no restart.
   await headingAfterNavigating(borrower, 'Apply for care financing');
@@ -302,4 +309,28 @@ test('a draft the checks pass but a page cannot draw is not published: the studi
   await owner.getByRole('button', { name: 'Discard drafts' }).click();
   await owner.getByRole('tab', { name: 'History' }).click();
   await expect(owner.getByRole('cell', { name: 'Columns that are not columns' })).toHaveCount(0);
+});
+
+test("the preview never changes the owner's own session: a brand shown in it is not the studio tab's after a reload (issue 37)", async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await expect(owner).toHaveTitle(/SmilePay Financing/);
+  await owner.getByLabel('Brand', { exact: true }).selectOption('care');
+  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
+  // (A phone's header shows the logo; the brand's name is in the page, for screen readers.)
+  await expect(preview.getByText('CarePay Financing').first()).toBeAttached({ timeout: 20_000 });
+  await owner.reload();
+  await expect(owner.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible({ timeout: 20_000 });
+  await expect(owner).toHaveTitle(/SmilePay Financing/);
+});
+
+test("a field that cannot take effect is not offered: a dialog's Submit → Label says why and goes to the shared part that draws the buttons (issue 37)", async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a file').fill('dialogs/app-note');
+  await openFile(owner, 'dialogs/app-note.json');
+  const submit = owner.getByRole('group', { name: 'Submit' });
+  await expect(submit.getByText("Not shown: the form's own buttons show instead")).toBeVisible();
+  await expect(submit.getByRole('textbox', { name: 'Label' })).toHaveCount(0);
+  await submit.getByRole('button', { name: "Go to the shared part 'cancelSaveButtons'" }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'fragments.json' })).toBeVisible();
+  await expect(owner.getByRole('group', { name: 'Cancel Save Buttons' })).toBeInViewport();
 });

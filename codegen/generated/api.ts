@@ -3822,15 +3822,34 @@ export interface components {
             errors: string[];
             /** @description What publishing does not do at once, though the draft may be published: a brand host on which staff cannot sign in until the platform operator approves it. */
             notices: string[];
+            /** @description Each language but the source one, and the texts out of date in it with the draft (decision 0255): a source text changed where the language translated the text before, so its readers see the new one in English. Publishing texts a draft makes out of date needs publishOutOfDate. */
+            languages: {
+                locale: string;
+                name: string;
+                outOfDate: {
+                    /** @description The file and the place of the text ('screens/brands/smile.json#/wording/service'). */
+                    place: string;
+                    /** @description The source text shown now, which the language does not translate. */
+                    text: string;
+                    /** @description The source text shown there before. */
+                    was: string;
+                    /** @description The language's translation of the text before. */
+                    translation: string;
+                    /** @description The draft makes it out of date (the live set does not have it). */
+                    draft: boolean;
+                }[];
+            }[];
         };
         /**
          * Publish
-         * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.
+         * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks. Refused (409) when the draft makes texts of a language out of date (a source text it translated changed; decision 0255), unless publishOutOfDate says to publish them so.
          */
         StudioPublish: {
             files: components["schemas"]["StudioDraftFiles"];
             /** @description What changed and why, for the history. */
             note: string;
+            /** @description Publish even though the draft makes texts out of date in a language: its readers see those texts in English until they are translated. */
+            publishOutOfDate?: boolean;
         };
         /**
          * Publication

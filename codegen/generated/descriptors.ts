@@ -189,11 +189,19 @@ export type Expression5 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime, phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  */
 export type ValueFormat1 =
   | ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'ein' | 'number' | 'bytes' | 'chip' | 'yesno')
   | string;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -209,11 +217,11 @@ export type Expression8 = (string | number | boolean | null) | Expression[] | Op
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Run by Next after the step's form saved (e.g. a submission); a failure keeps the step.
  *
@@ -237,11 +245,11 @@ export type Expression10 = (string | number | boolean | null) | Expression[] | O
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -249,11 +257,15 @@ export type Expression11 = (string | number | boolean | null) | Expression[] | O
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
  *
@@ -310,8 +322,8 @@ export interface BrandDescriptor {
    * The brand's own words, any text in the source language (decision 0226): texts read {brand.wording.<key>} and, in lower case, {brand.wording.<key>Lower}. `service` names what the amount pays for ('Treatment', 'Procedure').
    */
   wording: {
-    service: Brand_Word;
-    [k: string]: Brand_Word | undefined;
+    service: string;
+    [k: string]: string | undefined;
   };
   /**
    * The wording in other languages, by language code (screens/languages/): a key given here wins; one not given is translated by the language file.
@@ -1323,7 +1335,7 @@ export interface ServerCheck {
  * via the `definition` "screen__submit".
  */
 export interface FormSubmit {
-  label?: Text;
+  label?: Text4;
   operation: OperationId;
   params?: Bindings;
   query?: Bindings;
@@ -1366,7 +1378,7 @@ export interface TableFilter {
    */
   choices?: {
     value: string | number | boolean;
-    label?: Text4;
+    label?: Text5;
   }[];
   format?: ValueFormat1;
 }
@@ -1379,7 +1391,7 @@ export interface TableFilter {
 export interface FormScreen {
   kind: 'form';
   format: FormatVersion;
-  title?: Text;
+  title?: Text6;
   intro?: Text;
   dialog?: DialogFrame;
   onLoad?: Actions;
@@ -1561,8 +1573,8 @@ export interface WizardStep {
   screen: Name;
   visible?: Expression;
   done?: Expression8;
-  incomplete?: Text5;
-  next?: Text6;
+  incomplete?: Text7;
+  next?: Text8;
   actions?: Actions1;
 }
 /**
@@ -1613,8 +1625,8 @@ export interface DialogFrame2 {
  */
 export interface TableSelection {
   value?: Expression10;
-  label?: Text7;
-  allLabel?: Text8;
+  label?: Text9;
+  allLabel?: Text10;
   visible?: Expression;
   enabled?: Expression11;
 }
@@ -1646,7 +1658,7 @@ export interface KanbanLanes {
   key: string;
   items: string;
   count?: string;
-  title: Text9;
+  title: Text11;
   /**
    * The rows are flat: group them into lanes by key.
    */
@@ -1735,7 +1747,7 @@ export interface DetailImage {
 export interface ChoiceScreen {
   kind: 'dialog';
   format: FormatVersion;
-  title?: Text;
+  title?: Text12;
   dialog?: DialogFrame5;
   onLoad?: Actions;
   text?: Text;

@@ -7380,6 +7380,89 @@ export const samples: Readonly<Record<string, unknown>> = {
       "Sample notices",
       "Sample notices 2",
       "Sample notices 3"
+    ],
+    "languages": [
+      {
+        "locale": "Sample locale",
+        "name": "Sample name",
+        "outOfDate": [
+          {
+            "place": "Sample place",
+            "text": "Sample text",
+            "was": "Sample was",
+            "translation": "Sample translation",
+            "draft": true
+          },
+          {
+            "place": "Sample place 2",
+            "text": "Sample text 2",
+            "was": "Sample was 2",
+            "translation": "Sample translation 2",
+            "draft": false
+          },
+          {
+            "place": "Sample place 3",
+            "text": "Sample text 3",
+            "was": "Sample was 3",
+            "translation": "Sample translation 3",
+            "draft": true
+          }
+        ]
+      },
+      {
+        "locale": "Sample locale 2",
+        "name": "Sample name 2",
+        "outOfDate": [
+          {
+            "place": "Sample place",
+            "text": "Sample text",
+            "was": "Sample was",
+            "translation": "Sample translation",
+            "draft": true
+          },
+          {
+            "place": "Sample place 2",
+            "text": "Sample text 2",
+            "was": "Sample was 2",
+            "translation": "Sample translation 2",
+            "draft": false
+          },
+          {
+            "place": "Sample place 3",
+            "text": "Sample text 3",
+            "was": "Sample was 3",
+            "translation": "Sample translation 3",
+            "draft": true
+          }
+        ]
+      },
+      {
+        "locale": "Sample locale 3",
+        "name": "Sample name 3",
+        "outOfDate": [
+          {
+            "place": "Sample place",
+            "text": "Sample text",
+            "was": "Sample was",
+            "translation": "Sample translation",
+            "draft": true
+          },
+          {
+            "place": "Sample place 2",
+            "text": "Sample text 2",
+            "was": "Sample was 2",
+            "translation": "Sample translation 2",
+            "draft": false
+          },
+          {
+            "place": "Sample place 3",
+            "text": "Sample text 3",
+            "was": "Sample was 3",
+            "translation": "Sample translation 3",
+            "draft": true
+          }
+        ]
+      }
     ]
   },
   "Studio_Publish": {

@@ -7550,9 +7550,43 @@ export interface StudioCheck {
    * @maxItems 500
    */
   notices: string[];
+  /**
+   * Each language but the source one, and the texts out of date in it with the draft (decision 0255): a source text changed where the language translated the text before, so its readers see the new one in English. Publishing texts a draft makes out of date needs publishOutOfDate.
+   *
+   * @maxItems 50
+   */
+  languages: {
+    locale: string;
+    name: string;
+    /**
+     * @maxItems 500
+     */
+    outOfDate: {
+      /**
+       * The file and the place of the text ('screens/brands/smile.json#/wording/service').
+       */
+      place: string;
+      /**
+       * The source text shown now, which the language does not translate.
+       */
+      text: string;
+      /**
+       * The source text shown there before.
+       */
+      was: string;
+      /**
+       * The language's translation of the text before.
+       */
+      translation: string;
+      /**
+       * The draft makes it out of date (the live set does not have it).
+       */
+      draft: boolean;
+    }[];
+  }[];
 }
 /**
- * Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks.
+ * Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks. Refused (409) when the draft makes texts of a language out of date (a source text it translated changed; decision 0255), unless publishOutOfDate says to publish them so.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "StudioPublish".
@@ -7563,6 +7597,10 @@ export interface StudioPublish {
    * What changed and why, for the history.
    */
   note: string;
+  /**
+   * Publish even though the draft makes texts out of date in a language: its readers see those texts in English until they are translated.
+   */
+  publishOutOfDate?: boolean;
 }
 /**
  * Answer of Studio_Publish and Studio_Rollback: the publication now live.

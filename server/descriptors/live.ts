@@ -74,14 +74,18 @@ function expanded(files: readonly DescriptorFile[]): Map<string, unknown> {
   return out;
 }
 
-let builtExpanded: Map<string, string> | undefined;
+let builtDocs: Map<string, unknown> | undefined;
+let builtCanonical: Map<string, string> | undefined;
+
+/** The deployed files as the engine reads them. */
+export const builtExpanded = (): ReadonlyMap<string, unknown> => (builtDocs ??= expanded(builtFiles()));
 
 /** The files of an overlaid set that the deployed ones (as the browser's bundle holds them) do not match: expanded. */
 export function servedFiles(overlay: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  builtExpanded ??= new Map([...expanded(builtFiles())].map(([path, doc]) => [path, canonical(doc)]));
+  builtCanonical ??= new Map([...builtExpanded()].map(([path, doc]) => [path, canonical(doc)]));
   const served: Record<string, unknown> = {};
   for (const [path, doc] of expanded(withOverlay(builtFiles(), overlay))) {
-    if (builtExpanded.get(path) !== canonical(doc)) served[path] = doc;
+    if (builtCanonical.get(path) !== canonical(doc)) served[path] = doc;
   }
   return served;
 }

@@ -19,6 +19,7 @@ import { createTheme } from './theme.ts';
 import { brandsOf, engineDescriptors, screenLoader } from './descriptors.ts';
 import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, reportRenderError, type DescriptorSet } from './live-descriptors.ts';
 import { session } from './session/store.ts';
+import { tabStorage } from './tab-storage.ts';
 import { authPort } from './auth-port.ts';
 import { callOperation, downloadOperation, readsOnly } from './api/client.ts';
 import { refusalOf } from './api/problem.ts';
@@ -65,7 +66,7 @@ function useFlags(): Record<string, boolean> {
 
 /** The app's services to the engine, for a descriptor set; the brand is chosen by the address. */
 function createServices(set: DescriptorSet): EngineServices {
-  const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, sessionStorage));
+  const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, tabStorage));
   const query = addressQuery(window.location);
   return {
     descriptors: engineDescriptors(set.files),

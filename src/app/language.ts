@@ -9,6 +9,7 @@ import { languageIndex } from '../../codegen/generated/languages.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { currentLanguage, setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
+import { tabStorage } from './tab-storage.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
 const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
@@ -25,13 +26,7 @@ export const languagesOf = (set: SetFiles): readonly Pick<LanguageDescriptor, 'l
 
 const KEY = 'pos.language';
 
-function stored(): string | null {
-  try {
-    return sessionStorage.getItem(KEY);
-  } catch {
-    return null;
-  }
-}
+const stored = (): string | null => tabStorage?.getItem(KEY) ?? null;
 
 /** The language to start in: the one chosen on this device, a link's `lang`, or the browser's. */
 export function startingLocale(query: Record<string, string>, browser: readonly string[], set: SetFiles): string {
@@ -66,7 +61,7 @@ export async function chooseLanguage(locale: string, remember: boolean, set: Set
   else if (!(await take(locale, set))) return;
   if (!remember) return;
   try {
-    sessionStorage.setItem(KEY, locale);
+    tabStorage?.setItem(KEY, locale);
   } catch {
     // A browser that stores nothing still shows the language for this visit.
   }

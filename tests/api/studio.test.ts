@@ -98,6 +98,33 @@ describe('the studio (decision 0228)', () => {
     expect(many[many.length - 1]).toMatch(/^… and \d+ more problems\.$/);
   });
 
+  it("marks a changed source text's translations as out of date, shows each language's state, and publishes them so only when asked to (issue 37, decision 0255)", async () => {
+    const all = await files();
+    const smile = { ...docOf(all, 'brands/smile.json'), wording: { service: 'Procedure' } };
+    const check = async (draft: Record<string, unknown>) => JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body) as { errors: string[]; languages: unknown[] };
+    const procedure = { place: 'screens/brands/smile.json#/wording/service', text: 'Procedure', was: 'Treatment', translation: 'Tratamiento' };
+    expect(await check({ 'brands/smile.json': smile })).toMatchObject({ errors: [], languages: [{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: true }] }] });
+    // Nothing out of date: every language says so.
+    expect((await check({ 'brands/smile.json': { ...smile, wording: { service: 'Treatment' }, names: { primary: 'SmilePay', alternate: 'SmilePay Patients' } } })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);
+
+    const history = async () => (JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetHistory')).body) as { publications: unknown[] }).publications.length;
+    const before = await history();
+    const refused = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: 'Procedure' });
+    expect(refused.statusCode).toBe(409);
+    expect(JSON.parse(refused.body).detail).toContain("Español: 'Procedure' (was 'Treatment', 'Tratamiento')");
+    expect(await history()).toBe(before);
+
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: 'Procedure, Spanish to follow', publishOutOfDate: true })).statusCode).toBe(200);
+    // Still out of date once live, though no longer the draft's doing; then translated, up to date.
+    expect((await check({ 'brands/smile.json': smile })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }]);
+    const spanish = docOf(all, 'languages/es.json') as { texts: Record<string, string> };
+    const translated = { ...spanish, texts: { ...spanish.texts, Procedure: 'Procedimiento' } };
+    expect((await check({ 'languages/es.json': translated })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);
+    // A brand's own word for the language translates it too, when it changes with the word.
+    expect((await check({ 'brands/smile.json': { ...smile, translations: { es: { service: 'Procedimiento' } } } })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'The deployed words' })).statusCode).toBe(200);
+  });
+
   it('publishes a passing draft live at once, with no restart: every answer names the set, which the browser loads by its hash', async () => {
     const all = await files();
     const smile = { ...(docOf(all, 'brands/smile.json') as unknown as BrandDescriptor), wording: { service: 'Procedure' }, translations: { es: { service: 'Procedimiento' } } };
@@ -107,7 +134,8 @@ describe('the studio (decision 0228)', () => {
     expect(JSON.parse(refused.body).errors.files.join()).toMatch(/screens\/brands\/smile\.json#\/palette/);
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: ' ' })).statusCode).toBe(400);
 
-    const published = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile, 'pages/app-auth-id.json': page }, note: 'Procedure, and a warmer title' });
+    // The title's Spanish is out of date with it, which the owner chooses to publish so (decision 0255).
+    const published = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile, 'pages/app-auth-id.json': page }, note: 'Procedure, and a warmer title', publishOutOfDate: true });
     expect(published.statusCode).toBe(200);
     const publication = JSON.parse(published.body);
     expect(publication).toMatchObject({ note: 'Procedure, and a warmer title', changed: ['brands/smile.json', 'pages/app-auth-id.json'], restoredFrom: null, publishedBy: `Paula Novak (${PRODUCT_OWNER})` });

@@ -89,7 +89,7 @@ describe("a brand's hosts never widen whom sign-in trusts (finding 1)", () => {
       draft[path] = { ...brand, hosts: [...(brand.hosts as string[]), 'evil.example', '*.evil.example'], footer: { ...footer, termsUrl: `${evil.origin}/terms`, privacyUrl: `${evil.origin}/privacy`, homeUrl: `${evil.origin}/` } };
     }
     draft['pages/error.json'] = { ...(await liveFile('pages/error.json')), buttons: [{ id: 'away', label: 'Away', actions: [{ type: 'navigate', to: { href: `${evil.origin}/away` } }] }] };
-    const published = await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: draft, note: 'Foreign places everywhere' });
+    const published = await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: draft, note: 'Foreign places everywhere', publishOutOfDate: true });
     expect(published.statusCode, published.body).toBe(200);
     expect(await trusted()).toEqual(before);
     expect(before[evil.origin]).toEqual({ redirect: 400, cors: null });
@@ -100,7 +100,7 @@ describe("a brand's hosts never widen whom sign-in trusts (finding 1)", () => {
     const draft = { 'brands/care.json': { ...care, hosts: [...(care.hosts as string[]), 'evil.example'] } };
     // The studio says before publishing that the new host is not one staff may sign in on.
     const check = JSON.parse((await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body);
-    expect(check).toEqual({ errors: [], notices: [expect.stringMatching(/^screens\/brands\/care\.json#\/hosts\/2: .*'evil\.example'.*platform operator approves/)] });
+    expect(check).toEqual({ errors: [], notices: [expect.stringMatching(/^screens\/brands\/care\.json#\/hosts\/2: .*'evil\.example'.*platform operator approves/)], languages: [{ locale: 'es', name: 'Español', outOfDate: [] }] });
     const published = await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: draft, note: 'A host of our own, we say' });
     expect(published.statusCode, published.body).toBe(200);
 

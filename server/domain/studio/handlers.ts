@@ -2,7 +2,7 @@ import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { signInHosts } from '../../identity/provider.ts';
 import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
-import { draftProblems, publicationHistory, publishDraft, rollBack, unapprovedHosts } from './publish.ts';
+import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, unapprovedHosts } from './publish.ts';
 
 type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
 
@@ -31,11 +31,14 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_CheckDraft({ body, services }) {
     const { identity } = services.settings;
     const notices = identity.kind === 'builtin' ? unapprovedHosts(body.files, signInHosts(identity)) : [];
-    return { status: 200, body: { errors: await draftProblems(await liveSet(services.db), body.files), notices } };
+    const live = await liveSet(services.db);
+    const errors = await draftProblems(live, body.files);
+    // A set that fails the checks may not expand; its languages are read once it passes.
+    return { status: 200, body: { errors, notices, languages: errors.length ? [] : draftLanguages(live, body.files) } };
   },
   async Studio_Publish({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
-    return { status: 200, body: await publishDraft(services, caller.userId, body.files, body.note) };
+    return { status: 200, body: await publishDraft(services, caller.userId, body.files, body.note, body.publishOutOfDate) };
   },
   async Studio_GetHistory({ services }) {
     return { status: 200, body: await publicationHistory(services.db) };

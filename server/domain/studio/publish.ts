@@ -18,6 +18,7 @@ import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
 import { publishedLanguages } from '../../descriptors/languages.ts';
 import { DescriptorFileError } from '../../../core/descriptors/read.ts';
 import { quoted, shortened } from '../../../core/descriptors/errors.ts';
+import { draftLanguageStates, outOfDateRefusal } from './translations.ts';
 
 type Schemas = components['schemas'];
 /** Files by path under screens/: a document, or null for 'as deployed' (a file the deployment lacks is removed, decision 0239). */
@@ -161,8 +162,20 @@ async function writeOverlay({ db, database, afterCommit }: Studio, actorId: stri
   return (await publications(db, id))[0]!;
 }
 
-export function publishDraft(services: Studio, actorId: string, draft: Draft, note: string): Promise<Schemas['StudioPublication']> {
-  return writeOverlay(services, actorId, note, async (live) => ({ overlay: overlayAfter(live, draft), restoredFrom: null, problems: await draftProblems(live, draft) }));
+/** The languages with the draft in the live set: the texts out of date in each, those the draft makes so marked. */
+export const draftLanguages = (live: LiveSet, draft: Draft) => draftLanguageStates(live.overlay, overlayAfter(live, draft));
+
+/**
+ * Publishes a draft that passes the checks. One that makes translated texts out of date needs `publishOutOfDate`: the
+ * owner chose that those readers see them in English for now (decision 0255).
+ */
+export function publishDraft(services: Studio, actorId: string, draft: Draft, note: string, publishOutOfDate = false): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(services, actorId, note, async (live) => {
+    const problems = await draftProblems(live, draft);
+    const refusal = problems.length || publishOutOfDate ? undefined : outOfDateRefusal(draftLanguages(live, draft));
+    if (refusal) throw HttpProblem.conflict(refusal);
+    return { overlay: overlayAfter(live, draft), restoredFrom: null, problems };
+  });
 }
 
 /** Makes the files of publication `id` (0: as deployed) live again; they must pass today's checks. */

@@ -27,6 +27,7 @@ import {
 import type { AuthPort } from '../auth-port.ts';
 import { requestedBrand } from '../../../core/brand.ts';
 import { session } from '../session/store.ts';
+import { tabStorage } from '../tab-storage.ts';
 import { msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
 import {
   afterLoginRoute,
@@ -117,7 +118,7 @@ class MsalAuthPort implements AuthPort {
   private builtInParameters(returnPath: string, signUp: boolean): Record<string, string> {
     if (this.config.kind !== 'builtin') return {};
     const invite = inviteToken(returnPath);
-    const brand = requestedBrand(window.location, sessionStorage);
+    const brand = requestedBrand(window.location, tabStorage);
     return { ...(invite ? { invite } : {}), ...(signUp ? { screen: 'signup' } : {}), ...(brand ? { brand } : {}) };
   }
 

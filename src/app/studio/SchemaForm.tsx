@@ -4,12 +4,13 @@
  * JSON (decision 0240), a choice between shapes (an action's kind) as a choice and then that shape's fields; what a
  * form still cannot say well is named with a pointer to the JSON tab, where every property can be edited. A part that
  * is a shared fragment ({ "$use": … }, written once in fragments.json for several files) is named as such, and can be
- * written out in this file to be changed here.
+ * written out in this file to be changed here. A field that cannot take effect in this file (x-overriddenBy) is not
+ * offered: it says why and goes to the part that shows instead.
  */
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
-import { resolve, shapeChoice, shapeOfValue, toShape, type Doc, type MetaSchemas, type ShapeChoice } from './model.ts';
+import { overriddenField, resolve, shapeChoice, shapeOfValue, toShape, type Doc, type MetaSchemas, type Place, type ShapeChoice } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -24,7 +25,16 @@ interface FormProps {
   problems: Readonly<Record<string, string[]>>;
   /** The shared fragments (screens/fragments.json), to write a use out. */
   fragments: Fragments;
+  /** The file's path under screens/ ('dialogs/app-note.json'). */
+  path: string;
+  /** The wizard's step, when the file is a step of a wizard. */
+  step: Place | undefined;
+  /** Opens a place of a file (this one or another). */
+  onGoTo(place: Place): void;
 }
+
+/** The element of the form that holds the field at a path, which a 'Go to' scrolls to. */
+export const placeId = (path: Path) => `studio-at-${path.join('-')}`;
 
 const words = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
 const pointerOf = (path: Path) => `#/${path.join('/')}`;
@@ -41,7 +51,7 @@ function Problems({ at, problems }: { at: string; problems: FormProps['problems'
 /** A group of fields (an object, a list of objects), with its hint and its own problems. */
 function Group({ name, hint, at, problems, children }: { name: string; hint: string | undefined; at: string; problems: FormProps['problems']; children: React.ReactNode }) {
   return (
-    <Box as="fieldset" borderWidth="1px" borderRadius="md" p="3">
+    <Box as="fieldset" id={placeId(at.slice(2).split('/').filter(Boolean))} borderWidth="1px" borderRadius="md" p="3">
       <chakra.legend fontWeight="semibold" fontSize="sm" px="1">
         {words(name)}
       </chakra.legend>
@@ -66,7 +76,7 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     </chakra.label>
   );
   const frame = (control: React.ReactNode) => (
-    <Stack gap="1">
+    <Stack gap="1" id={placeId(path)}>
       {label}
       {control}
       {hint ? (
@@ -77,6 +87,17 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       <Problems at={pointerOf(path)} problems={props.problems} />
     </Stack>
   );
+  const overridden = overriddenField(property, props.path, props.value, props.step);
+  if (overridden) {
+    return frame(
+      <Stack gap="1" align="flex-start">
+        <Text fontSize="sm">{overridden.says}</Text>
+        <Button size="xs" variant="outline" onClick={() => props.onGoTo(overridden.goTo)}>
+          Go to {overridden.goTo.words}
+        </Button>
+      </Stack>,
+    );
+  }
   if (value && typeof value === 'object' && '$use' in value) {
     const used = String((value as Doc).$use);
     return frame(

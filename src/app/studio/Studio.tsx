@@ -9,12 +9,14 @@ import { useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
-import type { StudioFiles, StudioHistory, StudioPublication } from '../../../codegen/generated/schemas.ts';
+import type { StudioCheck, StudioFiles, StudioHistory, StudioPublication } from '../../../codegen/generated/schemas.ts';
 import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, type MetaSchemas, type NewKind } from './model.ts';
+import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place } from './model.ts';
+import { placeId } from './SchemaForm.tsx';
+import { Languages, madeOutOfDate, type LanguageStates } from './Languages.tsx';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { renderProblems } from './render-check.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
@@ -42,7 +44,9 @@ export default function Studio() {
   const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
   // The checks' answer and the drafts it is for: drafts changed since are not checked yet, so not publishable.
-  const [check, setCheck] = useState<{ of: unknown; errors: string[]; notices: string[] }>({ of: undefined, errors: [], notices: [] });
+  const [check, setCheck] = useState<{ of: unknown; errors: string[]; notices: string[]; languages: LanguageStates }>({ of: undefined, errors: [], notices: [], languages: [] });
+  // The owner's choice to publish texts the drafts make out of date in a language (decision 0255).
+  const [outOfDateChosen, setOutOfDateChosen] = useState(false);
   const [note, setNote] = useState('');
   const [newId, setNewId] = useState('');
   const [newKind, setNewKind] = useState<NewKind>('brand');
@@ -62,17 +66,33 @@ export default function Studio() {
   const parsed = parseDraft(text);
   const changed = useMemo(() => draftFiles(all, drafts), [all, drafts]);
   const changedCount = Object.keys(changed).length;
+  const steps = useMemo(() => wizardSteps(all, changed), [all, changed]);
+
+  // 'Go to' a place (a field that cannot take effect names the part that shows instead): its file, then the place.
+  const [goingTo, setGoingTo] = useState<Place>();
+  const goTo = (place: Place) => {
+    setSelected(place.path);
+    setGoingTo(place);
+  };
+  useEffect(() => {
+    if (!goingTo || goingTo.path !== selected) return;
+    const target = document.getElementById(placeId(goingTo.pointer.split('/').filter(Boolean)));
+    target?.scrollIntoView({ block: 'center' });
+    target?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
+    setGoingTo(undefined);
+  }, [goingTo, selected]);
 
   // The build's checks over the live set with the drafts in it, a moment after the last keystroke.
   const checking = changedCount > 0 && check.of !== changed;
   const errors = changedCount > 0 ? check.errors : [];
+  const needsChoice = changedCount > 0 && madeOutOfDate(check.languages).length > 0;
   useEffect(() => {
     if (changedCount === 0) return;
     let current = true;
     const timer = setTimeout(() => {
       callOperation('Studio_CheckDraft', { body: { files: changed } })
         .then((answer) => {
-          if (current) setCheck({ of: changed, ...(answer as { errors: string[]; notices: string[] }) });
+          if (current) setCheck({ of: changed, ...(answer as StudioCheck) });
         })
         // Publishing is still held to the same checks by the API.
         .catch((error: unknown) => {
@@ -102,12 +122,13 @@ export default function Studio() {
       const problems = await renderProblems(previewSet(all, changed), renderVisits(all, changed, VISITORS), brand);
       setRenderErrors(problems);
       if (problems.length) throw new Error(`${problems.length} page(s) do not render: ${problems.join('; ')}`);
-      return callOperation('Studio_Publish', { body: { files: changed, note } });
+      return callOperation('Studio_Publish', { body: { files: changed, note, ...(needsChoice ? { publishOutOfDate: true } : {}) } });
     },
     onSuccess: async () => {
       toasts.success(`Published: ${Object.keys(changed).length} file(s) are live. People see them on their next page.`);
       setDrafts({});
       setNote('');
+      setOutOfDateChosen(false);
       await refresh();
     },
     onError: (error) => toasts.error(error, 'Nothing was published.'),
@@ -148,7 +169,7 @@ export default function Studio() {
   const schema = file && 'doc' in parsed ? schemaOfFile(selected, parsed.doc, METAS) : undefined;
   const brands = [...known.values()].filter((f) => f.path.startsWith('brands/')).map((f) => f.path.slice('brands/'.length, -'.json'.length));
   const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.path.includes(filter.trim())) }));
-  const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
+  const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && (!needsChoice || outOfDateChosen) && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
 
   if (files.isLoading) return <Text>Loading…</Text>;
   if (files.isError) return <Text role="alert">The files could not be read.</Text>;
@@ -239,7 +260,7 @@ export default function Studio() {
             </Tabs.List>
             <Tabs.Content value="form">
               {schema && 'doc' in parsed ? (
-                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} />
+                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}
@@ -256,6 +277,7 @@ export default function Studio() {
           </Tabs.Root>
           <Problems title="Not published: these pages do not render with the drafts." lines={renderErrors} />
           <Problems title="Good to know before you publish:" lines={changedCount > 0 ? check.notices : []} tone="info" />
+          <Languages languages={changedCount > 0 ? check.languages : []} chosen={outOfDateChosen} onChoose={setOutOfDateChosen} onGoTo={goTo} />
           <Stack gap="2" borderTopWidth="1px" pt="3">
             <chakra.label htmlFor="studio-note" fontWeight="medium" fontSize="sm">
               What changes, and why (kept in the history)
@@ -275,7 +297,7 @@ export default function Studio() {
               ) : null}
               {publish.isPending ? <Text fontSize="sm">Rendering the pages it changes, then publishing…</Text> : null}
               <Text fontSize="sm" color="fg.muted">
-                {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : note.trim() ? '' : 'Say what changes to publish.'}
+                {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : !note.trim() ? 'Say what changes to publish.' : needsChoice && !outOfDateChosen ? 'Translate the texts out of date, or choose to publish them so.' : ''}
               </Text>
             </Flex>
           </Stack>

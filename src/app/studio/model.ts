@@ -11,6 +11,7 @@ import type { SessionState } from '../session/state.ts';
 import type { RouteAccess } from '../../../codegen/generated/descriptors.ts';
 import { migrate } from '../../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
+import { overridingRule, valueAt } from '../../../core/descriptors/overridden.ts';
 
 export type Doc = Record<string, unknown>;
 
@@ -321,4 +322,41 @@ export function firstPublicPath(files: readonly StudioFile[]): string {
     (r) => typeof r.path === 'string' && typeof r.screen === 'string' && r.access?.anonymous === true && !r.path.includes(':'),
   );
   return routes.length ? String(routes[0]!.path) : '/';
+}
+
+/** A place in a file of the studio, to go to: its path ('fragments.json') and a JSON pointer in it. */
+export interface Place {
+  path: string;
+  pointer: string;
+  /** What it is, as a button says: 'the shared part 'cancelSaveButtons''. */
+  words: string;
+}
+
+/** The pages that are steps of a wizard, each with the place of its step ('pages/enroll-bank.json' → pages/enroll.json#/steps/2). */
+export function wizardSteps(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>): Map<string, Place> {
+  const steps = new Map<string, Place>();
+  const docs = new Map<string, Doc>([...files.map((f) => [f.path, f.doc] as const), ...Object.entries(drafts)]);
+  for (const [path, doc] of docs) {
+    if (!path.startsWith('pages/') || doc.kind !== 'wizard' || !Array.isArray(doc.steps)) continue;
+    (doc.steps as Array<{ screen?: unknown }>).forEach((step, i) => {
+      if (typeof step.screen === 'string') steps.set(`pages/${step.screen}.json`, { path, pointer: `/steps/${i}`, words: `the wizard's step (${path})` });
+    });
+  }
+  return steps;
+}
+
+/**
+ * Why a field the form would offer cannot take effect in this file, and the place that shows instead: a property of
+ * the file, or the shared part it is ({ "$use" } in fragments.json), or the wizard's step; none when it takes effect.
+ */
+export function overriddenField(property: Schema, path: string, doc: Doc, step: Place | undefined): { says: string; goTo: Place } | undefined {
+  const rule = overridingRule(property, doc, step !== undefined);
+  if (!rule) return undefined;
+  if (rule.wizardStep) return { says: rule.says, goTo: step! };
+  const pointer = rule.property!;
+  const used = valueAt(doc, pointer) as Doc;
+  const name = pointer.split('/').pop()!;
+  return typeof used.$use === 'string'
+    ? { says: rule.says, goTo: { path: FRAGMENTS, pointer: `/fragments/${used.$use}`, words: `the shared part '${used.$use}'` } }
+    : { says: rule.says, goTo: { path, pointer, words: `the ${name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()}` } };
 }

@@ -3824,6 +3824,7 @@ export interface components {
             notices: string[];
             /** @description Each language but the source one, and the texts out of date in it with the draft (decision 0255): a source text changed where the language translated the text before, so its readers see the new one in English. Publishing texts a draft makes out of date needs publishOutOfDate. */
             languages: {
+                /** @example es */
                 locale: string;
                 name: string;
                 outOfDate: {

@@ -7383,7 +7383,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     ],
     "languages": [
       {
-        "locale": "Sample locale",
+        "locale": "es",
         "name": "Sample name",
         "outOfDate": [
           {
@@ -7410,7 +7410,7 @@ export const samples: Readonly<Record<string, unknown>> = {
         ]
       },
       {
-        "locale": "Sample locale 2",
+        "locale": "es",
         "name": "Sample name 2",
         "outOfDate": [
           {
@@ -7437,7 +7437,7 @@ export const samples: Readonly<Record<string, unknown>> = {
         ]
       },
       {
-        "locale": "Sample locale 3",
+        "locale": "es",
         "name": "Sample name 3",
         "outOfDate": [
           {

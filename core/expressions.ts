@@ -172,12 +172,13 @@ export function condition(expression: unknown, context: Context, fallback: boole
 
 /**
  * Fills {path} placeholders of a string from the context; missing values read as ''. `{path|format}` shows the value
- * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, ein, number, yesno, bytes, label:<Enumeration>, config:<Type>).
+ * in a format of spec §9 (formats.ts: currency, apr, date, datetime, phone, ein, number, yesno, bytes, label:<Enumeration>,
+ * config:<Type>, datetime:<path of an office time zone>).
  */
 export function fillTemplate(template: string, context: Context): string {
-  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+(?::[A-Za-z][A-Za-z0-9-]*)?))?\}/g, (_whole, path: string, format: string | undefined) => {
+  return template.replace(/\{([A-Za-z_$][\w$]*(?:\.[\w$]+)*)(?:\|([a-z]+(?::[A-Za-z][\w.-]*)?))?\}/g, (_whole, path: string, format: string | undefined) => {
     const v = getPath(context, path);
-    if (format) return formatValue(format, v);
+    if (format) return formatValue(format, v, (at) => getPath(context, at));
     return v === undefined || v === null ? '' : String(v);
   });
 }

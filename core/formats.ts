@@ -5,6 +5,7 @@
  */
 import { formatDay, formatMoney, formatNumber } from './i18n.ts';
 import { isLabelFormat, labelOf } from './labels.ts';
+import { ianaZone } from './time-zones.ts';
 import { currentLanguage, tr } from './current-language.ts';
 
 const tag = () => currentLanguage().tag;
@@ -43,13 +44,28 @@ export function formatDate(value: unknown): string {
 }
 
 /** MM/dd/yyyy hh:mm AM/PM for instants. */
-export function formatDateTime(value: unknown): string {
+/**
+ * A date and time: in the viewer's clock, or — given an office time zone code ('CT') — in that zone, named ('CST'),
+ * so that everyone reads the office's time, whatever their own clock (an invitation's expiry, decision 0258).
+ */
+export function formatDateTime(value: unknown, timeZoneCode?: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const d = new Date(String(value));
   if (Number.isNaN(d.getTime())) return String(value);
+  const timeZone = ianaZone(timeZoneCode);
+  if (timeZone) return inZone(d, timeZone);
   if (!currentLanguage().source) return new Intl.DateTimeFormat(tag(), { dateStyle: 'medium', timeStyle: 'short' }).format(d);
   const h = d.getHours();
   return `${formatDate(value)} ${pad(((h + 11) % 12) + 1)}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+/** The wall time of an IANA zone with the zone's short name: '12/05/2026 03:00 PM CST' (the language's own order elsewhere). */
+function inZone(d: Date, timeZone: string): string {
+  const zoneName = new Intl.DateTimeFormat(tag(), { timeZone, timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '';
+  if (!currentLanguage().source) return `${new Intl.DateTimeFormat(tag(), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d)} ${zoneName}`.trim();
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: true }).formatToParts(d);
+  return `${part('month')}/${part('day')}/${part('year')} ${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()} ${zoneName}`.trim();
 }
 
 /** (###) ###-#### from ten digits; anything else as given. */
@@ -87,13 +103,20 @@ export function formatBytes(value: unknown): string {
  * A value as a field or a table cell shows it: an amount nobody gave (an owner's income left blank, a plan without a
  * promotion) shows nothing, where formatCurrency's $0.00 would claim an amount.
  */
-export function formatField(format: string | undefined, value: unknown): string {
+export function formatField(format: string | undefined, value: unknown, lookup?: Lookup): string {
   if (format === 'currency' && (value === null || value === undefined || value === '')) return '';
-  return formatValue(format, value);
+  return formatValue(format, value, lookup);
 }
 
-export function formatValue(format: string | undefined, value: unknown): string {
+/** Reads a path of the context a format names ('datetime:data.timeZone'). */
+export type Lookup = (path: string) => unknown;
+
+const ZONED = /^datetime:(.+)$/;
+
+export function formatValue(format: string | undefined, value: unknown, lookup?: Lookup): string {
   if (format && isLabelFormat(format)) return labelOf(format, value);
+  const zoned = format ? ZONED.exec(format) : null;
+  if (zoned) return formatDateTime(value, lookup?.(zoned[1]!));
   switch (format) {
     case 'currency':
       return formatCurrency(value);

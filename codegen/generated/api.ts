@@ -3579,6 +3579,8 @@ export interface components {
             isProcessed: boolean;
             /** Format: date-time */
             expiresAtUtc: string;
+            /** @description The office's time zone: the expiry is shown by its clock. */
+            timeZone: components["schemas"]["TimeZone"];
         };
         /**
          * Process invite
@@ -4114,7 +4116,7 @@ export interface components {
         OfficeLenderSubmission: "OfficeSubmitted" | "OfficeFundsSubmitted" | "SubmittedToLender" | "Completed" | "Cancelled";
         /**
          * Time zone
-         * @description Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific.
+         * @description Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific. x-zones: the IANA zone of each, by which times are shown in an office's time zone (decision 0258).
          * @enum {string}
          */
         TimeZone: "AT" | "AZT" | "CT" | "ET" | "HT" | "MT" | "PT";

@@ -5519,7 +5519,8 @@ export const samples: Readonly<Record<string, unknown>> = {
     "role": "admin",
     "isExpired": true,
     "isProcessed": true,
-    "expiresAtUtc": "2026-03-16T15:30:00Z"
+    "expiresAtUtc": "2026-03-16T15:30:00Z",
+    "timeZone": "AT"
   },
   "Users_ProcessInvite": {
     "userId": "00000000-0000-4000-8000-000000000001",

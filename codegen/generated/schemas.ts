@@ -29,7 +29,7 @@ export type EnableRemoteSign = boolean;
  */
 export type SendChannel = 'Email' | 'Sms';
 /**
- * Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific.
+ * Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific. x-zones: the IANA zone of each, by which times are shown in an office's time zone (decision 0258).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "TimeZone".
@@ -367,6 +367,10 @@ export type PersonName7 = string;
  * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
  */
 export type PersonName8 = string;
+/**
+ * Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific. x-zones: the IANA zone of each, by which times are shown in an office's time zone (decision 0258).
+ */
+export type TimeZone1 = 'AT' | 'AZT' | 'CT' | 'ET' | 'HT' | 'MT' | 'PT';
 /**
  * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
  */
@@ -7073,6 +7077,7 @@ export interface InviteInfo {
   isExpired: boolean;
   isProcessed: boolean;
   expiresAtUtc: string;
+  timeZone: TimeZone1;
 }
 /**
  * Body of Users_ProcessInvite: the signed-in user accepts an invite (its e-mail must match).

@@ -25,7 +25,8 @@ const todayUs = _`((d) => String(d.getUTCMonth()+1).padStart(2,"0") + "/" + Stri
 export function addKeywords(ajv: Ajv2020): void {
   // x-emptyValues values are dropped before validation (server/http/bind.ts, the form engine).
   // x-labels-borrower: an enumeration's words for the borrower (decision 0190), beside x-labels, the office's.
-  for (const annotation of ['x-messages', 'x-emptyValues', 'x-mask', 'x-enum-varnames', 'x-labels', 'x-labels-borrower', 'x-widget', 'x-order', 'x-label', 'x-hint', 'x-placeholder']) {
+  // x-zones: the IANA zone of each office time zone code (core/time-zones.ts, decision 0258).
+  for (const annotation of ['x-messages', 'x-emptyValues', 'x-mask', 'x-enum-varnames', 'x-labels', 'x-labels-borrower', 'x-zones', 'x-widget', 'x-order', 'x-label', 'x-hint', 'x-placeholder']) {
     ajv.addKeyword({ keyword: annotation });
   }
 

@@ -2,10 +2,13 @@ import { formatCents, type Speaker } from '../../core/i18n.ts';
 import type { CreditScoreUsed } from '../lenders/types.ts';
 import type { Email, Sms } from './outbox.ts';
 import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
+import { formatDateTime } from '../../core/formats.ts';
+import { DEFAULT_OFFICE_ZONE } from '../../core/time-zones.ts';
 
 /** The texts of the messages identity, users and passcodes send; one place, so wording stays consistent. */
 
-export function officeInviteEmail(input: { to: string; firstName: string; officeName: string; role: string; url: string; expiresAt: Date; brandName: string }): Email {
+/** The invitation, its expiry in the office's time zone, named (decision 0258): the invitee reads the office's clock. */
+export function officeInviteEmail(input: { to: string; firstName: string; officeName: string; role: string; url: string; expiresAt: Date; timeZone: string | null; brandName: string }): Email {
   return {
     to: input.to,
     subject: `You're invited to ${input.officeName} on ${input.brandName}`,
@@ -14,7 +17,7 @@ export function officeInviteEmail(input: { to: string; firstName: string; office
       `You have been invited to join ${input.officeName} as ${input.role}.\n` +
       `Open the link below to accept. If you have no account yet, you will choose a password there.\n\n` +
       `${input.url}\n\n` +
-      `The link works once and expires on ${input.expiresAt.toUTCString()}.\n`,
+      `The link works once and expires on ${formatDateTime(input.expiresAt.toISOString(), input.timeZone ?? DEFAULT_OFFICE_ZONE)}.\n`,
     links: [{ label: 'Accept the invitation', url: input.url }],
   };
 }

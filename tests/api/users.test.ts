@@ -137,6 +137,10 @@ describe('users and invites', () => {
       const message = await lastMessageTo(email);
       // PUBLIC_URL is on localhost, a host of the default brand (screens/brands/smile.json).
       expect(message!.subject).toBe(`You're invited to Users Test Dental ${tag} on SmilePay Financing`);
+      // The expiry by the office's clock (Central), named, not the server's UTC (issue 37).
+      const hour = Number(new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric', hourCycle: 'h23' }).format(new Date(body(invited).inviteExpiresAtUtc)));
+      expect(message!.body).toMatch(new RegExp(`expires on \\d\\d/\\d\\d/\\d{4} ${String(((hour + 11) % 12) + 1).padStart(2, '0')}:\\d\\d [AP]M C[SD]T\\.`));
+      expect(message!.body).not.toContain('GMT');
       const token = await tokenFrom(email);
       expect(message!.links[0]!.url).toBe(`${h.settings.publicUrl}/#/users/invite/${token}`);
       const stored = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from invites where token_hash = ${token}`);
@@ -144,7 +148,7 @@ describe('users and invites', () => {
 
       const info = await as(undefined, 'GET', `/api/Users/GetInviteInfo/${token}`);
       expect(info.statusCode).toBe(200);
-      expect(body(info)).toMatchObject({ inviteId: token, officeId, email, role: 'support', isExpired: false, isProcessed: false, firstName: 'Nia' });
+      expect(body(info)).toMatchObject({ inviteId: token, officeId, email, role: 'support', isExpired: false, isProcessed: false, firstName: 'Nia', timeZone: 'CT' });
 
       // Invited, not yet accepted: no access to the office.
       expect((await as(email, 'GET', `/api/Office/GetOfficeInfo/${officeId}`)).statusCode).toBe(404);

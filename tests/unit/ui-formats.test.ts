@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatApr, formatCurrency, formatDate, formatPhone, formatValue } from '../../core/formats.ts';
+import { formatApr, formatCurrency, formatDate, formatDateTime, formatPhone, formatValue } from '../../core/formats.ts';
 import { fillTemplate } from '../../core/expressions.ts';
 import { labelNamesIn, registerLabels } from '../../core/labels.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency, placeholderOf } from '../../src/widgets/masks.ts';
@@ -27,6 +27,29 @@ describe('formats of spec §9', () => {
     expect(formatDate(null)).toBe('');
     expect(formatValue('yesno', true)).toBe('Yes');
     expect(formatPhone('5125550142')).toBe('(512) 555-0142');
+  });
+});
+
+describe("a time by the office's clock (decision 0258)", () => {
+  // 21:00 UTC on 5 December is 3 PM in Chicago (CST), 4 PM in New York, 11 AM in Honolulu; in July Chicago is on CDT.
+  const at = '2026-12-05T21:00:00.000Z';
+
+  it('shows the wall time of the office time zone, named, whatever the viewer’s own clock', () => {
+    expect(formatDateTime(at, 'CT')).toBe('12/05/2026 03:00 PM CST');
+    expect(formatDateTime(at, 'ET')).toBe('12/05/2026 04:00 PM EST');
+    expect(formatDateTime(at, 'HT')).toBe('12/05/2026 11:00 AM HST');
+    expect(formatDateTime('2026-07-05T21:00:00.000Z', 'CT')).toBe('07/05/2026 04:00 PM CDT');
+  });
+
+  it('takes the zone from the context a format names, in fields and texts alike', () => {
+    const context = { data: { expiresAtUtc: at, timeZone: 'PT' } };
+    expect(formatValue('datetime:data.timeZone', at, (path) => (path === 'data.timeZone' ? 'PT' : undefined))).toBe('12/05/2026 01:00 PM PST');
+    expect(fillTemplate('Valid until {data.expiresAtUtc|datetime:data.timeZone}.', context)).toBe('Valid until 12/05/2026 01:00 PM PST.');
+  });
+
+  it('falls back to the viewer’s clock, unnamed, without a known zone', () => {
+    expect(formatDateTime(at, 'Mars')).toBe(formatDateTime(at));
+    expect(formatDateTime(at)).not.toMatch(/[A-Z]ST$/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Db } from '../index.ts';
 import { configItems } from '../schema.ts';
+import { TIME_ZONES } from '../../../core/time-zones.ts';
 
 /**
  * Reference data every deployment needs (value lists and the lender catalogue). Inserted by natural
@@ -45,11 +46,7 @@ const REFERENCE_CONFIG_ITEMS: readonly ConfigItem[] = [
     ['Dermatology', 'Dermatology'], ['Cosmetic Surgery', 'CosmeticSurgery'], ['Chiropractic', 'Chiropractic'],
     ['Vision', 'Vision'], ['Hearing', 'Hearing'], ['Fertility', 'Fertility'],
   ]),
-  ...list('TimeZones', [
-    ['Atlantic', 'AT', 'America/Puerto_Rico'], ['Arizona', 'AZT', 'America/Phoenix'], ['Central', 'CT', 'America/Chicago'],
-    ['Eastern', 'ET', 'America/New_York'], ['Hawaii', 'HT', 'Pacific/Honolulu'], ['Mountain', 'MT', 'America/Denver'],
-    ['Pacific', 'PT', 'America/Los_Angeles'],
-  ]),
+  ...list('TimeZones', TIME_ZONES.map(({ code, label, iana }) => [label, code, iana] as const)),
   ...list('OfficeUserRoles', [
     ['Administrator', 'admin', 'Manages the office, its users, lenders and landing page'],
     ['Support', 'support', 'Starts and follows applications'],

@@ -76,6 +76,7 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
         isExpired: details.isExpired,
         isProcessed: details.isProcessed,
         expiresAtUtc: toUtc(details.invite.expiresAt),
+        timeZone: details.timeZone,
       },
     };
   },

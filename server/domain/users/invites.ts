@@ -3,6 +3,8 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { invites, offices, users } from '../../db/schema.ts';
 import { tokenHash } from '../../identity/secrets.ts';
+import type { TimeZone } from '../../../codegen/generated/schemas.ts';
+import { DEFAULT_OFFICE_ZONE } from '../../../core/time-zones.ts';
 
 /** An invitation link works once and for this long (docs/decisions/0065-users-and-invites.md). */
 export const INVITE_DAYS = 7;
@@ -26,6 +28,8 @@ export async function issueInvite(db: Db, input: { officeId: number; email: stri
 export interface InviteDetails {
   invite: InviteRow;
   officeName: string;
+  /** The office's time zone, by whose clock the invitation expires. */
+  timeZone: TimeZone;
   user: { id: string; firstName: string; lastName: string; hasPassword: boolean } | undefined;
   isExpired: boolean;
   isProcessed: boolean;
@@ -33,7 +37,7 @@ export interface InviteDetails {
 
 export async function inviteByToken(db: Db, token: string): Promise<InviteDetails | undefined> {
   const [row] = await db
-    .select({ invite: invites, officeName: offices.name, expired: sql<boolean>`${invites.expiresAt} <= now()` })
+    .select({ invite: invites, officeName: offices.name, timeZone: offices.timeZone, expired: sql<boolean>`${invites.expiresAt} <= now()` })
     .from(invites)
     .innerJoin(offices, eq(offices.id, invites.officeId))
     .where(eq(invites.tokenHash, tokenHash(token)));
@@ -45,6 +49,7 @@ export async function inviteByToken(db: Db, token: string): Promise<InviteDetail
   return {
     invite: row.invite,
     officeName: row.officeName,
+    timeZone: row.timeZone ?? DEFAULT_OFFICE_ZONE,
     user: user ? { id: user.id, firstName: user.firstName, lastName: user.lastName, hasPassword: user.passwordHash !== null } : undefined,
     isExpired: row.expired,
     isProcessed: row.invite.usedAt !== null,

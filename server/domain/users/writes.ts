@@ -36,10 +36,11 @@ const linkBrand = (context: WriteContext) => serverBrand(new URL(context.setting
 /** Accounts made for someone who has not signed in yet belong to the issuer that will sign them in. */
 const providerOf = (settings: WriteContext['settings']) => (settings.identity.kind === 'external' ? settings.identity.providerName : 'local');
 
-async function officeName(db: Db, officeId: number): Promise<string> {
-  const [office] = await db.select({ name: offices.name }).from(offices).where(eq(offices.id, officeId));
+/** The office's name and time zone (its invitations expire by its clock). */
+async function officeOf(db: Db, officeId: number): Promise<{ name: string; timeZone: string | null }> {
+  const [office] = await db.select({ name: offices.name, timeZone: offices.timeZone }).from(offices).where(eq(offices.id, officeId));
   if (!office) throw new HttpProblem(404, 'The office could not be found.');
-  return office.name;
+  return office;
 }
 
 /** Active admins of an office (enabled links, invitations accepted, accounts enabled). */
@@ -51,11 +52,11 @@ async function activeAdmins(db: Db, officeId: number): Promise<number> {
   return Number(rows.rows[0]?.n ?? 0);
 }
 
-async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId: number; officeName: string; email: string; firstName: string; role: OfficeRole }): Promise<void> {
+async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId: number; office: { name: string; timeZone: string | null }; email: string; firstName: string; role: OfficeRole }): Promise<void> {
   const { token, expiresAt } = await issueInvite(db, { officeId: input.officeId, email: input.email, role: input.role, createdBy: context.actorId });
   const url = inviteLink(context.settings.publicUrl, token);
   const brandName = linkBrand(context).name;
-  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.officeName, role: ROLE_WORDS[input.role], url, expiresAt, brandName }));
+  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.office.name, role: ROLE_WORDS[input.role], url, expiresAt, timeZone: input.office.timeZone, brandName }));
 }
 
 /** Two writes about one e-mail (a double-clicked Invite) run one after the other, so the second sees the first. */
@@ -97,7 +98,7 @@ async function checkOffice(db: Db, officeId: number, adminsBefore: number): Prom
  * keeps one active admin and at most one primary user, who is active; the primary moves, it is not dropped.
  */
 export async function upsertOfficeUser(db: Db, context: WriteContext, input: Schemas['OfficeUserUpsert']): Promise<Schemas['OfficeUser']> {
-  const name = await officeName(db, input.officeId);
+  const office = await officeOf(db, input.officeId);
   const email = normalizeEmail(input.email);
   const title = input.title || null;
   await lockEmail(db, email);
@@ -157,16 +158,16 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
     await db.update(userOffices).set({ isPrimary: false }).where(and(eq(userOffices.officeId, input.officeId), ne(userOffices.userId, userId)));
   }
   await checkOffice(db, input.officeId, adminsBefore);
-  if (invite) await sendOfficeInvite(db, context, { officeId: input.officeId, officeName: name, email, firstName: input.firstName, role: input.role });
+  if (invite) await sendOfficeInvite(db, context, { officeId: input.officeId, office, email, firstName: input.firstName, role: input.role });
   return officeUser(db, userId, input.officeId);
 }
 
 /** Users_ResendInvite: a new link (valid 7 days again) replaces the pending one, whose link stops working. */
 export async function resendInvite(db: Db, context: WriteContext, userId: string, officeId: number): Promise<Schemas['OfficeUser']> {
-  const name = await officeName(db, officeId);
+  const office = await officeOf(db, officeId);
   const { user, link } = await linkOf(db, userId, officeId);
   if (!isPending(link)) throw HttpProblem.conflict(`${user.email} already accepted the invitation.`);
-  await sendOfficeInvite(db, context, { officeId, officeName: name, email: user.email, firstName: user.firstName, role: link.role });
+  await sendOfficeInvite(db, context, { officeId, office, email: user.email, firstName: user.firstName, role: link.role });
   return officeUser(db, userId, officeId);
 }
 

@@ -55,7 +55,7 @@ function Section({ section, ctx, hasData, runtime }: { section: DetailSection; c
               <DataList.Item key={j}>
                 <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0} {...(field.emphasis ? { fontWeight: 'bold', color: 'fg' } : {})}>{text(field.label, ctx)}</DataList.ItemLabel>
                 <DataList.ItemValue {...(field.emphasis ? { fontWeight: 'bold', fontSize: 'xl' } : {})}>
-                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatField(field.format, value)}
+                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatField(field.format, value, (at) => getPath(ctx, at))}
                 </DataList.ItemValue>
               </DataList.Item>
             );

@@ -62,7 +62,7 @@ const Card = memo(function Card(props: { card: KanbanCard; context: Context; row
         .filter((l) => condition(l.visible, ctx, true))
         .map((l, j) => (
           <p key={j}>
-            {text(l.label, ctx)}: {formatField(l.format, evaluate(l.value, ctx))}
+            {text(l.label, ctx)}: {formatField(l.format, evaluate(l.value, ctx), (at) => getPath(ctx, at))}
           </p>
         ))}
     </div>

@@ -81,7 +81,7 @@ function Cell({ column, row, context, runtime, widgets }: { column: Column; row:
   }
   const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
   if (column.format === 'chip') return <widgets.StatusChip value={value} />;
-  const shown = formatField(column.format, value);
+  const shown = formatField(column.format, value, (at) => getPath(ctx, at));
   if (column.to && shown) {
     try {
       const target = resolveTarget(column.to, ctx, services.descriptors.table);

@@ -1,5 +1,5 @@
 /** The US time zones an office keeps (schemas/enums/time-zone.json): each code's words and IANA zone are data there. */
-import timeZones from '../schemas/enums/time-zone.json';
+import timeZones from '../schemas/enums/time-zone.json' with { type: 'json' };
 
 const LABELS: Readonly<Record<string, string>> = timeZones['x-labels'];
 const ZONES: Readonly<Record<string, string>> = timeZones['x-zones'];

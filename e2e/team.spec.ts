@@ -63,11 +63,24 @@ test('an office admin invites a colleague, who signs up from the e-mailed link a
   await expect(colleague.getByRole('link', { name: 'Manage Users' })).toHaveCount(0);
   await colleague.goto('/#/users');
   await expect(colleague.getByText('You are not authorized to view this page.')).toBeVisible();
-  await colleagueContext.close();
 
   await page.reload();
   await expect(teamRow(page, email)).toContainText('Active');
   await expect(teamRow(page, email).getByRole('button', { name: 'Resend invite' })).toHaveCount(0);
+
+  // Made an admin while signed in, the colleague has the admin's menu and pages from their next page on, without
+  // signing in again (issue 37).
+  await teamRow(page, email).getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: 'Edit Casey Colleague' });
+  await edit.getByLabel('Role').selectOption({ label: 'Administrator' });
+  await edit.getByRole('button', { name: 'Save' }).click();
+  await expect(teamRow(page, email)).toContainText('Administrator');
+  await colleague.getByRole('link', { name: 'Home' }).click();
+  await expect(colleague.getByRole('link', { name: 'Manage Users' })).toBeVisible();
+  await colleague.getByRole('link', { name: 'Manage Users' }).click();
+  await expect(colleague.getByRole('heading', { name: 'Manage Users' })).toBeVisible();
+  await expect(teamRow(colleague, email)).toContainText('Administrator');
+  await colleagueContext.close();
 
   // Disabled by the admin, the colleague is told so as they sign in: no New Application, no office's lists, no error
   // toast (issue 37).

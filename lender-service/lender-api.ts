@@ -5,7 +5,7 @@ import { latencyOf, newLenderAppId, repriceOffer, sandboxDecision } from '../cor
 import type { Applicant } from '../core/lenders/terms.ts';
 import { problem, type ServiceContext } from './context.ts';
 import { sameSecret } from './oauth.ts';
-import { applicationView, type LenderApplication } from './store.ts';
+import { applicationView, type Contract, type LenderApplication } from './store.ts';
 import { identityAnswersSchema, moneySchema, prequalifySchema, selectionSchema, signingSchema, type PrequalifyBody } from './schemas.ts';
 
 /**
@@ -173,60 +173,41 @@ export function registerLenderApi(app: FastifyInstance, service: ServiceContext)
       return applicationView(application);
     });
 
-    scope.post('/lenders/:code/applications/:id/fundings', { schema: { body: moneySchema } }, async (request, reply) => {
-      const application = found(request, reply);
-      if (!application) return;
-      return once(request, reply, () => {
-        const contract = application.contract;
-        const { amount } = request.body as { amount: number };
-        if (contract?.status !== 'Finalized') return problem(reply, 409, 'Only a finalized contract is funded, once.');
-        if (amount > contract.terms.amount) return problem(reply, 422, `The amount is above the contract's ${contract.terms.amount} cents.`);
-        contract.funding = { fundingId: `${contract.contractId}-F`, amount, fundedAt: new Date().toISOString() };
-        contract.status = 'Funded';
-        return contract.funding;
+    /** A money operation on the application's contract: once per Idempotency-Key, its amount in cents. */
+    const moneyRoute = (path: string, work: (contract: Contract | null, amount: number, reply: FastifyReply) => unknown) =>
+      scope.post(`/lenders/:code/applications/:id/${path}`, { schema: { body: moneySchema } }, async (request, reply) => {
+        const application = found(request, reply);
+        if (application) return once(request, reply, () => work(application.contract, (request.body as { amount: number }).amount, reply));
       });
+
+    moneyRoute('fundings', (contract, amount, reply) => {
+      if (contract?.status !== 'Finalized') return problem(reply, 409, 'Only a finalized contract is funded, once.');
+      if (amount > contract.terms.amount) return problem(reply, 422, `The amount is above the contract's ${contract.terms.amount} cents.`);
+      contract.funding = { fundingId: `${contract.contractId}-F`, amount, fundedAt: new Date().toISOString() };
+      contract.status = 'Funded';
+      return contract.funding;
     });
 
-    scope.post('/lenders/:code/applications/:id/refunds', { schema: { body: moneySchema } }, async (request, reply) => {
-      const application = found(request, reply);
-      if (!application) return;
-      return once(request, reply, () => {
-        const contract = application.contract;
-        const { amount } = request.body as { amount: number };
-        if (contract?.status !== 'Funded' || !contract.funding) return problem(reply, 409, 'Only a funded contract is refunded.');
-        const refunded = contract.refunds.reduce((sum, refund) => sum + refund.amount, 0);
-        if (refunded + amount > contract.funding.amount) return problem(reply, 422, `Refunds would pass the ${contract.funding.amount} cents funded (${refunded} refunded).`);
-        const refund = { refundId: `${contract.contractId}-R${contract.refunds.length + 1}`, amount, reference: `${contract.contractId}-R${randomBytes(3).toString('hex').toUpperCase()}`, refundedAt: new Date().toISOString() };
-        contract.refunds.push(refund);
-        return { ...refund, accepted: true };
-      });
+    moneyRoute('refunds', (contract, amount, reply) => {
+      if (contract?.status !== 'Funded' || !contract.funding) return problem(reply, 409, 'Only a funded contract is refunded.');
+      const refunded = contract.refunds.reduce((sum, refund) => sum + refund.amount, 0);
+      if (refunded + amount > contract.funding.amount) return problem(reply, 422, `Refunds would pass the ${contract.funding.amount} cents funded (${refunded} refunded).`);
+      const refund = { refundId: `${contract.contractId}-R${contract.refunds.length + 1}`, amount, reference: `${contract.contractId}-R${randomBytes(3).toString('hex').toUpperCase()}`, refundedAt: new Date().toISOString() };
+      contract.refunds.push(refund);
+      return { ...refund, accepted: true };
     });
   });
 }
 
+/** The applicant's optional facts, as the caller leaves them out. */
+const UNSAID = {
+  email: null, mobilePhone: null, homePhone: null, additionalIncome: null, monthlyHousingPayment: null, employmentStatus: null,
+  employerName: null, monthsEmployed: null, residenceStatus: null, isActiveMilitary: false, serviceDate: null,
+};
+
 function applicantOf(body: PrequalifyBody): Applicant {
-  const a = body.applicant;
-  return {
-    appId: body.appId,
-    amount: body.amount,
-    firstName: a.firstName,
-    lastName: a.lastName,
-    email: a.email ?? null,
-    mobilePhone: a.mobilePhone ?? null,
-    homePhone: a.homePhone ?? null,
-    address: { ...a.address, suiteNo: a.address.suiteNo ?? null },
-    dob: a.dob,
-    ssn: a.ssn,
-    annualIncome: a.annualIncome,
-    additionalIncome: a.additionalIncome ?? null,
-    monthlyHousingPayment: a.monthlyHousingPayment ?? null,
-    employmentStatus: a.employmentStatus ?? null,
-    employerName: a.employerName ?? null,
-    monthsEmployed: a.monthsEmployed ?? null,
-    residenceStatus: a.residenceStatus ?? null,
-    isActiveMilitary: a.isActiveMilitary ?? false,
-    serviceDate: a.serviceDate ?? null,
-  };
+  const { address, ...facts } = body.applicant;
+  return { ...UNSAID, ...facts, address: { ...address, suiteNo: address.suiteNo ?? null }, appId: body.appId, amount: body.amount };
 }
 
 /** The decision, told by callback: a thin event (the status); the offers are fetched with GET …/applications/{id}. */

@@ -3,6 +3,7 @@ import { escapeHtml } from '../core/html.ts';
 import { formatCents } from '../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../core/current-language.ts';
 import { normalName } from '../core/typed-name.ts';
+import { lenderSitePage, SITE_PAGE_POLICY } from '../core/lenders/site-page.ts';
 import type { LenderDescriptor } from '../core/lenders/descriptor.ts';
 import type { ServiceContext } from './context.ts';
 import type { LenderApplication } from './store.ts';
@@ -14,36 +15,7 @@ import type { LenderApplication } from './store.ts';
  * to it.
  */
 
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const money = (cents: number) => formatCents(SOURCE_LANGUAGE.tag, cents);
-
-function page(lender: LenderDescriptor, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} | ${escapeHtml(lender.name)}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 0; color: #1a1a1a; }
-header { background: #23324d; color: #fff; padding: 1rem 1.5rem; }
-main { max-width: 44rem; margin: 0 auto; padding: 1.5rem; }
-table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid #ddd; padding: .5rem; text-align: left; }
-.error { background: #fdecec; border: 1px solid #d33; padding: .5rem 1rem; }
-form { display: flex; flex-direction: column; gap: .75rem; max-width: 28rem; }
-label { display: flex; flex-direction: column; gap: .25rem; } label.check { flex-direction: row; gap: .5rem; }
-button { padding: .6rem 1.2rem; background: #1d6b45; color: #fff; border: 0; border-radius: 4px; font-size: 1rem; }
-</style>
-</head>
-<body>
-<header><strong>${escapeHtml(lender.name)}</strong> · lender service</header>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
-}
 
 function signPage(lender: LenderDescriptor, application: LenderApplication, error?: string, typedName = ''): string {
   const { terms } = application.contract!;
@@ -55,9 +27,10 @@ function signPage(lender: LenderDescriptor, application: LenderApplication, erro
     ['Monthly payment', money(terms.monthlyPayment)],
   ];
   const disclosures = lender.disclosures.filter((d) => (d.showWith ?? 'both') !== 'offers').map((d) => `<h2>${escapeHtml(d.title)}</h2><p>${escapeHtml(d.text)}</p>`).join('');
-  return page(
-    lender,
+  return lenderSitePage(
+    lender.name,
     'Sign your loan agreement',
+    'Lender service',
     `<h1>Sign your loan agreement</h1>
 <table><tbody>${rows.map(([k, v]) => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`).join('')}</tbody></table>
 ${disclosures}
@@ -71,7 +44,7 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('content-security-policy', PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  reply.code(status).header('content-security-policy', SITE_PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 export function registerSigningSite(app: FastifyInstance, service: ServiceContext): void {
   type Params = { code: string; token: string };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT } from '../core/contract/documents.ts';
@@ -93,7 +94,7 @@ export function loadConfig(env: Env = process.env): LenderServiceConfig {
     port: integer(env, 'LENDER_SERVICE_PORT', 3300, 0, 65535),
     lendersDir,
     // Without the portal's secret no portal can verify the callbacks; that is still a service a test can drive.
-    callbackSecret: secret ?? Buffer.alloc(32, 0),
+    callbackSecret: secret ?? randomBytes(32),
     clientSecret: env.LENDER_SERVICE_CLIENT_SECRET || 'demo-lender-client-secret',
     apiKey: env.LENDER_SERVICE_API_KEY || 'demo-lender-api-key',
     portalApiKey: env.LENDER_SERVICE_PORTAL_API_KEY || null,

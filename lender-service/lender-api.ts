@@ -26,6 +26,8 @@ function authorized(service: ServiceContext, request: FastifyRequest, code: stri
   return service.tokens.clientOf(request) === code;
 }
 
+const KEPT_ANSWERS = 10_000;
+
 /** Money operations answer a repeat of their Idempotency-Key with the first answer, and do nothing again. */
 function idempotent() {
   const answers = new Map<string, unknown>();
@@ -35,7 +37,10 @@ function idempotent() {
     const scoped = `${request.url}\n${key}`;
     if (answers.has(scoped)) return answers.get(scoped);
     const answer = await work();
-    if (reply.statusCode < 300) answers.set(scoped, answer);
+    if (reply.statusCode >= 300) return answer;
+    answers.set(scoped, answer);
+    // The oldest keys go first, so a long bench keeps the process small.
+    if (answers.size > KEPT_ANSWERS) answers.delete(answers.keys().next().value!);
     return answer;
   };
 }

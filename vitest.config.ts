@@ -18,6 +18,16 @@ export default defineConfig({
       },
       {
         test: {
+          // The lender service (decision 0259) on a free port of 127.0.0.1, spoken to over HTTP.
+          name: 'lender-service',
+          include: ['tests/lender-service/**/*.test.ts'],
+          environment: 'node',
+          pool: 'forks',
+          testTimeout: 20_000,
+        },
+      },
+      {
+        test: {
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',

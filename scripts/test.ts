@@ -17,6 +17,7 @@ const together: Step[] = [
   ['API tests', ['npx', 'vitest', 'run', '--project', 'api']],
   ['type-check', ['npx', 'tsc', '-p', 'tsconfig.json', '--noEmit']],
   ['unit tests', ['npx', 'vitest', 'run', '--project', 'unit']],
+  ['lender service tests', ['npx', 'vitest', 'run', '--project', 'lender-service']],
 ];
 const inTurn: Step[] = [
   ['web build', ['npx', 'vite', 'build', '--logLevel', 'warn']],

@@ -1,5 +1,5 @@
 import type { ServerBrand as Brand } from '../descriptors/brands.ts';
-import { escapeHtml } from '../http/html.ts';
+import { escapeHtml } from '../../core/html.ts';
 import { MIN_PASSWORD_LENGTH } from './password.ts';
 
 /**

@@ -1,9 +1,8 @@
-import { createHmac } from 'node:crypto';
 import type { Settings } from '../config.ts';
 import type { Db } from '../db/index.ts';
 import { lenders } from '../db/schema.ts';
 import { resolve } from 'node:path';
-import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from './descriptor.ts';
+import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from '../../core/lenders/descriptor.ts';
 import { perLiveSet } from '../descriptors/live.ts';
 import { SCREENS } from '../../core/descriptors/screens.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
@@ -78,17 +77,4 @@ export async function syncLenderRows(db: Db, catalogue: Pick<LenderCatalogue, 'd
     .insert(lenders)
     .values(catalogue.descriptors.map((d) => ({ code: d.code, name: d.name, phone: d.phone ?? null })))
     .onConflictDoNothing({ target: lenders.code });
-}
-
-/**
- * The HMAC key a lender signs its callbacks with: HMAC-SHA256(LENDER_CALLBACK_SECRET, "lender-callback/v1/<code>"),
- * so each lender holds its own key and one lender's key says nothing about another's.
- */
-export function lenderCallbackKey(settings: Pick<Settings, 'lenderCallbackSecret'>, code: string): Buffer {
-  return createHmac('sha256', settings.lenderCallbackSecret).update(`lender-callback/v1/${code}`).digest();
-}
-
-/** `sha256=<hex>` over `<timestamp>.<raw body>`, as a lender sends it in X-Lender-Signature. */
-export function signLenderCallback(key: Buffer, timestamp: string, rawBody: Buffer | string): string {
-  return `sha256=${createHmac('sha256', key).update(`${timestamp}.`).update(rawBody).digest('hex')}`;
 }

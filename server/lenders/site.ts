@@ -2,13 +2,16 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applicationLenders, applications, lenders, offers } from '../db/schema.ts';
 import { CALLBACK_PATH } from '../domain/journey/lender-calls.ts';
-import { normalName, OPEN_STAGES } from '../domain/journey/esign.ts';
+import { OPEN_STAGES } from '../domain/journey/esign.ts';
+import { normalName } from '../../core/typed-name.ts';
 import { AFTER_SIGNING } from '../domain/journey/routing.ts';
 import type { Services } from '../services.ts';
-import { escapeHtml } from '../http/html.ts';
-import { lenderCallbackKey, lenderCatalogue, signLenderCallback } from './registry.ts';
-import type { LenderDescriptor } from './descriptor.ts';
+import { escapeHtml } from '../../core/html.ts';
+import { lenderCatalogue } from './registry.ts';
+import { lenderCallbackKey, signLenderCallback } from '../../core/lenders/callback-signature.ts';
+import type { LenderDescriptor } from '../../core/lenders/descriptor.ts';
 import { sandboxAppUrl, SITE_PATH } from './sandbox.ts';
+import { lenderSitePage, SITE_PAGE_POLICY } from '../../core/lenders/site-page.ts';
 import { formatCents } from '../../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 
@@ -26,40 +29,10 @@ import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 const money = (cents: number | null) => (cents === null ? '—' : formatCents(SOURCE_LANGUAGE.tag, cents));
 const apr = (value: string | number | null) => (value === null ? '—' : `${Number(value).toFixed(3)}%`);
 
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
 function page(lender: LenderDescriptor, title: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} | ${escapeHtml(lender.name)}</title>
-<style>
-body { font-family: system-ui, sans-serif; margin: 0; color: #1a1a1a; }
-header { background: #1d3b2a; color: #fff; padding: 1rem 1.5rem; }
-header strong { font-size: 1.25rem; } header small { display: block; opacity: .85; }
-main { max-width: 44rem; margin: 0 auto; padding: 1.5rem; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.1rem; margin-top: 1.75rem; }
-table { border-collapse: collapse; width: 100%; } th, td { border-bottom: 1px solid #ddd; padding: .5rem; text-align: left; }
-.notice { background: #fff6dd; border: 1px solid #e8c44a; padding: .5rem 1rem; font-size: .9rem; }
-.error { background: #fdecec; border: 1px solid #d33; padding: .5rem 1rem; }
-form { display: flex; flex-direction: column; gap: .75rem; max-width: 28rem; }
-label { display: flex; flex-direction: column; gap: .25rem; } label.check { flex-direction: row; gap: .5rem; align-items: flex-start; }
-input[type=text] { padding: .45rem; font-size: 1rem; }
-button, a.button { padding: .6rem 1.2rem; background: #1d6b45; color: #fff; border: 0; border-radius: 4px; font-size: 1rem; text-decoration: none; display: inline-block; cursor: pointer; }
-button.secondary { background: #8a2d2d; }
-</style>
-</head>
-<body>
-<header><strong>${escapeHtml(lender.name)}</strong><small>Sandbox site${lender.phone ? ` · ${escapeHtml(lender.phone)}` : ''}</small></header>
-<main>
-<p class="notice">A sandbox stands in for ${escapeHtml(lender.name)}'s own site: no credit is extended and no credit report is pulled.</p>
-${body}
-</main>
-</body>
-</html>
-`;
+  const subtitle = `Sandbox site${lender.phone ? ` · ${escapeHtml(lender.phone)}` : ''}`;
+  const notice = `<p class="notice">A sandbox stands in for ${escapeHtml(lender.name)}'s own site: no credit is extended and no credit report is pulled.</p>`;
+  return lenderSitePage(lender.name, title, subtitle, `${notice}\n${body}`);
 }
 
 interface Found {
@@ -181,7 +154,7 @@ function fromThisSite(services: Services, request: FastifyRequest): boolean {
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('content-security-policy', PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  reply.code(status).header('content-security-policy', SITE_PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /** The sandbox lenders' pages (demo mode only, registered by server/app.ts). */
 export async function registerSandboxLenderSite(app: FastifyInstance, services: Services): Promise<void> {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Caller } from '../http/caller.ts';
 import { fromThisMachine } from '../http/local.ts';
 import { HttpProblem } from '../http/problem.ts';
-import { escapeHtml } from '../http/html.ts';
+import { escapeHtml } from '../../core/html.ts';
 import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
 import { receiveSmsReply } from './optouts.ts';

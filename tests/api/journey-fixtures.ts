@@ -9,8 +9,8 @@ import { buildServer } from '../../server/app.ts';
 import type { Settings } from '../../server/config.ts';
 import { lenders, officeLenders, offices, userOffices, users } from '../../server/db/schema.ts';
 import { createTokenVerifiers } from '../../server/identity/tokens.ts';
-import { lenderCallbackKey, signLenderCallback } from '../../server/lenders/registry.ts';
-import { streetName } from '../../server/lenders/sandbox.ts';
+import { lenderCallbackKey, signLenderCallback } from '../../core/lenders/callback-signature.ts';
+import { streetName } from '../../core/lenders/identity-questions.ts';
 import type { Harness } from '../support/harness.ts';
 
 /**

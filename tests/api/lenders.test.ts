@@ -73,7 +73,7 @@ describe('lenders', () => {
       const cases = [
         { ...good, headers: { ...good.headers, 'x-lender-signature': `sha256=${'0'.repeat(64)}` } },
         signedCallback(h.settings, body, { key: Buffer.alloc(32, 7) }),
-        signedCallback(h.settings, { ...body, lenderCode: 'gsky' }, { key: (await import('../../server/lenders/registry.ts')).lenderCallbackKey(h.settings, 'ally') }),
+        signedCallback(h.settings, { ...body, lenderCode: 'gsky' }, { key: (await import('../../core/lenders/callback-signature.ts')).lenderCallbackKey(h.settings, 'ally') }),
         signedCallback(h.settings, body, { timestamp: Math.floor(Date.now() / 1000) - 301 }),
         signedCallback(h.settings, body, { timestamp: Math.floor(Date.now() / 1000) + 400 }),
         // The body changed after signing.
@@ -261,7 +261,7 @@ describe('lenders', () => {
     });
 
     it('refuses a lender file that breaks the meta-schema or names a step without a route', async () => {
-      const { parseLenderFile } = await import('../../server/lenders/descriptor.ts');
+      const { parseLenderFile } = await import('../../core/lenders/descriptor.ts');
       const base = (await import('../../screens/lenders/ally.json', { with: { type: 'json' } })).default as Record<string, unknown>;
       const good = zeta(base);
       expect(() => parseLenderFile('/x/zeta.json', JSON.stringify(good))).not.toThrow();

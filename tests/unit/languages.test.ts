@@ -12,7 +12,7 @@ import { PDFDocument } from 'pdf-lib';
 import { pageText } from '../support/pdf-text.ts';
 import { winAnsi } from '../../server/esign/pdf.ts';
 import { pngOf } from '../support/images.ts';
-import { sandboxKba } from '../../server/lenders/sandbox.ts';
+import { sandboxKba } from '../../core/lenders/identity-questions.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { borrowerTexts, markedTexts, shownStrings } from '../../codegen/texts.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';

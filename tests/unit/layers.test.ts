@@ -5,11 +5,11 @@ import { ROOT } from '../../core/contract/documents.ts';
 import { filesUnder } from '../../core/files.ts';
 
 /**
- * The layers (issue 18, ../shared/ARCHITECTURE.md): one UI-free core that the web app (src/), the server and codegen
- * all import, and nothing else of each other — imports run one way, to the core (and to what codegen generated).
- * Read from the import statements of every source file.
+ * The layers (issue 18, ../shared/ARCHITECTURE.md): one UI-free core that the web app (src/), the server, the lender
+ * service (decision 0259) and codegen all import, and nothing else of each other — imports run one way, to the core
+ * (and to what codegen generated). Read from the import statements of every source file.
  */
-const LAYERS = ['core', 'src', 'server'] as const;
+const LAYERS = ['core', 'src', 'server', 'lender-service'] as const;
 type Layer = (typeof LAYERS)[number] | 'codegen';
 
 /**
@@ -17,17 +17,18 @@ type Layer = (typeof LAYERS)[number] | 'codegen';
  * data every layer reads; the build's own code is not.
  */
 const FORBIDDEN: Record<Layer, { folders: Array<Layer>; packages: RegExp | null }> = {
-  core: { folders: ['src', 'server', 'codegen'], packages: /^(react|react-dom|@chakra-ui|@rjsf|fastify|drizzle-orm|pg)(\/|$)/ },
-  src: { folders: ['server', 'codegen'], packages: null },
-  server: { folders: ['src', 'codegen'], packages: null },
-  codegen: { folders: ['src', 'server'], packages: /^(react|react-dom|@chakra-ui|@rjsf)(\/|$)/ },
+  core: { folders: ['src', 'server', 'lender-service', 'codegen'], packages: /^(react|react-dom|@chakra-ui|@rjsf|fastify|drizzle-orm|pg)(\/|$)/ },
+  src: { folders: ['server', 'lender-service', 'codegen'], packages: null },
+  server: { folders: ['src', 'lender-service', 'codegen'], packages: null },
+  'lender-service': { folders: ['src', 'server', 'codegen'], packages: /^(react|react-dom|@chakra-ui|@rjsf|drizzle-orm|pg)(\/|$)/ },
+  codegen: { folders: ['src', 'server', 'lender-service'], packages: /^(react|react-dom|@chakra-ui|@rjsf)(\/|$)/ },
 };
 
 /** The layer a file of the repository belongs to; undefined for codegen/generated/ and everything outside the layers. */
 function layerOf(path: string): Layer | undefined {
   const parts = relative(ROOT, path).split(sep);
   if (parts[0] === 'codegen' && parts[1] === 'generated') return undefined;
-  return (['core', 'src', 'server', 'codegen'] as const).find((layer) => layer === parts[0]);
+  return (['core', 'src', 'server', 'lender-service', 'codegen'] as const).find((layer) => layer === parts[0]);
 }
 
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;

@@ -6,9 +6,10 @@ import { speakerFor } from '../../server/descriptors/languages.ts';
 import { condition, evaluate } from '../../core/expressions.ts';
 
 const holds = (expression: unknown, facts: Record<string, unknown>) => condition(expression, facts, false);
-import { loadLenderFiles } from '../../server/lenders/descriptor.ts';
-import { priceProduct } from '../../server/lenders/payments.ts';
-import { sandboxAdapter, sandboxKba, sandboxSiteUrl, streetName } from '../../server/lenders/sandbox.ts';
+import { loadLenderFiles } from '../../core/lenders/descriptor.ts';
+import { priceProduct } from '../../core/lenders/payments.ts';
+import { sandboxAdapter, sandboxSiteUrl } from '../../server/lenders/sandbox.ts';
+import { sandboxKba, streetName } from '../../core/lenders/identity-questions.ts';
 import type { Applicant } from '../../server/lenders/types.ts';
 import { askLenders } from '../../server/lenders/waterfall.ts';
 

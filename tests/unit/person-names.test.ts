@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
 import { filesUnder } from '../../core/files.ts';
-import { normalName } from '../../server/domain/journey/esign.ts';
+import { normalName } from '../../core/typed-name.ts';
 import personName from '../../schemas/entities/person-name.json';
 
 /**

@@ -26,6 +26,7 @@ import { clientOf } from '../../http/client.ts';
 import { kickOutbox } from '../../notify/kick.ts';
 import { lenderStepPath, nextRoute } from './routing.ts';
 import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
+import { normalName } from '../../../core/typed-name.ts';
 
 type Schemas = components['schemas'];
 type SubStatus = ApplicationRecord['contractSubStatus'];
@@ -243,9 +244,6 @@ export async function loanAgreement(services: Services, caller: Caller, appId: n
 
 const SIGNATURE_MAX_BYTES = 200 * 1024;
 const SIGNATURE_MAX = { width: 1600, height: 600 };
-/** A typed name as it is compared with the applicant's (the sandbox lender's signing page compares the same way). */
-/** A name compared as people see it: composed letters, one space, either apostrophe, any case. */
-export const normalName = (name: string) => name.normalize('NFC').trim().replace(/\s+/g, ' ').replace(/’/g, "'").toLocaleLowerCase();
 
 function signatureImage(dataUrl: string): Buffer {
   const match = /^data:image\/png;base64,([A-Za-z0-9+/=\s]+)$/.exec(dataUrl);

@@ -5,7 +5,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { applicationLenders, applications, appLogs, lenders, offers } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { lenderCallbackKey, signLenderCallback } from '../../lenders/registry.ts';
+import { lenderCallbackKey, signLenderCallback } from '../../../core/lenders/callback-signature.ts';
 import type { LenderEvent } from '../../lenders/types.ts';
 import type { Services } from '../../services.ts';
 import { readApplication, type Application } from '../applications/detail.ts';

@@ -1,14 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
-import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
-import { quoted } from '../../core/descriptors/errors.ts';
+import { DescriptorFileError, readDescriptor } from '../descriptors/read.ts';
+import { metaErrors, metaValidator } from '../descriptors/meta.ts';
+import { quoted } from '../descriptors/errors.ts';
 import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
 
 /**
- * screens/lenders/<code>.json as the server reads it (meta-schema screens/_meta/lender.schema.json, whose generated
- * types these are; docs/decisions/0101). The engine reads the routes; the server reads the journey, the disclosures
- * and the sandbox rules. A file is the whole lender: adding one adds a lender.
+ * screens/lenders/<code>.json as the server and the lender service read it (meta-schema screens/_meta/lender.schema.json,
+ * whose generated types these are; docs/decisions/0101). The engine reads the routes; the server reads the journey, the
+ * disclosures and the sandbox rules; the lender service (decision 0259) the sandbox rules. A file is the whole lender:
+ * adding one adds a lender.
  */
 export type { LenderDescriptor };
 /** The sandbox settings of a lender file. */

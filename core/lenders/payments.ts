@@ -1,4 +1,4 @@
-import { disclose, type PlanKind } from '../../core/credit.ts';
+import { disclose, type PlanKind } from '../credit.ts';
 import type { SandboxProduct } from '../../codegen/generated/descriptors.ts';
 
 /**

@@ -169,6 +169,13 @@ export type Expression1 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * screens/lenders/<code>.json: a lender's borrower flow (routes and step names), its journey (which step hosts the ESIGN consent, the identity questions and the signature), offer columns, disclosures and sandbox rules (docs/decisions/0101). Adding a lender is adding one such file.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "lender".
+ */
+export type LenderDescriptor = Lender;
+/**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
@@ -847,12 +854,52 @@ export interface LayoutsDescriptor {
   };
 }
 /**
- * screens/lenders/<code>.json: a lender's borrower flow (routes and step names), its journey (which step hosts the ESIGN consent, the identity questions and the signature), offer columns, disclosures and sandbox rules (docs/decisions/0101). Adding a lender is adding one such file.
+ * One call to the lender: what it sends (path and body templates over the call's context: applicant, app, offer, …), how long it may take, whether it may be repeated, which answers are outcomes rather than data, and how the answer becomes the adapter's types.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
- * via the `definition` "lender".
+ * via the `definition` "lender__httpOperation".
  */
-export interface LenderDescriptor {
+export interface LenderHttpOperation {
+  method: 'GET' | 'POST' | 'PUT';
+  /**
+   * The path under the lender's base address; {dotted.path} placeholders are filled from the context and encoded.
+   */
+  path: string;
+  /**
+   * The JSON body: a template whose expressions read the context; {"$each": list, "as": template} makes a list.
+   */
+  body?: {
+    [k: string]: unknown | undefined;
+  };
+  /**
+   * How long this call may take before the lender counts as unavailable for it.
+   */
+  timeoutMs?: number;
+  /**
+   * How many times a call that found the lender unavailable is sent again, after 200 ms × 2^n. Only for calls safe to repeat: reads, and calls with an Idempotency-Key.
+   */
+  retries?: number;
+  /**
+   * Send an Idempotency-Key (one per intent, the same on every retry): required for money.
+   */
+  idempotent?: boolean;
+  /**
+   * Answers that are an outcome, not data, tried in order: when the expression holds over the answer (`response.status`, `response.body`), the call's outcome is `is`.
+   *
+   * @maxItems 20
+   */
+  outcomes?: {
+    when: unknown;
+    is: 'Declined' | 'PendingReview' | 'Unavailable' | 'BadRequest';
+  }[];
+  /**
+   * How a successful answer becomes the adapter's types: a template over `response` (status, body) and the call's context.
+   */
+  answer?: {
+    [k: string]: unknown | undefined;
+  };
+}
+export interface Lender {
   format: FormatVersion;
   code: string;
   name: string;
@@ -870,9 +917,10 @@ export interface LenderDescriptor {
    */
   address: string;
   /**
-   * Which implementation of the lender adapter interface (server/lenders/) serves this lender. Only the sandbox adapter exists, driven entirely by `sandbox` below.
+   * Which implementation of the lender adapter interface serves this lender: sandbox, played in the portal's own process from `sandbox` below; http, the lender's API spoken to over HTTP as `http` below describes it (issue 38).
    */
-  adapter?: 'sandbox';
+  adapter?: 'sandbox' | 'http';
+  http?: LenderHttp;
   eligibility: LenderEligibility;
   journey: LenderJourney;
   /**
@@ -910,6 +958,60 @@ export interface LenderRoute {
   access?: {borrower: true};
   screen?: Name;
   title?: string;
+}
+/**
+ * The lender's API, for `"adapter": "http"`. Base addresses and secrets are the server's configuration (LENDER_<CODE>_URL and the secrets its auth needs), never this file.
+ */
+export interface LenderHttp {
+  /**
+   * How each call proves who sends it.
+   */
+  auth:
+    | {
+        /**
+         * OAuth 2.0 client credentials: a bearer token from tokenPath (LENDER_<CODE>_CLIENT_ID, LENDER_<CODE>_CLIENT_SECRET), kept until shortly before it expires.
+         */
+        kind: 'oauth2';
+        tokenPath: string;
+        scope?: string;
+      }
+    | {
+        /**
+         * A key in a header (LENDER_<CODE>_API_KEY).
+         */
+        kind: 'apiKey';
+        header: string;
+      }
+    | {
+        /**
+         * Each request signed: sha256=<hex HMAC-SHA256(LENDER_<CODE>_SIGNING_SECRET, timestamp + '.' + body)>.
+         */
+        kind: 'hmac';
+        header: string;
+        timestampHeader: string;
+      };
+  /**
+   * How long a call may take unless its operation says otherwise.
+   */
+  timeoutMs?: number;
+  /**
+   * After `failures` calls in a row found the lender unavailable, skip it for `openMs`, then try one call.
+   */
+  breaker?: {
+    failures: number;
+    openMs: number;
+  };
+  operations: {
+    prequalify: LenderHttpOperation;
+    status?: LenderHttpOperation;
+    select?: LenderHttpOperation;
+    identityQuestions?: LenderHttpOperation;
+    identityAnswers?: LenderHttpOperation;
+    signing?: LenderHttpOperation;
+    finalize?: LenderHttpOperation;
+    fund?: LenderHttpOperation;
+    refund?: LenderHttpOperation;
+  };
 }
 /**
  * Whom the lender lends to and how (issue 19, docs/decisions/0213): the waterfall asks a lender only about a borrower it may serve — state, age, amount — and the offers and agreement carry its licence.

@@ -8,7 +8,7 @@ import type { SandboxProduct } from '../codegen/generated/descriptors.ts';
 /** The kinds of plan, as the lender files' products name them (screens/_meta/lender.schema.json). */
 export type PlanKind = SandboxProduct['type'];
 const PLAN_KINDS = { Installment: true, DeferredInterest: true, PaymentPlan: true } satisfies Record<PlanKind, true>;
-const isPlanKind = (kind: string | null): kind is PlanKind => kind !== null && Object.hasOwn(PLAN_KINDS, kind);
+export const isPlanKind = (kind: string | null): kind is PlanKind => kind !== null && Object.hasOwn(PLAN_KINDS, kind);
 
 export interface CreditTerms {
   kind: PlanKind;

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ROOT } from '../core/contract/documents.ts';
 import { parseFaults, type Faults } from './faults.ts';
+import { DEMO_LENDER_SERVICE } from '../core/lenders/demo-service.ts';
 
 /**
  * The lender service's settings, from the environment (lender-service/README.md). The defaults make `npm run
@@ -91,12 +92,12 @@ export function loadConfig(env: Env = process.env): LenderServiceConfig {
   const callbackCaFile = env.LENDER_SERVICE_CALLBACK_CA || null;
   return {
     host: '127.0.0.1',
-    port: integer(env, 'LENDER_SERVICE_PORT', 3300, 0, 65535),
+    port: integer(env, 'LENDER_SERVICE_PORT', DEMO_LENDER_SERVICE.port, 0, 65535),
     lendersDir,
     // Without the portal's secret no portal can verify the callbacks; that is still a service a test can drive.
     callbackSecret: secret ?? randomBytes(32),
-    clientSecret: env.LENDER_SERVICE_CLIENT_SECRET || 'demo-lender-client-secret',
-    apiKey: env.LENDER_SERVICE_API_KEY || 'demo-lender-api-key',
+    clientSecret: env.LENDER_SERVICE_CLIENT_SECRET || DEMO_LENDER_SERVICE.clientSecret,
+    apiKey: env.LENDER_SERVICE_API_KEY || DEMO_LENDER_SERVICE.apiKey,
     portalApiKey: env.LENDER_SERVICE_PORTAL_API_KEY || null,
     callbackCaFile,
     tokenTtlSeconds: integer(env, 'LENDER_SERVICE_TOKEN_TTL_SECONDS', 3600, 1, 86_400),

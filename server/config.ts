@@ -46,6 +46,8 @@ export interface Settings {
   lenderTimeoutMs: number;
   /** Key each lender's callback HMAC key is derived from (server/lenders/registry.ts). */
   lenderCallbackSecret: Buffer;
+  /** Where each HTTP lender is and its secrets (LENDER_<CODE>_URL, _CLIENT_ID, _CLIENT_SECRET, _API_KEY, _SIGNING_SECRET; issue 38). */
+  lenderEnv: Readonly<Record<string, string>>;
   /** Lifetime of a single-use borrower link (SendApp, SendESignLink). */
   linkTokenTtlHours: number;
   /** Delivery of the outbox: SMTP and an HTTP SMS gateway when configured (docs/decisions/0104). */
@@ -287,6 +289,7 @@ export function loadSettings(env: Env = process.env): Settings {
     oidcIssuer: optionalUrl(env, 'OIDC_ISSUER'),
     oidcAudience: env.OIDC_AUDIENCE || 'api://pos-portal',
     ...endpoints(env, mode, port, dataDir),
+    lenderEnv: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => /^LENDER_[A-Z0-9_]+$/.test(entry[0]) && typeof entry[1] === 'string')),
     ...journey(env, mode, dataDir),
   };
 }

@@ -76,3 +76,25 @@ export function priceProduct(product: SandboxProduct, amountCents: number, disco
     totalCost: disclosure.totalOfPaymentsCents,
   };
 }
+
+/**
+ * An offer a lender made, priced again for another amount within its line by the same calculation (GetOffers?amount=):
+ * its plan, rate, terms and fee share are the lender's; only the amount changes. Null outside the line.
+ */
+export function repriceTerms(offer: PricedTerms & { minLine: number; maxLine: number }, amountCents: number, discountRate: number): PricedTerms | null {
+  if (amountCents < offer.minLine || amountCents > offer.maxLine || offer.amount <= 0) return null;
+  const product: SandboxProduct = {
+    code: offer.productCode,
+    name: offer.productName,
+    type: offer.productType,
+    term: offer.term,
+    apr: offer.apr,
+    ...(offer.promoTerm === null ? {} : { promoTerm: offer.promoTerm }),
+    ...(offer.promoApr === null ? {} : { promoApr: offer.promoApr }),
+    originationFeePercent: (offer.originationFee * 100) / offer.amount,
+    minAmount: 0,
+    maxAmount: offer.maxLine / 100,
+    messages: offer.messages,
+  };
+  return priceProduct(product, amountCents, discountRate);
+}

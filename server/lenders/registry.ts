@@ -8,6 +8,8 @@ import { SCREENS } from '../../core/descriptors/screens.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
+import { httpAdapter, type LenderLog } from './http/adapter.ts';
+import { lenderEndpointOf } from './http/endpoint.ts';
 
 /**
  * The lenders of this process: one adapter per file of LENDERS_DIR (screens/lenders/ by default) and, when that is the
@@ -23,12 +25,20 @@ export interface LenderCatalogue {
 
 type Built = Omit<LenderCatalogue, 'dir'>;
 
-function build(descriptors: readonly LenderDescriptor[], site: string | null): Built {
+/** A lender's trouble, for whoever runs the portal: the lender, the call and why, never the applicant's data. */
+const logLenderTrouble: LenderLog = (entry) => console.warn(JSON.stringify({ level: 40, time: Date.now(), msg: 'lender unavailable', ...entry }));
+
+type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & Partial<Pick<Settings, 'lenderEnv'>>;
+
+/** The adapter a lender file names: the sandbox in this process, or the lender's API as its `http` block describes it. */
+function adapterOf(descriptor: LenderDescriptor, site: string | null, settings: CatalogueSettings): LenderAdapter {
+  if (descriptor.adapter !== 'http') return sandboxAdapter(descriptor, site);
+  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), logLenderTrouble);
+}
+
+function build(descriptors: readonly LenderDescriptor[], site: string | null, settings: CatalogueSettings): Built {
   const adapters = new Map<string, LenderAdapter>();
-  for (const descriptor of descriptors) {
-    // Only the sandbox implementation exists; a real lender's adapter would be chosen here by `adapter`.
-    adapters.set(descriptor.code, sandboxAdapter(descriptor, site));
-  }
+  for (const descriptor of descriptors) adapters.set(descriptor.code, adapterOf(descriptor, site, settings));
   return { descriptors, get: (code) => adapters.get(code), codes: () => [...adapters.keys()] };
 }
 
@@ -39,12 +49,12 @@ export function publishedLenders(served: Readonly<Record<string, unknown>>): Len
 
 const catalogues = new Map<string, LenderCatalogue>();
 
-function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
+function liveCatalogue(dir: string, site: string | null, settings: CatalogueSettings): LenderCatalogue {
   const deployed = loadLenderFiles(dir);
   // The deployed folder follows the live set (at most LIVE_TTL_MS old, like the pages people see); a folder set
   // elsewhere by LENDERS_DIR is a deployment's own.
   const follows = resolve(dir) === resolve(SCREENS, 'lenders');
-  const now = perLiveSet((live) => build(follows ? withPublished(deployed, publishedLenders(live.served), (lender) => lender.code) : deployed, site));
+  const now = perLiveSet((live) => build(follows ? withPublished(deployed, publishedLenders(live.served), (lender) => lender.code) : deployed, site, settings));
   return {
     dir,
     get descriptors() {
@@ -55,12 +65,12 @@ function liveCatalogue(dir: string, site: string | null): LenderCatalogue {
   };
 }
 
-export function lenderCatalogue(settings: Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'>): LenderCatalogue {
+export function lenderCatalogue(settings: CatalogueSettings): LenderCatalogue {
   const site = sandboxSiteUrl(settings);
-  const key = `${settings.lendersDir}\n${site}`;
+  const key = JSON.stringify([settings.lendersDir, site, settings.mode, settings.lenderEnv ?? {}]);
   let catalogue = catalogues.get(key);
   if (!catalogue) {
-    catalogue = liveCatalogue(settings.lendersDir, site);
+    catalogue = liveCatalogue(settings.lendersDir, site, settings);
     catalogues.set(key, catalogue);
   }
   return catalogue;

@@ -60,7 +60,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
     },
 
     reprice(offer, amount, discountRate) {
-      return repriceOffer(descriptor, offer, amount, discountRate);
+      return repriceOffer(descriptor, { productCode: offer.productCode, minLine: offer.minLine ?? 0, maxLine: offer.maxLine ?? 0 }, amount, discountRate);
     },
 
     async select({ appId, lenderAppId }) {

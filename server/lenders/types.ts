@@ -32,6 +32,23 @@ export interface LenderEvent {
   data?: Record<string, string | number | boolean | null>;
 }
 
+/** An offer as the portal keeps it (the offers table), to be priced again for another amount. */
+export interface StoredOffer {
+  productCode: string;
+  productName: string | null;
+  productType: PricedTerms['productType'] | null;
+  term: number | null;
+  apr: number | null;
+  promoTerm: number | null;
+  promoApr: number | null;
+  noInterestTerm: number | null;
+  originationFee: number | null;
+  amount: number | null;
+  minLine: number | null;
+  maxLine: number | null;
+  messages: string[];
+}
+
 /** What a callback changes; the domain writes it. */
 export interface LenderEventEffect {
   decision?: PrequalAnswer;
@@ -45,7 +62,7 @@ export interface LenderAdapter {
   /** Pre-qualification: a decision and, when approved, offers priced for the requested amount. */
   prequalify(applicant: Applicant, context: { signal: AbortSignal; discountRate: number | null }): Promise<PrequalAnswer>;
   /** An offer's product priced again for another amount within the line (GetOffers?amount=); null when the product does not cover it. */
-  reprice(offer: { productCode: string; minLine: number; maxLine: number }, amount: number, discountRate: number): PricedTerms | null;
+  reprice(offer: StoredOffer, amount: number, discountRate: number): PricedTerms | null;
   /** The borrower picked an offer: the lender opens the contract. */
   select(input: { appId: number; lenderAppId: string | null; productCode: string; amount: number }): Promise<{ contractId: string; lenderAppUrl: string | null }>;
   /** Identity questions (knowledge-based authentication) about the applicant. */

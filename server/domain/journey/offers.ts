@@ -15,10 +15,15 @@ import { moveApplication } from '../applications/moves.ts';
 import { catalogueOf } from './office-lenders.ts';
 import { formatCents } from '../../../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../../../core/current-language.ts';
+import { isPlanKind } from '../../../core/credit.ts';
+import type { StoredOffer } from '../../lenders/types.ts';
 
 type Schemas = components['schemas'];
 
 const dollars = (cents: number) => formatCents(SOURCE_LANGUAGE.tag, cents);
+
+/** An offer row as an adapter prices it again: its plan kind only when it is one. */
+const storedOffer = (offer: typeof offers.$inferSelect): StoredOffer => ({ ...offer, productType: isPlanKind(offer.productType) ? offer.productType : null });
 
 /**
  * App_GetOffers: the application's offers; with `amount`, each priced again for that amount within
@@ -42,7 +47,7 @@ export async function offerList(services: Services, appId: number, amountDollars
   const catalogue = catalogueOf(services);
   return rows.map(({ offer, lenderCode, lenderName }) => {
     const adapter = catalogue.get(lenderCode);
-    const priced = adapter?.reprice({ productCode: offer.productCode, minLine: offer.minLine ?? 0, maxLine: offer.maxLine ?? 0 }, amount, offer.discountRate ?? 0);
+    const priced = adapter?.reprice(storedOffer(offer), amount, offer.discountRate ?? 0);
     if (!priced) {
       const range = `${dollars(offer.minLine ?? 0)} to ${dollars(offer.maxLine ?? 0)}`;
       return toOffer({ ...offer, lenderCode, lenderName, isVisible: false, messages: [...offer.messages, `Available for amounts from ${range}.`] });
@@ -84,7 +89,7 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
     const amount = body.amount === undefined ? (offer.amount ?? app.amount) : toCents(body.amount);
     if (offer.maxLine !== null && amount > offer.maxLine) throw HttpProblem.field('amount', message('loanExceedsApproved'));
     if (offer.minLine !== null && amount < offer.minLine) throw HttpProblem.field('amount', message('minValue', (offer.minLine / 100).toFixed(2)));
-    const priced = amount === offer.amount ? null : adapter.reprice({ productCode: offer.productCode, minLine: offer.minLine ?? 0, maxLine: offer.maxLine ?? 0 }, amount, offer.discountRate ?? 0);
+    const priced = amount === offer.amount ? null : adapter.reprice(storedOffer(offer), amount, offer.discountRate ?? 0);
     if (amount !== offer.amount && !priced) throw HttpProblem.field('amount', `This plan is not available for ${dollars(amount)}.`);
     const terms = priced ?? offer;
     const opened = await adapter.select({ appId: app.id, lenderAppId: (await lenderAppIdOf(tx, app.id, offer.lenderId)) ?? null, productCode: offer.productCode, amount });

@@ -51,19 +51,19 @@ export interface ClientDependencies {
 
 class Unavailable extends Error {}
 
-export function lenderClient(code: string, http: LenderHttp, endpoint: LenderEndpoint, dependencies: ClientDependencies = {}): LenderClient {
+export function lenderClient(code: string, http: LenderHttp, endpoint: LenderEndpoint | undefined, dependencies: ClientDependencies = {}): LenderClient {
   const doFetch = dependencies.fetch ?? fetch;
   const now = dependencies.now ?? Date.now;
   const sleep = dependencies.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const breaker = new Breaker(http.breaker ?? DEFAULT_BREAKER, now);
-  const base = endpoint.baseUrl.replace(/\/$/, '');
+  const base = endpoint?.baseUrl.replace(/\/$/, '') ?? '';
   let token: { value: string; renewAt: number } | undefined;
   let fetchingToken: Promise<string> | undefined;
 
   async function newToken(signal: AbortSignal): Promise<string> {
     if (http.auth.kind !== 'oauth2') throw new Error('not an OAuth 2.0 lender');
     const form = new URLSearchParams({ grant_type: 'client_credentials', ...(http.auth.scope ? { scope: http.auth.scope } : {}) });
-    const basic = Buffer.from(`${endpoint.clientId ?? code}:${endpoint.clientSecret ?? ''}`).toString('base64');
+    const basic = Buffer.from(`${endpoint?.clientId ?? code}:${endpoint?.clientSecret ?? ''}`).toString('base64');
     const response = await doFetch(`${base}${http.auth.tokenPath}`, {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
@@ -91,9 +91,9 @@ export function lenderClient(code: string, http: LenderHttp, endpoint: LenderEnd
   async function authHeaders(body: string, signal: AbortSignal, renew: boolean): Promise<Record<string, string>> {
     const auth = http.auth;
     if (auth.kind === 'oauth2') return { authorization: `Bearer ${await bearer(signal, renew)}` };
-    if (auth.kind === 'apiKey') return { [auth.header.toLowerCase()]: endpoint.apiKey ?? '' };
+    if (auth.kind === 'apiKey') return { [auth.header.toLowerCase()]: endpoint?.apiKey ?? '' };
     const timestamp = String(Math.floor(now() / 1000));
-    const signature = createHmac('sha256', endpoint.signingSecret ?? '').update(`${timestamp}.${body}`).digest('hex');
+    const signature = createHmac('sha256', endpoint?.signingSecret ?? '').update(`${timestamp}.${body}`).digest('hex');
     return { [auth.timestampHeader.toLowerCase()]: timestamp, [auth.header.toLowerCase()]: `sha256=${signature}` };
   }
 
@@ -128,6 +128,7 @@ export function lenderClient(code: string, http: LenderHttp, endpoint: LenderEnd
   async function call(name: OperationName, context: Context, options: CallOptions = {}): Promise<CallResult> {
     const op = http.operations[name];
     if (!op) throw new Error(`${code}: the lender file describes no '${name}' call`);
+    if (!endpoint) return { kind: 'outcome', is: 'Unavailable', status: null, reason: `no address is configured (LENDER_${code.toUpperCase()}_URL)` };
     if (!breaker.allows()) return { kind: 'outcome', is: 'Unavailable', status: null, reason: 'skipped: the lender failed too often, it is tried again later' };
     const place = `/http/operations/${name}`;
     let url: string;

@@ -3811,7 +3811,7 @@ export interface components {
         };
         /**
          * Studio draft
-         * @description Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/.
+         * @description Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/. No files checks the live set alone: the studio shows each language's state even without a draft.
          */
         StudioDraft: {
             files: components["schemas"]["StudioDraftFiles"];
@@ -3848,6 +3848,7 @@ export interface components {
          * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks. Refused (409) when the draft makes texts of a language out of date (a source text it translated changed; decision 0255), unless publishOutOfDate says to publish them so.
          */
         StudioPublish: {
+            /** @description At least one file: a publication changes something. */
             files: components["schemas"]["StudioDraftFiles"];
             /** @description What changed and why, for the history. */
             note: string;

@@ -7516,7 +7516,7 @@ export interface StudioFiles {
   }[];
 }
 /**
- * Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/.
+ * Body of Studio_CheckDraft: the files a product owner changed; they are checked over the live set as the build checks screens/. No files checks the live set alone: the studio shows each language's state even without a draft.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "StudioDraft".
@@ -7597,7 +7597,7 @@ export interface StudioCheck {
  * via the `definition` "StudioPublish".
  */
 export interface StudioPublish {
-  files: StudioDraftFiles;
+  files: StudioDraftFiles1;
   /**
    * What changed and why, for the history.
    */
@@ -7606,6 +7606,17 @@ export interface StudioPublish {
    * Publish even though the draft makes texts out of date in a language: its readers see those texts in English until they are translated.
    */
   publishOutOfDate?: boolean;
+}
+/**
+ * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
+ */
+export interface StudioDraftFiles1 {
+  [k: string]:
+    | {
+        [k: string]: unknown | undefined;
+      }
+    | null
+    | undefined;
 }
 /**
  * Answer of Studio_Publish and Studio_Rollback: the publication now live.

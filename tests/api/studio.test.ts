@@ -117,6 +117,10 @@ describe('the studio (decision 0228)', () => {
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: 'Procedure, Spanish to follow', publishOutOfDate: true })).statusCode).toBe(200);
     // Still out of date once live, though no longer the draft's doing; then translated, up to date.
     expect((await check({ 'brands/smile.json': smile })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }]);
+    // With no draft at all the studio still shows it: the check of the live set alone.
+    expect(await check({})).toEqual({ errors: [], notices: [], languages: [{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }] });
+    // A publication still changes something.
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: {}, note: 'Nothing' })).statusCode).toBe(400);
     const spanish = docOf(all, 'languages/es.json') as { texts: Record<string, string> };
     const translated = { ...spanish, texts: { ...spanish.texts, Procedure: 'Procedimiento' } };
     expect((await check({ 'languages/es.json': translated })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);

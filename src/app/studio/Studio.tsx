@@ -86,8 +86,8 @@ export default function Studio() {
   const checking = changedCount > 0 && check.of !== changed;
   const errors = changedCount > 0 ? check.errors : [];
   const needsChoice = changedCount > 0 && madeOutOfDate(check.languages).length > 0;
+  // Without drafts it runs too: each language's state (texts published out of date) shows whenever the studio is open.
   useEffect(() => {
-    if (changedCount === 0) return;
     let current = true;
     const timer = setTimeout(() => {
       callOperation('Studio_CheckDraft', { body: { files: changed } })
@@ -104,7 +104,7 @@ export default function Studio() {
       current = false;
       clearTimeout(timer);
     };
-  }, [changed, changedCount]);
+  }, [changed]);
 
   const edit = (next: string) => setDrafts((current) => ({ ...current, [selected]: next }));
   const editAt = (path: readonly string[], value: unknown) => {
@@ -277,7 +277,7 @@ export default function Studio() {
           </Tabs.Root>
           <Problems title="Not published: these pages do not render with the drafts." lines={renderErrors} />
           <Problems title="Good to know before you publish:" lines={changedCount > 0 ? check.notices : []} tone="info" />
-          <Languages languages={changedCount > 0 ? check.languages : []} chosen={outOfDateChosen} onChoose={setOutOfDateChosen} onGoTo={goTo} />
+          <Languages languages={check.languages} chosen={outOfDateChosen} onChoose={setOutOfDateChosen} onGoTo={goTo} />
           <Stack gap="2" borderTopWidth="1px" pt="3">
             <chakra.label htmlFor="studio-note" fontWeight="medium" fontSize="sm">
               What changes, and why (kept in the history)

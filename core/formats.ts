@@ -63,8 +63,8 @@ export function formatDateTime(value: unknown, timeZoneCode?: unknown): string {
 function inZone(d: Date, timeZone: string): string {
   const zoneName = new Intl.DateTimeFormat(tag(), { timeZone, timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '';
   if (!currentLanguage().source) return `${new Intl.DateTimeFormat(tag(), { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(d)} ${zoneName}`.trim();
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hour12: true }).formatToParts(d);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('month')}/${part('day')}/${part('year')} ${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()} ${zoneName}`.trim();
 }
 

@@ -31,7 +31,8 @@ test('an office admin invites a colleague, who signs up from the e-mailed link a
   await invite.getByLabel('Title').fill('Treatment Coordinator');
   // A double-click sends one invitation.
   await invite.getByRole('button', { name: 'Send invitation' }).dblclick();
-  await expect(page.getByText(`An invitation was sent to ${email}.`).first()).toBeVisible();
+  // Its expiry by the office's clock, named: Bright Smiles keeps Central time (issue 37).
+  await expect(page.getByText(new RegExp(`^An invitation was sent to ${email.replace(/[.]/g, '\\.')}\\. Its link works once, until \\d\\d/\\d\\d/\\d{4} \\d\\d:\\d\\d [AP]M C[SD]T\\.$`)).first()).toBeVisible();
   await expect(invite).toBeHidden();
   const row = teamRow(page, email);
   await expect(row).toContainText('Casey Colleague');
@@ -48,6 +49,7 @@ test('an office admin invites a colleague, who signs up from the e-mailed link a
   const colleague = await colleagueContext.newPage();
   await colleague.goto(link.replace(/^https:\/\/[^/]+/, new URL(page.url()).origin));
   await expect(colleague.getByText(`Casey, you are invited to join ${OFFICE} as Support.`)).toBeVisible();
+  await expect(colleague.getByText(/^\d\d\/\d\d\/\d{4} \d\d:\d\d [AP]M C[SD]T$/)).toBeVisible();
   await colleague.getByRole('button', { name: 'Accept the invitation' }).click();
   await expect(colleague.getByRole('heading', { name: 'Choose your password' })).toBeVisible({ timeout: 30_000 });
   await expect(colleague.getByLabel('Email')).toHaveValue(email);

@@ -45,8 +45,11 @@ const ACME_HTTP = {
         offers: { $each: { var: 'response.body.offers' }, as: { var: 'item' } },
       },
     },
+    // A status read answers the application as the pre-qualification does: the same mapping reads it.
+    status: { method: 'GET', path: '/lenders/{lender.code}/applications/{app.lenderAppId}', retries: 1 },
   },
 };
+ACME_HTTP.operations.status = { ...ACME_HTTP.operations.status, answer: ACME_HTTP.operations.prequalify.answer } as typeof ACME_HTTP.operations.status;
 
 const dir = mkdtempSync(join(tmpdir(), 'acme-lenders-'));
 const ally = JSON.parse(readFileSync(new URL('../../screens/lenders/ally.json', import.meta.url), 'utf8')) as Record<string, unknown>;
@@ -127,5 +130,16 @@ describe('a ninth lender over HTTP, described by its file alone', () => {
     // Production without an address: unavailable, never a guess.
     const bare = lenderCatalogue({ lendersDir: dir, mode: 'production', publicUrl: 'https://portal.other', lenderEnv: {} });
     expect((await bare.get('acme')!.prequalify(applicant('Smith'), { signal: signal(), discountRate: 6.5 })).status).toBe('Error');
+  });
+
+  it('reads a decision the lender announces by callback back through its status call, mapped as a pre-qualification', async () => {
+    const adapter = overHttp();
+    const first = await adapter.prequalify(applicant('Smith'), { signal: signal(), discountRate: 6.5 });
+    const effect = await adapter.callback({ eventType: 'Decision', lenderAppId: first.lenderAppId!, decisionStatus: 'Approved' }, applicant('Smith'), { discountRate: 6.5 });
+    expect(effect.decision?.status).toBe('Approved');
+    expect(effect.decision?.lenderAppId).toBe(first.lenderAppId);
+    expect(effect.decision?.offers.map((o) => o.productCode)).toEqual(first.offers.map((o) => o.productCode));
+    // A contract's status is the event's own.
+    expect(await adapter.callback({ eventType: 'ContractStatus', lenderAppId: first.lenderAppId!, contractStatus: 'Signed' }, applicant('Smith'), { discountRate: 6.5 })).toEqual({ contractStatus: 'Signed' });
   });
 });

@@ -8,7 +8,7 @@ import type { LenderHttp } from '../../../codegen/generated/descriptors.ts';
 import type { Context } from '../../../core/expressions.ts';
 import { repriceTerms, type PricedTerms } from '../../../core/lenders/payments.ts';
 import type { LenderDescriptor } from '../../../core/lenders/descriptor.ts';
-import type { Applicant, LenderAdapter, PrequalAnswer, StoredOffer } from '../types.ts';
+import type { Applicant, LenderAdapter, LenderEventEffect, PrequalAnswer, StoredOffer } from '../types.ts';
 import { prequalAnswerOf } from './answers.ts';
 import { lenderClient, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
 import { MappingError, read, render } from './mapping.ts';
@@ -56,6 +56,18 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
 
   const base = (app: Record<string, unknown>) => ({ lender, app });
 
+  async function statusOf({ appId, lenderAppId }: { appId: number; lenderAppId: string | null }): Promise<LenderEventEffect | null> {
+    if (!http.operations.status) return null;
+    try {
+      const { mapped } = await answerOf('status', base({ id: appId, lenderAppId }));
+      return mapped === undefined ? null : { decision: prequalAnswerOf(mapped, '/http/operations/status/answer', null) };
+    } catch (error) {
+      if (!(error instanceof MappingError)) throw error;
+      log({ lender: lender.code, operation: 'status', reason: error.message });
+      return null;
+    }
+  }
+
   return {
     code: descriptor.code,
     descriptor,
@@ -90,7 +102,7 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
     },
 
     async kba() {
-      throw new HttpProblem(409, `${lender.name} asks its identity questions on its own site.`);
+      throw new HttpProblem(409, `The identity questions of ${lender.name} cannot be asked in the portal yet.`);
     },
 
     async esignDocuments({ appId, contractId, lenderAppUrl }) {
@@ -104,20 +116,15 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
       return { hostedBy, url: read.optionalText(mapped.url, '/http/operations/signing/answer/url'), clauses };
     },
 
-    async status({ appId, lenderAppId }) {
-      if (!http.operations.status) return null;
-      try {
-        const { mapped } = await answerOf('status', base({ id: appId, lenderAppId }));
-        return mapped === undefined ? null : { decision: prequalAnswerOf(mapped, '/http/operations/status/answer', null) };
-      } catch (error) {
-        if (!(error instanceof MappingError)) throw error;
-        log({ lender: lender.code, operation: 'status', reason: error.message });
-        return null;
-      }
-    },
+    status: statusOf,
 
-    async callback(event) {
-      return event.contractStatus === undefined ? {} : { contractStatus: event.contractStatus, ...(event.contractSubStatus ? { contractSubStatus: event.contractSubStatus } : {}) };
+    // A callback is a thin event (decision 0259): a decision or new offers are read back by the status call, so that
+    // what the portal stores has passed the same mapping as a pre-qualification's answer.
+    async callback(event, applicant) {
+      const contract = event.contractStatus === undefined ? {} : { contractStatus: event.contractStatus, ...(event.contractSubStatus ? { contractSubStatus: event.contractSubStatus } : {}) };
+      if (event.eventType !== 'Decision' && event.eventType !== 'OfferUpdate') return contract;
+      const read = await statusOf({ appId: applicant.appId, lenderAppId: event.lenderAppId });
+      return { ...contract, ...(read?.decision ? { decision: read.decision } : {}) };
     },
 
     async refund({ contractId, amount }) {

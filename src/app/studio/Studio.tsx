@@ -66,6 +66,9 @@ export default function Studio() {
   const parsed = parseDraft(text);
   const changed = useMemo(() => draftFiles(all, drafts), [all, drafts]);
   const changedCount = Object.keys(changed).length;
+  // The drafts by their content: the files reloading (the live set, the list) make a new object of the same drafts,
+  // which is not a new draft to check.
+  const changedKey = useMemo(() => JSON.stringify(changed), [changed]);
   const steps = useMemo(() => wizardSteps(all, changed), [all, changed]);
 
   // 'Go to' a place (a field that cannot take effect names the part that shows instead): its file, then the place.
@@ -83,7 +86,7 @@ export default function Studio() {
   }, [goingTo, selected]);
 
   // The build's checks over the live set with the drafts in it, a moment after the last keystroke.
-  const checking = changedCount > 0 && check.of !== changed;
+  const checking = changedCount > 0 && check.of !== changedKey;
   const errors = changedCount > 0 ? check.errors : [];
   const needsChoice = changedCount > 0 && madeOutOfDate(check.languages).length > 0;
   // Without drafts it runs too: each language's state (texts published out of date) shows whenever the studio is open.
@@ -92,19 +95,19 @@ export default function Studio() {
     const timer = setTimeout(() => {
       callOperation('Studio_CheckDraft', { body: { files: changed } })
         .then((answer) => {
-          if (current) setCheck({ of: changed, ...(answer as StudioCheck) });
+          if (current) setCheck({ of: changedKey, ...(answer as StudioCheck) });
         })
         // Publishing is still held to the same checks by the API.
         .catch((error: unknown) => {
           toasts.error(error, 'The draft could not be checked.');
-          if (current) setCheck((last) => ({ ...last, of: changed }));
+          if (current) setCheck((last) => ({ ...last, of: changedKey }));
         });
     }, CHECK_DELAY_MS);
     return () => {
       current = false;
       clearTimeout(timer);
     };
-  }, [changed]);
+  }, [changedKey]);
 
   const edit = (next: string) => setDrafts((current) => ({ ...current, [selected]: next }));
   const editAt = (path: readonly string[], value: unknown) => {

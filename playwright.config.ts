@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { DEMO_WEB_API_KEY } from './server/config.ts';
 import { CHROMIUM } from './e2e/chromium.ts';
 import { hostResolverRules } from './e2e/support/brands.ts';
 
@@ -21,6 +23,13 @@ const SPEC_GROUPS = [
 ];
 const origin = (port: number) => `http://127.0.0.1:${port}`;
 const CRAWL_PORT = PORT + SPEC_GROUPS.length;
+/**
+ * The lender service (decision 0259) every portal speaks to over HTTP, as `npm start` runs it beside one: one service
+ * for all the portals, which give it their callback secret and trust it with their self-signed certificates.
+ */
+const LENDER_SERVICE_PORT = CRAWL_PORT + 1;
+const LENDER_CALLBACK_SECRET = randomBytes(32).toString('base64');
+const PORTALS = [...SPEC_GROUPS.map((_, i) => PORT + i), CRAWL_PORT].map((port) => ({ port, dataDir: mkdtempSync(join(tmpdir(), 'pos-e2e-')) }));
 /** Workers in all (E2E_WORKERS to change): one for each group of specs, the others for the crawl's visitors. */
 const WORKERS = Number(process.env.E2E_WORKERS ?? SPEC_GROUPS.length + 3);
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -62,11 +71,26 @@ export default defineConfig({
       fullyParallel: true,
     },
   ],
-  webServer: [...SPEC_GROUPS.map((_, i) => PORT + i), CRAWL_PORT].map((port) => ({
-    command: 'node --import tsx server/main.ts',
-    url: `${origin(port)}/api/health`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(join(tmpdir(), 'pos-e2e-')), LOG_LEVEL: 'warn', APP_MODE: 'demo' },
-  })),
+  webServer: [
+    ...PORTALS.map(({ port, dataDir }) => ({
+      command: 'node --import tsx server/main.ts',
+      url: `${origin(port)}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_MODE: 'demo', LENDER_SERVICE_PORT: String(LENDER_SERVICE_PORT), LENDER_CALLBACK_SECRET },
+    })),
+    {
+      command: 'node --import tsx lender-service/main.ts',
+      url: `${origin(LENDER_SERVICE_PORT)}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        LENDER_SERVICE_PORT: String(LENDER_SERVICE_PORT),
+        LENDER_CALLBACK_SECRET,
+        LENDER_SERVICE_PORTAL_API_KEY: DEMO_WEB_API_KEY,
+        // Written by each portal as it starts; read by the service when it first calls back.
+        LENDER_SERVICE_CALLBACK_CA: PORTALS.map(({ dataDir }) => join(dataDir, 'tls', 'localhost.crt')).join(delimiter),
+      },
+    },
+  ],
 });

@@ -68,7 +68,7 @@ export function callbackSender(config: LenderServiceConfig, faultsOf: (code: str
   // Read when first needed: in demo mode the portal writes its certificate while both start.
   let ca: string[] | undefined;
   const trusted = () => {
-    if (config.callbackCaFile && !ca) ca = [...rootCertificates, readFileSync(config.callbackCaFile, 'utf8')];
+    if (config.callbackCaFiles.length && !ca) ca = [...rootCertificates, ...config.callbackCaFiles.map((file) => readFileSync(file, 'utf8'))];
     return ca;
   };
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { ROOT } from '../core/contract/documents.ts';
 import { parseFaults, type Faults } from './faults.ts';
 import { DEMO_LENDER_SERVICE } from '../core/lenders/demo-service.ts';
@@ -27,8 +27,8 @@ export interface LenderServiceConfig {
   apiKey: string;
   /** The X-Api-Key sent with each callback: the portal asks lenders for one of its API_KEYS. */
   portalApiKey: string | null;
-  /** A PEM file trusted for https callbacks besides the system's (the portal's self-signed certificate in demo mode). */
-  callbackCaFile: string | null;
+  /** PEM files trusted for https callbacks besides the system's (the portals' self-signed certificates in demo mode). */
+  callbackCaFiles: string[];
   tokenTtlSeconds: number;
   /** How long an async-callback lender takes before it posts its decision. */
   callbackDelayMs: number;
@@ -89,7 +89,8 @@ export function loadConfig(env: Env = process.env): LenderServiceConfig {
   if (!existsSync(lendersDir)) throw new LenderServiceConfigError('LENDERS_DIR', `no such folder: ${lendersDir}`);
   const secret = env.LENDER_CALLBACK_SECRET ? Buffer.from(env.LENDER_CALLBACK_SECRET, 'base64') : null;
   if (secret && secret.length !== 32) throw new LenderServiceConfigError('LENDER_CALLBACK_SECRET', 'must be 32 bytes in base64, as the portal has it');
-  const callbackCaFile = env.LENDER_SERVICE_CALLBACK_CA || null;
+  // Several portals may share one service (the end-to-end tests' three): their certificates, separated as in PATH.
+  const callbackCaFiles = (env.LENDER_SERVICE_CALLBACK_CA ?? '').split(delimiter).filter(Boolean);
   return {
     host: '127.0.0.1',
     port: integer(env, 'LENDER_SERVICE_PORT', DEMO_LENDER_SERVICE.port, 0, 65535),
@@ -99,7 +100,7 @@ export function loadConfig(env: Env = process.env): LenderServiceConfig {
     clientSecret: env.LENDER_SERVICE_CLIENT_SECRET || DEMO_LENDER_SERVICE.clientSecret,
     apiKey: env.LENDER_SERVICE_API_KEY || DEMO_LENDER_SERVICE.apiKey,
     portalApiKey: env.LENDER_SERVICE_PORTAL_API_KEY || null,
-    callbackCaFile,
+    callbackCaFiles,
     tokenTtlSeconds: integer(env, 'LENDER_SERVICE_TOKEN_TTL_SECONDS', 3600, 1, 86_400),
     callbackDelayMs: integer(env, 'LENDER_SERVICE_CALLBACK_DELAY_MS', 1000, 0, 60_000),
     retryBaseMs: integer(env, 'LENDER_SERVICE_RETRY_BASE_MS', 1000, 1, 60_000),

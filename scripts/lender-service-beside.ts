@@ -35,7 +35,8 @@ export function startLenderServiceBeside(): void {
       ...(ca ? { LENDER_SERVICE_CALLBACK_CA: ca } : {}),
     },
   });
-  // A lender service that cannot start (its port taken) leaves the portal running: it still has its in-process lenders.
+  // A lender service that cannot start (its port taken) leaves the portal running; its lenders answer that they are
+  // unavailable until one listens there.
   child.on('exit', (code, signal) => {
     if (code) console.error(`  Lender service ended (exit ${code}); the portal runs on without it.`);
     else if (signal && signal !== 'SIGTERM') console.error(`  Lender service ended (${signal}).`);

@@ -22,7 +22,7 @@ import { registerWebApp } from './http/web-app.ts';
 import { liveSet } from './descriptors/live.ts';
 import { registerApiAnswers } from './http/api-answers.ts';
 import { createHandlers } from './domain/handlers.ts';
-import { CALLBACK_PATH } from './domain/journey/lender-calls.ts';
+import { CALLBACK_PATH } from './lenders/portal-addresses.ts';
 import { lenderCatalogue, syncLenderRows } from './lenders/registry.ts';
 import { sandboxSiteUrl } from './lenders/sandbox.ts';
 import { registerSandboxLenderSite } from './lenders/site.ts';

@@ -48,6 +48,11 @@ export interface Settings {
   lenderCallbackSecret: Buffer;
   /** Where each HTTP lender is and its secrets (LENDER_<CODE>_URL, _CLIENT_ID, _CLIENT_SECRET, _API_KEY, _SIGNING_SECRET; issue 38). */
   lenderEnv: Readonly<Record<string, string>>;
+  /**
+   * LENDERS_IN_PROCESS=true: every lender file is served by the in-process sandbox, whatever its adapter — for the API
+   * tests of the portal's own rules, which need no second process (decision 0261). Refused in production.
+   */
+  lendersInProcess: boolean;
   /** Lifetime of a single-use borrower link (SendApp, SendESignLink). */
   linkTokenTtlHours: number;
   /** Delivery of the outbox: SMTP and an HTTP SMS gateway when configured (docs/decisions/0104). */
@@ -165,7 +170,7 @@ function secret(env: Env, name: string, mode: Settings['mode'], dataDir: string,
   return value;
 }
 
-const DEMO_WEB_API_KEY = 'demo-web-key';
+export const DEMO_WEB_API_KEY = 'demo-web-key';
 
 /** The repository root: default places of the files the server reads (screens/lenders). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -261,6 +266,8 @@ function identitySettings(env: Env, mode: Settings['mode'], dataDir: string): Id
 
 export function loadSettings(env: Env = process.env): Settings {
   const mode = oneOf(env, 'APP_MODE', ['demo', 'production'] as const, 'demo');
+  // Refused before the secrets production asks for: a deployment that plays its lenders is wrong whatever else it has.
+  lendersInProcessSetting(env, mode);
   const dataDir = resolve(env.DATA_DIR || './data');
   const apiKeys = (env.API_KEYS ?? (mode === 'demo' ? DEMO_WEB_API_KEY : ''))
     .split(',')
@@ -302,8 +309,14 @@ function workers(env: Env, databaseUrl: string | undefined): number {
   return count;
 }
 
+function lendersInProcessSetting(env: Env, mode: Settings['mode']): boolean {
+  const inProcess = oneOf(env, 'LENDERS_IN_PROCESS', ['false', 'true'] as const, 'false') === 'true';
+  if (inProcess && mode === 'production') throw new SettingsError('LENDERS_IN_PROCESS', 'plays the lenders inside the portal: for tests and demos, never in production');
+  return inProcess;
+}
+
 /** Lenders, borrower links and message delivery (the borrower journey, docs/decisions/0100-0119). */
-function journey(env: Env, mode: Settings['mode'], dataDir: string): Pick<Settings, 'lendersDir' | 'lenderTimeoutMs' | 'lenderCallbackSecret' | 'linkTokenTtlHours' | 'notify'> {
+function journey(env: Env, mode: Settings['mode'], dataDir: string): Pick<Settings, 'lendersDir' | 'lendersInProcess' | 'lenderTimeoutMs' | 'lenderCallbackSecret' | 'linkTokenTtlHours' | 'notify'> {
   const lendersDir = resolve(env.LENDERS_DIR || join(REPO_ROOT, 'screens', 'lenders'));
   if (!existsSync(lendersDir)) throw new SettingsError('LENDERS_DIR', `no such folder: ${lendersDir}`);
   // Without its own secret, the callback key is derived from the borrower token secret (never the same bytes).
@@ -312,6 +325,7 @@ function journey(env: Env, mode: Settings['mode'], dataDir: string): Pick<Settin
     : createHmac('sha256', secret(env, 'BORROWER_TOKEN_SECRET', mode, dataDir, 32)).update('lender-callback-secret/v1').digest();
   return {
     lendersDir,
+    lendersInProcess: lendersInProcessSetting(env, mode),
     lenderTimeoutMs: integer(env, 'LENDER_TIMEOUT_MS', 10_000, 50, 120_000),
     lenderCallbackSecret,
     linkTokenTtlHours: integer(env, 'LINK_TOKEN_TTL_HOURS', 72, 1, 720),

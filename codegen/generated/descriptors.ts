@@ -31,14 +31,14 @@ export type Expression = (string | number | boolean | null) | Expression[] | Ope
  */
 export type ImageSource = string;
 /**
- * Where a link leads: an https:// address, or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http:, javascript:, data:) is refused (decision 0250).
+ * Where a link leads: an https:// address, this machine's own (http://localhost, http://127.0.0.1: a secure context for browsers, where the demo's lender service runs), or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http: elsewhere, javascript:, data:) is refused (decisions 0250, 0261).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "link".
  */
 export type Link = string;
 /**
- * Where a link leads: an https:// address, or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http:, javascript:, data:) is refused (decision 0250).
+ * Where a link leads: an https:// address, this machine's own (http://localhost, http://127.0.0.1: a secure context for browsers, where the demo's lender service runs), or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http: elsewhere, javascript:, data:) is refused (decisions 0250, 0261).
  */
 export type Link1 = string;
 /**
@@ -994,6 +994,10 @@ export interface LenderHttp {
    * How long a call may take unless its operation says otherwise.
    */
   timeoutMs?: number;
+  /**
+   * While the lender has not decided (its answer's status is 'Pending': it decides later and tells by callback), how often its status is read again as the waterfall waits; its callback, when it arrives, ends the wait at once. 500 unless given.
+   */
+  pollMs?: number;
   /**
    * After `failures` calls in a row found the lender unavailable, skip it for `openMs`, then try one call.
    */

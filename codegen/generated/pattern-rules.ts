@@ -7,7 +7,7 @@ export const patternRules = {
     "message": "Images come only from the portal's own files (a path such as /logo.svg) or data:image/… URLs."
   },
   "link": {
-    "pattern": "^(?=[^\\u0000-\\u0020\\u007f\\\\]+$)(?:https://[^/?#]|[#?]|/(?!/)|[^:/?#]+(?:[/?#]|$))",
+    "pattern": "^(?=[^\\u0000-\\u0020\\u007f\\\\]+$)(?:https://[^/?#]|http://(?:127\\.0\\.0\\.1|localhost|\\[::1\\])(?::\\d{1,5})?(?:[/?#]|$)|[#?]|/(?!/)|[^:/?#]+(?:[/?#]|$))",
     "message": "Links must start with https://, or lead to a page of the portal itself (#/… or /…)."
   },
   "contactAddress": {

@@ -35,6 +35,13 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
       else if (!journey.steps.includes(step)) problems.push(`journey.${key} ${quoted(step)} is not one of journey.steps`);
     }
   }
+  // A lender spoken to over HTTP runs the calls the journey needs of it: its own identity questions where the platform
+  // signs, the signing where it hosts it.
+  if (doc.adapter === 'http' && doc.http) {
+    const calls = doc.http.operations;
+    const needed = journey.esign === 'platform' ? (['identityQuestions', 'identityAnswers'] as const) : (['signing'] as const);
+    for (const name of ['select', 'status', ...needed] as const) if (!calls[name]) problems.push(`http.operations.${name} is required by this lender's journey`);
+  }
   if (journey.done && !journey.steps.includes(journey.done)) problems.push(`journey.done ${quoted(journey.done)} is not one of journey.steps`);
   if (doc.eligibility.amount.min > doc.eligibility.amount.max) problems.push('eligibility.amount.min is above eligibility.amount.max');
   if (doc.eligibility.excludedStates?.length && !doc.eligibility.states.includes('*')) problems.push('eligibility.excludedStates needs states ["*"]');

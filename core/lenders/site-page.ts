@@ -5,8 +5,12 @@ import { escapeHtml } from '../html.ts';
  * signing page (lender-service/signing-site.ts) show it: the lender's name at the top, no script, nothing from elsewhere.
  */
 
-/** Styles inline only, forms posted to the page's own site, never framed. */
-export const SITE_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+/**
+ * Styles inline only, forms posted to the page's own site, never framed. A form whose answer sends the browser on to
+ * another site (the signing page back to the portal) names that site: browsers hold the redirect to form-action too.
+ */
+export const sitePagePolicy = (formRedirectsTo: readonly string[] = []) =>
+  `default-src 'none'; style-src 'unsafe-inline'; form-action ${["'self'", ...formRedirectsTo].join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
 
 /** `subtitle` and `body` are HTML, escaped by the caller. */
 export function lenderSitePage(lenderName: string, title: string, subtitle: string, body: string): string {

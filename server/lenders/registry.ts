@@ -10,6 +10,7 @@ import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 import { httpAdapter, type LenderLog } from './http/adapter.ts';
 import { lenderEndpointOf } from './http/endpoint.ts';
+import { callbackUrlOf } from './portal-addresses.ts';
 
 /**
  * The lenders of this process: one adapter per file of LENDERS_DIR (screens/lenders/ by default) and, when that is the
@@ -28,12 +29,15 @@ type Built = Omit<LenderCatalogue, 'dir'>;
 /** A lender's trouble, for whoever runs the portal: the lender, the call and why, never the applicant's data. */
 const logLenderTrouble: LenderLog = (entry) => console.warn(JSON.stringify({ level: 40, time: Date.now(), msg: 'lender unavailable', ...entry }));
 
-type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & Partial<Pick<Settings, 'lenderEnv'>>;
+type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & Partial<Pick<Settings, 'lenderEnv' | 'lendersInProcess'>>;
 
-/** The adapter a lender file names: the sandbox in this process, or the lender's API as its `http` block describes it. */
+/**
+ * The adapter a lender file names: the lender's API as its `http` block describes it, or the sandbox in this process
+ * (a file that says so, or every file with LENDERS_IN_PROCESS).
+ */
 function adapterOf(descriptor: LenderDescriptor, site: string | null, settings: CatalogueSettings): LenderAdapter {
-  if (descriptor.adapter !== 'http') return sandboxAdapter(descriptor, site);
-  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), logLenderTrouble);
+  if (descriptor.adapter !== 'http' || settings.lendersInProcess) return sandboxAdapter(descriptor, site);
+  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), { callbackUrl: callbackUrlOf(settings.publicUrl) }, logLenderTrouble);
 }
 
 function build(descriptors: readonly LenderDescriptor[], site: string | null, settings: CatalogueSettings): Built {
@@ -67,7 +71,7 @@ function liveCatalogue(dir: string, site: string | null, settings: CatalogueSett
 
 export function lenderCatalogue(settings: CatalogueSettings): LenderCatalogue {
   const site = sandboxSiteUrl(settings);
-  const key = JSON.stringify([settings.lendersDir, site, settings.mode, settings.lenderEnv ?? {}]);
+  const key = JSON.stringify([settings.lendersDir, site, settings.mode, settings.lenderEnv ?? {}, settings.lendersInProcess ?? false]);
   let catalogue = catalogues.get(key);
   if (!catalogue) {
     catalogue = liveCatalogue(settings.lendersDir, site, settings);

@@ -70,8 +70,8 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
       };
     },
 
-    async kba(applicant) {
-      return sandboxKba(applicant);
+    async kba({ applicant }) {
+      return { checkedBy: 'portal', questions: sandboxKba(applicant) };
     },
 
     async esignDocuments({ lenderAppUrl }) {

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applicationLenders, applications, lenders, offers } from '../db/schema.ts';
-import { CALLBACK_PATH } from '../domain/journey/lender-calls.ts';
+import { CALLBACK_PATH } from './portal-addresses.ts';
 import { OPEN_STAGES } from '../domain/journey/esign.ts';
 import { normalName } from '../../core/typed-name.ts';
 import { AFTER_SIGNING } from '../domain/journey/routing.ts';
@@ -11,7 +11,7 @@ import { lenderCatalogue } from './registry.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../core/lenders/callback-signature.ts';
 import type { LenderDescriptor } from '../../core/lenders/descriptor.ts';
 import { sandboxAppUrl, SITE_PATH } from './sandbox.ts';
-import { lenderSitePage, SITE_PAGE_POLICY } from '../../core/lenders/site-page.ts';
+import { lenderSitePage, sitePagePolicy } from '../../core/lenders/site-page.ts';
 import { formatCents } from '../../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../../core/current-language.ts';
 
@@ -154,7 +154,7 @@ function fromThisSite(services: Services, request: FastifyRequest): boolean {
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
-  reply.code(status).header('content-security-policy', SITE_PAGE_POLICY).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  reply.code(status).header('content-security-policy', sitePagePolicy()).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
 
 /** The sandbox lenders' pages (demo mode only, registered by server/app.ts). */
 export async function registerSandboxLenderSite(app: FastifyInstance, services: Services): Promise<void> {

@@ -20,6 +20,12 @@ export interface ESignSession {
   clauses: { title: string; text: string }[];
 }
 
+/**
+ * A quiz's questions: with their right answers when the portal checks them (the sandbox writes them from the
+ * application, and the portal keeps only their hashes), without when the lender checks the answers (`checkIdentity`).
+ */
+export type IdentityQuiz = { checkedBy: 'portal'; questions: KbaQuestionDraft[] } | { checkedBy: 'lender'; questions: Omit<KbaQuestionDraft, 'answerId'>[] };
+
 /** A verified callback, as the contract's lender-callback body carries it. */
 export interface LenderEvent {
   eventType: 'Decision' | 'OfferUpdate' | 'ContractStatus' | 'Funding' | 'Refund';
@@ -59,16 +65,24 @@ export interface LenderEventEffect {
 export interface LenderAdapter {
   readonly code: string;
   readonly descriptor: LenderDescriptor;
-  /** Pre-qualification: a decision and, when approved, offers priced for the requested amount. */
-  prequalify(applicant: Applicant, context: { signal: AbortSignal; discountRate: number | null }): Promise<PrequalAnswer>;
+  /**
+   * Pre-qualification: a decision and, when approved, offers priced for the requested amount. `deadline` (epoch ms) is
+   * when the waterfall stops waiting: a lender still deciding then answers PendingReview, and tells later by callback.
+   */
+  prequalify(applicant: Applicant, context: { signal: AbortSignal; discountRate: number | null; deadline: number }): Promise<PrequalAnswer>;
   /** An offer's product priced again for another amount within the line (GetOffers?amount=); null when the product does not cover it. */
   reprice(offer: StoredOffer, amount: number, discountRate: number): PricedTerms | null;
-  /** The borrower picked an offer: the lender opens the contract. */
-  select(input: { appId: number; lenderAppId: string | null; productCode: string; amount: number }): Promise<{ contractId: string; lenderAppUrl: string | null }>;
-  /** Identity questions (knowledge-based authentication) about the applicant. */
-  kba(applicant: Applicant): Promise<KbaQuestionDraft[]>;
+  /**
+   * The borrower picked an offer: the lender opens the contract. A lender that hosts the signing answers where the
+   * borrower signs (`lenderAppUrl`), and sends them back to `returnUrl` when done.
+   */
+  select(input: { appId: number; lenderAppId: string | null; productCode: string; amount: number; returnUrl: string }): Promise<{ contractId: string; lenderAppUrl: string | null }>;
+  /** Identity questions (knowledge-based authentication) about the applicant, and who checks the answers. */
+  kba(input: { applicant: Applicant; lenderAppId: string | null }): Promise<IdentityQuiz>;
+  /** The lender checks the borrower's answers itself (an `IdentityQuiz` checked by the lender); true when they pass. */
+  checkIdentity?(input: { appId: number; lenderAppId: string | null; answers: Record<string, string> }): Promise<boolean>;
   /** Where and how the loan documents are signed. */
-  esignDocuments(input: { appId: number; contractId: string | null; lenderAppUrl: string | null }): Promise<ESignSession>;
+  esignDocuments(input: { appId: number; lenderAppId: string | null; contractId: string | null; lenderAppUrl: string | null }): Promise<ESignSession>;
   /** Anything the lender changed since (GetApp with refreshStatus); null when nothing did. */
   status(input: { appId: number; lenderAppId: string | null }): Promise<LenderEventEffect | null>;
   /** Interprets a verified callback; `applicant` lets a review that turns into an approval come with offers. */

@@ -36,9 +36,10 @@ export async function askLenders(entries: readonly WaterfallEntry[], applicant: 
   return Promise.all(
     entries.map(async ({ adapter, lenderId, discountRate }): Promise<WaterfallAnswer> => {
       const started = performance.now();
+      const deadline = Date.now() + timeoutMs;
       const controller = new AbortController();
       let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
+      const late = new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           controller.abort(new Timeout());
           reject(new Timeout());
@@ -46,7 +47,7 @@ export async function askLenders(entries: readonly WaterfallEntry[], applicant: 
       });
       let answer: Omit<PrequalAnswer, 'status'> & { status: LenderDecision };
       try {
-        answer = await Promise.race([adapter.prequalify(applicant, { signal: controller.signal, discountRate }), deadline]);
+        answer = await Promise.race([adapter.prequalify(applicant, { signal: controller.signal, discountRate, deadline }), late]);
       } catch (error) {
         answer = error instanceof Timeout
           ? failed('TimedOut', `The lender did not answer within ${Math.round(timeoutMs / 100) / 10} s`)

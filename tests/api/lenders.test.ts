@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { applications, lenders, officeLenders } from '../../server/db/schema.ts';
+import { applicationLenders, applications, lenders, officeLenders } from '../../server/db/schema.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { journeyOffice, json, lenderFolder, linkLender, logLines, prequalForm, serverWith, signedCallback, type JourneyOffice } from './journey-fixtures.ts';
 
@@ -64,6 +64,30 @@ describe('lenders', () => {
       expect(callbacks).toHaveLength(1);
       const count = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from offers where app_id = ${result.id}`);
       expect(count.rows[0]!.n).toBe(app.offers.length);
+    });
+
+    it('takes the decision of a lender asked and not answered yet, with the id it names; told again after the choice, it changes nothing', async () => {
+      // The lender answered 202 and the waterfall still waits for it (or a restart cut the wait off): its row is Pending, with no id.
+      const result = await prequalify({ lastName: 'Pending' });
+      const [gsky] = await h.database.db.select({ id: lenders.id }).from(lenders).where(eq(lenders.code, 'gsky'));
+      await h.database.db.update(applicationLenders).set({ status: 'Pending', lenderAppId: null }).where(and(eq(applicationLenders.appId, result.id), eq(applicationLenders.lenderId, gsky!.id)));
+      const decision = (extra: Record<string, unknown>) => signedCallback(h.settings, {
+        lenderCode: 'gsky', appId: result.id, lenderAppId: 'GSKY-LATE-1', eventType: 'Decision', decisionStatus: 'Approved', occurredAtUtc: new Date().toISOString(), data: extra,
+      });
+      const first = await h.call(decision({ attempt: 1 }));
+      expect(first.statusCode, first.body).toBe(200);
+      expect(await lenderAppId(result.id, 'gsky')).toBe('GSKY-LATE-1');
+      const offers = json<Offer[]>(await h.call({ method: 'GET', url: `/api/App/GetOffers/${result.id}`, as: office.admin }));
+      const chosen = offers.find((o) => o.lenderCode === 'gsky')!;
+      const selected = await h.call({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId: result.id, offerId: chosen.id, agreeToTerms: true }, borrowerOf: result.id });
+      expect(selected.statusCode, selected.body).toBe(200);
+      const again = await h.call(decision({ attempt: 2 }));
+      expect(again.statusCode, again.body).toBe(200);
+      expect(json(again)).toMatchObject({ success: true, message: 'This decision was already recorded.' });
+      // Another decision after the choice is still refused, and a lender's id other than the one taken.
+      const declined = await h.call(signedCallback(h.settings, { lenderCode: 'gsky', appId: result.id, lenderAppId: 'GSKY-LATE-1', eventType: 'Decision', decisionStatus: 'Declined', occurredAtUtc: new Date().toISOString() }));
+      expect([declined.statusCode, json<{ detail: string }>(declined).detail]).toEqual([409, 'A decision cannot change an application whose offer is already selected.']);
+      expect((await h.call(signedCallback(h.settings, { lenderCode: 'gsky', appId: result.id, lenderAppId: 'GSKY-OTHER', eventType: 'Decision', decisionStatus: 'Approved', occurredAtUtc: new Date().toISOString() }))).statusCode).toBe(409);
     });
 
     it('refuses a bad signature, another lender\'s key, an old or future timestamp, and a missing signature', async () => {

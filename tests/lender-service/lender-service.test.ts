@@ -103,7 +103,7 @@ function decisionOf(answer: { status: string; approvedAmount: number | null; rea
 async function inProcessDecision(code: string, lastName: string, income: number, amount: number): Promise<ReturnType<typeof decisionOf>> {
   const wire = wireApplicant(lastName, income);
   const applicant: Applicant = { ...wire, appId: 42, amount };
-  const answer: PrequalAnswer = await inProcess.get(code)!.prequalify(applicant, { signal: new AbortController().signal, discountRate: null });
+  const answer: PrequalAnswer = await inProcess.get(code)!.prequalify(applicant, { signal: new AbortController().signal, discountRate: null, deadline: Date.now() + 10_000 });
   return decisionOf(answer, answer.adverseActionReason);
 }
 
@@ -291,13 +291,23 @@ describe('hosted-signing: the lender signs on its own page, then a completion ca
     const signing = (await (await call('covered', 'POST', `${id}/signing`, { returnUrl, callbackUrl: receiver.url })).json()) as { hostedBy: string; signingUrl: string };
     expect(signing.hostedBy).toBe('lender');
     expect(signing.signingUrl.startsWith(`${service.origin}/signing/covered/`)).toBe(true);
-    const page = await fetch(signing.signingUrl);
+    // The borrower lands on their application at the lender, approved, and goes on to the signing page.
+    const landing = await fetch(signing.signingUrl);
+    expect(landing.status).toBe(200);
+    const landed = await landing.text();
+    expect(landed).toContain(`Your application ${view.applicationId}`);
+    expect(landed).toContain('Hello Pat. You are approved for up to');
+    const signPage = `${signing.signingUrl}/sign`;
+    expect(landed).toContain(`href="${new URL(signPage).pathname}"`);
+    const page = await fetch(signPage);
     expect(page.status).toBe(200);
+    // Its form sends the browser back to the caller's site: the page's policy names that site, or browsers stop there.
+    expect(page.headers.get('content-security-policy')).toContain("form-action 'self' https://portal.test;");
     expect(await page.text()).toContain('Sign your loan agreement');
     expect((await call('covered', 'POST', `${id}/finalize`)).status).toBe(409);
 
     const sign = (form: string, headers: Record<string, string> = { 'sec-fetch-site': 'same-origin' }) =>
-      fetch(signing.signingUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form });
+      fetch(signPage, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form });
     expect((await sign('typedName=Pat+Smith&agree=yes', {})).status).toBe(403);
     expect((await sign('typedName=Someone+Else&agree=yes')).status).toBe(400);
     const signed = await sign('typedName=pat+smith&agree=yes');
@@ -308,6 +318,7 @@ describe('hosted-signing: the lender signs on its own page, then a completion ca
     expect(portalAccepts(post!, 'covered')).toBe(true);
     // The page is spent once signed.
     expect((await fetch(signing.signingUrl)).status).toBe(404);
+    expect((await fetch(signPage)).status).toBe(404);
     expect(((await (await call('covered', 'POST', `${id}/finalize`)).json()) as View).contract!.status).toBe('Finalized');
   });
 

@@ -61,7 +61,7 @@ async function resetPostgres(url: string): Promise<void> {
 
 async function start(): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pos-api-'));
-  const settings = loadSettings({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', APP_MODE: 'demo', API_KEYS: 'test-api-key-1,demo-web-key' });
+  const settings = loadSettings({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', APP_MODE: 'demo', API_KEYS: 'test-api-key-1,demo-web-key', LENDERS_IN_PROCESS: 'true' });
   if (settings.databaseUrl) await resetPostgres(settings.databaseUrl);
   const database = await openDatabase(settings);
   await seedDemo(database.db, settings);

@@ -29,6 +29,11 @@ describe('settings from the environment', () => {
     expect(loadSettings({ ...base, ASSET_HOST: 'https://assets.example/' }).assetOrigin).toBe('https://assets.example');
   });
 
+  it('speaks to the lenders their files name unless told to play them in process (the API tests)', () => {
+    expect(loadSettings(base).lendersInProcess).toBe(false);
+    expect(loadSettings({ ...base, LENDERS_IN_PROCESS: 'true' }).lendersInProcess).toBe(true);
+  });
+
   it('keeps the generated demo secrets across starts', () => {
     expect(loadSettings(base).piiKey.equals(loadSettings(base).piiKey)).toBe(true);
   });
@@ -47,6 +52,8 @@ describe('settings from the environment', () => {
     [{ ASSET_HOST: 'http://assets.example' }, 'ASSET_HOST'],
     [{ ASSET_HOST: 'https://assets.example/images' }, 'ASSET_HOST'],
     [{ ASSET_HOST: 'assets.example' }, 'ASSET_HOST'],
+    [{ LENDERS_IN_PROCESS: 'yes' }, 'LENDERS_IN_PROCESS'],
+    [{ APP_MODE: 'production', LENDERS_IN_PROCESS: 'true' }, 'LENDERS_IN_PROCESS'],
   ])('refuses %o and names %s', (env, variable) => {
     const error = failure(env);
     expect(error.variable).toBe(variable);

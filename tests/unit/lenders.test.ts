@@ -30,7 +30,7 @@ function applicant(overrides: Partial<Applicant> = {}): Applicant {
 }
 
 const signal = () => new AbortController().signal;
-const ask = (code: string, who: Applicant) => adapters.get(code)!.prequalify(who, { signal: signal(), discountRate: null });
+const ask = (code: string, who: Applicant) => adapters.get(code)!.prequalify(who, { signal: signal(), discountRate: null, deadline: Date.now() + 10_000 });
 
 describe('the lender files', () => {
   it('are the eight lenders of spec §2, each valid against the meta-schema with its journey, offer columns and sandbox', () => {
@@ -118,11 +118,11 @@ describe('the sandbox adapter', () => {
     expect(answer.lenderAppUrl).toBe(`${SITE}/upg/applications/${answer.lenderAppId}`);
     expect(answer.offers[0]!.url).toBe(`${answer.lenderAppUrl}#${answer.offers[0]!.productCode.toLowerCase()}`);
     const upg = adapters.get('upg')!;
-    expect((await upg.esignDocuments({ appId: 1, contractId: 'C', lenderAppUrl: answer.lenderAppUrl })).url).toBe(`${answer.lenderAppUrl}/sign`);
+    expect((await upg.esignDocuments({ appId: 1, lenderAppId: null, contractId: 'C', lenderAppUrl: answer.lenderAppUrl })).url).toBe(`${answer.lenderAppUrl}/sign`);
     const siteless = sandboxAdapter({ ...upg.descriptor, sandbox: { ...upg.descriptor.sandbox, latencyMs: 0 } }, null);
-    const elsewhere = await siteless.prequalify(applicant(), { signal: signal(), discountRate: null });
+    const elsewhere = await siteless.prequalify(applicant(), { signal: signal(), discountRate: null, deadline: Date.now() + 10_000 });
     expect([elsewhere.lenderAppUrl, elsewhere.offers[0]!.url]).toEqual([null, null]);
-    expect((await siteless.esignDocuments({ appId: 1, contractId: 'C', lenderAppUrl: null })).url).toBeNull();
+    expect((await siteless.esignDocuments({ appId: 1, lenderAppId: null, contractId: 'C', lenderAppUrl: null })).url).toBeNull();
     expect(sandboxSiteUrl({ mode: 'demo', publicUrl: 'https://portal.test' })).toBe(SITE);
     expect(sandboxSiteUrl({ mode: 'production', publicUrl: 'https://portal.test' })).toBeNull();
   });

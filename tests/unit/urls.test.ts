@@ -36,6 +36,14 @@ const CASES: Case[] = [
   ['java\tscript:alert(1)', false, false, false],
   ['mailto: help@smilefinancing.example', false, false, false],
   ['http://smilefinancing.example/', false, false, false],
+  // This machine's own addresses are secure contexts for browsers (the demo's lender service runs there); no other http.
+  ['http://127.0.0.1:3300/signing/upg/abc', true, true, false],
+  ['http://localhost:3300/', true, true, false],
+  ['http://[::1]/x', true, true, false],
+  ['http://127.0.0.1.evil.example/', false, false, false],
+  ['http://localhost.evil.example/', false, false, false],
+  ['http://localhost@evil.example/', false, false, false],
+  ['http://127.0.0.2/', false, false, false],
   ['https:evil.example', false, false, false],
   ['https://', false, false, false],
   // Another site, by a path that looks like one of the portal's: browsers read a backslash as '/'.

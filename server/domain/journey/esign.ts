@@ -20,7 +20,7 @@ import { moveApplication } from '../applications/moves.ts';
 import { appendESignEvent, esignEvents } from './esign-events.ts';
 import { kbaSummary } from './kba-records.ts';
 import { borrowerLink, issueLinkToken } from './links.ts';
-import { adapterOf, catalogueOf } from './office-lenders.ts';
+import { adapterOf, catalogueOf, lenderAppIdOf } from './office-lenders.ts';
 import { journeyStateOf } from './state.ts';
 import { clientOf } from '../../http/client.ts';
 import { kickOutbox } from '../../notify/kick.ts';
@@ -74,7 +74,7 @@ async function generateDocuments(services: Services, tx: Db, app: ApplicationRec
   if (!offer || !app.contractId) throw notReady();
   const [office] = await tx.select().from(offices).where(eq(offices.id, app.officeId));
   const [lender] = await tx.select({ name: lenders.name, phone: lenders.phone }).from(lenders).where(eq(lenders.id, offer.lenderId));
-  const session = await adapter.esignDocuments({ appId: app.id, contractId: app.contractId, lenderAppUrl: app.lenderAppUrl });
+  const session = await adapter.esignDocuments({ appId: app.id, lenderAppId: await lenderAppIdOf(tx, app.id, app.lenderId), contractId: app.contractId, lenderAppUrl: app.lenderAppUrl });
   const address = (parts: (string | null | undefined)[]) => parts.filter(Boolean).join(', ') || null;
   const terms = creditTermsOf({ productType: offer.productType, amountCents: offer.amount ?? app.amount, feeCents: offer.originationFee, apr: offer.apr, term: offer.term, promoTerm: offer.promoTerm });
   // No agreement without the federal disclosure: a plan the calculation cannot disclose is not signed here.

@@ -13,7 +13,7 @@ import { moveApplication } from '../applications/moves.ts';
 import { applicantOf } from './applicant.ts';
 import { appendESignEvent, esignEvents } from './esign-events.ts';
 import { KBA_ATTEMPTS, KBA_MINUTES, kbaAnswerHash, kbaSummary } from './kba-records.ts';
-import { adapterOf, catalogueOf } from './office-lenders.ts';
+import { adapterOf, catalogueOf, lenderAppIdOf } from './office-lenders.ts';
 import { clientOf } from '../../http/client.ts';
 import { wordsFor } from '../../descriptors/languages.ts';
 import type { Words } from '../../../core/i18n.ts';
@@ -24,7 +24,8 @@ type Quiz = typeof kbaQuizzes.$inferSelect;
 /**
  * Identity questions (knowledge-based authentication, docs/decisions/0109). Borrower only (0020). The
  * lender's adapter writes the questions — the sandbox from the application's own data, so the right
- * answers are what the borrower entered — and the server keeps only an HMAC of each right choice.
+ * answers are what the borrower entered, and the server keeps only an HMAC of each right choice; a lender
+ * that runs its own questions checks the answers itself, and the quiz keeps no hashes.
  * Two attempts: a failed first quiz is answered with a new one, a failed second ends in KBAFailed.
  */
 
@@ -39,10 +40,10 @@ const toQuiz = (quiz: Quiz, words: Words): Schemas['KbaQuiz'] => ({
 
 async function newQuiz(services: Services, tx: Db, app: ApplicationRecord): Promise<Quiz> {
   const adapter = adapterOf(catalogueOf(services), app.lenderCode);
-  const drafts = await adapter.kba(applicantOf(app, services.settings.piiKey));
+  const asked = await adapter.kba({ applicant: applicantOf(app, services.settings.piiKey), lenderAppId: await lenderAppIdOf(tx, app.id, app.lenderId) });
   const quizId = randomUUID();
-  const questions: KbaQuestion[] = drafts.map(({ id, text, choices }) => ({ id, text, choices }));
-  const answerHashes = Object.fromEntries(drafts.map((d) => [d.id, kbaAnswerHash(services.settings.borrowerTokenSecret, quizId, d.id, d.answerId)]));
+  const questions: KbaQuestion[] = asked.questions.map(({ id, text, choices }) => ({ id, text, choices }));
+  const answerHashes = asked.checkedBy === 'lender' ? {} : Object.fromEntries(asked.questions.map((d) => [d.id, kbaAnswerHash(services.settings.borrowerTokenSecret, quizId, d.id, d.answerId)]));
   const [quiz] = await tx
     .insert(kbaQuizzes)
     .values({
@@ -55,6 +56,16 @@ async function newQuiz(services: Services, tx: Db, app: ApplicationRecord): Prom
     })
     .returning();
   return quiz!;
+}
+
+/** The answers checked where the quiz says: the hashes the portal kept, or the lender that asked. */
+async function answersPass(services: Services, tx: Db, app: ApplicationRecord, quiz: Quiz, given: Map<string, string>): Promise<boolean> {
+  if (Object.keys(quiz.answerHashes).length > 0) {
+    return quiz.questions.every((q) => quiz.answerHashes[q.id] === kbaAnswerHash(services.settings.borrowerTokenSecret, quiz.quizId, q.id, given.get(q.id)!));
+  }
+  const adapter = adapterOf(catalogueOf(services), app.lenderCode);
+  if (!adapter.checkIdentity) throw HttpProblem.conflict('The lender that asked these questions cannot check the answers now: ask for the questions again.');
+  return adapter.checkIdentity({ appId: app.id, lenderAppId: await lenderAppIdOf(tx, app.id, app.lenderId), answers: Object.fromEntries(given) });
 }
 
 /** The ceremony must be open on this portal with the ESIGN consent given, and KBA neither passed nor failed. */
@@ -91,7 +102,6 @@ export async function getQuiz(services: Services, caller: Caller, appId: number,
 
 /** App_SubmitKBA: every question must be answered with its right choice. */
 export async function submitQuiz(services: Services, caller: Caller, body: Schemas['KbaSubmit'], request: FastifyRequest): Promise<Schemas['KbaResult']> {
-  const secret = services.settings.borrowerTokenSecret;
   return services.db.transaction(async (tx) => {
     const app = await readyForKba(services, tx, body.appId);
     const [quiz] = await tx.select().from(kbaQuizzes).where(and(eq(kbaQuizzes.appId, app.id), eq(kbaQuizzes.quizId, body.quizId))).for('update');
@@ -100,11 +110,11 @@ export async function submitQuiz(services: Services, caller: Caller, body: Schem
     if (quiz.expiresAt <= new Date()) throw HttpProblem.conflict('This quiz has expired: ask for the questions again.');
     if (body.transactionId && body.transactionId !== quiz.transactionId) throw HttpProblem.validation({ transactionId: ['This field does not match the quiz.'] });
     const given = new Map(body.answers.map((a) => [a.questionId, a.choiceId]));
-    const unknown = body.answers.find((a) => !(a.questionId in quiz.answerHashes));
+    const unknown = body.answers.find((a) => !quiz.questions.some((q) => q.id === a.questionId));
     if (unknown) throw HttpProblem.validation({ answers: [`Question ${unknown.questionId} is not part of this quiz.`] });
     const missing = quiz.questions.filter((q) => !given.has(q.id));
     if (missing.length) throw HttpProblem.validation({ answers: [`Answer every question (${missing.length} left).`] });
-    const passed = quiz.questions.every((q) => quiz.answerHashes[q.id] === kbaAnswerHash(secret, quiz.quizId, q.id, given.get(q.id)!));
+    const passed = await answersPass(services, tx, app, quiz, given);
     await tx
       .update(kbaQuizzes)
       .set({ status: passed ? 'Passed' : 'Failed', attempts: quiz.attempts + 1, completedAt: new Date() })

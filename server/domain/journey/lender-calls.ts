@@ -7,6 +7,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../../core/lenders/callback-signature.ts';
 import type { LenderEvent } from '../../lenders/types.ts';
+import { tellLenderNews } from '../../lenders/http/news.ts';
 import type { Services } from '../../services.ts';
 import { readApplication, type Application } from '../applications/detail.ts';
 import { appStipulations } from '../applications/followup.ts';
@@ -31,7 +32,6 @@ declare module 'fastify' {
   }
 }
 
-export const CALLBACK_PATH = '/api/App/ProcessLenderCallback';
 /** A callback signed longer ago (or further ahead) than this is refused: a captured request cannot be replayed later. */
 export const CALLBACK_TOLERANCE_SECONDS = 300;
 
@@ -100,6 +100,8 @@ function contractChange(app: { stage: string; contractStatus: string | null }, c
  */
 export async function processCallback(services: Services, body: Schemas['LenderCallback'], request: FastifyRequest): Promise<Schemas['SuccessResult']> {
   verifyCallback(services, request, body.lenderCode);
+  // A pre-qualification of this process waiting on this lender's decision reads it now.
+  tellLenderNews(body.lenderCode, body.lenderAppId);
   const callbackId = sha256Hex(request.rawBody!);
   const caller: Caller = { kind: 'anonymous' };
   const adapter = catalogueOf(services).get(body.lenderCode)!;
@@ -113,7 +115,10 @@ export async function processCallback(services: Services, body: Schemas['LenderC
       ? await tx.select().from(applicationLenders).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, lender.id)))
       : [];
     if (!lender || !answer) throw new HttpProblem(404, 'The lender has no answer for this application.');
-    if (answer.lenderAppId !== body.lenderAppId) throw HttpProblem.conflict("lenderAppId is not the lender's id of this application.");
+    // Asked and not answered yet (its pre-qualification still waits, or was cut off by a restart): the signed callback
+    // names the lender's id of this application.
+    const unanswered = answer.status === 'Pending' && answer.lenderAppId === null;
+    if (answer.lenderAppId !== body.lenderAppId && !unanswered) throw HttpProblem.conflict("lenderAppId is not the lender's id of this application.");
     const event: LenderEvent = {
       eventType: body.eventType,
       lenderAppId: body.lenderAppId,
@@ -130,6 +135,8 @@ export async function processCallback(services: Services, body: Schemas['LenderC
     if (effect.decision) {
       // A decision changes the offers only while the borrower has not chosen yet.
       if (app.stage !== 'NotApplicable' && app.stage !== 'Review' && app.stage !== 'Declined') {
+        // The decision the waiting pre-qualification already took, told again by its callback, changes nothing.
+        if (answer.status === effect.decision.status && answer.lenderAppId === body.lenderAppId) return { success: true, message: 'This decision was already recorded.' };
         throw HttpProblem.conflict('A decision cannot change an application whose offer is already selected.');
       }
       await recordAnswers(tx, app, caller, [{ ...effect.decision, code: body.lenderCode, lenderId: lender.id, latencyMs: 0 }], catalogueOf(services));

@@ -12,7 +12,8 @@ import { lockApplication } from '../applications/records.ts';
 import { message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
 import { moveApplication } from '../applications/moves.ts';
-import { catalogueOf } from './office-lenders.ts';
+import { catalogueOf, lenderAppIdOf } from './office-lenders.ts';
+import { routePath } from './routing.ts';
 import { formatCents } from '../../../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../../../core/current-language.ts';
 import { isPlanKind } from '../../../core/credit.ts';
@@ -92,7 +93,11 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
     const priced = amount === offer.amount ? null : adapter.reprice(storedOffer(offer), amount, offer.discountRate ?? 0);
     if (amount !== offer.amount && !priced) throw HttpProblem.field('amount', `This plan is not available for ${dollars(amount)}.`);
     const terms = priced ?? offer;
-    const opened = await adapter.select({ appId: app.id, lenderAppId: (await lenderAppIdOf(tx, app.id, offer.lenderId)) ?? null, productCode: offer.productCode, amount });
+    const opened = await adapter.select({
+      appId: app.id, lenderAppId: await lenderAppIdOf(tx, app.id, offer.lenderId), productCode: offer.productCode, amount,
+      // A lender that hosts the signing sends the borrower back to their application's summary.
+      returnUrl: `${services.settings.publicUrl}/#${routePath('app-borrower-id', { id: app.id })}`,
+    });
     await tx.update(offers).set({ isSelected: false }).where(eq(offers.appId, app.id));
     await tx
       .update(offers)
@@ -143,9 +148,4 @@ export async function selectOffer(services: Services, caller: Caller, body: Sche
       },
     );
   });
-}
-
-async function lenderAppIdOf(tx: Db, appId: number, lenderId: number): Promise<string | null> {
-  const [row] = await tx.select({ id: applicationLenders.lenderAppId }).from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.lenderId, lenderId)));
-  return row?.id ?? null;
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
-import { lenders, officeLenders } from '../../db/schema.ts';
+import { applicationLenders, lenders, officeLenders } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { lenderCatalogue, type LenderCatalogue } from '../../lenders/registry.ts';
 import type { LenderAdapter } from '../../lenders/types.ts';
@@ -42,4 +42,11 @@ export function adapterOf(catalogue: LenderCatalogue, code: string | null): Lend
   const adapter = code ? catalogue.get(code) : undefined;
   if (!adapter) throw HttpProblem.conflict('No lender has been selected for this application yet.');
   return adapter;
+}
+
+/** The lender's own id of the application (its pre-qualification's answer); null when it gave none. */
+export async function lenderAppIdOf(db: Db, appId: number, lenderId: number | null): Promise<string | null> {
+  if (lenderId === null) return null;
+  const [row] = await db.select({ id: applicationLenders.lenderAppId }).from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.lenderId, lenderId)));
+  return row?.id ?? null;
 }

@@ -9,7 +9,8 @@ import type { Context } from '../../../core/expressions.ts';
 import { repriceTerms, type PricedTerms } from '../../../core/lenders/payments.ts';
 import type { LenderDescriptor } from '../../../core/lenders/descriptor.ts';
 import type { Applicant, LenderAdapter, LenderEventEffect, PrequalAnswer, StoredOffer } from '../types.ts';
-import { prequalAnswerOf } from './answers.ts';
+import { identityQuestionsOf, prequalAnswerOf } from './answers.ts';
+import { lenderNews } from './news.ts';
 import { lenderClient, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
 import { MappingError, read, render } from './mapping.ts';
 import { HttpProblem } from '../../http/problem.ts';
@@ -17,12 +18,25 @@ import { HttpProblem } from '../../http/problem.ts';
 /** Where the adapter tells what went wrong with a lender: the lender, the operation, why (no personal data). */
 export type LenderLog = (entry: { lender: string; operation: OperationName; reason: string }) => void;
 
+/** A lender's answer that says it has not decided yet. */
+const isPending = (mapped: unknown) => !!mapped && typeof mapped === 'object' && (mapped as Record<string, unknown>).status === 'Pending';
+
 /** A lender that could not do what was asked now: a 503 in words, which the borrower may try again. */
 const unavailable = (name: string) => new HttpProblem(503, `${name} is not available at the moment. Try again in a few minutes.`);
 
+/** How often a decision still pending is read again while the waterfall waits, unless the file says (`http.pollMs`). */
+const POLL_MS = 500;
+/** What a waiting pre-qualification keeps for itself before the waterfall's deadline, to answer in time. */
+const ANSWER_MARGIN_MS = 100;
+
+/** Where the lender reaches the portal: its callback route (decisions, signatures). */
+export interface PortalAddresses {
+  callbackUrl: string;
+}
+
 const errorAnswer = (): PrequalAnswer => ({ status: 'Error', lenderAppId: null, lenderAppUrl: null, adverseActionReason: null, reasonCodes: [], approvedAmount: null, offers: [], expiresAt: null });
 
-export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoint | undefined, log: LenderLog, dependencies: ClientDependencies = {}): LenderAdapter {
+export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoint | undefined, portal: PortalAddresses, log: LenderLog, dependencies: ClientDependencies = {}): LenderAdapter {
   const http = descriptor.http as LenderHttp;
   const client = lenderClient(descriptor.code, http, endpoint, dependencies);
   const lender = { code: descriptor.code, name: descriptor.name };
@@ -68,17 +82,38 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
     }
   }
 
+  /**
+   * A lender that answers 'Pending' decides later (202, then a callback): its status is read again when its callback
+   * arrives or every `pollMs`, until it decides or the waterfall's deadline nears; then it is PendingReview, with its
+   * application id, so that the callback that comes later is taken.
+   */
+  async function decided(first: unknown, signal: AbortSignal, deadline: number, discountRate: number | null): Promise<PrequalAnswer> {
+    let mapped = first;
+    const place = '/http/operations/prequalify/answer';
+    while (isPending(mapped)) {
+      const lenderAppId = read.text((mapped as Record<string, unknown>).lenderAppId, `${place}/lenderAppId`);
+      const left = deadline - Date.now() - ANSWER_MARGIN_MS;
+      if (!http.operations.status || left <= 0 || signal.aborted) return { ...errorAnswer(), status: 'PendingReview', lenderAppId };
+      await lenderNews(lender.code, lenderAppId, Math.min(http.pollMs ?? POLL_MS, left), signal);
+      const { mapped: now } = await answerOf('status', base({ id: null, lenderAppId }), signal);
+      if (now !== undefined) mapped = now;
+    }
+    return prequalAnswerOf(mapped, place, discountRate);
+  }
+
   return {
     code: descriptor.code,
     descriptor,
 
-    async prequalify(applicant: Applicant, { signal, discountRate }) {
-      const context = { ...base({ id: applicant.appId, amount: applicant.amount }), applicant, discountRate };
+    async prequalify(applicant: Applicant, { signal, discountRate, deadline }) {
+      const context = { ...base({ id: applicant.appId, amount: applicant.amount }), applicant, discountRate, portal };
       try {
         const { mapped, result } = await answerOf('prequalify', context, signal);
-        if (mapped !== undefined) return prequalAnswerOf(mapped, '/http/operations/prequalify/answer', discountRate);
-        if (result.kind === 'outcome' && (result.is === 'Declined' || result.is === 'PendingReview')) return { ...errorAnswer(), status: result.is };
-        return errorAnswer();
+        if (mapped === undefined) {
+          if (result.kind === 'outcome' && (result.is === 'Declined' || result.is === 'PendingReview')) return { ...errorAnswer(), status: result.is };
+          return errorAnswer();
+        }
+        return await decided(mapped, signal, deadline, discountRate);
       } catch (error) {
         if (!(error instanceof MappingError)) throw error;
         log({ lender: lender.code, operation: 'prequalify', reason: error.message });
@@ -96,17 +131,28 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
       );
     },
 
-    async select({ appId, lenderAppId, productCode, amount }) {
+    async select({ appId, lenderAppId, productCode, amount, returnUrl }) {
       const mapped = await needed('select', { ...base({ id: appId, lenderAppId, amount }), offer: { productCode, amount } });
-      return { contractId: read.text(mapped.contractId, '/http/operations/select/answer/contractId'), lenderAppUrl: read.optionalText(mapped.lenderAppUrl, '/http/operations/select/answer/lenderAppUrl') };
+      const contractId = read.text(mapped.contractId, '/http/operations/select/answer/contractId');
+      const lenderAppUrl = read.optionalText(mapped.lenderAppUrl, '/http/operations/select/answer/lenderAppUrl');
+      if (descriptor.journey.esign !== 'lender') return { contractId, lenderAppUrl };
+      // The lender hosts the signing: where the borrower signs is opened now, with where they come back to.
+      const signing = await needed('signing', { ...base({ id: appId, lenderAppId, contractId }), portal: { ...portal, returnUrl } });
+      return { contractId, lenderAppUrl: read.text(signing.url, '/http/operations/signing/answer/url') };
     },
 
-    async kba() {
-      throw new HttpProblem(409, `The identity questions of ${lender.name} cannot be asked in the portal yet.`);
+    async kba({ lenderAppId }) {
+      const mapped = await needed('identityQuestions', base({ lenderAppId }));
+      return { checkedBy: 'lender', questions: identityQuestionsOf(mapped, '/http/operations/identityQuestions/answer') };
     },
 
-    async esignDocuments({ appId, contractId, lenderAppUrl }) {
-      const mapped = await needed('signing', base({ id: appId, contractId, lenderAppUrl }));
+    async checkIdentity({ appId, lenderAppId, answers }) {
+      const mapped = await needed('identityAnswers', { ...base({ id: appId, lenderAppId }), answers });
+      return mapped.passed === true;
+    },
+
+    async esignDocuments({ appId, lenderAppId, contractId, lenderAppUrl }) {
+      const mapped = await needed('signing', base({ id: appId, lenderAppId, contractId, lenderAppUrl }));
       const hostedBy = read.oneOf(mapped.hostedBy, ['platform', 'lender'] as const, '/http/operations/signing/answer/hostedBy');
       const clauses = read.list(mapped.clauses, '/http/operations/signing/answer/clauses').map((clause, i) => {
         const place = `/http/operations/signing/answer/clauses/${i}`;

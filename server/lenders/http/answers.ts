@@ -3,7 +3,7 @@
  * of plain names; here every value is checked for the kind the portal needs — money in integer cents, rates, months,
  * dates — and a value that does not fit is a MappingError naming its place in the mapping.
  */
-import type { CreditScoreUsed, OfferTerms, PrequalAnswer } from '../../../core/lenders/terms.ts';
+import type { CreditScoreUsed, KbaQuestionDraft, OfferTerms, PrequalAnswer } from '../../../core/lenders/terms.ts';
 import { MappingError, read } from './mapping.ts';
 
 const DECISIONS = ['Approved', 'Declined', 'PendingReview', 'Error'] as const;
@@ -80,4 +80,20 @@ export function prequalAnswerOf(mapped: unknown, place: string, discountRate: nu
     expiresAt: read.optionalDate(a.expiresAt, at('expiresAt')),
     ...(creditScore ? { creditScore } : {}),
   };
+}
+
+/** The identity questions a lender asks, as its mapped answer lists them ({questions: [{id, text, choices: [{id, text}]}]}). */
+export function identityQuestionsOf(mapped: unknown, place: string): Omit<KbaQuestionDraft, 'answerId'>[] {
+  const questions = read.list(fields(mapped, place).questions, `${place}/questions`);
+  if (questions.length === 0) throw new MappingError(`${place}/questions`, 'expected at least one question');
+  return questions.map((value, i) => {
+    const at = `${place}/questions/${i}`;
+    const q = fields(value, at);
+    const choices = read.list(q.choices, `${at}/choices`).map((choice, j) => {
+      const c = fields(choice, `${at}/choices/${j}`);
+      return { id: read.text(c.id, `${at}/choices/${j}/id`), text: read.text(c.text, `${at}/choices/${j}/text`) };
+    });
+    if (choices.length < 2) throw new MappingError(`${at}/choices`, 'expected at least two choices');
+    return { id: read.text(q.id, `${at}/id`), text: read.text(q.text, `${at}/text`), choices };
+  });
 }

@@ -72,13 +72,7 @@ export default defineConfig({
     },
   ],
   webServer: [
-    ...PORTALS.map(({ port, dataDir }) => ({
-      command: 'node --import tsx server/main.ts',
-      url: `${origin(port)}/api/health`,
-      reuseExistingServer: false,
-      timeout: 180_000,
-      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_MODE: 'demo', LENDER_SERVICE_PORT: String(LENDER_SERVICE_PORT), LENDER_CALLBACK_SECRET },
-    })),
+    // First: each portal opens its open applications at the lender service once it listens (decision 0261).
     {
       command: 'node --import tsx lender-service/main.ts',
       url: `${origin(LENDER_SERVICE_PORT)}/health`,
@@ -92,5 +86,12 @@ export default defineConfig({
         LENDER_SERVICE_CALLBACK_CA: PORTALS.map(({ dataDir }) => join(dataDir, 'tls', 'localhost.crt')).join(delimiter),
       },
     },
+    ...PORTALS.map(({ port, dataDir }) => ({
+      command: 'node --import tsx server/main.ts',
+      url: `${origin(port)}/api/health`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_MODE: 'demo', LENDER_SERVICE_PORT: String(LENDER_SERVICE_PORT), LENDER_CALLBACK_SECRET },
+    })),
   ],
 });

@@ -8,7 +8,8 @@
  * PostgreSQL too when DATABASE_URL is set, against a bare Fastify hello-world on the same machine:
  * - the API under load (autocannon): the Home list, the kanban's lanes and the detail (issues 2, 6);
  * - the kanban's render in Chromium over the busy office (issue 6);
- * - SubmitApp's lender waterfall with every sandbox lender at 1 s, then at 0 s (issue 5);
+ * - SubmitApp's lender waterfall over HTTP, the lender service playing every lender at 1 s, then at 0 s, and at 0 s in
+ *   process: the portal's own cost of a lender call (issues 5, 38);
  * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
  * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts), and
  *   again with a studio publication live (issue 18, bench/publication.ts);
@@ -16,6 +17,7 @@
  * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
  * time, and nothing is seeded while a server is measured.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -288,33 +290,69 @@ async function measureProcesses(fixture: Fixture, issuer: Issuer, single: Row[])
   return rows;
 }
 
-/** SubmitApp with every sandbox lender at 1 s (the waterfall's wall time), then at 0 s (the portal's own time). */
+/**
+ * The lender service (decision 0259) that plays the lenders of `lendersDir` for one waterfall run: its latency and its
+ * callbacks' delay are the run's; its callbacks reach the portal at its public (https) address, trusting its certificate.
+ */
+async function startLenderService(kind: DatabaseKind, lendersDir: string, latencyMs: number, callbackSecret: string): Promise<{ child: Child; port: number }> {
+  const port = await freePort();
+  const env = childEnv({
+    LENDER_SERVICE_PORT: String(port),
+    LENDERS_DIR: lendersDir,
+    LENDER_CALLBACK_SECRET: callbackSecret,
+    LENDER_SERVICE_PORTAL_API_KEY: API_KEY,
+    LENDER_SERVICE_CALLBACK_CA: join(dataDir(profile, kind), 'tls', 'localhost.crt'),
+    LENDER_SERVICE_CALLBACK_DELAY_MS: String(latencyMs),
+  });
+  const child = startChild('lender service', 'lender-service/main.ts', [], env, join(dataDir(profile, kind), `lender-service-${latencyMs}ms.log`));
+  await waitUntilReady(child, `http://127.0.0.1:${port}/health`, SERVER_START_TIMEOUT_MS);
+  return { child, port };
+}
+
+/**
+ * SubmitApp's waterfall over HTTP, the lenders played by the lender service (decision 0261): every lender answering
+ * after 1 s (the waterfall's wall time, callbacks included), then at once; and at once again with the lenders played
+ * inside the portal (LENDERS_IN_PROCESS), the difference per lender being the portal's own cost of a lender call over HTTP.
+ */
 async function measureWaterfall(kind: DatabaseKind, fixture: Fixture, issuer: Issuer): Promise<void> {
   const runs = [
-    { latencyMs: 1_000, warmup: 1, count: values.quick ? 3 : 8 },
-    { latencyMs: 0, warmup: 5, count: values.quick ? 20 : 60 },
+    { latencyMs: 1_000, overHttp: true, warmup: 1, count: values.quick ? 3 : 8 },
+    { latencyMs: 0, overHttp: true, warmup: 5, count: values.quick ? 20 : 60 },
+    { latencyMs: 0, overHttp: false, warmup: 5, count: values.quick ? 20 : 60 },
   ];
-  for (const { latencyMs, warmup, count } of runs) {
-    say(`\n▸ ${kind}: SubmitApp with every sandbox lender answering after ${latencyMs} ms`);
+  const atOnce = new Map<boolean, { p50: number; lenders: number }>();
+  for (const { latencyMs, overHttp, warmup, count } of runs) {
+    const players = overHttp ? 'the lender service, over HTTP' : 'the portal itself (LENDERS_IN_PROCESS)';
+    say(`\n▸ ${kind}: SubmitApp with every lender answering after ${latencyMs} ms, played by ${players}`);
     const lendersDir = lendersWithLatency(join(dataDir(profile, kind), `lenders-${latencyMs}ms`), latencyMs);
-    const env = envFor(kind, { ...issuerEnv(issuer.url), LENDERS_DIR: lendersDir });
-    const { child, base } = await startServer(`server (${kind}, lenders at ${latencyMs} ms)`, 'server/main.ts', env, join(dataDir(profile, kind), `server-${latencyMs}ms.log`), '/api/health');
+    const callbackSecret = randomBytes(32).toString('base64');
+    const service = overHttp ? await startLenderService(kind, lendersDir, latencyMs, callbackSecret) : undefined;
+    const lenderEnv: Record<string, string> = service ? { LENDER_SERVICE_PORT: String(service.port), LENDER_CALLBACK_SECRET: callbackSecret } : { LENDERS_IN_PROCESS: 'true' };
+    const env = envFor(kind, { ...issuerEnv(issuer.url), LENDERS_DIR: lendersDir, ...lenderEnv });
+    // Its own https, where the lenders' callbacks are posted (its public address); the calls measured go over plain http.
+    const name = `server (${kind}, lenders at ${latencyMs} ms${overHttp ? ' over HTTP' : ' in process'})`;
+    const { child, base } = await startServer(name, 'server/main.ts', env, join(dataDir(profile, kind), `server-${latencyMs}ms-${overHttp ? 'http' : 'local'}.log`), '/api/health', true);
     try {
-      const call = { base, token: await issuer.token(fixture.userId, fixture.email, AUDIENCE), apiKey: API_KEY, officeId: fixture.officeId };
+      const call = { base: `http://127.0.0.1:${new URL(base).port}`, token: await issuer.token(fixture.userId, fixture.email, AUDIENCE), apiKey: API_KEY, officeId: fixture.officeId };
       await submitAppTimes(call, warmup);
       await quietMachine();
       const { times, lenders } = await submitAppTimes(call, count);
       const [p50, p95, max] = [percentile(times, 50), percentile(times, 95), percentile(times, 100)];
       say(`  ${count} calls, ${lenders} lenders asked each: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
-      summary.push(
-        latencyMs > 0
-          ? `SubmitApp, ${lenders} lenders at ${latencyMs} ms each (${kind}): p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${count} calls — ${verdict(max <= TARGET_WATERFALL_MS)} (≤ ${TARGET_WATERFALL_MS} ms)`
-          : `SubmitApp, ${lenders} lenders at 0 ms (${kind}): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${count} calls — ${verdict(p95 <= TARGET_SUBMIT_P95_MS)} (p95 ≤ ${TARGET_SUBMIT_P95_MS} ms)`,
-      );
+      if (latencyMs > 0) {
+        summary.push(`SubmitApp, ${lenders} lenders at ${latencyMs} ms each over HTTP (${kind}): p50 ${p50.toFixed(0)} ms, max ${max.toFixed(0)} ms over ${count} calls — ${verdict(p50 <= TARGET_WATERFALL_MS)} (p50 ≤ ${TARGET_WATERFALL_MS} ms)`);
+      } else {
+        atOnce.set(overHttp, { p50, lenders });
+        summary.push(`SubmitApp, ${lenders} lenders at 0 ms ${overHttp ? 'over HTTP' : 'in process'} (${kind}): p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${count} calls — ${verdict(p95 <= TARGET_SUBMIT_P95_MS)} (p95 ≤ ${TARGET_SUBMIT_P95_MS} ms)`);
+      }
     } finally {
       await stopChild(child);
+      if (service) await stopChild(service.child);
     }
   }
+  const http = atOnce.get(true);
+  const local = atOnce.get(false);
+  if (http && local) summary.push(`The portal's own cost of a lender call over HTTP (${kind}): ${((http.p50 - local.p50) / http.lenders).toFixed(1)} ms per lender (p50 over HTTP ${http.p50.toFixed(1)} ms − in process ${local.p50.toFixed(1)} ms, ÷ ${http.lenders} lenders asked at once)`);
 }
 
 function machine(): string {

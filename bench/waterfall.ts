@@ -1,9 +1,9 @@
 /**
- * SubmitApp's waterfall (issue 5 benchmarks): every lender active for the office is asked in parallel,
- * so with each sandbox lender answering after 1 s the whole call should answer in about 1 s (target
- * ≤ 1.1 s), and with no lender latency the portal's own work is what remains (target p95 ≤ 100 ms).
+ * SubmitApp's waterfall (issue 5 benchmarks; over HTTP since issue 38): every lender active for the office is asked in
+ * parallel, so with each lender answering after 1 s the whole call should answer in about 1 s (target p50 ≤ 1.1 s), and
+ * with no lender latency the portal's own work is what remains (target p95 ≤ 100 ms).
  *
- * bench/run.ts starts the server with LENDERS_DIR pointing at a copy of screens/lenders whose
+ * bench/run.ts starts the lender service and the server with LENDERS_DIR pointing at a copy of screens/lenders whose
  * sandbox latency is fixed (`lendersWithLatency`), then calls `submitAppTimes`. Each call starts a new
  * application (id 0) on the office device, as the office's staff does, and must pre-qualify.
  */

@@ -8,6 +8,7 @@ import cluster from 'node:cluster';
 import { loadSettings, SettingsError, type Settings } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { seedDemo, DEMO_ACCOUNTS } from './db/seed/demo.ts';
+import { reopenAtLenders } from './domain/journey/reopen.ts';
 import { buildServer } from './app.ts';
 import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';
 import { createIdentity, type Identity } from './identity/index.ts';
@@ -109,6 +110,8 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   await app.listen({ host: settings.host, port: settings.port });
   dispatcher.start();
   sweep();
+  // The one process that prepared the demo data opens its open applications at the lender service again.
+  if (prepared) void reopenAtLenders(database.db, settings, app.log);
   if (cluster.isPrimary) printBanner(settings, tls, id.client, database.kind);
 }
 

@@ -1,0 +1,92 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Settings } from '../../config.ts';
+import type { Db } from '../../db/index.ts';
+import { applicationLenders, applications, offers } from '../../db/schema.ts';
+import { DEMO_LENDER_SERVICE } from '../../../core/lenders/demo-service.ts';
+import { lenderCatalogue } from '../../lenders/registry.ts';
+import { writeLogs, type ApplicationRecord } from '../applications/records.ts';
+import { applicantOf } from './applicant.ts';
+import { routePath } from './routing.ts';
+
+/**
+ * Demo mode (decision 0261): the lender service keeps its applications in memory, so after each start of it the
+ * portal's open applications — those of the demo data among them — name lender ids it never issued, and their
+ * signing would find the lender without them. Once the portal listens, each application whose offer is chosen and
+ * not yet signed, at a lender spoken to over HTTP, is opened at its lender again as the journey opened it: its
+ * pre-qualification, then the choice of its plan (or the lender's default plan, for the demo data's made-up ones); the
+ * lender's new ids and terms replace the old ones, and a log line says so.
+ */
+
+/** Stages where the lender holds an open contract the borrower has not signed yet. */
+const OPEN = ['OfferSelected', 'SigningRequired'] as const;
+const SERVICE_WAIT_MS = 60_000;
+
+type Log = { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+
+/** Waits for the demo's lender service (started beside the portal) to answer; false when it does not in time. */
+async function serviceUp(settings: Pick<Settings, 'lenderEnv'>): Promise<boolean> {
+  const url = `http://127.0.0.1:${settings.lenderEnv.LENDER_SERVICE_PORT ?? DEMO_LENDER_SERVICE.port}/health`;
+  for (const until = Date.now() + SERVICE_WAIT_MS; Date.now() < until; ) {
+    if (await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((r) => r.ok, () => false)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}
+
+/** Opens one application again; why not, when it cannot be. */
+async function reopen(db: Db, settings: Settings, app: ApplicationRecord): Promise<string | null> {
+  const adapter = lenderCatalogue(settings).get(app.lenderCode ?? '');
+  if (!adapter || adapter.descriptor.adapter !== 'http' || !app.lenderId || !app.productCode) return 'not a lender over HTTP';
+  const [chosen] = await db.select().from(offers).where(and(eq(offers.appId, app.id), eq(offers.isSelected, true)));
+  if (!chosen) return 'no chosen offer';
+  const answer = await adapter.prequalify(applicantOf(app, settings.piiKey), { signal: AbortSignal.timeout(30_000), discountRate: chosen.discountRate, deadline: Date.now() + 30_000 });
+  // The same plan where the lender offers it; else its default one, which the application then shows (the demo data's
+  // plans are made up, not its lenders').
+  const offer = answer.offers.find((o) => o.productCode === app.productCode) ?? answer.offers.find((o) => o.isDefault) ?? answer.offers[0];
+  if (!answer.lenderAppId || !offer) return `the lender answered ${answer.status} without offers`;
+  const opened = await adapter.select({
+    appId: app.id, lenderAppId: answer.lenderAppId, productCode: offer.productCode, amount: offer.amount,
+    returnUrl: `${settings.publicUrl}/#${routePath('app-borrower-id', { id: app.id })}`,
+  });
+  const { productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount } = offer;
+  await db.transaction(async (tx) => {
+    await tx.update(applicationLenders).set({ lenderAppId: answer.lenderAppId }).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, app.lenderId!)));
+    await tx
+      .update(offers)
+      .set({ productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount, interestRate: offer.interestRate, minLine: offer.minLine, maxLine: offer.maxLine, originationFee: offer.originationFee, totalCost: offer.totalCost, totalInterest: offer.totalInterest, promoMonthlyPayment: offer.promoMonthlyPayment, discountAmount: offer.discountAmount })
+      .where(eq(offers.id, chosen.id));
+    await tx
+      .update(applications)
+      .set({ contractId: opened.contractId, lenderAppUrl: opened.lenderAppUrl, productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount, approvedAmount: offer.maxLine })
+      .where(eq(applications.id, app.id));
+    await writeLogs(tx, app.id, { kind: 'anonymous' }, [
+      {
+        kind: 'Event',
+        message: 'Opened again at the lender (demo)',
+        data: { lender: adapter.code, requestId: answer.lenderAppId, contractId: opened.contractId, product: productCode, amountCents: amount, before: { contractId: app.contractId, product: app.productCode, amountCents: app.amount } },
+      },
+    ]);
+  });
+  return null;
+}
+
+export async function reopenAtLenders(db: Db, settings: Settings, log: Log): Promise<void> {
+  if (settings.mode !== 'demo' || settings.lendersInProcess) return;
+  const open = await db.select().from(applications).where(inArray(applications.stage, [...OPEN]));
+  if (open.length === 0) return;
+  if (!(await serviceUp(settings))) {
+    log.warn({ applications: open.length }, 'the lender service did not answer: the open applications were not opened at their lenders again');
+    return;
+  }
+  let reopened = 0;
+  for (const app of open) {
+    try {
+      const why = await reopen(db, settings, app);
+      if (why === null) reopened += 1;
+      else log.info({ appId: app.id, why }, 'an open application stays as it is');
+    } catch (error) {
+      log.warn({ appId: app.id, err: error }, 'an open application could not be opened at its lender again');
+    }
+  }
+  log.info({ reopened, open: open.length }, 'open applications opened at their lenders again');
+}

@@ -91,7 +91,7 @@ export default defineConfig({
       url: `${origin(port)}/api/health`,
       reuseExistingServer: false,
       timeout: 180_000,
-      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_MODE: 'demo', LENDER_SERVICE_PORT: String(LENDER_SERVICE_PORT), LENDER_CALLBACK_SECRET },
+      env: { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', APP_MODE: 'demo', LENDER_SERVICE_PORT: String(LENDER_SERVICE_PORT), LENDER_SERVICE_BESIDE: 'true', LENDER_CALLBACK_SECRET },
     })),
   ],
 });

@@ -123,8 +123,8 @@ async function prepare(kind: DatabaseKind, issuer: Issuer): Promise<Fixture> {
  * HTTP (TLS_MODE=proxy: TLS ends in front of it, as behind a load balancer), so the figures are
  * the application's, not the TLS handshake's.
  */
-async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string, readyPath: string, tls = false): Promise<{ child: Child; base: string }> {
-  const port = await freePort();
+async function startServer(name: string, script: string, env: NodeJS.ProcessEnv, logFile: string, readyPath: string, tls = false, port?: number): Promise<{ child: Child; base: string }> {
+  port ??= await freePort();
   const plain = `http://127.0.0.1:${port}`;
   // With `tls`, the portal's own https (self-signed, HTTP/2 to a browser that offers it); its health check answers
   // over plain http on the same port.
@@ -292,7 +292,7 @@ async function measureProcesses(fixture: Fixture, issuer: Issuer, single: Row[])
 
 /**
  * The lender service (decision 0259) that plays the lenders of `lendersDir` for one waterfall run: its latency and its
- * callbacks' delay are the run's; its callbacks reach the portal at its public (https) address, trusting its certificate.
+ * callbacks' delay are the run's; its callbacks reach the portal at LENDER_CALLBACK_URL.
  */
 async function startLenderService(kind: DatabaseKind, lendersDir: string, latencyMs: number, callbackSecret: string): Promise<{ child: Child; port: number }> {
   const port = await freePort();
@@ -301,7 +301,6 @@ async function startLenderService(kind: DatabaseKind, lendersDir: string, latenc
     LENDERS_DIR: lendersDir,
     LENDER_CALLBACK_SECRET: callbackSecret,
     LENDER_SERVICE_PORTAL_API_KEY: API_KEY,
-    LENDER_SERVICE_CALLBACK_CA: join(dataDir(profile, kind), 'tls', 'localhost.crt'),
     LENDER_SERVICE_CALLBACK_DELAY_MS: String(latencyMs),
   });
   const child = startChild('lender service', 'lender-service/main.ts', [], env, join(dataDir(profile, kind), `lender-service-${latencyMs}ms.log`));
@@ -327,13 +326,16 @@ async function measureWaterfall(kind: DatabaseKind, fixture: Fixture, issuer: Is
     const lendersDir = lendersWithLatency(join(dataDir(profile, kind), `lenders-${latencyMs}ms`), latencyMs);
     const callbackSecret = randomBytes(32).toString('base64');
     const service = overHttp ? await startLenderService(kind, lendersDir, latencyMs, callbackSecret) : undefined;
-    const lenderEnv: Record<string, string> = service ? { LENDER_SERVICE_PORT: String(service.port), LENDER_CALLBACK_SECRET: callbackSecret } : { LENDERS_IN_PROCESS: 'true' };
+    // Plain http behind the stand-in proxy, as every figure here: the lenders post their callbacks to it directly.
+    const port = await freePort();
+    const lenderEnv: Record<string, string> = service
+      ? { LENDER_SERVICE_PORT: String(service.port), LENDER_CALLBACK_SECRET: callbackSecret, LENDER_CALLBACK_URL: `http://127.0.0.1:${port}/api/App/ProcessLenderCallback` }
+      : { LENDERS_IN_PROCESS: 'true' };
     const env = envFor(kind, { ...issuerEnv(issuer.url), LENDERS_DIR: lendersDir, ...lenderEnv });
-    // Its own https, where the lenders' callbacks are posted (its public address); the calls measured go over plain http.
     const name = `server (${kind}, lenders at ${latencyMs} ms${overHttp ? ' over HTTP' : ' in process'})`;
-    const { child, base } = await startServer(name, 'server/main.ts', env, join(dataDir(profile, kind), `server-${latencyMs}ms-${overHttp ? 'http' : 'local'}.log`), '/api/health', true);
+    const { child } = await startServer(name, 'server/main.ts', env, join(dataDir(profile, kind), `server-${latencyMs}ms-${overHttp ? 'http' : 'local'}.log`), '/api/health', false, port);
     try {
-      const call = { base: `http://127.0.0.1:${new URL(base).port}`, token: await issuer.token(fixture.userId, fixture.email, AUDIENCE), apiKey: API_KEY, officeId: fixture.officeId };
+      const call = { base: `http://127.0.0.1:${port}`, token: await issuer.token(fixture.userId, fixture.email, AUDIENCE), apiKey: API_KEY, officeId: fixture.officeId };
       await submitAppTimes(call, warmup);
       await quietMachine();
       const { times, lenders } = await submitAppTimes(call, count);

@@ -25,6 +25,8 @@ export function startLenderServiceBeside(): void {
   }
   if (settings.mode !== 'demo') return;
   const ca = certificateOf(settings);
+  // The portal, started next in this process, opens its open applications at the new, empty service (decision 0261).
+  process.env.LENDER_SERVICE_BESIDE = 'true';
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'lender-service', 'main.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -37,7 +37,7 @@ type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & P
  */
 function adapterOf(descriptor: LenderDescriptor, site: string | null, settings: CatalogueSettings): LenderAdapter {
   if (descriptor.adapter !== 'http' || settings.lendersInProcess) return sandboxAdapter(descriptor, site);
-  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), { callbackUrl: callbackUrlOf(settings.publicUrl) }, logLenderTrouble);
+  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, logLenderTrouble);
 }
 
 function build(descriptors: readonly LenderDescriptor[], site: string | null, settings: CatalogueSettings): Built {

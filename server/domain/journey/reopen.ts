@@ -70,8 +70,12 @@ async function reopen(db: Db, settings: Settings, app: ApplicationRecord): Promi
   return null;
 }
 
+/**
+ * Only where the lender service was started beside the portal, empty (LENDER_SERVICE_BESIDE=true: `npm start` and the
+ * end-to-end run set it): a bench or a deployment with lenders of its own keeps its applications as they are.
+ */
 export async function reopenAtLenders(db: Db, settings: Settings, log: Log): Promise<void> {
-  if (settings.mode !== 'demo' || settings.lendersInProcess) return;
+  if (settings.mode !== 'demo' || settings.lendersInProcess || settings.lenderEnv.LENDER_SERVICE_BESIDE !== 'true') return;
   const open = await db.select().from(applications).where(inArray(applications.stage, [...OPEN]));
   if (open.length === 0) return;
   if (!(await serviceUp(settings))) {

@@ -20,6 +20,12 @@ export class LenderFileError extends DescriptorFileError {}
 
 const FORMAT = 1;
 
+/**
+ * Headers a lender file's authentication may not name: the portal sets them for the request itself, and a file that a
+ * product owner publishes must not redirect a call (Host) or corrupt its framing.
+ */
+const RESERVED_HEADERS = /^(host|content-length|content-type|content-encoding|transfer-encoding|connection|keep-alive|upgrade|te|trailer|expect|accept|cookie|idempotency-key|proxy-.*|sec-.*)$/i;
+
 /** Checks what the meta-schema cannot: the file name, the journey's steps against the routes, amounts. */
 function crossCheck(file: string, doc: LenderDescriptor): string[] {
   const problems: string[] = [];
@@ -38,6 +44,10 @@ function crossCheck(file: string, doc: LenderDescriptor): string[] {
   // A lender spoken to over HTTP runs the calls the journey needs of it: its own identity questions where the platform
   // signs, the signing where it hosts it.
   if (doc.adapter === 'http' && doc.http) {
+    const { auth } = doc.http;
+    for (const header of auth.kind === 'apiKey' ? [auth.header] : auth.kind === 'hmac' ? [auth.header, auth.timestampHeader] : []) {
+      if (RESERVED_HEADERS.test(header)) problems.push(`http.auth header ${quoted(header)} is one the portal sets itself (the host, the body's length and type, the connection, the idempotency key)`);
+    }
     const calls = doc.http.operations;
     const needed = journey.esign === 'platform' ? (['identityQuestions', 'identityAnswers'] as const) : (['signing'] as const);
     for (const name of ['select', 'status', ...needed] as const) if (!calls[name]) problems.push(`http.operations.${name} is required by this lender's journey`);

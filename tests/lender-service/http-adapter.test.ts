@@ -133,6 +133,24 @@ describe('a ninth lender over HTTP, described by its file alone', () => {
   });
 });
 
+describe('a lender file over HTTP, as it is read', () => {
+  const file = (http: object) => JSON.stringify({ ...shipped('ally'), $schema: undefined, code: 'checked', name: 'Checked Lending', http });
+  const read = (http: object) => () => parseLenderFile(join(dir, 'checked.json'), file(http));
+
+  it('refuses an authentication header the portal sets itself, whatever its case', () => {
+    for (const header of ['Host', 'content-length', 'Transfer-Encoding', 'Idempotency-Key', 'Proxy-Authorization']) {
+      expect(read({ ...acme.http, auth: { kind: 'apiKey', header } }), header).toThrow(`http.auth header '${header}' is one the portal sets itself`);
+    }
+    expect(read({ ...acme.http, auth: { kind: 'hmac', header: 'X-Signature', timestampHeader: 'Host' } })).toThrow("http.auth header 'Host'");
+    expect(read({ ...acme.http, auth: { kind: 'apiKey', header: 'X-Api-Key' } })).not.toThrow();
+  });
+
+  it("refuses a file without a call its journey needs", () => {
+    const { identityQuestions: _, ...operations } = (acme.http as { operations: Record<string, unknown> }).operations;
+    expect(read({ ...acme.http, operations })).toThrow("http.operations.identityQuestions is required by this lender's journey");
+  });
+});
+
 describe('the journey over HTTP, in each style of the lender service', () => {
   it('asks the identity questions the lender runs and lets the lender check the answers', async () => {
     const adapter = overHttp();

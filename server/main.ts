@@ -1,8 +1,8 @@
 /**
  * The server's entry: one process, or with WORKERS > 1 (PostgreSQL only) a primary that prepares the database once —
  * migrations, demo data, the identity provider's keys, the certificate — and then forks the workers, which share the
- * port (Node's cluster) and the database (decision 0202). Each worker runs the whole server, its outbox dispatcher
- * included: the outbox claims rows with SKIP LOCKED, so every message goes out once whatever the number of workers.
+ * port (Node's cluster) and the database (decision 0202). Each worker runs the whole server, its job runner included:
+ * jobs are claimed with SKIP LOCKED, so every message and lender call goes out once whatever the number of workers.
  */
 import cluster from 'node:cluster';
 import { loadSettings, SettingsError, type Settings } from './config.ts';
@@ -13,7 +13,8 @@ import { buildServer } from './app.ts';
 import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';
 import { createIdentity, type Identity } from './identity/index.ts';
 import { forgetIdempotencyKeys } from './http/idempotency.ts';
-import { outboxDispatcher } from './notify/outbox.ts';
+import { forgetFinishedJobs } from './jobs/queue.ts';
+import { jobRunnerOf } from './jobs/runner.ts';
 import { DUE_NOTICES_EVERY_MS, sendDueNotices } from './domain/notices/due.ts';
 import { expireOffers } from './domain/applications/expiry.ts';
 import { lenderCatalogue } from './lenders/registry.ts';
@@ -78,14 +79,13 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   const { database, identity } = prepared ?? { database: await openDatabase(settings), identity: undefined };
   const id = identity ?? (await createIdentity(settings, database));
   const app = await buildServer({ settings, database, verifiers: id.verifiers, identity: id, https: tls });
-  // Delivers queued e-mail and texts when SMTP_URL / SMS_GATEWAY_URL are set; a no-op otherwise.
-  const dispatcher = outboxDispatcher(database.db, settings, app.log);
   // Offers that expired untaken (decision 0233), then adverse-action notices that fall due while no offer is taken
-  // (decision 0222), then Idempotency-Keys past their day; several servers may sweep at once.
+  // (decision 0222), then Idempotency-Keys past their day and jobs done a week ago; several servers may sweep at once.
   const sweep = () =>
     void expireOffers(database.db)
       .then(() => sendDueNotices(database.db, lenderCatalogue(settings)))
       .then(() => forgetIdempotencyKeys(database.db))
+      .then(() => forgetFinishedJobs(database.db))
       .catch((error: unknown) => app.log.error({ err: error }, 'the sweep of expired offers and due notices failed'));
   const sweeps = setInterval(sweep, DUE_NOTICES_EVERY_MS);
   sweeps.unref();
@@ -98,7 +98,6 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
     const force = setTimeout(() => process.exit(1), 10_000).unref();
     id.close();
     clearInterval(sweeps);
-    await dispatcher.stop();
     await app.close();
     await database.close();
     clearTimeout(force);
@@ -108,7 +107,8 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: settings.host, port: settings.port });
-  dispatcher.start();
+  // Jobs that fall due (retries, polls) and jobs other processes enqueued: messages, lender callbacks, refunds.
+  jobRunnerOf(database.db)?.start();
   sweep();
   // The one process that prepared the demo data opens its open applications at the lender service again.
   if (prepared) void reopenAtLenders(database.db, settings, app.log);

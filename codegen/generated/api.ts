@@ -528,7 +528,7 @@ export interface paths {
         put?: never;
         /**
          * Receive a status callback from a lender
-         * @description Called by lenders, not by the web app (x-caller machine). No user identity: the X-Lender-Signature header (HMAC-SHA256 over X-Lender-Timestamp + "." + the raw body, keyed with the secret of body.lenderCode) authenticates the call; a bad or stale signature answers 401.
+         * @description Called by lenders, not by the web app (x-caller machine). No user identity: the X-Lender-Signature header (HMAC-SHA256 over X-Lender-Timestamp + "." + the raw body, keyed with the secret of body.lenderCode) authenticates the call; a bad or stale signature answers 401. A callback is applied once: the same body sent again answers what the first did.
          */
         post: operations["App_ProcessLenderCallback"];
         delete?: never;
@@ -5409,6 +5409,15 @@ export interface operations {
         responses: {
             /** @description OK */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResult"];
+                };
+            };
+            /** @description Stored, not applied yet: the portal applies it by its job queue (after a restart too). The lender need not send it again; the same callback sent again answers 200 once it is applied. */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };

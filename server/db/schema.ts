@@ -753,6 +753,38 @@ export const outbox = pgTable(
   ],
 );
 
+export const jobState = pgEnum('job_state', ['Queued', 'Running', 'Done', 'Dead']);
+
+/**
+ * Work done after the request that asked for it (server/jobs): lender callbacks, decision polls, money told to a
+ * lender. A job is claimed with SKIP LOCKED for a lease; its `attempts` at the claim fences its completion, so a
+ * worker whose lease ran out cannot overwrite the next worker's result. `key` makes a job once per queue (a
+ * callback's id, a refund's id): enqueuing it again finds the first.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    queue: text('queue').notNull(),
+    key: text('key'),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    state: jobState('state').notNull().default('Queued'),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull().default(10),
+    lockedUntil: at('locked_until'),
+    lastError: text('last_error'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('jobs_queue_key_key').on(t.queue, t.key),
+    index('jobs_due_idx').on(t.runAt).where(sql`${t.state} in ('Queued', 'Running')`),
+    index('jobs_finished_idx').on(t.finishedAt).where(sql`${t.state} = 'Done'`),
+  ],
+);
+
 /** Mobile numbers that replied STOP; SMS to them is refused. */
 export const smsOptOuts = pgTable('sms_opt_outs', {
   phone: text('phone').primaryKey(),

@@ -87,6 +87,6 @@ export interface LenderAdapter {
   status(input: { appId: number; lenderAppId: string | null }): Promise<LenderEventEffect | null>;
   /** Interprets a verified callback; `applicant` lets a review that turns into an approval come with offers. */
   callback(event: LenderEvent, applicant: Applicant, context: { discountRate: number | null }): Promise<LenderEventEffect>;
-  /** Asks the lender to refund part of a funded loan. */
-  refund(input: { contractId: string; amount: number }): Promise<{ accepted: boolean; reference: string }>;
+  /** Asks the lender to refund part of a funded loan; `idempotencyKey` is the refund's, the same on every attempt. */
+  refund(input: { contractId: string; amount: number; idempotencyKey: string }): Promise<{ accepted: boolean; reference: string }>;
 }

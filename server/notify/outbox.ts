@@ -1,16 +1,15 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { outbox, smsOptOuts } from '../db/schema.ts';
-import type { Settings } from '../config.ts';
-import { createDispatcher, type Dispatcher } from './dispatcher.ts';
-import { configuredTransports } from './transports.ts';
+import { enqueue } from '../jobs/queue.ts';
+import { MESSAGE_ATTEMPTS, MESSAGE_QUEUE } from './delivery.ts';
 
 /**
  * Every e-mail and text message the product sends is first written to the `outbox` table, in the
- * caller's transaction: an invite or a passcode exists exactly when its message does. Delivery is a
- * separate step (docs/decisions/0066-outbox.md): a dispatcher picks `Pending` rows and hands them to
- * the configured transport (SMTP, an SMS gateway), marking them `Sent` or `Failed`. Until a transport
- * is configured — and always in demo mode — the outbox is where messages are read.
+ * caller's transaction: an invite or a passcode exists exactly when its message does, and so does the job
+ * that delivers it (delivery.ts, docs/decisions/0066-outbox.md and 0262) through the configured transport
+ * (SMTP, an SMS gateway), marking the row `Sent` or `Failed`. Until a transport is configured — and
+ * always in demo mode — the outbox is where messages are read.
  */
 export interface Link {
   label: string;
@@ -37,12 +36,17 @@ export type Queued = { queued: true; id: number } | { queued: false; reason: 'op
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 const PHONE = /^\(\d{3}\) \d{3}-\d{4}$/;
 
+function enqueueDelivery(db: Db, outboxId: number) {
+  return enqueue(db, { queue: MESSAGE_QUEUE, key: String(outboxId), payload: { outboxId }, maxAttempts: MESSAGE_ATTEMPTS });
+}
+
 export async function sendEmail(db: Db, email: Email): Promise<Queued> {
   if (!EMAIL.test(email.to)) throw new TypeError('sendEmail: not an e-mail address');
   const [row] = await db
     .insert(outbox)
     .values({ channel: 'Email', recipient: email.to.toLowerCase(), subject: email.subject, body: email.text, links: email.links ?? [] })
     .returning({ id: outbox.id });
+  await enqueueDelivery(db, row!.id);
   return { queued: true, id: row!.id };
 }
 
@@ -60,23 +64,6 @@ export async function sendSms(db: Db, sms: Sms): Promise<Queued> {
     .insert(outbox)
     .values({ channel: 'Sms', recipient: sms.to, subject: null, body: sms.text, links: sms.links ?? [] })
     .returning({ id: outbox.id });
+  await enqueueDelivery(db, row!.id);
   return { queued: true, id: row!.id };
-}
-
-// ---- delivery (docs/decisions/0104) -------------------------------------------------------------
-
-
-const dispatchers = new WeakMap<object, Dispatcher>();
-
-/**
- * The process's dispatcher for a database: `kick()` it after committing messages; server/main.ts
- * starts its retry timer. Without SMTP_URL / SMS_GATEWAY_URL it does nothing.
- */
-export function outboxDispatcher(db: Db, settings: Pick<Settings, 'notify'>, log: { error(obj: object, msg: string): void }): Dispatcher {
-  let dispatcher = dispatchers.get(db);
-  if (!dispatcher) {
-    dispatcher = createDispatcher(db, configuredTransports(settings.notify), log);
-    dispatchers.set(db, dispatcher);
-  }
-  return dispatcher;
 }

@@ -1,6 +1,6 @@
 import { createTransport } from 'nodemailer';
 import type { NotifySettings } from '../config.ts';
-import type { Transport } from './dispatcher.ts';
+import type { Transport } from './delivery.ts';
 
 /**
  * The real deliveries behind the outbox (docs/decisions/0104): SMTP through nodemailer, and an HTTP

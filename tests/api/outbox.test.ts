@@ -3,7 +3,8 @@ import { sql } from 'drizzle-orm';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import { dispatchPending } from '../../server/notify/dispatcher.ts';
+import { messageQueues } from '../../server/notify/delivery.ts';
+import { createJobRunner } from '../../server/jobs/runner.ts';
 import { sendEmail, sendSms } from '../../server/notify/outbox.ts';
 import { httpSmsTransport, smtpTransport } from '../../server/notify/transports.ts';
 import { harness, type Harness } from '../support/harness.ts';
@@ -207,16 +208,21 @@ describe('the outbox, its delivery, and text opt-outs', () => {
       Email: smtpTransport({ url: `smtp://127.0.0.1:${smtpPort}`, from: 'Portal <no-reply@portal.test>' }),
       Sms: httpSmsTransport({ url: `http://127.0.0.1:${gatewayPort}/messages`, token: 'gw-token', from: '+15125550000' }),
     };
-    // Others' pending rows may be delivered too; only ours are checked.
-    await dispatchPending(h.database.db, transports, 500);
+    // Each message is its own job, run here by its id with these transports.
+    const runner = createJobRunner(h.database.db, messageQueues(h.database.db, transports), { error: () => {}, warn: () => {} });
+    const deliver = async (recipient: string) => {
+      const job = await h.database.db.execute<{ id: number }>(sql`select j.id from jobs j join outbox o on j.key = o.id::text where j.queue = 'message' and o.recipient = ${recipient}`);
+      return runner.runNow(Number(job.rows[0]!.id));
+    };
+    expect(await deliver(email)).toEqual({ done: { outcome: 'sent' } });
+    expect(await deliver(phone)).toMatchObject({ later: { reason: 'the SMS gateway answered 503' } });
     const status = async (recipient: string) => (await h.database.db.execute<{ status: string; attempts: number; last_error: string | null }>(sql`select status, attempts, last_error from outbox where recipient = ${recipient}`)).rows[0]!;
     expect(await status(email)).toMatchObject({ status: 'Sent', attempts: 1 });
     expect(mails.some((m) => m.to.some((to) => to.includes(email)) && m.data.includes('Body of the e-mail') && m.data.includes('Subject: Hello'))).toBe(true);
     expect(await status(phone)).toMatchObject({ status: 'Pending', attempts: 1, last_error: 'the SMS gateway answered 503' });
 
-    // Tried again after its back-off: delivered.
-    await h.database.db.execute(sql`update outbox set sent_at = now() - interval '3 minutes' where recipient = ${phone}`);
-    await dispatchPending(h.database.db, transports, 500);
+    // Tried again after its back-off (here at once, by its id): delivered.
+    expect(await deliver(phone)).toEqual({ done: { outcome: 'sent' } });
     expect(await status(phone)).toMatchObject({ status: 'Sent', attempts: 2 });
     expect(texts.find((t) => t.body.to === e164)).toMatchObject({ auth: 'Bearer gw-token', body: { text: 'Body of the text', from: '+15125550000' } });
   });

@@ -38,11 +38,13 @@ describe.skipIf(!base)('several server processes on one PostgreSQL', () => {
     await client.query(`drop database if exists ${database} with (force)`);
     await client.query(`create database ${database}`);
     await client.end();
-    // The texts are queued before the workers start: each worker's dispatcher sweeps the outbox as it comes up.
+    // The texts are queued before the workers start, as sendSms queues them (a row and its delivery job): each worker's
+    // job runner takes what is due as it comes up.
     const db = await openPostgres(url);
     const pool = new pg.Pool({ connectionString: url, max: 1 });
     await pool.query(
-      `insert into outbox (channel, recipient, body) select 'Sms', '(737) 555-0100', 'workers test ' || n from generate_series(1, ${TEXTS}) n`,
+      `with queued as (insert into outbox (channel, recipient, body) select 'Sms', '(737) 555-0100', 'workers test ' || n from generate_series(1, ${TEXTS}) n returning id)
+       insert into jobs (queue, key, payload, max_attempts) select 'message', id::text, jsonb_build_object('outboxId', id), 5 from queued`,
     );
     await db.close();
 

@@ -111,7 +111,7 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
     return { status: 200, body: await lenderApplication(services, params.id) };
   },
   async App_ProcessLenderCallback({ body, services, request }) {
-    return { status: 200, body: await processCallback(services, body, request) };
+    return processCallback(services, body, request);
   },
   async App_UpdateContractStatus({ body, caller, services }) {
     return { status: 200, body: await updateContractStatus(services, caller, body) };

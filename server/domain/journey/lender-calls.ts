@@ -21,6 +21,9 @@ import { adapterOf, catalogueOf, discountRateOf } from './office-lenders.ts';
 import { journeyStateOf } from './state.ts';
 import { nextRoute } from './routing.ts';
 import { sha256Hex } from '../../esign/consent.ts';
+import { enqueue } from '../../jobs/queue.ts';
+import { createJobRunner } from '../../jobs/runner.ts';
+import { CALLBACK_ATTEMPTS, CALLBACK_QUEUE, contractChange, lenderNewsQueues, type CallbackResult } from './lender-news.ts';
 
 type Schemas = components['schemas'];
 type SubStatus = Schemas['ContractSubStatus'];
@@ -77,80 +80,30 @@ export function verifyCallback(services: Services, request: FastifyRequest, lend
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized('The callback signature is not valid.');
 }
 
-/** Contract status and sub-status a lender reports, and the stage they imply. */
-function contractChange(app: { stage: string; contractStatus: string | null }, contractStatus: string | null | undefined, subStatus: SubStatus | undefined) {
-  const change: Partial<typeof applications.$inferInsert> = {};
-  if (contractStatus !== undefined) change.contractStatus = contractStatus;
-  if (subStatus !== undefined) change.contractSubStatus = subStatus;
-  const status = (contractStatus ?? '').toLowerCase();
-  if (status === 'signed' && (app.stage === 'OfferSelected' || app.stage === 'SigningRequired')) {
-    change.stage = 'ReadyToFinalize';
-    change.statusText = 'Signed at the lender: ready to finalize';
-  } else if (status === 'cancelled' || status === 'canceled') {
-    change.stage = 'Cancelled';
-    change.statusText = 'Cancelled by the lender';
-  }
-  return change;
+/** A callback stored and not applied yet (it will be, by the job queue): the lender need not send it again. */
+const ACCEPTED = { status: 202, body: { success: true, message: 'The callback is stored and will be applied shortly.' } } as const;
+
+function callbackAnswer(result: CallbackResult, repeated: boolean): { status: 200; body: Schemas['SuccessResult'] } {
+  if (result.status !== 200) throw new HttpProblem(result.status, result.detail);
+  return { status: 200, body: { success: true, message: repeated ? 'This callback was already processed.' : result.message } };
 }
 
 /**
- * Applies a verified lender callback once: its id is the SHA-256 of the raw body, kept on the log
- * line it writes, so a repeat (a lender retrying, or a replay inside the window) answers success
- * without changing anything again.
+ * Takes a verified lender callback once (decision 0262): it is stored as a job keyed by the SHA-256 of its raw body
+ * before anything else, then applied at once by this process. A repeat (a lender retrying, or a replay inside the
+ * window) finds the first and changes nothing; a callback that could not be applied now (the lender's status call
+ * failed, the database was busy) answers 202 and is applied by the queue, after a restart too.
  */
-export async function processCallback(services: Services, body: Schemas['LenderCallback'], request: FastifyRequest): Promise<Schemas['SuccessResult']> {
+export async function processCallback(services: Services, body: Schemas['LenderCallback'], request: FastifyRequest) {
   verifyCallback(services, request, body.lenderCode);
   // A pre-qualification of this process waiting on this lender's decision reads it now.
   tellLenderNews(body.lenderCode, body.lenderAppId);
-  const callbackId = sha256Hex(request.rawBody!);
-  const caller: Caller = { kind: 'anonymous' };
-  const adapter = catalogueOf(services).get(body.lenderCode)!;
-  return services.db.transaction(async (tx) => {
-    const [app] = await tx.select().from(applications).where(eq(applications.id, body.appId)).for('update');
-    if (!app) throw new HttpProblem(404, 'The application could not be found.');
-    const [seen] = await tx.select({ id: appLogs.id }).from(appLogs).where(and(eq(appLogs.appId, app.id), sql`${appLogs.data} ->> 'callbackId' = ${callbackId}`)).limit(1);
-    if (seen) return { success: true, message: 'This callback was already processed.' };
-    const [lender] = await tx.select({ id: lenders.id, name: lenders.name }).from(lenders).where(eq(lenders.code, body.lenderCode));
-    const [answer] = lender
-      ? await tx.select().from(applicationLenders).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, lender.id)))
-      : [];
-    if (!lender || !answer) throw new HttpProblem(404, 'The lender has no answer for this application.');
-    // Asked and not answered yet (its pre-qualification still waits, or was cut off by a restart): the signed callback
-    // names the lender's id of this application.
-    const unanswered = answer.status === 'Pending' && answer.lenderAppId === null;
-    if (answer.lenderAppId !== body.lenderAppId && !unanswered) throw HttpProblem.conflict("lenderAppId is not the lender's id of this application.");
-    const event: LenderEvent = {
-      eventType: body.eventType,
-      lenderAppId: body.lenderAppId,
-      ...(body.decisionStatus !== undefined ? { decisionStatus: body.decisionStatus } : {}),
-      ...(body.contractStatus !== undefined ? { contractStatus: body.contractStatus } : {}),
-      ...(body.contractSubStatus !== undefined ? { contractSubStatus: body.contractSubStatus } : {}),
-      ...(body.approvedAmount !== undefined ? { approvedAmount: body.approvedAmount } : {}),
-      ...(body.fundedAmount !== undefined ? { fundedAmount: body.fundedAmount } : {}),
-      ...(body.data !== undefined ? { data: body.data } : {}),
-    };
-    const applicant = app.ssnEnc ? applicantOf(app, services.settings.piiKey) : undefined;
-    const effect = applicant ? await adapter.callback(event, applicant, { discountRate: await discountRateOf(tx, app.officeId, lender.id) }) : {};
-    const logData = { callbackId, lender: body.lenderCode, eventType: body.eventType, occurredAtUtc: body.occurredAtUtc, requestId: body.lenderAppId, ...(body.data ? { details: body.data } : {}) };
-    if (effect.decision) {
-      // A decision changes the offers only while the borrower has not chosen yet.
-      if (app.stage !== 'NotApplicable' && app.stage !== 'Review' && app.stage !== 'Declined') {
-        // The decision the waiting pre-qualification already took, told again by its callback, changes nothing.
-        if (answer.status === effect.decision.status && answer.lenderAppId === body.lenderAppId) return { success: true, message: 'This decision was already recorded.' };
-        throw HttpProblem.conflict('A decision cannot change an application whose offer is already selected.');
-      }
-      await recordAnswers(tx, app, caller, [{ ...effect.decision, code: body.lenderCode, lenderId: lender.id, latencyMs: 0 }], catalogueOf(services));
-      await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: { ...logData, status: effect.decision.status } }]);
-      return { success: true, message: 'Processed.' };
-    }
-    if (effect.contractStatus !== undefined || effect.contractSubStatus !== undefined) {
-      if (app.lenderId !== lender.id) throw HttpProblem.conflict("The lender is not the application's selected lender.");
-      await moveApplication(tx, app, caller, contractChange(app, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), `Lender callback: ${body.eventType}`, logData);
-      return { success: true, message: 'Processed.' };
-    }
-    await writeLogs(tx, app.id, caller, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: logData }]);
-    return { success: true, message: 'Recorded.' };
-  });
+  // With an Idempotency-Key the call runs in that key's transaction (decision 0253), and so do the job and its work.
+  const { db } = services;
+  const stored = await enqueue(db, { queue: CALLBACK_QUEUE, key: sha256Hex(request.rawBody!), payload: { callback: body }, maxAttempts: CALLBACK_ATTEMPTS });
+  if (!stored.created) return stored.state === 'Done' ? callbackAnswer(stored.result as CallbackResult, true) : ACCEPTED;
+  const outcome = await createJobRunner(db, lenderNewsQueues(services), services.log).runNow(stored.id);
+  return outcome && 'done' in outcome ? callbackAnswer(outcome.done as CallbackResult, false) : ACCEPTED;
 }
 
 // ---- App_UpdateContractStatus ---------------------------------------------------------------------

@@ -20,6 +20,7 @@ import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
 import { officeOf, requireApprovedOffice } from '../offices/lookup.ts';
 import { nextRoute } from './routing.ts';
 import { requirePersonalEmail } from './send.ts';
+import { enqueueDecisionPoll } from './decision-polls.ts';
 
 type Schemas = components['schemas'];
 type SubmitBody = Schemas['SubmitApp'];
@@ -261,6 +262,9 @@ export async function recordAnswers(tx: Db, app: ApplicationRecord, caller: Call
     })),
   );
   if (offerRows.length > 0) await tx.insert(offers).values(offerRows);
+  for (const answer of answers) {
+    if (answer.status === 'PendingReview' && answer.lenderAppId) await enqueueDecisionPoll(tx, app.id, answer.lenderId, answer.lenderAppId);
+  }
   const logs: LogEntry[] = answers.map((answer) => ({
     kind: 'Decision',
     message: `${answer.code}: ${answer.status}`,

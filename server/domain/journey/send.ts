@@ -21,7 +21,7 @@ import { borrowerLink, issueLinkToken } from './links.ts';
 import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
 import { requireApprovedOffice } from '../offices/lookup.ts';
 import { tokenHash } from '../../identity/secrets.ts';
-import { kickOutbox } from '../../notify/kick.ts';
+import { kickJobs } from '../../jobs/runner.ts';
 import { isOffered, localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 import type { Language } from '../../../core/i18n.ts';
 
@@ -163,7 +163,7 @@ export async function sendApplication(services: Services, caller: Caller, body: 
     ]);
     return { appId, channels, qrLink };
   });
-  kickOutbox(services);
+  kickJobs(services);
   const qrCode = await QRCode.toDataURL(result.qrLink, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
   return {
     success: result.channels.length > 0,

@@ -1,4 +1,5 @@
 import type { Handlers } from '../../http/handler-types.ts';
+import { kickJobs } from '../../jobs/runner.ts';
 import { listRefunds, officeRefunds, refundRequestOf, submitRefund, updateRefund } from './refunds.ts';
 
 type Refunds = 'App_SubmitRefund' | 'App_GetRefundRequest' | 'App_GetOfficeRefunds' | 'AdminApps_GetRefunds' | 'AdminApps_UpdateRefund';
@@ -6,7 +7,9 @@ type Refunds = 'App_SubmitRefund' | 'App_GetRefundRequest' | 'App_GetOfficeRefun
 /** Refund requests of offices and their processing by the platform (decision 0083). */
 export const refundHandlers: Pick<Handlers, Refunds> = {
   async App_SubmitRefund({ body, caller, services }) {
-    return { status: 200, body: await submitRefund(services.db, caller, body) };
+    const refund = await submitRefund(services.db, caller, body);
+    kickJobs(services);
+    return { status: 200, body: refund };
   },
   async App_GetRefundRequest({ params, services }) {
     return { status: 200, body: await refundRequestOf(services.db, params.officeId, params.appId) };

@@ -11,7 +11,7 @@ import type { LenderDescriptor } from '../../../core/lenders/descriptor.ts';
 import type { Applicant, LenderAdapter, LenderEventEffect, PrequalAnswer, StoredOffer } from '../types.ts';
 import { identityQuestionsOf, prequalAnswerOf } from './answers.ts';
 import { lenderNews } from './news.ts';
-import { lenderClient, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
+import { lenderClient, type CallOptions, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
 import { MappingError, read, render } from './mapping.ts';
 import { HttpProblem } from '../../http/problem.ts';
 
@@ -42,8 +42,8 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
   const lender = { code: descriptor.code, name: descriptor.name };
 
   /** The call's answer read by its mapping, or why there is none. */
-  async function answerOf(name: OperationName, context: Context, signal?: AbortSignal): Promise<{ mapped: unknown; result: CallResult } | { mapped: undefined; result: CallResult }> {
-    const result = await client.call(name, context, signal ? { signal } : {});
+  async function answerOf(name: OperationName, context: Context, options: CallOptions = {}): Promise<{ mapped: unknown; result: CallResult } | { mapped: undefined; result: CallResult }> {
+    const result = await client.call(name, context, options);
     if (result.kind === 'outcome') {
       log({ lender: lender.code, operation: name, reason: result.reason });
       return { mapped: undefined, result };
@@ -53,9 +53,9 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
   }
 
   /** A call whose answer the journey needs: an outcome or a mapping error is the lender being unavailable now. */
-  async function needed(name: OperationName, context: Context): Promise<Record<string, unknown>> {
+  async function needed(name: OperationName, context: Context, options: CallOptions = {}): Promise<Record<string, unknown>> {
     try {
-      const { mapped } = await answerOf(name, context);
+      const { mapped } = await answerOf(name, context, options);
       if (mapped === undefined) throw unavailable(lender.name);
       if (!mapped || typeof mapped !== 'object') throw new MappingError(`/http/operations/${name}/answer`, 'expected an object');
       return mapped as Record<string, unknown>;
@@ -95,7 +95,7 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
       const left = deadline - Date.now() - ANSWER_MARGIN_MS;
       if (!http.operations.status || left <= 0 || signal.aborted) return { ...errorAnswer(), status: 'PendingReview', lenderAppId };
       await lenderNews(lender.code, lenderAppId, Math.min(http.pollMs ?? POLL_MS, left), signal);
-      const { mapped: now } = await answerOf('status', base({ id: null, lenderAppId }), signal);
+      const { mapped: now } = await answerOf('status', base({ id: null, lenderAppId }), { signal });
       if (now !== undefined) mapped = now;
     }
     return prequalAnswerOf(mapped, place, discountRate);
@@ -108,7 +108,7 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
     async prequalify(applicant: Applicant, { signal, discountRate, deadline }) {
       const context = { ...base({ id: applicant.appId, amount: applicant.amount }), applicant, discountRate, portal };
       try {
-        const { mapped, result } = await answerOf('prequalify', context, signal);
+        const { mapped, result } = await answerOf('prequalify', context, { signal });
         if (mapped === undefined) {
           if (result.kind === 'outcome' && (result.is === 'Declined' || result.is === 'PendingReview')) return { ...errorAnswer(), status: result.is };
           return errorAnswer();
@@ -169,12 +169,14 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
     async callback(event, applicant) {
       const contract = event.contractStatus === undefined ? {} : { contractStatus: event.contractStatus, ...(event.contractSubStatus ? { contractSubStatus: event.contractSubStatus } : {}) };
       if (event.eventType !== 'Decision' && event.eventType !== 'OfferUpdate') return contract;
+      // A decision that cannot be read back now is not lost: the callback's job is tried again (decision 0262).
       const read = await statusOf({ appId: applicant.appId, lenderAppId: event.lenderAppId });
-      return { ...contract, ...(read?.decision ? { decision: read.decision } : {}) };
+      if (!read?.decision) throw unavailable(lender.name);
+      return { ...contract, decision: read.decision };
     },
 
-    async refund({ contractId, amount }) {
-      const mapped = await needed('refund', { ...base({ contractId }), refund: { amount } });
+    async refund({ contractId, amount, idempotencyKey }) {
+      const mapped = await needed('refund', { ...base({ contractId }), refund: { amount } }, { idempotencyKey });
       return { accepted: mapped.accepted !== false, reference: read.text(mapped.reference, '/http/operations/refund/answer/reference') };
     },
   };

@@ -1,0 +1,17 @@
+import { createJobRunner, registerJobRunner, type JobRunner } from '../jobs/runner.ts';
+import type { Services } from '../services.ts';
+import { lenderNewsQueues } from './journey/lender-news.ts';
+import { lenderRefundQueues } from './refunds/lender-refund.ts';
+import { messageQueues } from '../notify/delivery.ts';
+import { configuredTransports } from '../notify/transports.ts';
+
+/** The process's job runner with every queue the domain has (decision 0262); server/main.ts starts its timer. */
+export function startJobRunner(services: Services): JobRunner {
+  const runner = createJobRunner(services.database.db, {
+    ...messageQueues(services.database.db, configuredTransports(services.settings.notify)),
+    ...lenderNewsQueues(services),
+    ...lenderRefundQueues(services),
+  }, services.log);
+  registerJobRunner(services.database.db, runner);
+  return runner;
+}

@@ -1,0 +1,116 @@
+import type { Db } from '../db/index.ts';
+import type { Services } from '../services.ts';
+import { backoffMs, claimDue, claimJob, finishJob, retryJob, type ClaimedJob, type JobPayload } from './queue.ts';
+
+/**
+ * A process's worker of the durable queue (queue.ts): `kick()` after a commit that enqueued, and a timer for jobs
+ * that fall due later, jobs enqueued by other processes, and leases of workers that died. Several processes run one
+ * each; SKIP LOCKED gives every job to one of them at a time.
+ */
+
+/** What a job's work came to: done (with what the enqueuer may read back), or to be tried again later. */
+export type JobOutcome = { done: JobPayload | null } | { later: { delayMs: number; reason: string } };
+
+export interface QueueWork {
+  run(job: ClaimedJob): Promise<JobOutcome>;
+  /** Backoff after a failure (a thrown error): from `baseMs`, doubling, at most `capMs`. */
+  retry: { baseMs: number; capMs: number };
+}
+
+export interface JobRunner {
+  kick(): void;
+  /** Runs one job now in this process (its enqueuer answering with its result); undefined when another process has it. */
+  runNow(id: number): Promise<JobOutcome | undefined>;
+  start(intervalMs?: number): void;
+  stop(): Promise<void>;
+}
+
+interface Log {
+  error(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+const LEASE_MS = 60_000;
+const BATCH = 5;
+
+export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: Log): JobRunner {
+  const names = Object.keys(queues);
+
+  async function execute(job: ClaimedJob): Promise<JobOutcome> {
+    const work = queues[job.queue]!;
+    let outcome: JobOutcome;
+    try {
+      outcome = await work.run(job);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const state = await retryJob(db, job, backoffMs(job.attempts, work.retry.baseMs, work.retry.capMs), reason);
+      if (state === 'Dead') log.error({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed its last attempt');
+      else log.warn({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed and will be tried again');
+      return { later: { delayMs: 0, reason } };
+    }
+    const kept = 'done' in outcome ? await finishJob(db, job, outcome.done) : (await retryJob(db, job, outcome.later.delayMs, outcome.later.reason)) !== 'lost';
+    if (!kept) log.warn({ job: job.id, queue: job.queue }, "a job's lease ran out before it finished; another worker has it");
+    return outcome;
+  }
+
+  let running: Promise<void> | undefined;
+  let again = false;
+  const drain = async () => {
+    do {
+      again = false;
+      try {
+        const claimed = await claimDue(db, names, BATCH, LEASE_MS);
+        await Promise.all(claimed.map(execute));
+        if (claimed.length === BATCH) again = true;
+      } catch (error) {
+        log.error({ err: error }, 'the job queue could not be read');
+      }
+    } while (again);
+  };
+  const kick = () => {
+    if (names.length === 0) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = drain().finally(() => {
+      running = undefined;
+    });
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    kick,
+    async runNow(id) {
+      const job = await claimJob(db, id, LEASE_MS);
+      return job ? execute(job) : undefined;
+    },
+    start(intervalMs = 2_000) {
+      if (timer) return;
+      timer = setInterval(kick, intervalMs);
+      timer.unref();
+      kick();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      await running;
+    },
+  };
+}
+
+const runners = new WeakMap<Db, JobRunner>();
+
+/** The process's runner of a database's jobs (server/domain/jobs.ts registers it when the app is built). */
+export function registerJobRunner(db: Db, runner: JobRunner): void {
+  runners.set(db, runner);
+}
+
+export function jobRunnerOf(db: Db): JobRunner | undefined {
+  return runners.get(db);
+}
+
+/** After the commit of a request that enqueued: this process starts on the work now rather than at its next tick. */
+export function kickJobs(services: Pick<Services, 'afterCommit' | 'database'>): void {
+  void services.afterCommit(() => jobRunnerOf(services.database.db)?.kick());
+}

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lenderNewsQueues, CALLBACK_QUEUE } from '../../server/domain/journey/lender-news.ts';
+import { DECISION_POLL_QUEUE } from '../../server/domain/journey/decision-polls.ts';
+import { REFUND_QUEUE } from '../../server/domain/refunds/lender-refund.ts';
+import { claimDue, claimJob, enqueue, finishJob, retryJob } from '../../server/jobs/queue.ts';
+import { createJobRunner } from '../../server/jobs/runner.ts';
+import { runNow, type Services } from '../../server/services.ts';
+import { OFFICE_ADMIN } from '../support/demo-accounts.ts';
+import { harness, type Harness } from '../support/harness.ts';
+import { insertApplication } from './apps-fixtures.ts';
+import { DEMO } from './examples.ts';
+import { journeyOffice, json, logLines, prequalForm, signedCallback, type JourneyOffice } from './journey-fixtures.ts';
+
+/**
+ * The durable queue (decision 0262): once per key, a lease that a dead worker loses, a completion fenced by its claim,
+ * backoff until the job is dead; and the lender work on it — a callback stored before it is applied and applied after
+ * a restart, once; a decision under review polled; a refund told to the lender with its own Idempotency-Key.
+ */
+
+let h: Harness;
+let office: JourneyOffice;
+const db = () => h.database.db;
+const quiet = { error: () => {}, warn: () => {} };
+const leaseOver = () => new Promise((resolve) => setTimeout(resolve, 10));
+let services: Services;
+const jobRow = async (queue: string, key: string) =>
+  (await db().execute<{ id: number; state: string; attempts: number; result: Record<string, unknown> | null; last_error: string | null; run_at: Date }>(sql`select id, state, attempts, result, last_error, run_at from jobs where queue = ${queue} and key = ${key}`)).rows[0];
+
+beforeAll(async () => {
+  h = await harness();
+  office = await journeyOffice(h);
+  services = { settings: h.settings, db: db(), database: h.database, log: h.app.log, afterCommit: runNow };
+});
+
+describe('the queue', () => {
+  const queue = `test-${Date.now()}`;
+
+  it('keeps a job once per key and finds the first when the same key is enqueued again', async () => {
+    const first = await enqueue(db(), { queue, key: 'once', payload: { n: 1 } });
+    const again = await enqueue(db(), { queue, key: 'once', payload: { n: 2 } });
+    expect(first.created).toBe(true);
+    expect(again).toMatchObject({ id: first.id, created: false, state: 'Queued' });
+  });
+
+  it("claims a job once; a claim whose lease ran out is taken over, and the old claim cannot finish the new one's work", async () => {
+    const { id } = await enqueue(db(), { queue, key: 'lease', payload: {} });
+    const [first] = (await claimDue(db(), [queue], 10, 1)).filter((j) => j.id === id);
+    expect(first).toBeDefined();
+    await leaseOver();
+    expect(await claimJob(db(), id, 60_000)).toBeDefined(); // the 1 ms lease has run out: another worker takes it
+    expect(await finishJob(db(), first!, { by: 'first' })).toBe(false);
+    expect(await claimJob(db(), id, 60_000)).toBeUndefined(); // the second claim's lease holds
+  });
+
+  it('does not claim a job before its time, and makes it Dead after its last attempt', async () => {
+    const later = await enqueue(db(), { queue, key: 'later', payload: {}, delayMs: 60_000 });
+    expect((await claimDue(db(), [queue], 10, 60_000)).map((j) => j.id)).not.toContain(later.id);
+    const { id } = await enqueue(db(), { queue, key: 'dies', payload: {}, maxAttempts: 2 });
+    expect(await retryJob(db(), (await claimJob(db(), id, 60_000))!, 0, 'first failure')).toBe('Queued');
+    expect(await retryJob(db(), (await claimJob(db(), id, 60_000))!, 0, 'second failure')).toBe('Dead');
+    expect(await jobRow(queue, 'dies')).toMatchObject({ state: 'Dead', attempts: 2, last_error: 'second failure' });
+  });
+
+  it('retries a job whose work throws, with backoff, and a later outcome moves it without an error', async () => {
+    let calls = 0;
+    const runner = createJobRunner(db(), { [queue]: { run: async () => (++calls === 1 ? Promise.reject(new Error('lender down')) : { done: { ok: true } }), retry: { baseMs: 60_000, capMs: 60_000 } } }, quiet);
+    const { id } = await enqueue(db(), { queue, key: 'flaky', payload: {} });
+    expect(await runner.runNow(id)).toEqual({ later: { delayMs: 0, reason: 'lender down' } });
+    const row = (await jobRow(queue, 'flaky'))!;
+    expect(row).toMatchObject({ state: 'Queued', last_error: 'lender down' });
+    expect(new Date(row.run_at).getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(await runner.runNow(id)).toEqual({ done: { ok: true } }); // run at once by its id, as a request does
+    expect(await jobRow(queue, 'flaky')).toMatchObject({ state: 'Done', result: { ok: true }, attempts: 2 });
+  });
+});
+
+describe('lender news on the queue', () => {
+  const pendingApp = async () => {
+    const response = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { lastName: 'Pending' }), as: office.admin });
+    const app = json<{ id: number; stage: string }>(response);
+    expect(app.stage).toBe('Review');
+    const lenderAppId = (await db().execute<{ lender_app_id: string; lender_id: number }>(sql`select al.lender_app_id, al.lender_id from application_lenders al join lenders l on l.id = al.lender_id where al.app_id = ${app.id} and l.code = 'gsky'`)).rows[0]!;
+    return { appId: app.id, lenderAppId: lenderAppId.lender_app_id, lenderId: lenderAppId.lender_id };
+  };
+
+  it('applies a callback stored by a process that stopped before applying it, when the portal is back; the lender\'s retry changes nothing', async () => {
+    const { appId, lenderAppId } = await pendingApp();
+    const body = { lenderCode: 'gsky', appId, lenderAppId, eventType: 'Decision', decisionStatus: 'Approved', occurredAtUtc: new Date().toISOString() };
+    const request = signedCallback(h.settings, body);
+    // What a portal that received the callback and died mid-way leaves: the job, claimed, its lease running out.
+    const key = createHash('sha256').update(request.payload).digest('hex');
+    const stored = await enqueue(db(), { queue: CALLBACK_QUEUE, key, payload: { callback: body } });
+    await claimJob(db(), stored.id, 1);
+    await leaseOver();
+    expect((await logLines(h, appId)).filter((l) => l.message === 'Lender callback: Decision')).toHaveLength(0);
+
+    // The portal starts again: its runner takes over the lapsed job.
+    const runner = createJobRunner(db(), lenderNewsQueues(services), quiet);
+    runner.kick();
+    await runner.stop();
+    expect(await jobRow(CALLBACK_QUEUE, key)).toMatchObject({ state: 'Done', attempts: 2, result: { status: 200, message: 'Processed.' } });
+    const app = json<{ statusChip: string; offers: { lenderCode: string }[] }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as: office.admin }));
+    expect(app.statusChip).toBe('OffersAvailable');
+    expect(app.offers.some((o) => o.lenderCode === 'gsky')).toBe(true);
+
+    const retry = await h.call(signedCallback(h.settings, body));
+    expect(retry.statusCode, retry.body).toBe(200);
+    expect(json(retry)).toMatchObject({ message: 'This callback was already processed.' });
+    expect((await logLines(h, appId)).filter((l) => l.message === 'Lender callback: Decision')).toHaveLength(1);
+  });
+
+  it('answers a repeat of a refused callback with the same refusal, and keeps the refusal on its job', async () => {
+    const { appId } = await pendingApp();
+    const body = { lenderCode: 'gsky', appId, lenderAppId: 'not-its-id', eventType: 'Decision', decisionStatus: 'Approved', occurredAtUtc: new Date().toISOString() };
+    const first = await h.call(signedCallback(h.settings, body));
+    const again = await h.call(signedCallback(h.settings, body));
+    expect([first.statusCode, again.statusCode]).toEqual([409, 409]);
+    expect(json(again)).toMatchObject({ detail: "lenderAppId is not the lender's id of this application." });
+  });
+
+  it('polls a decision under review: asked again later while the lender has not decided, done once the answer is no longer under review', async () => {
+    const { appId, lenderAppId, lenderId } = await pendingApp();
+    const key = `${appId}:${lenderId}:${lenderAppId}`;
+    const queued = (await jobRow(DECISION_POLL_QUEUE, key))!;
+    expect(queued.state).toBe('Queued');
+    expect(new Date(queued.run_at).getTime()).toBeGreaterThan(Date.now() + 30_000); // first after a minute
+
+    // The in-process sandbox has no status to tell: the poll is put off, doubling.
+    const runner = createJobRunner(db(), lenderNewsQueues(services), quiet);
+    expect(await runner.runNow(queued.id)).toMatchObject({ later: { delayMs: 120_000, reason: 'the lender has not decided yet' } });
+    expect(await jobRow(DECISION_POLL_QUEUE, key)).toMatchObject({ state: 'Queued', attempts: 1 });
+
+    const callback = await h.call(signedCallback(h.settings, { lenderCode: 'gsky', appId, lenderAppId, eventType: 'Decision', decisionStatus: 'Declined', occurredAtUtc: new Date().toISOString() }));
+    expect(callback.statusCode, callback.body).toBe(200);
+    expect(await runner.runNow(queued.id)).toEqual({ done: { outcome: 'no longer under review' } });
+  });
+});
+
+describe('a refund told to the lender', () => {
+  it("goes to the selected lender once, by a job keyed by the refund, and the lender's reference is on the application's log", async () => {
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'Funded', amount: 100_000, lenderCode: 'ally' });
+    const response = await h.request(OFFICE_ADMIN, 'POST', '/api/App/SubmitRefund', { appId, amount: 250, reason: 'Treatment plan changed' });
+    expect(response.statusCode, response.body).toBe(200);
+    const refundId = String(json<{ refundId: number }>(response).refundId);
+    // The request kicked this process's runner after its commit; the job is done moments later.
+    const deadline = Date.now() + 10_000;
+    while ((await jobRow(REFUND_QUEUE, refundId))?.state !== 'Done' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const job = (await jobRow(REFUND_QUEUE, refundId))!;
+    expect(job).toMatchObject({ state: 'Done', attempts: 1, result: { accepted: true } });
+    const sent = (await logLines(h, appId)).filter((l) => l.message.startsWith('Refund sent to Ally Lending'));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.data).toMatchObject({ refundId: Number(refundId), lender: 'ally', accepted: true, reference: job.result!.reference });
+  });
+});

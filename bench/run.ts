@@ -10,6 +10,7 @@
  * - the kanban's render in Chromium over the busy office (issue 6);
  * - SubmitApp's lender waterfall over HTTP, the lender service playing every lender at 1 s, then at 0 s, and at 0 s in
  *   process: the portal's own cost of a lender call (issues 5, 38);
+ * - the durable job queue: jobs per second and a job's delay, against a round trip of the same database (bench/queue.ts);
  * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
  * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts), and
  *   again with a studio publication live (issue 18, bench/publication.ts);
@@ -37,6 +38,7 @@ import { benchUi, TARGET_JS_GZIP_BYTES, TARGET_KEYSTROKE_MS } from './ui.ts';
 import { benchPhone, phoneLines } from './phone.ts';
 import { publishBrandWord } from './publication.ts';
 import { percentile } from './stats.ts';
+import { benchQueue } from './queue.ts';
 import { ensureWebBuild } from '../scripts/web-build.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
@@ -400,6 +402,10 @@ async function main(): Promise<number> {
     rows.push(...portal);
     if (kind === 'postgres') rows.push(...(await measureProcesses(fixtures.get(kind)!, issuer, portal)));
     if (!values.scale) await measureWaterfall(kind, fixtures.get(kind)!, issuer);
+    await quietMachine();
+    const queue = await benchQueue(kind, postgresUrl, values.quick ?? false);
+    for (const line of queue) say(`  ${line}`);
+    summary.push(...queue);
   }
 
   say(`\nResults (${profile.name}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores; CPU of the server, the database and the load generator in % of one core, of other processes in % of the machine):\n`);

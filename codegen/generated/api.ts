@@ -1938,6 +1938,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Studio/TryLender": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a sample applicant to a lender as its drafted file describes it
+         * @description Issue 38: the lender file of the drafts (or the live one) is read as it would be published, and its pre-qualification call is made to the lender's configured address (in demo mode the lender service), with a sample applicant. Nothing is recorded. A draft that fails the checks is refused (409); the lender's answers and the mapping's problems are in the 200 answer.
+         */
+        post: operations["Studio_TryLender"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Studio/Publish": {
         parameters: {
             query?: never;
@@ -3844,6 +3864,45 @@ export interface components {
             }[];
         };
         /**
+         * Lender try
+         * @description Body of Studio_TryLender: the studio's drafts (the lender file among them, or the live one when it is not drafted), the lender's code, and the sample applicant and amount to send it.
+         */
+        LenderTry: {
+            files: components["schemas"]["StudioDraftFiles"];
+            code: string;
+            sample: components["schemas"]["LenderTrySample"];
+            /** @description Dollars. */
+            amount: number;
+        };
+        /**
+         * Lender try result
+         * @description Answer of Studio_TryLender: the lender's pre-qualification of the sample applicant as the portal would record it (money in dollars), how long it took, where it was sent, and every problem the call or the file's mapping met, each at its place in the lender file's http block.
+         */
+        LenderTryResult: {
+            decision: components["schemas"]["LenderDecision"];
+            latencyMs: number;
+            /** @description The lender's base address from the server's configuration, or null when the portal plays the lender itself (the in-process sandbox) or has no address for it. */
+            sentTo: string | null;
+            approvedAmount: number | null;
+            adverseActionReason: string | null;
+            reasonCodes: string[];
+            offers: {
+                productName: string;
+                term: number;
+                apr: number;
+                amount: number;
+                monthlyPayment: number;
+                minLine: number;
+                maxLine: number;
+            }[];
+            problems: {
+                operation: string;
+                /** @description A JSON pointer into the lender file as the server reads it (shared parts written out), or null when the problem is the call's, not the mapping's. */
+                place: string | null;
+                reason: string;
+            }[];
+        };
+        /**
          * Publish
          * @description Body of Studio_Publish: the draft and a note. Refused (400, its problems under errors['files']) when the set with the draft fails the checks. Refused (409) when the draft makes texts of a language out of date (a source text it translated changed; decision 0255), unless publishOutOfDate says to publish them so.
          */
@@ -4329,6 +4388,12 @@ export interface components {
                 [key: string]: unknown;
             } | null;
         };
+        /**
+         * Lender try sample
+         * @description The sample applicant the studio's 'Try it' sends to a lender (Studio_TryLender): the same person each time, with the last name the sandbox rules read (README, Sandbox rules).
+         * @enum {string}
+         */
+        LenderTrySample: "Approve" | "Decline" | "Review" | "Counter";
         /**
          * KBA choice
          * @description An answer choice of a KBA question.
@@ -8025,6 +8090,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StudioCheck"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_TryLender: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LenderTry"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LenderTryResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -119,6 +119,12 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Refund": "Refund",
     "Adjustment": "Adjustment"
   },
+  "LenderTrySample": {
+    "Approve": "A patient most lenders approve",
+    "Decline": "A patient every lender declines",
+    "Review": "A patient the lenders review first",
+    "Counter": "A patient offered less than asked"
+  },
   "OfficeLenderSubmission": {
     "OfficeSubmitted": "Applied",
     "OfficeFundsSubmitted": "Funding details sent",

@@ -110,6 +110,7 @@ const compact = {
   Descriptors_GetSet: 'get /api/Descriptors/GetSet/{hash}',
   Studio_GetFiles: 'get /api/Studio/GetFiles',
   Studio_CheckDraft: 'post /api/Studio/CheckDraft b',
+  Studio_TryLender: 'post /api/Studio/TryLender b',
   Studio_Publish: 'post /api/Studio/Publish wb',
   Studio_GetHistory: 'get /api/Studio/GetHistory',
   Studio_Rollback: 'post /api/Studio/Rollback wb',

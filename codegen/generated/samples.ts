@@ -7466,6 +7466,64 @@ export const samples: Readonly<Record<string, unknown>> = {
       }
     ]
   },
+  "Studio_TryLender": {
+    "decision": "Pending",
+    "latencyMs": 101,
+    "sentTo": "Sample sent to",
+    "approvedAmount": 1250,
+    "adverseActionReason": "Sample adverse action reason",
+    "reasonCodes": [
+      "Sample reason codes",
+      "Sample reason codes 2",
+      "Sample reason codes 3"
+    ],
+    "offers": [
+      {
+        "productName": "Sample product name",
+        "term": 101,
+        "apr": 1250,
+        "amount": 1250,
+        "monthlyPayment": 1250,
+        "minLine": 1250,
+        "maxLine": 1250
+      },
+      {
+        "productName": "Sample product name 2",
+        "term": 102,
+        "apr": 1500,
+        "amount": 1500,
+        "monthlyPayment": 1500,
+        "minLine": 1500,
+        "maxLine": 1500
+      },
+      {
+        "productName": "Sample product name 3",
+        "term": 103,
+        "apr": 1750,
+        "amount": 1750,
+        "monthlyPayment": 1750,
+        "minLine": 1750,
+        "maxLine": 1750
+      }
+    ],
+    "problems": [
+      {
+        "operation": "Sample operation",
+        "place": "Sample place",
+        "reason": "Sample reason"
+      },
+      {
+        "operation": "Sample operation 2",
+        "place": "Sample place 2",
+        "reason": "Sample reason 2"
+      },
+      {
+        "operation": "Sample operation 3",
+        "place": "Sample place 3",
+        "reason": "Sample reason 3"
+      }
+    ]
+  },
   "Studio_Publish": {
     "id": 101,
     "hash": "Sample hash",

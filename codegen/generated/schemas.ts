@@ -387,6 +387,13 @@ export type PersonName10 = string;
  */
 export type AppLogKind = 'Event' | 'Decision' | 'Contract';
 /**
+ * The sample applicant the studio's 'Try it' sends to a lender (Studio_TryLender): the same person each time, with the last name the sandbox rules read (README, Sandbox rules).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "LenderTrySample".
+ */
+export type LenderTrySample = 'Approve' | 'Decline' | 'Review' | 'Counter';
+/**
  * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -7588,6 +7595,196 @@ export interface StudioCheck {
        */
       draft: boolean;
     }[];
+  }[];
+}
+/**
+ * Body of Studio_TryLender: the studio's drafts (the lender file among them, or the live one when it is not drafted), the lender's code, and the sample applicant and amount to send it.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "LenderTry".
+ */
+export interface LenderTry {
+  files: StudioDraftFiles;
+  code: string;
+  sample: LenderTrySample;
+  /**
+   * Dollars.
+   */
+  amount: number;
+}
+/**
+ * Answer of Studio_TryLender: the lender's pre-qualification of the sample applicant as the portal would record it (money in dollars), how long it took, where it was sent, and every problem the call or the file's mapping met, each at its place in the lender file's http block.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "LenderTryResult".
+ */
+export interface LenderTryResult {
+  decision: LenderDecision;
+  latencyMs: number;
+  /**
+   * The lender's base address from the server's configuration, or null when the portal plays the lender itself (the in-process sandbox) or has no address for it.
+   */
+  sentTo: string | null;
+  approvedAmount: number | null;
+  adverseActionReason: string | null;
+  /**
+   * @maxItems 20
+   */
+  reasonCodes:
+    | []
+    | [string]
+    | [string, string]
+    | [string, string, string]
+    | [string, string, string, string]
+    | [string, string, string, string, string]
+    | [string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [string, string, string, string, string, string, string, string, string, string, string, string, string, string]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ]
+    | [
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string,
+        string
+      ];
+  /**
+   * @maxItems 50
+   */
+  offers: {
+    productName: string;
+    term: number;
+    apr: number;
+    amount: number;
+    monthlyPayment: number;
+    minLine: number;
+    maxLine: number;
+  }[];
+  /**
+   * @maxItems 50
+   */
+  problems: {
+    operation: string;
+    /**
+     * A JSON pointer into the lender file as the server reads it (shared parts written out), or null when the problem is the call's, not the mapping's.
+     */
+    place: string | null;
+    reason: string;
   }[];
 }
 /**

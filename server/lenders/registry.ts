@@ -35,14 +35,14 @@ type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & P
  * The adapter a lender file names: the lender's API as its `http` block describes it, or the sandbox in this process
  * (a file that says so, or every file with LENDERS_IN_PROCESS).
  */
-function adapterOf(descriptor: LenderDescriptor, site: string | null, settings: CatalogueSettings): LenderAdapter {
-  if (descriptor.adapter !== 'http' || settings.lendersInProcess) return sandboxAdapter(descriptor, site);
-  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, logLenderTrouble);
+export function lenderAdapter(descriptor: LenderDescriptor, settings: CatalogueSettings, log: LenderLog = logLenderTrouble): LenderAdapter {
+  if (descriptor.adapter !== 'http' || settings.lendersInProcess) return sandboxAdapter(descriptor, sandboxSiteUrl(settings));
+  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, log);
 }
 
-function build(descriptors: readonly LenderDescriptor[], site: string | null, settings: CatalogueSettings): Built {
+function build(descriptors: readonly LenderDescriptor[], settings: CatalogueSettings): Built {
   const adapters = new Map<string, LenderAdapter>();
-  for (const descriptor of descriptors) adapters.set(descriptor.code, adapterOf(descriptor, site, settings));
+  for (const descriptor of descriptors) adapters.set(descriptor.code, lenderAdapter(descriptor, settings));
   return { descriptors, get: (code) => adapters.get(code), codes: () => [...adapters.keys()] };
 }
 
@@ -53,12 +53,12 @@ export function publishedLenders(served: Readonly<Record<string, unknown>>): Len
 
 const catalogues = new Map<string, LenderCatalogue>();
 
-function liveCatalogue(dir: string, site: string | null, settings: CatalogueSettings): LenderCatalogue {
+function liveCatalogue(dir: string, settings: CatalogueSettings): LenderCatalogue {
   const deployed = loadLenderFiles(dir);
   // The deployed folder follows the live set (at most LIVE_TTL_MS old, like the pages people see); a folder set
   // elsewhere by LENDERS_DIR is a deployment's own.
   const follows = resolve(dir) === resolve(SCREENS, 'lenders');
-  const now = perLiveSet((live) => build(follows ? withPublished(deployed, publishedLenders(live.served), (lender) => lender.code) : deployed, site, settings));
+  const now = perLiveSet((live) => build(follows ? withPublished(deployed, publishedLenders(live.served), (lender) => lender.code) : deployed, settings));
   return {
     dir,
     get descriptors() {
@@ -70,11 +70,10 @@ function liveCatalogue(dir: string, site: string | null, settings: CatalogueSett
 }
 
 export function lenderCatalogue(settings: CatalogueSettings): LenderCatalogue {
-  const site = sandboxSiteUrl(settings);
-  const key = JSON.stringify([settings.lendersDir, site, settings.mode, settings.lenderEnv ?? {}, settings.lendersInProcess ?? false]);
+  const key = JSON.stringify([settings.lendersDir, sandboxSiteUrl(settings), settings.mode, settings.lenderEnv ?? {}, settings.lendersInProcess ?? false]);
   let catalogue = catalogues.get(key);
   if (!catalogue) {
-    catalogue = liveCatalogue(settings.lendersDir, site, settings);
+    catalogue = liveCatalogue(settings.lendersDir, settings);
     catalogues.set(key, catalogue);
   }
   return catalogue;

@@ -2,9 +2,10 @@ import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { signInHosts } from '../../identity/provider.ts';
 import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
+import { tryLender } from './try-lender.ts';
 import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, unapprovedHosts } from './publish.ts';
 
-type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback';
+type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_TryLender';
 
 /** The published descriptor set, and the product owner's studio (decision 0228; access: x-access product.owner). */
 export const studioHandlers: Pick<Handlers, Studio> = {
@@ -39,6 +40,9 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_Publish({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
     return { status: 200, body: await publishDraft(services, caller.userId, body.files, body.note, body.publishOutOfDate) };
+  },
+  async Studio_TryLender({ body, services }) {
+    return { status: 200, body: await tryLender(services, body) };
   },
   async Studio_GetHistory({ services }) {
     return { status: 200, body: await publicationHistory(services.db) };

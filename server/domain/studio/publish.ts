@@ -162,6 +162,9 @@ async function writeOverlay({ db, database, afterCommit }: Studio, actorId: stri
   return (await publications(db, id))[0]!;
 }
 
+/** The lender files the live set with the draft in it serves beside or in place of the deployed ones, as the server reads them. */
+export const draftLenders = (live: LiveSet, draft: Draft) => publishedLenders(servedFiles(overlayAfter(live, draft)));
+
 /** The languages with the draft in the live set: the texts out of date in each, those the draft makes so marked. */
 export const draftLanguages = (live: LiveSet, draft: Draft) => draftLanguageStates(live.overlay, overlayAfter(live, draft));
 

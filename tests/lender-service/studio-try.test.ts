@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLenderService, type LenderService } from '../../lender-service/app.ts';
+import { loadConfig } from '../../lender-service/config.ts';
+import { loadSettings } from '../../server/config.ts';
+import { openDatabase, type Database } from '../../server/db/index.ts';
+import { tryLender } from '../../server/domain/studio/try-lender.ts';
+import { runNow, type Services } from '../../server/services.ts';
+
+/**
+ * The studio's 'Try it' over HTTP (issue 38 item 5): the product owner's draft of the lender service's shared mapping
+ * is tried against the lender service before it is published; a mapping that reads the answer wrongly shows its
+ * problem at its place in the lender file, and the lender is that application's 'Error', as it would be for a patient.
+ */
+
+const dataDir = mkdtempSync(join(tmpdir(), 'pos-studio-try-'));
+let service: LenderService;
+let database: Database;
+let services: Services;
+
+beforeAll(async () => {
+  service = await startLenderService(loadConfig({ LENDER_SERVICE_PORT: '0' }));
+  const settings = loadSettings({ ...process.env, DATA_DIR: dataDir, APP_MODE: 'demo', LOG_LEVEL: 'silent', DATABASE_URL: '', LENDER_SERVICE_PORT: new URL(service.origin).port });
+  database = await openDatabase(settings);
+  services = { settings, db: database.db, database, log: { warn() {}, error() {}, info() {} } as never, afterCommit: runNow };
+});
+afterAll(async () => {
+  await database?.close();
+  await service?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const fragments = () => JSON.parse(readFileSync(new URL('../../screens/fragments.json', import.meta.url), 'utf8')) as { fragments: Record<string, { value: Record<string, unknown> }> };
+
+describe("the studio's Try it, against the lender service", () => {
+  it('sends the sample applicant to the lender over HTTP and answers the mapped offers', async () => {
+    const result = await tryLender(services, { files: {}, code: 'ally', sample: 'Approve', amount: 4500 });
+    expect(result).toMatchObject({ decision: 'Approved', sentTo: service.origin, problems: [] });
+    expect(result.offers.length).toBeGreaterThan(0);
+  });
+
+  it("shows a drafted mapping's problem at its place, and the lender as unavailable for that patient", async () => {
+    const draft = fragments();
+    draft.fragments.lenderServiceApplicationAnswer!.value.status = { var: 'response.body.state' };
+    const result = await tryLender(services, { files: { 'fragments.json': draft }, code: 'ally', sample: 'Approve', amount: 4500 });
+    expect(result.decision).toBe('Error');
+    expect(result.offers).toEqual([]);
+    expect(result.problems).toEqual([{ operation: 'prequalify', place: '/http/operations/prequalify/answer/status', reason: expect.stringMatching(/^expected one of .*Approved/) }]);
+  });
+});

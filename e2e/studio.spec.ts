@@ -334,3 +334,23 @@ test("a field that cannot take effect is not offered: a dialog's Submit → Labe
   await expect(owner.getByRole('heading', { level: 2, name: 'fragments.json' })).toBeVisible();
   await expect(owner.getByRole('group', { name: 'Cancel Save Buttons' })).toBeInViewport();
 });
+
+test("a product owner tries a lender before publishing: a sample patient's offers from the lender service, and a decline's reason (issue 38)", async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a file').fill('lenders/ally');
+  await openFile(owner, 'lenders/ally.json');
+  await owner.getByRole('tab', { name: 'Try it' }).click();
+  await owner.getByLabel('Amount asked ($)').fill('3200');
+  await owner.getByRole('button', { name: 'Try it', exact: true }).click();
+  // Over HTTP to the lender service beside the portal, as a patient's application would be.
+  await expect(owner.getByText(/^Approved, in \d+ ms from http:\/\/127\.0\.0\.1:\d+$/)).toBeVisible({ timeout: 20_000 });
+  const offers = owner.getByRole('table', { name: 'Offers the lender made' });
+  await expect(offers.getByRole('row')).not.toHaveCount(1);
+  await expect(offers.getByRole('cell', { name: '$3,200.00' }).first()).toBeVisible();
+
+  await owner.getByLabel('Sample patient').selectOption({ label: 'A patient every lender declines' });
+  await owner.getByRole('button', { name: 'Try it', exact: true }).click();
+  await expect(owner.getByText(/^Declined, in \d+ ms/)).toBeVisible({ timeout: 20_000 });
+  await expect(owner.getByText(/^Reason given: /)).toBeVisible();
+  await expect(owner.getByRole('table', { name: 'Offers the lender made' })).toHaveCount(0);
+});

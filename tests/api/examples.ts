@@ -242,6 +242,7 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     { operationId: 'Descriptors_GetLive', request: get('/api/Descriptors/GetLive') },
     { operationId: 'Studio_GetFiles', as: PRODUCT_OWNER, request: get('/api/Studio/GetFiles') },
     { operationId: 'Studio_CheckDraft', as: PRODUCT_OWNER, request: post('/api/Studio/CheckDraft', { files: STUDIO_DRAFT }) },
+    { operationId: 'Studio_TryLender', as: PRODUCT_OWNER, request: post('/api/Studio/TryLender', { files: {}, code: 'ally', sample: 'Approve', amount: 4500 }) },
     { operationId: 'Studio_Publish', as: PRODUCT_OWNER, request: post('/api/Studio/Publish', { files: STUDIO_DRAFT, note: 'A plainer title for the error page', publishOutOfDate: true }) },
     { operationId: 'Descriptors_GetSet', request: { ...get(`/api/Descriptors/GetSet/${overlayHash(STUDIO_DRAFT)}`), headers: {} } },
     { operationId: 'Studio_GetHistory', as: PRODUCT_OWNER, request: get('/api/Studio/GetHistory') },

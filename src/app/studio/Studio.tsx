@@ -3,7 +3,8 @@
  * a dialog, a brand), edits it in a form generated from its meta-schema or as JSON, sees the build's own checks as
  * they type, compares it with what is live, previews it in the real engine (a frame of the app fed the draft) as a
  * phone or a desktop in any brand, and publishes it with a note — live for everyone on their next navigation, with no
- * build or restart. The history lists every publication; any one can be made live again in one click.
+ * build or restart. The history lists every publication; any one can be made live again in one click. A lender file
+ * can be tried before it is published: a sample patient sent to the lender as the drafts describe it (TryLender.tsx).
  */
 import { useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
@@ -19,6 +20,7 @@ import { placeId } from './SchemaForm.tsx';
 import { Languages, madeOutOfDate, type LanguageStates } from './Languages.tsx';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { renderProblems } from './render-check.ts';
+import { TryLender } from './TryLender.tsx';
 import { labels } from '../../../codegen/generated/labels.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
@@ -73,8 +75,10 @@ export default function Studio() {
 
   // 'Go to' a place (a field that cannot take effect names the part that shows instead): its file, then the place.
   const [goingTo, setGoingTo] = useState<Place>();
+  const [tab, setTab] = useState('form');
   const goTo = (place: Place) => {
     setSelected(place.path);
+    setTab('form');
     setGoingTo(place);
   };
   useEffect(() => {
@@ -254,12 +258,13 @@ export default function Studio() {
               Other drafts have {errors.length - fileErrors.length} problem(s): {[...new Set(errors.filter((e) => !fileErrors.includes(e)).map((e) => e.split(/[#:]/)[0]))].join(', ')}
             </Text>
           ) : null}
-          <Tabs.Root defaultValue="form" lazyMount variant="line">
+          <Tabs.Root value={tab === 'try' && file?.kind !== 'lender' ? 'form' : tab} onValueChange={(e) => setTab(e.value)} lazyMount variant="line">
             <Tabs.List>
               <Tabs.Trigger value="form">Form</Tabs.Trigger>
               <Tabs.Trigger value="json">JSON</Tabs.Trigger>
               <Tabs.Trigger value="diff">Changes</Tabs.Trigger>
               <Tabs.Trigger value="history">History</Tabs.Trigger>
+              {file?.kind === 'lender' ? <Tabs.Trigger value="try">Try it</Tabs.Trigger> : null}
             </Tabs.List>
             <Tabs.Content value="form">
               {schema && 'doc' in parsed ? (
@@ -277,6 +282,21 @@ export default function Studio() {
             <Tabs.Content value="history">
               <History publications={history.data ?? []} onRestore={(id) => restore.mutate(id)} busy={restore.isPending} />
             </Tabs.Content>
+            {file?.kind === 'lender' ? (
+              <Tabs.Content value="try">
+                {'doc' in parsed ? (
+                  <TryLender
+                    path={selected}
+                    doc={parsed.doc}
+                    drafts={changed}
+                    blocked={checking ? 'Checking the drafts…' : errors.length ? 'Fix the problems of the drafts first: a lender is tried as its file would be published.' : undefined}
+                    onGoTo={goTo}
+                  />
+                ) : (
+                  <Text>Fix the JSON first.</Text>
+                )}
+              </Tabs.Content>
+            ) : null}
           </Tabs.Root>
           <Problems title="Not published: these pages do not render with the drafts." lines={renderErrors} />
           <Problems title="Good to know before you publish:" lines={changedCount > 0 ? check.notices : []} tone="info" />

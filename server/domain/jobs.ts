@@ -1,7 +1,7 @@
 import { createJobRunner, registerJobRunner, type JobRunner } from '../jobs/runner.ts';
 import type { Services } from '../services.ts';
 import { lenderNewsQueues } from './journey/lender-news.ts';
-import { lenderRefundQueues } from './refunds/lender-refund.ts';
+import { lenderOrderQueues } from './journey/lender-orders.ts';
 import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
 
@@ -10,7 +10,7 @@ export function startJobRunner(services: Services): JobRunner {
   const runner = createJobRunner(services.database.db, {
     ...messageQueues(services.database.db, configuredTransports(services.settings.notify)),
     ...lenderNewsQueues(services),
-    ...lenderRefundQueues(services),
+    ...lenderOrderQueues(services),
   }, services.log);
   registerJobRunner(services.database.db, runner);
   return runner;

@@ -61,7 +61,8 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
       try {
         const claimed = await claimDue(db, names, BATCH, LEASE_MS);
         await Promise.all(claimed.map(execute));
-        if (claimed.length === BATCH) again = true;
+        // Until a claim finds nothing: more may be due, and work may have enqueued work (a finalization, its funding).
+        if (claimed.length > 0) again = true;
       } catch (error) {
         log.error({ err: error }, 'the job queue could not be read');
       }

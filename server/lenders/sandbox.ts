@@ -107,6 +107,14 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
       return effect;
     },
 
+    async finalize({ contractId }) {
+      return { accepted: true, reference: contractId };
+    },
+
+    async fund({ contractId }) {
+      return { accepted: true, reference: `${contractId}-F` };
+    },
+
     async refund({ contractId }) {
       return { accepted: true, reference: `${contractId}-R${randomBytes(3).toString('hex').toUpperCase()}` };
     },

@@ -62,6 +62,19 @@ export interface LenderEventEffect {
   contractSubStatus?: string;
 }
 
+/** The contract an order of the portal is about (finalize, fund, refund). */
+export interface LenderOrder {
+  appId: number;
+  lenderAppId: string | null;
+  contractId: string;
+}
+
+/**
+ * A lender's answer to an order: its reference, or its refusal in its words (a refusal is final; a lender that cannot
+ * be reached throws, and the order's job tries again).
+ */
+export type LenderOrderAnswer = { accepted: true; reference: string } | { accepted: false; reason: string };
+
 export interface LenderAdapter {
   readonly code: string;
   readonly descriptor: LenderDescriptor;
@@ -87,6 +100,10 @@ export interface LenderAdapter {
   status(input: { appId: number; lenderAppId: string | null }): Promise<LenderEventEffect | null>;
   /** Interprets a verified callback; `applicant` lets a review that turns into an approval come with offers. */
   callback(event: LenderEvent, applicant: Applicant, context: { discountRate: number | null }): Promise<LenderEventEffect>;
+  /** Tells the lender the office finalized the loan (App_FinalizeApp): the contract is closed for changes. */
+  finalize(input: LenderOrder): Promise<LenderOrderAnswer>;
+  /** Asks the lender to fund a finalized loan; `idempotencyKey` is the application's, the same on every attempt. */
+  fund(input: LenderOrder & { amount: number; idempotencyKey: string }): Promise<LenderOrderAnswer>;
   /** Asks the lender to refund part of a funded loan; `idempotencyKey` is the refund's, the same on every attempt. */
-  refund(input: { contractId: string; amount: number; idempotencyKey: string }): Promise<{ accepted: boolean; reference: string }>;
+  refund(input: LenderOrder & { amount: number; idempotencyKey: string }): Promise<LenderOrderAnswer>;
 }

@@ -3,7 +3,6 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lenderNewsQueues, CALLBACK_QUEUE } from '../../server/domain/journey/lender-news.ts';
 import { DECISION_POLL_QUEUE } from '../../server/domain/journey/decision-polls.ts';
-import { REFUND_QUEUE } from '../../server/domain/refunds/lender-refund.ts';
 import { claimDue, claimJob, enqueue, finishJob, retryJob } from '../../server/jobs/queue.ts';
 import { createJobRunner } from '../../server/jobs/runner.ts';
 import { runNow, type Services } from '../../server/services.ts';
@@ -138,16 +137,30 @@ describe('lender news on the queue', () => {
   });
 });
 
-describe('a refund told to the lender', () => {
+describe('orders told to the lender', () => {
+  const done = async (queue: string, key: string) => {
+    const deadline = Date.now() + 10_000;
+    while ((await jobRow(queue, key))?.state !== 'Done' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    return (await jobRow(queue, key))!;
+  };
+
+  it('closes the contract at the lender when the office finalizes, then asks it to fund the loan, each once', async () => {
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 500_000, amount: 450_000, lenderCode: 'ally' });
+    const response = await h.request(OFFICE_ADMIN, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 4400 });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await done('lender-finalize', String(appId))).toMatchObject({ state: 'Done', result: { accepted: true } });
+    expect(await done('lender-fund', String(appId))).toMatchObject({ state: 'Done', result: { accepted: true } });
+    const told = (await logLines(h, appId)).filter((l) => / at Ally Lending| from Ally Lending/.test(l.message)).map((l) => l.message);
+    expect(told).toEqual([expect.stringMatching(/^Finalized at Ally Lending \(contract .+\)$/), expect.stringMatching(/^Funding requested from Ally Lending \(reference .+-F\)$/)]);
+  });
+
   it("goes to the selected lender once, by a job keyed by the refund, and the lender's reference is on the application's log", async () => {
     const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'Funded', amount: 100_000, lenderCode: 'ally' });
     const response = await h.request(OFFICE_ADMIN, 'POST', '/api/App/SubmitRefund', { appId, amount: 250, reason: 'Treatment plan changed' });
     expect(response.statusCode, response.body).toBe(200);
     const refundId = String(json<{ refundId: number }>(response).refundId);
     // The request kicked this process's runner after its commit; the job is done moments later.
-    const deadline = Date.now() + 10_000;
-    while ((await jobRow(REFUND_QUEUE, refundId))?.state !== 'Done' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    const job = (await jobRow(REFUND_QUEUE, refundId))!;
+    const job = await done('lender-refund', refundId);
     expect(job).toMatchObject({ state: 'Done', attempts: 1, result: { accepted: true } });
     const sent = (await logLines(h, appId)).filter((l) => l.message.startsWith('Refund sent to Ally Lending'));
     expect(sent).toHaveLength(1);

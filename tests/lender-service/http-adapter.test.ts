@@ -133,6 +133,24 @@ describe('a ninth lender over HTTP, described by its file alone', () => {
   });
 });
 
+describe("the office's orders, told to the lender over HTTP", () => {
+  it('finalizes, funds and refunds a contract, each money order once per Idempotency-Key, and a refusal is in words, not an error', async () => {
+    const adapter = overHttp();
+    const { lenderAppId } = await adapter.prequalify(applicant('Smith'), asked());
+    const { contractId } = await adapter.select({ appId: 42, lenderAppId, productCode: (await adapter.prequalify(applicant('Smith'), asked())).offers[0]!.productCode, amount: 4_500_00, returnUrl: 'https://portal.test/' });
+    const order = { appId: 42, lenderAppId, contractId };
+    // Nothing is refunded before it is funded: the lender's 409 is its refusal.
+    expect(await adapter.refund({ ...order, amount: 100_00, idempotencyKey: 'refund-early' })).toEqual({ accepted: false, reason: 'the lender answered 409' });
+    expect(await adapter.finalize(order)).toEqual({ accepted: true, reference: contractId });
+    const funded = await adapter.fund({ ...order, amount: 4_500_00, idempotencyKey: 'fund-application-42' });
+    expect(funded).toEqual({ accepted: true, reference: `${contractId}-F` });
+    expect(await adapter.fund({ ...order, amount: 4_500_00, idempotencyKey: 'fund-application-42' })).toEqual(funded);
+    const refunded = await adapter.refund({ ...order, amount: 100_00, idempotencyKey: 'refund-1' });
+    expect(refunded).toMatchObject({ accepted: true, reference: expect.stringMatching(new RegExp(`^${contractId}-R`)) });
+    expect(await adapter.refund({ ...order, amount: 100_00, idempotencyKey: 'refund-1' })).toEqual(refunded);
+  });
+});
+
 describe('a lender file over HTTP, as it is read', () => {
   const file = (http: object) => JSON.stringify({ ...shipped('ally'), $schema: undefined, code: 'checked', name: 'Checked Lending', http });
   const read = (http: object) => () => parseLenderFile(join(dir, 'checked.json'), file(http));

@@ -193,8 +193,8 @@ describe('Northwind Credit: a new API style by one file', () => {
     expect(await northwind.checkIdentity!({ appId: 7, lenderAppId, answers: { q1: 'b' } })).toBe(false);
     expect((await northwind.status({ appId: 7, lenderAppId }))?.decision?.status).toBe('Approved');
 
-    const first = await northwind.refund({ contractId: `${lenderAppId}-K-NW24`, amount: 250_00, idempotencyKey: 'refund-41' });
-    const again = await northwind.refund({ contractId: `${lenderAppId}-K-NW24`, amount: 250_00, idempotencyKey: 'refund-41' });
+    const first = await northwind.refund({ appId: 7, lenderAppId, contractId: `${lenderAppId}-K-NW24`, amount: 250_00, idempotencyKey: 'refund-41' });
+    const again = await northwind.refund({ appId: 7, lenderAppId, contractId: `${lenderAppId}-K-NW24`, amount: 250_00, idempotencyKey: 'refund-41' });
     expect(first).toEqual({ accepted: true, reference: 'RF-1' });
     expect(again).toEqual(first);
     expect(seen.filter((s) => s.path.endsWith('/refunds')).map((s) => s.idempotencyKey)).toEqual(['refund-41', 'refund-41']);

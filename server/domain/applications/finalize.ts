@@ -6,6 +6,7 @@ import type { Caller } from '../../http/caller.ts';
 import { toCents } from '../values.ts';
 import { displayFlags } from './status.ts';
 import { fieldError, lockApplication, notAllowedNow, writeLogs } from './records.ts';
+import { enqueueLenderOrder } from '../journey/lender-orders.ts';
 
 type Schemas = components['schemas'];
 
@@ -14,7 +15,8 @@ type Schemas = components['schemas'];
  * showFinalizeButton flag). The amount may not exceed what the lender approved (§5), nor what the borrower signed
  * for: the application's amount while it is ReadyToFinalize (decision 0210). It may be less. The stage moves
  * to Finalized and, in the same transaction, on to SubmittedForFunding with the funding Initiated:
- * the platform's Office Funding queue picks it up from there (decision 0081).
+ * the platform's Office Funding queue picks it up from there (decision 0081). The lender is told by a job: it closes
+ * the contract, then is asked to fund it (lender-orders.ts).
  */
 export async function finalizeApplication(db: Db, caller: Caller, body: Schemas['FinalizeApp']): Promise<void> {
   const loanCents = toCents(body.loanAmount);
@@ -44,5 +46,6 @@ export async function finalizeApplication(db: Db, caller: Caller, body: Schemas[
       { kind: 'Contract', message: 'Finalized by the office', data: { ...contract, stage: 'Finalized', loanAmountCents: loanCents } },
       { kind: 'Contract', message: 'Submitted for funding', data: { ...contract, stage: 'SubmittedForFunding', fundingStatus: 'Initiated' } },
     ]);
+    await enqueueLenderOrder(tx, 'finalize', { appId: app.id });
   });
 }

@@ -9,7 +9,7 @@ import { calendarDate, fieldError, lockApplication, notAllowedNow, staffUserId, 
 import { FUNDED_STAGES } from '../applications/status.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
-import { enqueueLenderRefund } from './lender-refund.ts';
+import { enqueueLenderOrder } from '../journey/lender-orders.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 
 type Schemas = components['schemas'];
@@ -172,7 +172,7 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
       },
       { kind: 'Contract', message: 'Refund requested', data: { stage: 'Refund', contractStatus: app.contractStatus, contractSubStatus: 'RefundSubmitted', refundId: row!.id } },
     ]);
-    await enqueueLenderRefund(tx, row!.id);
+    await enqueueLenderOrder(tx, 'refund', { appId: app.id, refundId: row!.id });
     return row!.id;
   });
   return refundById(db, id);

@@ -8,7 +8,7 @@ import type { LenderHttp } from '../../../codegen/generated/descriptors.ts';
 import type { Context } from '../../../core/expressions.ts';
 import { repriceTerms, type PricedTerms } from '../../../core/lenders/payments.ts';
 import type { LenderDescriptor } from '../../../core/lenders/descriptor.ts';
-import type { Applicant, LenderAdapter, LenderEventEffect, PrequalAnswer, StoredOffer } from '../types.ts';
+import type { Applicant, LenderAdapter, LenderEventEffect, LenderOrderAnswer, PrequalAnswer, StoredOffer } from '../types.ts';
 import { identityQuestionsOf, prequalAnswerOf } from './answers.ts';
 import { lenderNews } from './news.ts';
 import { lenderClient, type CallOptions, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
@@ -69,6 +69,29 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
   }
 
   const base = (app: Record<string, unknown>) => ({ lender, app });
+
+  /**
+   * An order (finalize, fund, refund): the lender's reference, or its refusal (an answer the file maps as not
+   * accepted, or a 4xx), which is final; a lender that cannot be reached now throws, and the order is tried again.
+   */
+  async function order(name: OperationName, context: Context, options: CallOptions = {}): Promise<LenderOrderAnswer> {
+    if (!http.operations[name]) return { accepted: false, reason: `the lender file describes no '${name}' call` };
+    const place = `/http/operations/${name}/answer`;
+    try {
+      const { mapped, result } = await answerOf(name, context, options);
+      if (mapped === undefined) {
+        if (result.kind === 'outcome' && (result.is === 'BadRequest' || result.is === 'Declined')) return { accepted: false, reason: result.reason };
+        throw unavailable(lender.name);
+      }
+      const answer = (mapped ?? {}) as Record<string, unknown>;
+      if (answer.accepted === false) return { accepted: false, reason: read.optionalText(answer.reason, `${place}/reason`) ?? 'not accepted' };
+      return { accepted: true, reference: read.text(answer.reference, `${place}/reference`) };
+    } catch (error) {
+      if (!(error instanceof MappingError)) throw error;
+      log({ lender: lender.code, operation: name, reason: error.message });
+      throw unavailable(lender.name);
+    }
+  }
 
   async function statusOf({ appId, lenderAppId }: { appId: number; lenderAppId: string | null }): Promise<LenderEventEffect | null> {
     if (!http.operations.status) return null;
@@ -175,9 +198,8 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
       return { ...contract, decision: read.decision };
     },
 
-    async refund({ contractId, amount, idempotencyKey }) {
-      const mapped = await needed('refund', { ...base({ contractId }), refund: { amount } }, { idempotencyKey });
-      return { accepted: mapped.accepted !== false, reference: read.text(mapped.reference, '/http/operations/refund/answer/reference') };
-    },
+    finalize: ({ appId, lenderAppId, contractId }) => order('finalize', base({ id: appId, lenderAppId, contractId })),
+    fund: ({ appId, lenderAppId, contractId, amount, idempotencyKey }) => order('fund', { ...base({ id: appId, lenderAppId, contractId }), fund: { amount } }, { idempotencyKey }),
+    refund: ({ appId, lenderAppId, contractId, amount, idempotencyKey }) => order('refund', { ...base({ id: appId, lenderAppId, contractId }), refund: { amount } }, { idempotencyKey }),
   };
 }

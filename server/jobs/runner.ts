@@ -43,10 +43,11 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
       outcome = await work.run(job);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      const state = await retryJob(db, job, backoffMs(job.attempts, work.retry.baseMs, work.retry.capMs), reason);
+      const delayMs = backoffMs(job.attempts, work.retry.baseMs, work.retry.capMs);
+      const state = await retryJob(db, job, delayMs, reason);
       if (state === 'Dead') log.error({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed its last attempt');
       else log.warn({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed and will be tried again');
-      return { later: { delayMs: 0, reason } };
+      return { later: { delayMs, reason } };
     }
     const kept = 'done' in outcome ? await finishJob(db, job, outcome.done) : (await retryJob(db, job, outcome.later.delayMs, outcome.later.reason)) !== 'lost';
     if (!kept) log.warn({ job: job.id, queue: job.queue }, "a job's lease ran out before it finished; another worker has it");

@@ -80,6 +80,9 @@ export function verifyCallback(services: Services, request: FastifyRequest, lend
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw unauthorized('The callback signature is not valid.');
 }
 
+/** How long after a waiting pre-qualification's deadline the callback that woke it is applied. */
+const AFTER_THE_WATERFALL_MS = 5_000;
+
 /** A callback stored and not applied yet (it will be, by the job queue): the lender need not send it again. */
 const ACCEPTED = { status: 202, body: { success: true, message: 'The callback is stored and will be applied shortly.' } } as const;
 
@@ -96,12 +99,16 @@ function callbackAnswer(result: CallbackResult, repeated: boolean): { status: 20
  */
 export async function processCallback(services: Services, body: Schemas['LenderCallback'], request: FastifyRequest) {
   verifyCallback(services, request, body.lenderCode);
-  // A pre-qualification of this process waiting on this lender's decision reads it now.
-  tellLenderNews(body.lenderCode, body.lenderAppId);
+  // A pre-qualification of this process waiting on this lender's decision reads it now, and records it with the other
+  // lenders' answers: the callback is then applied by the queue once that waterfall is over, as a backstop (it finds
+  // the decision recorded), not beside it.
+  const awaited = tellLenderNews(body.lenderCode, body.lenderAppId);
   // With an Idempotency-Key the call runs in that key's transaction (decision 0253), and so do the job and its work.
   const { db } = services;
-  const stored = await enqueue(db, { queue: CALLBACK_QUEUE, key: sha256Hex(request.rawBody!), payload: { callback: body }, maxAttempts: CALLBACK_ATTEMPTS });
+  const delayMs = awaited ? services.settings.lenderTimeoutMs + AFTER_THE_WATERFALL_MS : 0;
+  const stored = await enqueue(db, { queue: CALLBACK_QUEUE, key: sha256Hex(request.rawBody!), payload: { callback: body }, maxAttempts: CALLBACK_ATTEMPTS, delayMs });
   if (!stored.created) return stored.state === 'Done' ? callbackAnswer(stored.result as CallbackResult, true) : ACCEPTED;
+  if (awaited) return ACCEPTED;
   const outcome = await createJobRunner(db, lenderNewsQueues(services), services.log).runNow(stored.id);
   return outcome && 'done' in outcome ? callbackAnswer(outcome.done as CallbackResult, false) : ACCEPTED;
 }

@@ -8,9 +8,11 @@ type Waiter = () => void;
 const waiting = new Map<string, Set<Waiter>>();
 const keyOf = (code: string, lenderAppId: string) => `${code}\n${lenderAppId}`;
 
-/** The callback's side: wakes whoever waits on this application of this lender. */
-export function tellLenderNews(code: string, lenderAppId: string): void {
-  for (const wake of waiting.get(keyOf(code, lenderAppId)) ?? []) wake();
+/** The callback's side: wakes whoever waits on this application of this lender; whether anyone did. */
+export function tellLenderNews(code: string, lenderAppId: string): boolean {
+  const waiters = [...(waiting.get(keyOf(code, lenderAppId)) ?? [])];
+  for (const wake of waiters) wake();
+  return waiters.length > 0;
 }
 
 /** The waiting side: resolves on news, after `ms`, or when `signal` aborts, whichever comes first. */

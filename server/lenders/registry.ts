@@ -35,9 +35,10 @@ type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & P
  * The adapter a lender file names: the lender's API as its `http` block describes it, or the sandbox in this process
  * (a file that says so, or every file with LENDERS_IN_PROCESS).
  */
-export function lenderAdapter(descriptor: LenderDescriptor, settings: CatalogueSettings, log: LenderLog = logLenderTrouble): LenderAdapter {
+export function lenderAdapter(descriptor: LenderDescriptor, settings: CatalogueSettings, log: LenderLog = logLenderTrouble, environment: 'live' | 'test' = 'live'): LenderAdapter {
   if (descriptor.adapter !== 'http' || settings.lendersInProcess) return sandboxAdapter(descriptor, sandboxSiteUrl(settings));
-  return httpAdapter(descriptor, lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code), { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, log);
+  const endpoint = lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code, environment);
+  return httpAdapter(descriptor, endpoint, { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, log);
 }
 
 function build(descriptors: readonly LenderDescriptor[], settings: CatalogueSettings): Built {

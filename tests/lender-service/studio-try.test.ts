@@ -41,6 +41,18 @@ describe("the studio's Try it, against the lender service", () => {
     expect(result.offers.length).toBeGreaterThan(0);
   });
 
+  it("sends a drafted file only to the lender's test environment, never its live address", async () => {
+    const live = { LENDER_ALLY_URL: 'http://127.0.0.1:9', LENDER_ALLY_CLIENT_SECRET: 'live-secret' };
+    const production = (lenderEnv: Record<string, string>): Services => ({ ...services, settings: { ...services.settings, mode: 'production', lenderEnv } });
+    await expect(tryLender(production(live), { files: {}, code: 'ally', sample: 'Approve', amount: 4500 })).rejects.toMatchObject({
+      status: 409,
+      detail: 'Ally Lending has no test environment configured (LENDER_ALLY_TEST_URL): a lender is tried there, never at its live address.',
+    });
+    const secrets = loadConfig({ LENDER_SERVICE_PORT: '0' });
+    const tested = await tryLender(production({ ...live, LENDER_ALLY_TEST_URL: service.origin, LENDER_ALLY_TEST_CLIENT_ID: 'ally', LENDER_ALLY_TEST_CLIENT_SECRET: secrets.clientSecret }), { files: {}, code: 'ally', sample: 'Approve', amount: 4500 });
+    expect(tested).toMatchObject({ decision: 'Approved', sentTo: service.origin, problems: [] });
+  });
+
   it("shows a drafted mapping's problem at its place, and the lender as unavailable for that patient", async () => {
     const draft = fragments();
     draft.fragments.lenderServiceApplicationAnswer!.value.status = { var: 'response.body.state' };

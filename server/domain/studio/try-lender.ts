@@ -15,8 +15,8 @@ type Problem = Schemas['LenderTryResult']['problems'][number];
 
 /**
  * The studio's 'Try it' (issue 38 item 5): a lender file as it would be published — drafted, or live — is asked to
- * pre-qualify a sample applicant at the lender's configured address (in demo mode the lender service, or the lender's
- * test environment when LENDER_<CODE>_URL names it), and the product owner sees what the portal would record: the
+ * pre-qualify a sample applicant at the lender's test environment (LENDER_<CODE>_TEST_URL and its secrets; in demo mode
+ * the lender service), never its live address, and the product owner sees what the portal would record: the
  * decision, the offers, the reasons, and each problem of the call or of the mapping at its place in the file. Nothing
  * is written: no application, no lender row, no log line.
  */
@@ -56,7 +56,12 @@ export async function tryLender(services: Services, body: Schemas['LenderTry']):
   const problems: Problem[] = [];
   const log: LenderLog = ({ operation, reason }) => void problems.push(problemOf(operation, reason));
   const overHttp = descriptor.adapter === 'http' && !settings.lendersInProcess;
-  const adapter = lenderAdapter(descriptor, settings, log);
+  // A drafted file is a product owner's, not yet the platform's: it is sent only to the lender's test environment.
+  const endpoint = overHttp ? lenderEndpointOf(settings, descriptor.code, 'test') : undefined;
+  if (overHttp && !endpoint) {
+    throw HttpProblem.conflict(`${descriptor.name} has no test environment configured (LENDER_${descriptor.code.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_TEST_URL): a lender is tried there, never at its live address.`);
+  }
+  const adapter = lenderAdapter(descriptor, settings, log, 'test');
   const started = Date.now();
   const deadline = started + settings.lenderTimeoutMs;
   let answer;
@@ -69,7 +74,7 @@ export async function tryLender(services: Services, body: Schemas['LenderTry']):
   return {
     decision: answer?.status ?? 'Error',
     latencyMs: Date.now() - started,
-    sentTo: overHttp ? (lenderEndpointOf(settings, descriptor.code)?.baseUrl ?? null) : null,
+    sentTo: endpoint?.baseUrl ?? null,
     approvedAmount: answer?.approvedAmount == null ? null : toDollars(answer.approvedAmount),
     adverseActionReason: answer?.adverseActionReason ?? null,
     reasonCodes: answer?.reasonCodes.slice(0, 20) ?? [],

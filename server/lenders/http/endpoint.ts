@@ -6,10 +6,13 @@ import type { LenderEndpoint } from './client.ts';
  * Where an HTTP lender is and the secrets its authentication needs, from the server's configuration (never the
  * lender file): LENDER_<CODE>_URL, _CLIENT_ID, _CLIENT_SECRET, _API_KEY, _SIGNING_SECRET. In demo mode a lender
  * without an address is the lender service beside the portal, with its demo secrets; in production it has none, and
- * every call to it is that lender being unavailable (logged), never a guess.
+ * every call to it is that lender being unavailable (logged), never a guess. The `test` environment
+ * (LENDER_<CODE>_TEST_URL, _TEST_CLIENT_ID, …) is where the studio's 'Try it' sends a drafted file's calls: never with
+ * the production address and secrets.
  */
-export function lenderEndpointOf(settings: Pick<Settings, 'mode' | 'lenderEnv'>, code: string): LenderEndpoint | undefined {
-  const name = (suffix: string) => settings.lenderEnv[`LENDER_${code.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${suffix}`];
+export function lenderEndpointOf(settings: Pick<Settings, 'mode' | 'lenderEnv'>, code: string, environment: 'live' | 'test' = 'live'): LenderEndpoint | undefined {
+  const prefix = `LENDER_${code.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${environment === 'test' ? 'TEST_' : ''}`;
+  const name = (suffix: string) => settings.lenderEnv[`${prefix}${suffix}`];
   const demo = settings.mode === 'demo';
   const baseUrl = name('URL') ?? (demo ? `http://127.0.0.1:${settings.lenderEnv.LENDER_SERVICE_PORT ?? DEMO_LENDER_SERVICE.port}` : undefined);
   if (!baseUrl) return undefined;

@@ -8,6 +8,7 @@ import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertStipulation } from './apps-fixtures.ts';
 import { DEMO } from './examples.ts';
 import { ACTIVE_STAGES, type Stage } from '../../server/domain/applications/status.ts';
+import { jobsSettled } from '../support/jobs.ts';
 
 /**
  * Application lists, search and the detail view's follow-up calls (notes, files, stipulations,
@@ -350,16 +351,23 @@ describe('audit logs', () => {
     const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'ReadyToFinalize', approvedAmount: 300_000, amount: 250_000 });
     await db().insert(appLogs).values({ appId, kind: 'Decision', message: 'Ally Lending: Approved', data: { lender: 'ally', status: 'Approved', approvedAmountCents: 300_000 }, actor: 'system' });
     expect((await call(SUPPORT, 'PUT', '/api/App/FinalizeApp', { appId, loanAmount: 2450 })).statusCode).toBe(200);
+    // The lender is told by jobs (decision 0262): their lines are the audit's too.
+    await jobsSettled(db());
 
     const response = await call(DFI, 'PUT', `/api/admin/Apps/GetAppAuditLogs?id=${appId}`);
     expect(response.statusCode).toBe(200);
     const logs = response.json();
     expect(logs.appId).toBe(appId);
-    expect(logs.events).toEqual([expect.objectContaining({ kind: 'Event', action: 'Application finalized', userName: 'Sam Ortiz' })]);
+    expect(logs.events).toEqual([
+      expect.objectContaining({ kind: 'Event', action: 'Application finalized', userName: 'Sam Ortiz' }),
+      expect.objectContaining({ kind: 'Event', action: expect.stringMatching(/^Finalized at Ally Lending \(contract ALLY-T\d+\)$/) }),
+      expect.objectContaining({ kind: 'Event', action: expect.stringMatching(/^Funding requested from Ally Lending \(reference ALLY-T\d+-F\)$/) }),
+    ]);
     // What changed, in words: no JSON, no ids (issue 16).
     expect(logs.events[0].details).toBe(
       'stage: Ready to finalize → Submitted for funding; amount: $2,500.00 → $2,450.00; finalized: no → yes; funding status: none → Initiated; signed amount: $2,500.00; approved amount: $3,000.00',
     );
+    expect(logs.events[2].details).toMatch(/^lender: Ally Lending; accepted: yes; reference: ALLY-T\d+-F$/);
     expect(logs.decisions[0].details).toBe('lender: Ally Lending; status: Approved; approved amount: $3,000.00');
     expect(Date.parse(logs.events[0].createdAtUtc)).toBeGreaterThan(Date.now() - 60_000);
     expect(logs.decisions).toEqual([expect.objectContaining({ lenderCode: 'ally', lenderName: 'Ally Lending', decisionStatus: 'Approved', approvedAmount: 3000, requestId: `ALLY-A${appId}` })]);

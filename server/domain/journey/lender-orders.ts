@@ -56,7 +56,7 @@ async function give(services: Services, kind: Kind, job: ClaimedJob): Promise<Jo
   const lender = app.lenderName ?? adapter.descriptor.name;
   const message = result.accepted ? WORDS[kind].done(lender, result.reference) : `${lender} refused the ${WORDS[kind].noun}: ${result.reason}`;
   await db.transaction(async (tx) => {
-    await writeLogs(tx, appId, { kind: 'anonymous' }, [{ kind: 'Contract', message, data: { lender: adapter.code, ...(refundId ? { refundId } : {}), ...result } }]);
+    await writeLogs(tx, appId, { kind: 'anonymous' }, [{ kind: 'Event', message, data: { lender: adapter.code, ...(refundId ? { refundId } : {}), ...result } }]);
     // A contract the lender closed is then funded: the next order, in the same commit as this one's record.
     if (kind === 'finalize' && result.accepted) await enqueueLenderOrder(tx, 'fund', { appId });
   });

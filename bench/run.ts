@@ -1,6 +1,7 @@
 /**
  * npm run bench               100,000 applications over 200 offices (one of them with 5,000), 10 s per scenario
  * npm run bench -- --quick    10,000 applications over 20 offices (one with 1,000), 3 s per scenario (smoke run)
+ * npm run bench -- --only waterfall,queue   some parts alone (api: the portal's load, the browser's and the phone's figures)
  * npm run bench -- --scale    1,000,000 applications over 2,000 offices (one with 5,000), PostgreSQL only (DATABASE_URL):
  *                             the API figures and the kanban, without the browser's and the waterfall's
  *
@@ -59,7 +60,14 @@ const MAX_ATTEMPTS = 3;
 const say = (message: string) => console.log(message);
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false } }, strict: true });
+const PARTS = ['api', 'waterfall', 'queue'] as const;
+const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
+/** `--only waterfall,queue`: some parts alone (the API part is the portal's load, the browser's and the phone's figures). */
+const parts = new Set(values.only ? values.only.split(',') : PARTS);
+if ([...parts].some((part) => !(PARTS as readonly string[]).includes(part))) {
+  console.error(`--only takes a comma-separated list of ${PARTS.join(', ')}`);
+  process.exit(2);
+}
 const profile: Profile = values.scale ? PROFILES.scale : values.quick ? PROFILES.quick : PROFILES.full;
 const postgresUrl = process.env.DATABASE_URL || undefined;
 if (values.scale && !postgresUrl) {
@@ -394,18 +402,22 @@ async function main(): Promise<number> {
   const fixtures = new Map<DatabaseKind, Fixture>();
   for (const kind of kinds) fixtures.set(kind, await prepare(kind, issuer));
 
-  const rows: Row[] = [await measureHello()];
+  const rows: Row[] = parts.has('api') ? [await measureHello()] : [];
   // Before any server starts: a quiet machine for the micro-measure.
-  summary.push(...answerCheckLines(benchAnswerCheck()).map((line) => `Answers: ${line}`));
+  if (parts.has('api')) summary.push(...answerCheckLines(benchAnswerCheck()).map((line) => `Answers: ${line}`));
   for (const [i, kind] of kinds.entries()) {
-    const portal = await measurePortal(kind, fixtures.get(kind)!, issuer, i === 0 && !values.scale);
-    rows.push(...portal);
-    if (kind === 'postgres') rows.push(...(await measureProcesses(fixtures.get(kind)!, issuer, portal)));
-    if (!values.scale) await measureWaterfall(kind, fixtures.get(kind)!, issuer);
-    await quietMachine();
-    const queue = await benchQueue(kind, postgresUrl, values.quick ?? false);
-    for (const line of queue) say(`  ${line}`);
-    summary.push(...queue);
+    if (parts.has('api')) {
+      const portal = await measurePortal(kind, fixtures.get(kind)!, issuer, i === 0 && !values.scale);
+      rows.push(...portal);
+      if (kind === 'postgres') rows.push(...(await measureProcesses(fixtures.get(kind)!, issuer, portal)));
+    }
+    if (parts.has('waterfall') && !values.scale) await measureWaterfall(kind, fixtures.get(kind)!, issuer);
+    if (parts.has('queue')) {
+      await quietMachine();
+      const queue = await benchQueue(kind, postgresUrl, values.quick ?? false);
+      for (const line of queue) say(`  ${line}`);
+      summary.push(...queue);
+    }
   }
 
   say(`\nResults (${profile.name}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores; CPU of the server, the database and the load generator in % of one core, of other processes in % of the machine):\n`);

@@ -103,10 +103,13 @@ describe('lenders', () => {
         // The body changed after signing.
         { ...good, payload: JSON.stringify({ ...body, decisionStatus: 'Declined' }) },
       ];
+      const refused = async () => (await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from security_events where kind = 'lender-callback-refused' and (detail ->> 'appId')::int = ${result.id}`)).rows[0]!.n;
       for (const request of cases) {
         const response = await h.call(request);
         expect(response.statusCode, response.body).toBe(401);
       }
+      // Each refusal is kept for the security audit, with the lender it claimed and why.
+      expect(await refused()).toBe(cases.length);
       const unsigned = await h.call({ method: 'POST', url: '/api/App/ProcessLenderCallback', payload: body });
       expect([400, 401]).toContain(unsigned.statusCode);
       expect((await h.database.db.select({ stage: applications.stage }).from(applications).where(eq(applications.id, result.id)))[0]!.stage).toBe('Review');

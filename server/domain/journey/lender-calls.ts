@@ -5,6 +5,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { applicationLenders, applications, appLogs, lenders, offers } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { recordSecurityEvent } from '../../http/security-events.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../../core/lenders/callback-signature.ts';
 import type { LenderEvent } from '../../lenders/types.ts';
 import { tellLenderNews } from '../../lenders/http/news.ts';
@@ -98,7 +99,13 @@ function callbackAnswer(result: CallbackResult, repeated: boolean): { status: 20
  * failed, the database was busy) answers 202 and is applied by the queue, after a restart too.
  */
 export async function processCallback(services: Services, body: Schemas['LenderCallback'], request: FastifyRequest) {
-  verifyCallback(services, request, body.lenderCode);
+  try {
+    verifyCallback(services, request, body.lenderCode);
+  } catch (error) {
+    // A refused callback is kept for the security audit: someone may be forging a lender's decisions.
+    if (error instanceof HttpProblem) await recordSecurityEvent(services.db, { kind: 'lender-callback-refused', actor: `lender:${body.lenderCode}`, ip: request.ip, detail: { reason: error.detail ?? error.message, appId: body.appId } });
+    throw error;
+  }
   // A pre-qualification of this process waiting on this lender's decision reads it now, and records it with the other
   // lenders' answers: the callback is then applied by the queue once that waterfall is over, as a backstop (it finds
   // the decision recorded), not beside it.

@@ -421,8 +421,10 @@ async function main(): Promise<number> {
   }
 
   say(`\nResults (${profile.name}, ${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores; CPU of the server, the database and the load generator in % of one core, of other processes in % of the machine):\n`);
-  say(formatTable(rows));
-  say(`\n${HELLO}: bare Fastify on this machine; "vs hello" is the scenario's req/s as a share of it. Latency from every response's own time.\n`);
+  if (rows.length > 0) {
+    say(formatTable(rows));
+    say(`\n${HELLO}: bare Fastify on this machine; "vs hello" is the scenario's req/s as a share of it. Latency from every response's own time.\n`);
+  }
   for (const line of summary) say(line);
 
   const noisy = rows.filter((row) => (row.cpu.others ?? 0) > NOISE_LIMIT_PERCENT);

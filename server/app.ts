@@ -29,7 +29,7 @@ import { registerSandboxLenderSite } from './lenders/site.ts';
 import { registerDevOutboxPage } from './notify/dev-outbox.ts';
 import { dualProtocolServer } from './identity/listener.ts';
 import { runNow, type Services } from './services.ts';
-import { startJobRunner } from './domain/jobs.ts';
+import { processJobRunner } from './domain/jobs.ts';
 
 export interface ServerOptions {
   settings: Settings;
@@ -159,7 +159,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
 
   const services: Services = { settings, db: database.db, database, log: app.log, afterCommit: runNow };
   // Jobs run in this process when its requests enqueue them; server/main.ts adds the timer for the rest.
-  const jobs = startJobRunner(services);
+  const jobs = processJobRunner(services);
   app.addHook('onClose', () => jobs.stop());
   // Every lender file is a lender: its row exists from the first start (docs/decisions/0101).
   await syncLenderRows(database.db, lenderCatalogue(settings));

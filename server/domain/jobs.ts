@@ -5,8 +5,8 @@ import { lenderOrderQueues } from './journey/lender-orders.ts';
 import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
 
-/** The process's job runner with every queue the domain has (decision 0262); server/main.ts starts its timer. */
-export function startJobRunner(services: Services): JobRunner {
+/** The process's job runner with every queue the domain has (decision 0262), registered for its database; server/main.ts starts its timer. */
+export function processJobRunner(services: Services): JobRunner {
   const runner = createJobRunner(services.database.db, {
     ...messageQueues(services.database.db, configuredTransports(services.settings.notify)),
     ...lenderNewsQueues(services),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { NEW_FILES, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, shapeChoice, shapeOfValue, toShape, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { NEW_FILES, placeIn, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, shapeChoice, shapeOfValue, toShape, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
@@ -28,6 +28,14 @@ describe('the studio model (decision 0228)', () => {
       { kind: 'same', text: 'line 10' },
       { kind: 'gap', count: 9 },
     ]);
+  });
+
+  it("tells a place of the file itself from one its shared parts fill in (Try it's 'Go to')", () => {
+    const lender = { code: 'acme', http: { $use: 'lenderServiceOAuth' }, sandbox: { products: [{ code: 'P1' }] } };
+    expect(placeIn(lender, '/sandbox/products/0/code')).toBe(true);
+    expect(placeIn(lender, '/http')).toBe(true);
+    expect(placeIn(lender, '/http/operations/prequalify/answer/status')).toBe(false);
+    expect(placeIn(lender, '/sandbox/products/1')).toBe(false);
   });
 
   it('changes one value of a document by its path, keeping lists as lists (decision 0240)', () => {

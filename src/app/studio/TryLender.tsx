@@ -12,20 +12,10 @@ import { refusalOf } from '../api/problem.ts';
 import type { LenderTryResult, LenderTrySample } from '../../../codegen/generated/schemas.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 import { toasts } from '../ui/toasts.ts';
-import type { Place } from './model.ts';
+import { placeIn, type Place } from './model.ts';
 
 const SAMPLES = Object.entries(labels.LenderTrySample!) as [LenderTrySample, string][];
 const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
-
-/** Whether a JSON pointer names a place of the document itself (not one its shared parts fill in). */
-function placeIn(doc: unknown, pointer: string): boolean {
-  let node = doc;
-  for (const key of pointer.split('/').filter(Boolean)) {
-    if (!node || typeof node !== 'object' || !(key in node)) return false;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return true;
-}
 
 export function TryLender({ path, doc, drafts, blocked, onGoTo }: {
   path: string;

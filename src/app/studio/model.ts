@@ -161,6 +161,16 @@ export const NEW_FILES = {
 export type NewKind = keyof typeof NEW_FILES;
 
 /** The errors of the check that are about one file ('screens/<path>#/…: …' or 'screens/<path>: …'). */
+/** Whether a JSON pointer ('/http/operations/x') names a place of the document itself, not one its shared parts fill in. */
+export function placeIn(doc: unknown, pointer: string): boolean {
+  let node = doc;
+  for (const key of pointer.split('/').filter(Boolean)) {
+    if (!node || typeof node !== 'object' || !(key in node)) return false;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return true;
+}
+
 export const errorsOf = (errors: readonly string[], path: string) => errors.filter((e) => e.startsWith(`screens/${path}#`) || e.startsWith(`screens/${path}:`));
 
 type Schema = Record<string, unknown>;

@@ -179,26 +179,29 @@ export function registerLenderApi(app: FastifyInstance, service: ServiceContext)
     });
 
     /** A money operation on the application's contract: once per Idempotency-Key, its amount in cents. */
-    const moneyRoute = (path: string, work: (contract: Contract | null, amount: number, reply: FastifyReply) => unknown) =>
+    const moneyRoute = (path: string, work: (application: LenderApplication, contract: Contract | null, amount: number, reply: FastifyReply) => unknown) =>
       scope.post(`/lenders/:code/applications/:id/${path}`, { schema: { body: moneySchema } }, async (request, reply) => {
         const application = found(request, reply);
-        if (application) return once(request, reply, () => work(application.contract, (request.body as { amount: number }).amount, reply));
+        if (application) return once(request, reply, () => work(application, application.contract, (request.body as { amount: number }).amount, reply));
       });
 
-    moneyRoute('fundings', (contract, amount, reply) => {
+    // The money moves a moment later, and the caller is told by callback, as a lender's bank would.
+    moneyRoute('fundings', (application, contract, amount, reply) => {
       if (contract?.status !== 'Finalized') return problem(reply, 409, 'Only a finalized contract is funded, once.');
       if (amount > contract.terms.amount) return problem(reply, 422, `The amount is above the contract's ${contract.terms.amount} cents.`);
       contract.funding = { fundingId: `${contract.contractId}-F`, amount, fundedAt: new Date().toISOString() };
       contract.status = 'Funded';
+      service.later(service.config.callbackDelayMs, () => sendMoneyNews(service, application, 'Funding', { fundingId: contract.funding!.fundingId, amountCents: amount }));
       return contract.funding;
     });
 
-    moneyRoute('refunds', (contract, amount, reply) => {
+    moneyRoute('refunds', (application, contract, amount, reply) => {
       if (contract?.status !== 'Funded' || !contract.funding) return problem(reply, 409, 'Only a funded contract is refunded.');
       const refunded = contract.refunds.reduce((sum, refund) => sum + refund.amount, 0);
       if (refunded + amount > contract.funding.amount) return problem(reply, 422, `Refunds would pass the ${contract.funding.amount} cents funded (${refunded} refunded).`);
       const refund = { refundId: `${contract.contractId}-R${contract.refunds.length + 1}`, amount, reference: `${contract.contractId}-R${randomBytes(3).toString('hex').toUpperCase()}`, refundedAt: new Date().toISOString() };
       contract.refunds.push(refund);
+      service.later(service.config.callbackDelayMs, () => sendMoneyNews(service, application, 'Refund', { refundId: refund.refundId, reference: refund.reference, amountCents: amount }));
       return { ...refund, accepted: true };
     });
   });
@@ -213,6 +216,19 @@ const UNSAID = {
 function applicantOf(body: PrequalifyBody): Applicant {
   const { address, ...facts } = body.applicant;
   return { ...UNSAID, ...facts, address: { ...address, suiteNo: address.suiteNo ?? null }, appId: body.appId, amount: body.amount };
+}
+
+/** Money that moved, told by callback: the funding (the contract is then Funded) or a refund. */
+async function sendMoneyNews(service: ServiceContext, application: LenderApplication, eventType: 'Funding' | 'Refund', data: Record<string, string | number>): Promise<void> {
+  if (!application.callbackUrl) return;
+  await service.callbacks.send(application.callbackUrl, {
+    lenderCode: application.code,
+    appId: application.appId,
+    lenderAppId: application.lenderAppId,
+    eventType,
+    ...(eventType === 'Funding' ? { contractStatus: 'Funded' } : {}),
+    data,
+  });
 }
 
 /** The decision, told by callback: a thin event (the status); the offers are fetched with GET …/applications/{id}. */

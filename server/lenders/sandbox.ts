@@ -3,6 +3,7 @@ import type { LenderDescriptor } from '../../core/lenders/descriptor.ts';
 import { declinedAnswer, latencyOf, newLenderAppId, offersFor, repriceOffer, sandboxDecision } from '../../core/lenders/underwriting.ts';
 import { sandboxKba } from '../../core/lenders/identity-questions.ts';
 import type { LenderAdapter, LenderEventEffect } from './types.ts';
+import { contractEffectOf } from './events.ts';
 
 /**
  * The sandbox lender in-process: every answer comes from the lender's JSON (screens/lenders/<code>.json, `sandbox`),
@@ -87,7 +88,7 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
     },
 
     async callback(event, applicant, { discountRate }): Promise<LenderEventEffect> {
-      const effect: LenderEventEffect = {};
+      const effect: LenderEventEffect = contractEffectOf(event);
       if (event.eventType === 'Decision' && event.decisionStatus) {
         if (event.decisionStatus === 'Approved') {
           // A review that ends in an approval: the lender prices its products as for any approval.
@@ -102,8 +103,6 @@ export function sandboxAdapter(descriptor: LenderDescriptor, site: string | null
           effect.decision = { ...declinedAnswer(event.lenderAppId, ''), status, adverseActionReason: null, reasonCodes: [] };
         }
       }
-      if (event.contractStatus !== undefined) effect.contractStatus = event.contractStatus;
-      if (event.contractSubStatus !== undefined) effect.contractSubStatus = event.contractSubStatus;
       return effect;
     },
 

@@ -4,6 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { applicationLenders, applications, lenders, officeLenders } from '../../server/db/schema.ts';
+import { insertApplication } from './apps-fixtures.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { journeyOffice, json, lenderFolder, linkLender, logLines, prequalForm, serverWith, signedCallback, type JourneyOffice } from './journey-fixtures.ts';
 
@@ -116,6 +117,19 @@ describe('lenders', () => {
       // Signed right, but not the lender's id of this application.
       const wrongId = await h.call(signedCallback(h.settings, { ...body, lenderAppId: 'ALLY-NOT-MINE' }));
       expect(wrongId.statusCode).toBe(409);
+    });
+
+    it("records the lender's funding as the contract's status, and its refund on the log, each once", async () => {
+      const appId = await insertApplication(h.database.db, { officeId: office.officeId, stage: 'SubmittedForFunding', lenderCode: 'ally' });
+      const callback = (eventType: string, extra: Record<string, unknown>) =>
+        signedCallback(h.settings, { lenderCode: 'ally', appId, lenderAppId: `ALLY-A${appId}`, eventType, occurredAtUtc: new Date().toISOString(), ...extra });
+      const funding = callback('Funding', { contractStatus: 'Funded', data: { fundingId: 'F-1', amountCents: 400_000 } });
+      expect(json(await h.call(funding))).toMatchObject({ message: 'Processed.' });
+      expect(json(await h.call(funding))).toMatchObject({ message: 'This callback was already processed.' });
+      expect(json(await h.call(callback('Refund', { data: { refundId: 'R-1', amountCents: 10_000 } })))).toMatchObject({ message: 'Recorded.' });
+      const [row] = await h.database.db.select({ contractStatus: applications.contractStatus, stage: applications.stage }).from(applications).where(eq(applications.id, appId));
+      expect(row).toEqual({ contractStatus: 'Funded', stage: 'SubmittedForFunding' });
+      expect((await logLines(h, appId)).filter((l) => l.kind === 'Event' && l.message.startsWith('Lender callback:')).map((l) => l.message)).toEqual(['Lender callback: Funding', 'Lender callback: Refund']);
     });
 
     it("moves a lender-hosted signing (covered) to ReadyToFinalize on the lender's Signed status", async () => {

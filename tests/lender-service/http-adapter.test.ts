@@ -135,7 +135,8 @@ describe('a ninth lender over HTTP, described by its file alone', () => {
 
 describe("the office's orders, told to the lender over HTTP", () => {
   it('finalizes, funds and refunds a contract, each money order once per Idempotency-Key, and a refusal is in words, not an error', async () => {
-    const adapter = overHttp();
+    const receiver = await startReceiver();
+    const adapter = overHttp([], ACME_HTTP, acme, { callbackUrl: receiver.url });
     const { lenderAppId } = await adapter.prequalify(applicant('Smith'), asked());
     const { contractId } = await adapter.select({ appId: 42, lenderAppId, productCode: (await adapter.prequalify(applicant('Smith'), asked())).offers[0]!.productCode, amount: 4_500_00, returnUrl: 'https://portal.test/' });
     const order = { appId: 42, lenderAppId, contractId };
@@ -148,6 +149,12 @@ describe("the office's orders, told to the lender over HTTP", () => {
     const refunded = await adapter.refund({ ...order, amount: 100_00, idempotencyKey: 'refund-1' });
     expect(refunded).toMatchObject({ accepted: true, reference: expect.stringMatching(new RegExp(`^${contractId}-R`)) });
     expect(await adapter.refund({ ...order, amount: 100_00, idempotencyKey: 'refund-1' })).toEqual(refunded);
+    // The money that moved is told by callback, once each, however often it was asked.
+    const told = (await receiver.waitFor(2)).map((post) => JSON.parse(post.body) as { eventType: string; contractStatus?: string; appId: number; lenderAppId: string; data: Record<string, unknown> });
+    await receiver.close();
+    expect(told.map((t) => [t.eventType, t.contractStatus, t.appId, t.lenderAppId])).toEqual([['Funding', 'Funded', 42, lenderAppId], ['Refund', undefined, 42, lenderAppId]]);
+    expect(told[0]!.data).toMatchObject({ fundingId: `${contractId}-F`, amountCents: 4_500_00 });
+    expect(told[1]!.data).toMatchObject({ reference: (refunded as { reference: string }).reference, amountCents: 100_00 });
   });
 });
 

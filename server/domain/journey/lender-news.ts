@@ -7,6 +7,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import type { ClaimedJob } from '../../jobs/queue.ts';
 import type { JobOutcome, QueueWork } from '../../jobs/runner.ts';
 import type { LenderEvent, LenderEventEffect, PrequalAnswer } from '../../lenders/types.ts';
+import { contractEffectOf } from '../../lenders/events.ts';
 import type { Services } from '../../services.ts';
 import { lockApplication, writeLogs, type ApplicationRecord } from '../applications/records.ts';
 import { moveApplication } from '../applications/moves.ts';
@@ -97,7 +98,8 @@ async function applyCallback(services: Services, body: LenderCallback, callbackI
   if (!adapter || !lender || !asked) return { status: 404, detail: 'The lender has no answer for this application.' };
   const event = eventOf(body);
   const applicant = app.ssnEnc ? applicantOf(app, services.settings.piiKey) : undefined;
-  const effect: LenderEventEffect = applicant ? await adapter.callback(event, applicant, { discountRate: await discountRateOf(db, app.officeId, lender.id) }) : {};
+  // An application not filled in yet has no applicant to decide on; what it says of the contract still counts.
+  const effect: LenderEventEffect = applicant ? await adapter.callback(event, applicant, { discountRate: await discountRateOf(db, app.officeId, lender.id) }) : contractEffectOf(event);
   const logData = { callbackId, lender: body.lenderCode, eventType: body.eventType, occurredAtUtc: body.occurredAtUtc, requestId: body.lenderAppId, ...(body.data ? { details: body.data } : {}) };
   try {
     const message = await db.transaction(async (tx) => {

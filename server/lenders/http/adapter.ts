@@ -11,6 +11,7 @@ import type { LenderDescriptor } from '../../../core/lenders/descriptor.ts';
 import type { Applicant, LenderAdapter, LenderEventEffect, LenderOrderAnswer, PrequalAnswer, StoredOffer } from '../types.ts';
 import { identityQuestionsOf, prequalAnswerOf } from './answers.ts';
 import { lenderNews } from './news.ts';
+import { contractEffectOf } from '../events.ts';
 import { lenderClient, type CallOptions, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
 import { MappingError, read, render } from './mapping.ts';
 import { HttpProblem } from '../../http/problem.ts';
@@ -190,7 +191,7 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
     // A callback is a thin event (decision 0259): a decision or new offers are read back by the status call, so that
     // what the portal stores has passed the same mapping as a pre-qualification's answer.
     async callback(event, applicant) {
-      const contract = event.contractStatus === undefined ? {} : { contractStatus: event.contractStatus, ...(event.contractSubStatus ? { contractSubStatus: event.contractSubStatus } : {}) };
+      const contract = contractEffectOf(event);
       if (event.eventType !== 'Decision' && event.eventType !== 'OfferUpdate') return contract;
       // A decision that cannot be read back now is not lost: the callback's job is tried again (decision 0262).
       const read = await statusOf({ appId: applicant.appId, lenderAppId: event.lenderAppId });

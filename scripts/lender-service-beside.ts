@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import cluster from 'node:cluster';
 import { join } from 'node:path';
 import { ROOT } from '../core/contract/documents.ts';
 import { loadSettings, SettingsError, type Settings } from '../server/config.ts';
@@ -15,6 +16,9 @@ function certificateOf(settings: Settings): string | null {
 }
 
 export function startLenderServiceBeside(): void {
+  // Several workers (WORKERS > 1) each run this script again: the primary started the service, and their environment
+  // (LENDER_SERVICE_BESIDE) is its.
+  if (cluster.isWorker) return;
   let settings: Settings;
   try {
     settings = loadSettings();

@@ -107,11 +107,12 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: settings.host, port: settings.port });
-  // Jobs that fall due (retries, polls) and jobs other processes enqueued: messages, lender callbacks, refunds.
+  // Jobs that fall due (retries, polls) and jobs other processes enqueued: messages, lender callbacks and orders.
   jobRunnerOf(database.db)?.start();
   sweep();
-  // The one process that prepared the demo data opens its open applications at the lender service again.
-  if (prepared) void reopenAtLenders(database.db, settings, app.log);
+  // One process opens the demo's open applications at the lender service again: the one that prepared the data, or
+  // the first worker of several (the primary that prepared it serves nothing).
+  if (prepared || cluster.worker?.id === 1) void reopenAtLenders(database.db, settings, app.log);
   if (cluster.isPrimary) printBanner(settings, tls, id.client, database.kind);
 }
 

@@ -23,6 +23,8 @@ export interface JobRunner {
   runNow(id: number): Promise<JobOutcome | undefined>;
   start(intervalMs?: number): void;
   stop(): Promise<void>;
+  /** Resolves once the work under way (and what it enqueued, and what came due meanwhile) is done. */
+  idle(): Promise<void>;
 }
 
 interface Log {
@@ -96,6 +98,9 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
     async stop() {
       if (timer) clearInterval(timer);
       timer = undefined;
+      await running;
+    },
+    async idle() {
       await running;
     },
   };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { msalConfiguration, parseAuthConfig } from '../../src/app/auth/config.ts';
 import { createIdleMonitor, timeoutAction, type Clock } from '../../src/app/auth/idle.ts';
 import {
-  afterLoginRoute, b2cError, identityFromClaims, inviteToken, landingUrl, safeRoute, sessionFromUser, utmFromCookies, withoutResponseQuery,
+  afterLoginRoute, b2cError, identityFromClaims, inviteToken, landingUrl, safeRoute, sessionAfterUserInfo, sessionFromUser, utmFromCookies, withoutResponseQuery,
 } from '../../src/app/auth/routing.ts';
 
 const builtin = {
@@ -71,6 +71,19 @@ describe('after sign-in (spec §4)', () => {
       enrollmentStatus: 'Submitted', statusReason: null, patientOnlyApplication: true, officeLandingCode: 'brightsmiles', accessDisabled: true,
     });
     expect(state).toMatchObject({ userInfoLoaded: true, officeId: 100, selectedOfficeId: 100, enrolled: true, approved: false, isMultipleOffices: true, role: 'admin', patientOnlyApplication: true, officeLandingCode: 'brightsmiles', accessDisabled: true });
+  });
+
+  it("keeps an office chosen while the user's info was on its way: a colleague who accepted an invitation stays in its office", () => {
+    const answer = sessionFromUser({
+      userId: 'u2', firstName: 'Casey', lastName: 'C', email: 'c@x.test', role: null, userRole: null, title: null, timeZone: null,
+      isMultipleOffices: false, hasBizApps: false, isEnrollmentCompleted: false, isApproved: false, officeId: null, officeName: null,
+      enrollmentStatus: null, statusReason: null, patientOnlyApplication: false, officeLandingCode: null, accessDisabled: false,
+    } as never);
+    expect(sessionAfterUserInfo(null, null, answer)).toEqual(answer);
+    const kept = sessionAfterUserInfo(112, null, answer);
+    expect(kept).toEqual({ userInfoLoaded: true, userId: 'u2', userRole: null, hasBizApps: false, accessDisabled: false });
+    expect(kept).not.toHaveProperty('officeId');
+    expect(kept).not.toHaveProperty('approved');
   });
 
   it('reads identity details from the ID token of each kind of issuer', () => {

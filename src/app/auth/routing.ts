@@ -56,6 +56,17 @@ export function sessionFromUser(user: SessionUser): Partial<SessionState> {
   };
 }
 
+/**
+ * What a user-info answer changes in the session. An office chosen here while the answer was on its way (an invitation
+ * accepted, an office switched) is newer than the answer's: only the user's own facts are taken then, or the session
+ * would fall back to the office it had before (a colleague who just joined would have none).
+ */
+export function sessionAfterUserInfo(officeNow: number | null, officeAtRequest: number | null, fresh: Partial<SessionState>): Partial<SessionState> {
+  if (officeNow === officeAtRequest) return fresh;
+  const { userInfoLoaded, userId, userRole, hasBizApps, accessDisabled } = fresh;
+  return { userInfoLoaded, userId, userRole, hasBizApps, accessDisabled };
+}
+
 /** Identity details from ID token claims (Entra: oid, B2C: emails[]; the built-in provider: sub, email). */
 export function identityFromClaims(claims: Record<string, unknown>): NonNullable<SessionState['identity']> {
   const text = (value: unknown) => (typeof value === 'string' ? value : '');

@@ -5,20 +5,21 @@
  */
 import { callOperation } from '../api/client.ts';
 import { session } from '../session/store.ts';
-import { sessionFromUser, utmFromCookies, type SessionUser } from './routing.ts';
+import { sessionAfterUserInfo, sessionFromUser, utmFromCookies, type SessionUser } from './routing.ts';
 
 let inFlight: Promise<void> | null = null;
 
 export function ensureUserInfo(): Promise<void> {
   if (session.get().officeId !== null && session.get().userInfoLoaded) return Promise.resolve();
   inFlight ??= (async () => {
+    const officeAtRequest = session.get().officeId;
     try {
       const utm = utmFromCookies(typeof document === 'undefined' ? '' : document.cookie);
       const [user, config] = await Promise.all([
         callOperation('Users_GetUserInfo', { body: utm }) as Promise<SessionUser>,
         (callOperation('Config_GetAllConfigItems', {}) as Promise<{ items?: unknown[] }>).catch(() => ({ items: undefined })),
       ]);
-      session.update({ ...sessionFromUser(user), ...(config.items ? { configItems: config.items } : {}) });
+      session.update({ ...sessionAfterUserInfo(session.get().officeId, officeAtRequest, sessionFromUser(user)), ...(config.items ? { configItems: config.items } : {}) });
     } finally {
       inFlight = null;
     }

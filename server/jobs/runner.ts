@@ -79,6 +79,8 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
     }
     running = drain().finally(() => {
       running = undefined;
+      // A kick that came after the last claim found nothing, before this ran, would be lost.
+      if (again) kick();
     });
   };
 

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { declinedAnswer, offersFor } from '../core/lenders/underwriting.ts';
 import { problem, type ServiceContext } from './context.ts';
 import { parseFaults } from './faults.ts';
+import { styleOf } from './config.ts';
+import { parseLenderFile } from '../core/lenders/descriptor.ts';
 import { sendDecision } from './lender-api.ts';
 
 /**
@@ -34,6 +36,42 @@ export function registerAdmin(app: FastifyInstance, service: ServiceContext): vo
     });
 
     scope.get('/admin/callbacks', async () => service.callbacks.deliveries());
+
+    // A lender file as a portal publishes it (expanded, checked as the folder's are): played from now on, in place of
+    // the folder's file of that code, until the service restarts. The demo's portal sends its live files (decision 0264).
+    scope.put('/admin/lenders/:code', async (request, reply) => {
+      const { code } = request.params as { code: string };
+      let descriptor;
+      try {
+        descriptor = parseLenderFile(`${code}.json`, JSON.stringify(request.body ?? null));
+      } catch (error) {
+        return problem(reply, 400, (error as Error).message);
+      }
+      const style = styleOf(service.config, descriptor);
+      service.lenders.set(code, { descriptor, style });
+      return { code, style };
+    });
+
+    // The books of a contract the caller's records say is further on than this service remembers (it forgets on
+    // restart): the demo's portal opens its signed and funded loans again through the API, then sets them here as they
+    // stand. Nothing is told back: no money moves, no callback is sent.
+    scope.put('/admin/lenders/:code/applications/:id/contract', async (request, reply) => {
+      const { code, id } = request.params as { code: string; id: string };
+      const contract = service.store.get(code, id)?.contract;
+      if (!contract) return problem(reply, 404, 'This lender has no contract on an application by that id: select an offer first.');
+      const { status, fundedAmount } = (request.body ?? {}) as { status?: unknown; fundedAmount?: unknown };
+      if (status !== 'Signed' && status !== 'Finalized' && status !== 'Funded') return problem(reply, 400, "status is 'Signed', 'Finalized' or 'Funded'.");
+      const amount = fundedAmount ?? contract.terms.amount;
+      if (status === 'Funded' && (!Number.isInteger(amount) || (amount as number) <= 0 || (amount as number) > contract.terms.amount)) {
+        return problem(reply, 400, `fundedAmount is whole cents from 1 to the contract's ${contract.terms.amount}.`);
+      }
+      const now = new Date().toISOString();
+      contract.status = status;
+      contract.signedAt ??= now;
+      if (status !== 'Signed') contract.finalizedAt ??= now;
+      if (status === 'Funded') contract.funding ??= { fundingId: `${contract.contractId}-F`, amount: amount as number, fundedAt: now };
+      return contract;
+    });
 
     // The underwriter of an application in review: its decision goes to the caller by callback, or waits for a poll.
     scope.post('/admin/lenders/:code/applications/:id/decision', async (request, reply) => {

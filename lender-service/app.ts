@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { loadLenderFiles } from '../core/lenders/descriptor.ts';
 import { registerAdmin } from './admin.ts';
 import { callbackSender } from './callbacks.ts';
-import { lenderStyles, type LenderServiceConfig } from './config.ts';
+import { styleOf, type LenderServiceConfig } from './config.ts';
 import { problem, type ServiceContext } from './context.ts';
 import { registerLenderApi } from './lender-api.ts';
 import { registerTokenEndpoint, tokenIssuer } from './oauth.ts';
@@ -50,14 +50,13 @@ function applyFaults(app: FastifyInstance, service: ServiceContext): void {
 
 export async function startLenderService(config: LenderServiceConfig): Promise<LenderService> {
   const descriptors = loadLenderFiles(config.lendersDir);
-  const styles = lenderStyles(config, descriptors.map((d) => d.code));
   const app = Fastify({ logger: false, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } } });
   const timers = new Set<NodeJS.Timeout>();
   const faults = new Map(config.faults);
   let origin = '';
   const service: ServiceContext = {
     config,
-    lenders: new Map(descriptors.map((descriptor) => [descriptor.code, { descriptor, style: styles.get(descriptor.code)! }])),
+    lenders: new Map(descriptors.map((descriptor) => [descriptor.code, { descriptor, style: styleOf(config, descriptor) }])),
     store: new ApplicationStore(),
     callbacks: callbackSender(config, (code) => faults.get(code) ?? {}),
     tokens: tokenIssuer(config.tokenTtlSeconds),

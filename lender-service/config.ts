@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { ROOT } from '../core/contract/documents.ts';
 import { parseFaults, type Faults } from './faults.ts';
 import { DEMO_LENDER_SERVICE } from '../core/lenders/demo-service.ts';
+import type { LenderDescriptor } from '../core/lenders/descriptor.ts';
 
 /**
  * The lender service's settings, from the environment (lender-service/README.md). The defaults make `npm run
@@ -110,15 +111,7 @@ export function loadConfig(env: Env = process.env): LenderServiceConfig {
   };
 }
 
-/** Each lender's style: the override, else lender-service/styles.json, else json-oauth. */
-export function lenderStyles(config: Pick<LenderServiceConfig, 'styleOverrides'>, codes: readonly string[]): Map<string, ApiStyle> {
-  const file = join(ROOT, 'lender-service', 'styles.json');
-  const defaults = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-  return new Map(
-    codes.map((code) => {
-      const style = config.styleOverrides[code] ?? defaults[code] ?? 'json-oauth';
-      if (!STYLES.includes(style as ApiStyle)) throw new LenderServiceConfigError(file, `gives ${code} the style '${String(style)}', not one of ${STYLES.join(', ')}`);
-      return [code, style as ApiStyle];
-    }),
-  );
+/** A lender's style: the override (LENDER_SERVICE_STYLES), else its file's `sandbox.serviceStyle`, else json-oauth. */
+export function styleOf(config: Pick<LenderServiceConfig, 'styleOverrides'>, descriptor: LenderDescriptor): ApiStyle {
+  return config.styleOverrides[descriptor.code] ?? descriptor.sandbox.serviceStyle ?? 'json-oauth';
 }

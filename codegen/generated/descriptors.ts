@@ -176,6 +176,10 @@ export type Text3 = (string | number | boolean | null) | Expression[] | Operatio
  */
 export type LenderDescriptor = Lender;
 /**
+ * The API style in which the lender service (npm run lender-service) plays this lender: json-oauth, answers at once with an OAuth 2.0 token; async-callback, decides after a delay and tells it by signed callback; hosted-signing, signs on its own page and tells the completion by callback. Without it, json-oauth. Real lenders ignore it.
+ */
+export type LenderServiceStyle = 'json-oauth' | 'async-callback' | 'hosted-signing';
+/**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
@@ -1121,6 +1125,7 @@ export interface LenderDisclosure {
  * How the sandbox adapter answers for this lender (README 'Sandbox lenders'). Rules are tried in order; the first whose `when` holds decides; otherwise the applicant is approved for the products whose amount range holds the requested amount (within `eligibility.amount`).
  */
 export interface LenderSandbox {
+  serviceStyle?: LenderServiceStyle;
   /**
    * Simulated answer time: a number, or a range drawn uniformly.
    */

@@ -10,6 +10,7 @@ import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 import { httpAdapter, type LenderLog } from './http/adapter.ts';
 import { lenderEndpointOf } from './http/endpoint.ts';
+import { taughtFirst, teachesDemoService } from './http/demo-teaching.ts';
 import { callbackUrlOf } from './portal-addresses.ts';
 
 /**
@@ -33,12 +34,20 @@ type CatalogueSettings = Pick<Settings, 'lendersDir' | 'mode' | 'publicUrl'> & P
 
 /**
  * The adapter a lender file names: the lender's API as its `http` block describes it, or the sandbox in this process
- * (a file that says so, or every file with LENDERS_IN_PROCESS).
+ * (a file that says so, or every file with LENDERS_IN_PROCESS). `environment` is where its calls go: the lender's
+ * live address, or its test environment (the studio's 'Try it'). `teach` gives the demo's lender service the file first
+ * (server/lenders/http/demo-teaching.ts); 'Try it' gives it only a lender that is not live yet.
  */
-export function lenderAdapter(descriptor: LenderDescriptor, settings: CatalogueSettings, log: LenderLog = logLenderTrouble, environment: 'live' | 'test' = 'live'): LenderAdapter {
+export function lenderAdapter(
+  descriptor: LenderDescriptor,
+  settings: CatalogueSettings,
+  { log = logLenderTrouble, environment = 'live', teach = true }: { log?: LenderLog; environment?: 'live' | 'test'; teach?: boolean } = {},
+): LenderAdapter {
   if (descriptor.adapter !== 'http' || settings.lendersInProcess) return sandboxAdapter(descriptor, sandboxSiteUrl(settings));
-  const endpoint = lenderEndpointOf({ mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} }, descriptor.code, environment);
-  return httpAdapter(descriptor, endpoint, { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, log);
+  const endpointSettings = { mode: settings.mode, lenderEnv: settings.lenderEnv ?? {} };
+  const endpoint = lenderEndpointOf(endpointSettings, descriptor.code, environment);
+  const adapter = httpAdapter(descriptor, endpoint, { callbackUrl: settings.lenderEnv?.LENDER_CALLBACK_URL ?? callbackUrlOf(settings.publicUrl) }, log);
+  return teach && endpoint && teachesDemoService(endpointSettings, endpoint) ? taughtFirst(adapter, descriptor, endpoint.baseUrl) : adapter;
 }
 
 function build(descriptors: readonly LenderDescriptor[], settings: CatalogueSettings): Built {

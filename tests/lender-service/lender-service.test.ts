@@ -383,6 +383,42 @@ describe('faults on demand', () => {
   });
 });
 
+describe('lenders and books given by the portal (the admin calls of demo mode)', () => {
+  const admin = (path: string, body: unknown) => fetch(`${service.origin}/admin${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('plays a lender file it is given, in its style, and refuses one that fails the checks', async () => {
+    const ally = descriptors.find((d) => d.code === 'ally')!;
+    const acme = { ...structuredClone(ally), code: 'acme', name: 'Acme Credit', sandbox: { ...structuredClone(ally.sandbox), serviceStyle: 'async-callback' } };
+    expect((await fetch(`${service.origin}/lenders/acme/applications`, { method: 'POST' })).status).toBe(404);
+    const taught = await admin('/lenders/acme', acme);
+    expect(await taught.json()).toEqual({ code: 'acme', style: 'async-callback' });
+    const pending = await fetch(`${service.origin}/lenders/acme/applications`, {
+      method: 'POST',
+      headers: { 'x-api-key': secrets.LENDER_SERVICE_API_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ appId: 42, amount: 4_500_00, callbackUrl: 'http://127.0.0.1:9/none', applicant: wireApplicant('Smith', 60_000_00) }),
+    });
+    expect(pending.status).toBe(202);
+    expect(((await (await fetch(`${service.origin}/health`)).json()) as { lenders: Record<string, string> }).lenders.acme).toBe('async-callback');
+    const misnamed = await admin('/lenders/other', acme);
+    expect(misnamed.status).toBe(400);
+    expect(((await misnamed.json()) as { detail: string }).detail).toMatch(/must be named acme\.json/);
+    expect((await admin('/lenders/acme', { code: 'acme' })).status).toBe(400);
+  });
+
+  it("puts a selected contract where the caller's records say it stands, after which it refunds as a funded one", async () => {
+    const view = (await (await prequalify('gsky', 'Smith', 60_000_00, 4_500_00)).json()) as View;
+    const id = `/${view.applicationId}`;
+    const contractPath = `/lenders/gsky/applications/${view.applicationId}/contract`;
+    expect((await admin(contractPath, { status: 'Funded' })).status).toBe(404);
+    await call('gsky', 'POST', `${id}/selection`, { productCode: view.offers[0]!.productCode });
+    expect((await admin(contractPath, { status: 'Paid' })).status).toBe(400);
+    expect((await admin(contractPath, { status: 'Funded', fundedAmount: 99_000_00 })).status).toBe(400);
+    expect(await (await admin(contractPath, { status: 'Funded', fundedAmount: 4_000_00 })).json()).toMatchObject({ status: 'Funded', funding: { amount: 4_000_00 } });
+    expect((await call('gsky', 'POST', `${id}/refunds`, { amount: 4_500_00 }, { 'idempotency-key': 'restored-refund-1' })).status).toBe(422);
+    expect((await call('gsky', 'POST', `${id}/refunds`, { amount: 1_000_00 }, { 'idempotency-key': 'restored-refund-2' })).status).toBe(200);
+  });
+});
+
 describe('the styles', () => {
   it('spread the eight lenders over the three styles, each lender in one, and can be changed by LENDER_SERVICE_STYLES', () => {
     expect(Object.keys(styles).sort()).toEqual(descriptors.map((d) => d.code));

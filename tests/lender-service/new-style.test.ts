@@ -204,7 +204,7 @@ describe('Northwind Credit: a new API style by one file', () => {
     const log: Parameters<LenderLog>[0][] = [];
     const descriptor = catalogue().descriptors.find((d) => d.code === 'northwind')!;
     const settings = { lendersDir: dir, mode: 'production' as const, publicUrl: 'https://portal.test', lenderEnv: { LENDER_NORTHWIND_URL: base, LENDER_NORTHWIND_SIGNING_SECRET: 'not-the-secret' } };
-    const answer = await lenderAdapter(descriptor, settings, (entry) => log.push(entry)).prequalify(applicant('Smith'), asked());
+    const answer = await lenderAdapter(descriptor, settings, { log: (entry) => log.push(entry) }).prequalify(applicant('Smith'), asked());
     expect(answer.status).toBe('Error');
     expect(seen.at(-1)).toMatchObject({ path: '/v2/credit-checks', signed: false });
     expect(log).toEqual([{ lender: 'northwind', operation: 'prequalify', reason: 'the lender answered 401' }]);

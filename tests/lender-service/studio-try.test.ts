@@ -53,6 +53,19 @@ describe("the studio's Try it, against the lender service", () => {
     expect(tested).toMatchObject({ decision: 'Approved', sentTo: service.origin, problems: [] });
   });
 
+  it("teaches a new lender's draft to the demo's lender service beside the portal, and only there", async () => {
+    const acme = { ...JSON.parse(readFileSync(new URL('../../screens/lenders/ally.json', import.meta.url), 'utf8')), code: 'acme', name: 'Acme Credit' };
+    const files = { 'lenders/acme.json': acme };
+    const beside = (value: string | undefined): Services => ({ ...services, settings: { ...services.settings, lenderEnv: { ...services.settings.lenderEnv, LENDER_SERVICE_BESIDE: value } } as Services['settings'] });
+    // A lender service that was not started by this portal is not the portal's to teach: it knows no Acme.
+    const untaught = await tryLender(beside(undefined), { files, code: 'acme', sample: 'Approve', amount: 4500 });
+    expect(untaught.decision).toBe('Error');
+    expect(untaught.problems).toEqual([expect.objectContaining({ operation: 'prequalify', reason: 'the token endpoint answered 401' })]);
+    const taught = await tryLender(beside('true'), { files, code: 'acme', sample: 'Approve', amount: 4500 });
+    expect(taught).toMatchObject({ decision: 'Approved', sentTo: service.origin, problems: [] });
+    expect(taught.offers.length).toBeGreaterThan(0);
+  });
+
   it("shows a drafted mapping's problem at its place, and the lender as unavailable for that patient", async () => {
     const draft = fragments();
     draft.fragments.lenderServiceApplicationAnswer!.value.status = { var: 'response.body.state' };

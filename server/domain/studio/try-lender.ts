@@ -51,7 +51,8 @@ export async function tryLender(services: Services, body: Schemas['LenderTry']):
   if ((await draftProblems(live, body.files)).length > 0) {
     throw HttpProblem.conflict('Fix the problems of the drafts first: a lender is tried as its file would be published.');
   }
-  const descriptor = draftLenders(live, body.files).find((d) => d.code === body.code) ?? catalogueOf(services).descriptors.find((d) => d.code === body.code);
+  const liveOne = catalogueOf(services).descriptors.find((d) => d.code === body.code);
+  const descriptor = draftLenders(live, body.files).find((d) => d.code === body.code) ?? liveOne;
   if (!descriptor) throw new HttpProblem(404, 'There is no lender file with that code, drafted or live.');
   const problems: Problem[] = [];
   const log: LenderLog = ({ operation, reason }) => void problems.push(problemOf(operation, reason));
@@ -61,7 +62,9 @@ export async function tryLender(services: Services, body: Schemas['LenderTry']):
   if (overHttp && !endpoint) {
     throw HttpProblem.conflict(`${descriptor.name} has no test environment configured (LENDER_${descriptor.code.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_TEST_URL): a lender is tried there, never at its live address.`);
   }
-  const adapter = lenderAdapter(descriptor, settings, log, 'test');
+  // A draft of a live lender tries its mapping against that lender as it answers now; a new one is taught to the
+  // demo's lender service, which has nothing else to play it from.
+  const adapter = lenderAdapter(descriptor, settings, { log, environment: 'test', teach: !liveOne });
   const started = Date.now();
   const deadline = started + settings.lenderTimeoutMs;
   let answer;

@@ -14,7 +14,7 @@ export function lenderEndpointOf(settings: Pick<Settings, 'mode' | 'lenderEnv'>,
   const prefix = `LENDER_${code.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_${environment === 'test' ? 'TEST_' : ''}`;
   const name = (suffix: string) => settings.lenderEnv[`${prefix}${suffix}`];
   const demo = settings.mode === 'demo';
-  const baseUrl = name('URL') ?? (demo ? `http://127.0.0.1:${settings.lenderEnv.LENDER_SERVICE_PORT ?? DEMO_LENDER_SERVICE.port}` : undefined);
+  const baseUrl = name('URL') ?? (demo ? demoServiceUrl(settings) : undefined);
   if (!baseUrl) return undefined;
   const secret = (suffix: string, fallback: string | undefined) => name(suffix) ?? (demo ? fallback : undefined);
   const endpoint: LenderEndpoint = { baseUrl };
@@ -24,3 +24,6 @@ export function lenderEndpointOf(settings: Pick<Settings, 'mode' | 'lenderEnv'>,
   const signingSecret = secret('SIGNING_SECRET', undefined);
   return { ...endpoint, ...(clientId ? { clientId } : {}), ...(clientSecret ? { clientSecret } : {}), ...(apiKey ? { apiKey } : {}), ...(signingSecret ? { signingSecret } : {}) };
 }
+
+/** The lender service of demo mode, on this machine (decision 0259). */
+export const demoServiceUrl = (settings: Pick<Settings, 'lenderEnv'>): string => `http://127.0.0.1:${settings.lenderEnv.LENDER_SERVICE_PORT ?? DEMO_LENDER_SERVICE.port}`;

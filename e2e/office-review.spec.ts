@@ -9,6 +9,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { hashOf, outbox } from './support/borrower.ts';
+import { menuItem, tableRow } from './support/navigation.ts';
 import { confirmSignUp, DEMO_PASSWORD, signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -87,14 +88,7 @@ async function newOffice(browser: Browser, who: string): Promise<NewOffice> {
  * The side menu widens under the pointer, over the page: point at it first, so the click lands where the item then
  * is, and leave it after, so it narrows again.
  */
-async function menuItem(page: Page, name: string): Promise<void> {
-  const menu = page.getByRole('navigation', { name: 'Main menu' });
-  await menu.hover();
-  await menu.getByRole('link', { name }).click();
-  await page.getByRole('banner').hover();
-}
-
-const row = (page: Page, text: string) => page.locator('main [data-screen="table"] tbody tr').filter({ hasText: text });
+const row = tableRow;
 const field = (page: Page, label: string) => page.locator('main [data-screen="detail"]').getByText(label, { exact: true }).locator('xpath=..');
 
 /** On the office's file: a decision with its reason, through the dialog that requires one. */

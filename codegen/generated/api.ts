@@ -1665,6 +1665,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/Jobs/GetJobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * List the jobs of the durable queue
+         * @description Messages, lender callbacks, decision polls and the orders told to lenders, newest first: where each stands, its attempts and why its last one failed. Platform admins see here what gave up (Dead) and try it again.
+         */
+        put: operations["AdminJobs_GetJobs"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/Jobs/RetryJob": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Try a job that gave up again
+         * @description A Dead job is given its attempts again and runs at once; its work is made once by its own key (a refund's Idempotency-Key, a callback's id), so trying again never moves money twice. Any other job is refused (409).
+         */
+        put: operations["AdminJobs_RetryJob"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/Apps/GetAppAuditLogs": {
         parameters: {
             query?: never;
@@ -3685,6 +3725,56 @@ export interface components {
             notes?: string | null;
         };
         /**
+         * Job query
+         * @description Body of Admin_GetJobs: the jobs of the durable queue, newest first, by state and kind.
+         */
+        JobQuery: {
+            /** @description Only jobs in these states; all when absent. */
+            states?: components["schemas"]["JobState"][];
+            /** @description Only jobs of these kinds; all when absent. */
+            queues?: components["schemas"]["JobQueue"][];
+            /** @description Only jobs about this application. */
+            appId?: number;
+            /** @description Default 1. */
+            page?: number;
+            /** @description Default 25. */
+            pageSize?: number;
+            /**
+             * @description Default createdAtUtc.
+             * @enum {string}
+             */
+            sortBy?: "createdAtUtc" | "runAtUtc";
+            /** @description Default true. */
+            sortDesc?: boolean;
+        };
+        /**
+         * Job
+         * @description A job of the durable queue as platform admins see it (Admin_GetJobs): what it is for, where it stands and why its last attempt failed. Its payload is not shown: a lender's callback may carry what the applicant told the lender.
+         */
+        Job: {
+            jobId: number;
+            queue: components["schemas"]["JobQueue"];
+            /** @description What makes the job once in its queue: an outbox message, a callback's digest, an application or refund id. */
+            key: string | null;
+            state: components["schemas"]["JobState"];
+            /** @description Attempts made so far. */
+            attempts: number;
+            maxAttempts: number;
+            /**
+             * Format: date-time
+             * @description When it runs next (waiting), or ran last.
+             */
+            runAtUtc: string;
+            /** Format: date-time */
+            createdAtUtc: string;
+            /** Format: date-time */
+            finishedAtUtc: string | null;
+            /** @description Why the last attempt failed, in the handler's words; null once done. */
+            lastError: string | null;
+            /** @description The application the job is about, when it is about one. */
+            appId: number | null;
+        };
+        /**
          * Application audit logs
          * @description Event, decision and contract logs of an application (AdminApps_GetAppAuditLogs).
          */
@@ -4316,6 +4406,18 @@ export interface components {
          * @enum {string}
          */
         OfficeUserStatus: "Active" | "Invited" | "InviteExpired" | "Disabled";
+        /**
+         * Job state
+         * @description Where a job of the durable queue stands: waiting for its time (a first try or a retry), being run now, done, or given up after its last attempt (Dead), when a platform admin may try it again.
+         * @enum {string}
+         */
+        JobState: "Queued" | "Running" | "Done" | "Dead";
+        /**
+         * Job queue
+         * @description The kinds of background work of the durable job queue (decision 0262): each queue's jobs are run by its handler on the server.
+         * @enum {string}
+         */
+        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund";
         /**
          * Application event log entry
          * @description Something a user, borrower or the system did to an application.
@@ -7617,6 +7719,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminJobs_GetJobs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagedResult"] & {
+                        results: components["schemas"]["Job"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminJobs_RetryJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    jobId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -101,6 +101,20 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Processing": "Processing",
     "Completed": "Completed"
   },
+  "JobQueue": {
+    "message": "E-mail or text message",
+    "lender-callback": "News from a lender",
+    "lender-decision-poll": "Asking a lender for its decision",
+    "lender-finalize": "Finalizing at the lender",
+    "lender-fund": "Funding request to the lender",
+    "lender-refund": "Refund sent to the lender"
+  },
+  "JobState": {
+    "Queued": "Waiting",
+    "Running": "Running",
+    "Done": "Done",
+    "Dead": "Gave up"
+  },
   "KbaStatus": {
     "Pending": "Pending",
     "Passed": "Passed",

@@ -95,6 +95,8 @@ const compact = {
   AdminApps_GetFundedApps: 'put /api/admin/Apps/GetFundedApps b',
   AdminApps_GetRefunds: 'put /api/admin/Apps/GetRefunds b',
   AdminApps_UpdateRefund: 'put /api/admin/Apps/UpdateRefund wb',
+  AdminJobs_GetJobs: 'put /api/admin/Jobs/GetJobs b',
+  AdminJobs_RetryJob: 'put /api/admin/Jobs/RetryJob wb',
   AdminApps_GetAppAuditLogs: 'put /api/admin/Apps/GetAppAuditLogs',
   AdminApps_MarkAppsFunded: 'post /api/admin/Apps/MarkAppsFunded wdb',
   AdminOffices_GetOffices: 'put /api/admin/Offices/GetOffices b',

@@ -6667,6 +6667,66 @@ export const samples: Readonly<Record<string, unknown>> = {
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z"
   },
+  "AdminJobs_GetJobs": {
+    "currentPage": 101,
+    "nextPage": 101,
+    "pageSize": 100,
+    "rowCount": 101,
+    "results": [
+      {
+        "jobId": 101,
+        "queue": "message",
+        "key": "Sample key",
+        "state": "Queued",
+        "attempts": 101,
+        "maxAttempts": 101,
+        "runAtUtc": "2026-03-16T15:30:00Z",
+        "createdAtUtc": "2026-03-16T15:30:00Z",
+        "finishedAtUtc": "2026-03-16T15:30:00Z",
+        "lastError": "Sample last error",
+        "appId": 101
+      },
+      {
+        "jobId": 102,
+        "queue": "lender-callback",
+        "key": "Sample key 2",
+        "state": "Running",
+        "attempts": 102,
+        "maxAttempts": 102,
+        "runAtUtc": "2026-03-16T15:30:00Z",
+        "createdAtUtc": "2026-03-16T15:30:00Z",
+        "finishedAtUtc": "2026-03-16T15:30:00Z",
+        "lastError": "Sample last error 2",
+        "appId": 102
+      },
+      {
+        "jobId": 103,
+        "queue": "lender-decision-poll",
+        "key": "Sample key 3",
+        "state": "Done",
+        "attempts": 103,
+        "maxAttempts": 103,
+        "runAtUtc": "2026-03-16T15:30:00Z",
+        "createdAtUtc": "2026-03-16T15:30:00Z",
+        "finishedAtUtc": "2026-03-16T15:30:00Z",
+        "lastError": "Sample last error 3",
+        "appId": 103
+      }
+    ]
+  },
+  "AdminJobs_RetryJob": {
+    "jobId": 101,
+    "queue": "message",
+    "key": "Sample key",
+    "state": "Queued",
+    "attempts": 101,
+    "maxAttempts": 101,
+    "runAtUtc": "2026-03-16T15:30:00Z",
+    "createdAtUtc": "2026-03-16T15:30:00Z",
+    "finishedAtUtc": "2026-03-16T15:30:00Z",
+    "lastError": "Sample last error",
+    "appId": 101
+  },
   "AdminApps_GetAppAuditLogs": {
     "appId": 101,
     "events": [

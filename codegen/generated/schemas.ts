@@ -380,6 +380,21 @@ export type PersonName9 = string;
  */
 export type PersonName10 = string;
 /**
+ * Where a job of the durable queue stands: waiting for its time (a first try or a retry), being run now, done, or given up after its last attempt (Dead), when a platform admin may try it again.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "JobState".
+ */
+export type JobState = 'Queued' | 'Running' | 'Done' | 'Dead';
+/**
+ * The kinds of background work of the durable job queue (decision 0262): each queue's jobs are run by its handler on the server.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "JobQueue".
+ */
+export type JobQueue =
+  'message' | 'lender-callback' | 'lender-decision-poll' | 'lender-finalize' | 'lender-fund' | 'lender-refund';
+/**
  * Kind of an application audit log entry.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -7191,6 +7206,88 @@ export interface RefundUpdate {
   achStatus?: FundingStatus | null;
   estimatedAchDeliveryDate?: string | null;
   notes?: string | null;
+}
+/**
+ * Body of Admin_GetJobs: the jobs of the durable queue, newest first, by state and kind.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "JobQuery".
+ */
+export interface JobQuery {
+  /**
+   * Only jobs in these states; all when absent.
+   *
+   * @maxItems 4
+   */
+  states?:
+    [] | [JobState] | [JobState, JobState] | [JobState, JobState, JobState] | [JobState, JobState, JobState, JobState];
+  /**
+   * Only jobs of these kinds; all when absent.
+   *
+   * @maxItems 6
+   */
+  queues?:
+    | []
+    | [JobQueue]
+    | [JobQueue, JobQueue]
+    | [JobQueue, JobQueue, JobQueue]
+    | [JobQueue, JobQueue, JobQueue, JobQueue]
+    | [JobQueue, JobQueue, JobQueue, JobQueue, JobQueue]
+    | [JobQueue, JobQueue, JobQueue, JobQueue, JobQueue, JobQueue];
+  /**
+   * Only jobs about this application.
+   */
+  appId?: number;
+  /**
+   * Default 1.
+   */
+  page?: number;
+  /**
+   * Default 25.
+   */
+  pageSize?: number;
+  /**
+   * Default createdAtUtc.
+   */
+  sortBy?: 'createdAtUtc' | 'runAtUtc';
+  /**
+   * Default true.
+   */
+  sortDesc?: boolean;
+}
+/**
+ * A job of the durable queue as platform admins see it (Admin_GetJobs): what it is for, where it stands and why its last attempt failed. Its payload is not shown: a lender's callback may carry what the applicant told the lender.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "Job".
+ */
+export interface Job {
+  jobId: number;
+  queue: JobQueue;
+  /**
+   * What makes the job once in its queue: an outbox message, a callback's digest, an application or refund id.
+   */
+  key: string | null;
+  state: JobState;
+  /**
+   * Attempts made so far.
+   */
+  attempts: number;
+  maxAttempts: number;
+  /**
+   * When it runs next (waiting), or ran last.
+   */
+  runAtUtc: string;
+  createdAtUtc: string;
+  finishedAtUtc: string | null;
+  /**
+   * Why the last attempt failed, in the handler's words; null once done.
+   */
+  lastError: string | null;
+  /**
+   * The application the job is about, when it is about one.
+   */
+  appId: number | null;
 }
 /**
  * Event, decision and contract logs of an application (AdminApps_GetAppAuditLogs).

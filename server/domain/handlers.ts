@@ -9,6 +9,7 @@ import { otpHandlers } from './otp/handlers.ts';
 import { fileHandlers } from './files/handlers.ts';
 import { adminOfficeHandlers } from './admin/handlers.ts';
 import { adminAppHandlers } from './admin/apps-handlers.ts';
+import { adminJobHandlers } from './admin/jobs-handlers.ts';
 import { fundingHandlers } from './funding/handlers.ts';
 import { refundHandlers } from './refunds/handlers.ts';
 import { journeyHandlers } from './journey/handlers.ts';
@@ -29,6 +30,7 @@ export function createHandlers(): Handlers {
     ...fileHandlers,
     ...adminOfficeHandlers,
     ...adminAppHandlers,
+    ...adminJobHandlers,
     ...fundingHandlers,
     ...refundHandlers,
     ...reviewHandlers,

@@ -97,6 +97,18 @@ export async function retryJob(db: Db, job: ClaimedJob, delayMs: number, error: 
   return moved.rows[0]?.state ?? 'lost';
 }
 
+/**
+ * A Dead job runs again at once with `moreAttempts` attempts beyond those it had (its attempt count goes on rising, so a
+ * claim from before it died can never finish it); false when the job is not Dead.
+ */
+export async function reviveJob(db: Db, id: number, moreAttempts: number): Promise<boolean> {
+  const revived = await db.execute(sql`
+    update jobs set state = 'Queued', run_at = now(), max_attempts = attempts + ${moreAttempts}, finished_at = null
+    where id = ${id} and state = 'Dead'
+    returning id`);
+  return revived.rows.length === 1;
+}
+
 /** Exponential backoff from `baseMs`, at most `capMs`, with a tenth of jitter so that retries of one outage spread. */
 export function backoffMs(attempt: number, baseMs: number, capMs: number): number {
   const plain = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));

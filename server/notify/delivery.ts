@@ -3,6 +3,7 @@ import type { Db } from '../db/index.ts';
 import { outbox } from '../db/schema.ts';
 import type { ClaimedJob } from '../jobs/queue.ts';
 import type { JobOutcome, QueueWork } from '../jobs/runner.ts';
+import type { JobQueue } from '../../codegen/generated/schemas.ts';
 
 /** What a message is delivered through: SMTP (nodemailer) and an HTTP SMS gateway (transports.ts). */
 export interface Transport {
@@ -16,7 +17,7 @@ export interface Transport {
  * A failed delivery is tried again after 2 minutes, then doubling, and its row becomes Failed after MESSAGE_ATTEMPTS.
  * A channel without a transport keeps its rows Pending: in demo mode they are read on /dev/outbox.
  */
-export const MESSAGE_QUEUE = 'message';
+export const MESSAGE_QUEUE = 'message' satisfies JobQueue;
 export const MESSAGE_ATTEMPTS = 5;
 
 type Transports = Partial<Record<'Email' | 'Sms', Transport>>;

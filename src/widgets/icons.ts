@@ -1,6 +1,7 @@
 /** The icons descriptors may name (menus, buttons), lucide-react imported by path so only these are bundled. */
 import type { ComponentType } from 'react';
 import type { IconProps } from '../engine/services.ts';
+import Activity from 'lucide-react/icons/activity';
 import Archive from 'lucide-react/icons/archive';
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right';
 import Banknote from 'lucide-react/icons/banknote';
@@ -26,6 +27,7 @@ import Users from 'lucide-react/icons/users';
 import X from 'lucide-react/icons/x';
 
 export const icons: Record<string, ComponentType<IconProps>> = {
+  activity: Activity,
   archive: Archive,
   'arrow-left-right': ArrowLeftRight,
   banknote: Banknote,

@@ -139,7 +139,7 @@ const PLACEHOLDER: ExampleFixtures = {
     otpChallengeId: '00000000-0000-4000-8000-000000000000',
     otpCode: '000000',
   },
-  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1 },
+  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1 },
   journey: JOURNEY_PLACEHOLDER,
 };
 
@@ -416,6 +416,8 @@ export interface AppExampleFixtures {
   refundedAppId: number;
   refundId: number;
   transactionId: number;
+  /** A lender order that gave up, on the funded application: tried again from the jobs page. */
+  deadJobId: number;
 }
 
 async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExampleFixtures> {
@@ -428,13 +430,16 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
     const fundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Fay', lastName: 'Funded' });
     const refundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Rory', lastName: 'Refunded' });
     const refundId = await insertRefund(tx, refundedAppId, 50_000);
-    return { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId };
+    const dead = await tx.execute<{ id: number }>(
+      sql`insert into jobs (queue, key, payload, state, attempts, max_attempts, last_error, finished_at) values ('lender-fund', ${`example-${fundedAppId}`}, ${JSON.stringify({ appId: fundedAppId })}::jsonb, 'Dead', 12, 12, 'the lender answered 503', now()) returning id`,
+    );
+    return { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id) };
   });
 }
 
 function appExamples(fixtures: ExampleFixtures): Example[] {
   const { adminEmail: owner } = fixtures;
-  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId } = fixtures.apps;
+  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId } = fixtures.apps;
   const platform = 'admin@demo.test';
   return [
     { operationId: 'App_UpsertAppNote', as: owner, request: put('/api/App/UpsertAppNote', { appId: openAppId, note: 'Called the patient about proof of income.' }) },
@@ -468,5 +473,7 @@ function appExamples(fixtures: ExampleFixtures): Example[] {
     { operationId: 'AdminApps_GetApps', as: 'dfi@demo.test', request: put('/api/admin/Apps/GetApps', { search: 'o', sortBy: 'officeName', page: 1, pageSize: 10 }) },
     { operationId: 'AdminApps_GetInactiveApps', as: 'dfi@demo.test', request: put('/api/admin/Apps/GetInactiveApps', { officeId: DEMO.brightSmiles }) },
     { operationId: 'AdminApps_GetAppAuditLogs', as: 'dfi@demo.test', request: { method: 'PUT', url: `/api/admin/Apps/GetAppAuditLogs?id=${readyAppId}` } },
+    { operationId: 'AdminJobs_GetJobs', as: platform, request: put('/api/admin/Jobs/GetJobs', { states: ['Dead'], page: 1, pageSize: 10 }) },
+    { operationId: 'AdminJobs_RetryJob', as: platform, request: put('/api/admin/Jobs/RetryJob', { jobId: deadJobId }) },
   ];
 }

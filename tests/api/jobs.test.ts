@@ -6,7 +6,8 @@ import { DECISION_POLL_QUEUE } from '../../server/domain/journey/decision-polls.
 import { claimDue, claimJob, enqueue, finishJob, retryJob } from '../../server/jobs/queue.ts';
 import { createJobRunner } from '../../server/jobs/runner.ts';
 import { runNow, type Services } from '../../server/services.ts';
-import { OFFICE_ADMIN } from '../support/demo-accounts.ts';
+import { OFFICE_ADMIN, PLATFORM } from '../support/demo-accounts.ts';
+import { jobsSettled } from '../support/jobs.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { insertApplication } from './apps-fixtures.ts';
 import { DEMO } from './examples.ts';
@@ -165,5 +166,39 @@ describe('orders told to the lender', () => {
     const sent = (await logLines(h, appId)).filter((l) => l.message.startsWith('Refund sent to Ally Lending'));
     expect(sent).toHaveLength(1);
     expect(sent[0]!.data).toMatchObject({ refundId: Number(refundId), lender: 'ally', accepted: true, reference: job.result!.reference });
+  });
+});
+
+describe("the platform admin's Background Jobs", () => {
+  const list = (body: Record<string, unknown>, as = PLATFORM) => h.request(as, 'PUT', '/api/admin/Jobs/GetJobs', body);
+  const retry = (jobId: number, as = PLATFORM) => h.request(as, 'PUT', '/api/admin/Jobs/RetryJob', { jobId });
+  type Job = { jobId: number; queue: string; state: string; attempts: number; maxAttempts: number; lastError: string | null; appId: number | null };
+
+  it('lists a job that gave up with why, tries it again once mended, and says so on the application', async () => {
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'Funded', amount: 100_000, lenderCode: 'ally' });
+    const key = `admin-retry-${appId}`;
+    const inserted = await db().execute<{ id: number }>(
+      sql`insert into jobs (queue, key, payload, state, attempts, max_attempts, last_error, finished_at) values ('lender-fund', ${key}, ${JSON.stringify({ appId })}::jsonb, 'Dead', 12, 12, 'the lender answered 503', now()) returning id`,
+    );
+    const jobId = Number(inserted.rows[0]!.id);
+
+    const dead = json<{ results: Job[] }>(await list({ states: ['Dead'], queues: ['lender-fund'], appId }));
+    expect(dead.results).toEqual([expect.objectContaining({ jobId, queue: 'lender-fund', state: 'Dead', attempts: 12, maxAttempts: 12, lastError: 'the lender answered 503', appId })]);
+    expect(json<{ results: Job[] }>(await list({ states: ['Done'], appId })).results).toEqual([]);
+
+    for (const as of [OFFICE_ADMIN, 'dfi@demo.test']) {
+      expect((await list({}, as)).statusCode, as).toBe(403);
+      expect((await retry(jobId, as)).statusCode, as).toBe(403);
+    }
+    const retried = await retry(jobId);
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(json<Job>(retried)).toMatchObject({ jobId, state: 'Queued', attempts: 12, maxAttempts: 17 });
+    await jobsSettled(db());
+    expect(await jobRow('lender-fund', key)).toMatchObject({ state: 'Done', attempts: 13, last_error: null, result: { accepted: true } });
+    const lines = (await logLines(h, appId)).map((l) => l.message);
+    expect(lines).toEqual(expect.arrayContaining(['Tried again by a platform admin: Funding request to the lender', expect.stringMatching(/^Funding requested from Ally Lending/)]));
+
+    expect((await retry(jobId)).statusCode).toBe(409);
+    expect((await retry(9_000_000_000)).statusCode).toBe(404);
   });
 });

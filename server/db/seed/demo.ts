@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Settings } from '../../config.ts';
 import { hashPassword } from '../../identity/password.ts';
 import type { Db } from '../index.ts';
-import { lenders, userOffices, users, type internalRole, type officeRole } from '../schema.ts';
+import { applications, jobs, lenders, userOffices, users, type internalRole, type officeRole } from '../schema.ts';
 import { seedDemoApplications } from './demo-applications.ts';
 import { seedDemoOffices, type SeededOffice } from './demo-offices.ts';
 import { seedReferenceData } from './reference.ts';
@@ -130,7 +130,22 @@ export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode
       staffEmail: OFFICE_ADMIN_EMAIL,
       count: APPLICATION_COUNT,
     });
+    await seedGivenUpJob(tx);
     return { created: true };
+  });
+}
+
+/**
+ * One funding request that gave up while its lender was down (a week-old outage), for the platform admins' Background
+ * Jobs page to show and try again: the first loan submitted for funding, as the office's finalizing would have queued it.
+ */
+async function seedGivenUpJob(db: Db): Promise<void> {
+  const [app] = await db.select({ id: applications.id }).from(applications).where(eq(applications.stage, 'SubmittedForFunding')).orderBy(applications.id).limit(1);
+  if (!app) return;
+  const weekAgo = new Date(Date.now() - 7 * 86_400_000);
+  await db.insert(jobs).values({
+    queue: 'lender-fund', key: String(app.id), payload: { appId: app.id }, state: 'Dead', attempts: 12, maxAttempts: 12,
+    lastError: 'the lender answered 503 Service Unavailable', runAt: weekAgo, createdAt: weekAgo, finishedAt: weekAgo,
   });
 }
 

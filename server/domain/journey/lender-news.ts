@@ -15,6 +15,7 @@ import { applicantOf } from './applicant.ts';
 import { catalogueOf, discountRateOf } from './office-lenders.ts';
 import { recordAnswers } from './prequal.ts';
 import { DECISION_POLL, DECISION_POLL_QUEUE } from './decision-polls.ts';
+import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 
 /**
  * What a lender tells after the request that asked it (decision 0262): its signed callbacks and the answers to the
@@ -28,7 +29,7 @@ type Schemas = components['schemas'];
 type SubStatus = Schemas['ContractSubStatus'];
 type LenderCallback = Schemas['LenderCallback'];
 
-export const CALLBACK_QUEUE = 'lender-callback';
+export const CALLBACK_QUEUE = 'lender-callback' satisfies JobQueue;
 
 /** A callback that could not be applied is tried again for about a day and a half (12 attempts, doubling from 10 s to an hour). */
 export const CALLBACK_ATTEMPTS = 12;

@@ -7,6 +7,7 @@ import type { LenderOrderAnswer } from '../../lenders/types.ts';
 import type { Services } from '../../services.ts';
 import { writeLogs } from '../applications/records.ts';
 import { catalogueOf } from './office-lenders.ts';
+import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 
 /**
  * What the office does to a loan, told to its lender by jobs of the durable queue (decision 0262): the office
@@ -16,7 +17,7 @@ import { catalogueOf } from './office-lenders.ts';
  * application's log; the platform's own funding and refund processing is unchanged.
  */
 type Kind = 'finalize' | 'fund' | 'refund';
-const QUEUES: Record<Kind, string> = { finalize: 'lender-finalize', fund: 'lender-fund', refund: 'lender-refund' };
+const QUEUES: Record<Kind, JobQueue> = { finalize: 'lender-finalize', fund: 'lender-fund', refund: 'lender-refund' };
 const ATTEMPTS = 12;
 type Payload = { appId: number; refundId?: number };
 

@@ -1665,6 +1665,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Webhooks/GetEndpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * List the webhook endpoints of an office, or the platform's
+         * @description An office admin lists the office's endpoints (officeId); a platform admin also lists the platform's own, which get the events of every office (no officeId).
+         */
+        put: operations["Webhooks_GetEndpoints"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/AddEndpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Add a webhook endpoint
+         * @description The address (https; http to this machine in demo mode only; never a loopback, private or link-local address outside demo mode) gets the chosen events, each signed (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature). The answer holds the signing secret, shown this once. At most 10 endpoints per office.
+         */
+        put: operations["Webhooks_AddEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/UpdateEndpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change a webhook endpoint (its address, events, description), or pause and resume it
+         * @description Resuming an endpoint sends what waited while it was paused, in order.
+         */
+        put: operations["Webhooks_UpdateEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/DeleteEndpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Delete a webhook endpoint and its delivery log
+         * @description Nothing more is sent to it.
+         */
+        put: operations["Webhooks_DeleteEndpoint"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/RotateSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Give a webhook endpoint a new signing secret
+         * @description The new secret signs from now on; for overlapHours (0 to 168, default 24) the previous one signs too (two signatures in webhook-signature), so the receiver can switch without losing a delivery. The answer holds the new secret, shown this once.
+         */
+        put: operations["Webhooks_RotateSecret"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/GetDeliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Read a webhook endpoint's delivery log
+         * @description Newest first: the event, its status, attempts, the endpoint's last answer (status, first 200 characters, time taken).
+         */
+        put: operations["Webhooks_GetDeliveries"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/Replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send deliveries of a webhook endpoint again
+         * @description One delivery (deliveryId), or every delivery of the endpoint whose event happened from fromUtc to toUtc (at most 1,000): each is sent again with the same event id, in order per application.
+         */
+        put: operations["Webhooks_Replay"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Webhooks/SendTest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send a test event to a webhook endpoint
+         * @description A webhook.test event, signed like every other, to this endpoint only; its delivery shows in the log.
+         */
+        put: operations["Webhooks_SendTest"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/Jobs/GetJobs": {
         parameters: {
             query?: never;
@@ -2079,7 +2239,67 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    event: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, delivered to a webhook endpoint
+         * @description Sent to each endpoint that chose the event's type, at least once: a receiver processes each `webhook-id` once.
+         *     Deliveries about one application arrive in the order they happened. A 2xx answer within 10 s acknowledges it;
+         *     anything else is tried again after 30 s, doubling to an hour, for about a day; then the delivery has failed, the
+         *     endpoint is paused and its admins are e-mailed. Signed as Standard Webhooks (https://www.standardwebhooks.com):
+         *     `webhook-signature` is `v1,` and the base64 HMAC-SHA256, keyed by the secret's bytes after `whsec_`, of
+         *     `<webhook-id>.<webhook-timestamp>.<body>`; during a rotation two signatures are sent, separated by a space.
+         *     Verifying in Node:
+         *
+         *         const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+         *         const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${rawBody}`).digest('base64');
+         *         const ok = signatureHeader.split(' ').some((s) => s === `v1,${expected}`)
+         *           && Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id: the same on every attempt and replay. */
+                    "webhook-id": string;
+                    /** @description Seconds since 1970 when this attempt was signed; refuse one more than 5 minutes away. */
+                    "webhook-timestamp": string;
+                    /** @description v1,<base64 signature>, space-separated when two secrets sign. */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            responses: {
+                /** @description Acknowledged (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -3725,6 +3945,94 @@ export interface components {
             notes?: string | null;
         };
         /**
+         * Webhook endpoint
+         * @description An address an office (or the platform, officeId null) sends chosen events to, signed with its secret (never shown again after it was made).
+         */
+        WebhookEndpoint: {
+            endpointId: number;
+            officeId: number | null;
+            /** Format: uri */
+            url: string;
+            description: string | null;
+            eventTypes: components["schemas"]["EventType"][];
+            status: components["schemas"]["WebhookEndpointStatus"];
+            pausedReason: string | null;
+            /**
+             * Format: date-time
+             * @description While a rotation overlaps: until when the previous secret signs too.
+             */
+            previousSecretUntilUtc: string | null;
+            /** Format: date-time */
+            createdAtUtc: string;
+            /** @description How the last attempted delivery went; null before the first. */
+            lastDeliveryStatus: components["schemas"]["WebhookDeliveryStatus"] | null;
+            /**
+             * Format: date-time
+             * @description When the last delivery was attempted.
+             */
+            lastDeliveryAtUtc: string | null;
+        };
+        /**
+         * Webhook endpoint upsert
+         * @description Body of Webhooks_AddEndpoint (officeId, url and eventTypes; officeId absent: a platform endpoint, platform admins only) and Webhooks_UpdateEndpoint (endpointId and what changes). The address is https (http to this machine in demo mode only) and may not point at a loopback, private or link-local address outside demo mode.
+         */
+        WebhookEndpointUpsert: {
+            endpointId?: number;
+            officeId?: number;
+            url?: string;
+            description?: string | null;
+            eventTypes?: components["schemas"]["EventType"][];
+            status?: components["schemas"]["WebhookEndpointStatus"];
+        };
+        /**
+         * Webhook secret
+         * @description The answer of Webhooks_AddEndpoint and Webhooks_RotateSecret: the endpoint and its signing secret, shown this once (the portal keeps it encrypted and never shows it again).
+         */
+        WebhookSecret: {
+            endpoint: components["schemas"]["WebhookEndpoint"];
+            /** @description whsec_ and 32 random bytes in base64: the key of HMAC-SHA256 (Standard Webhooks). */
+            secret: string;
+        };
+        /**
+         * Webhook rotation
+         * @description Body of Webhooks_RotateSecret: the endpoint, and how many hours (0 to 168, default 24) its previous secret still signs beside the new one.
+         */
+        WebhookRotation: {
+            endpointId: number;
+            overlapHours?: number;
+        };
+        /**
+         * Webhook delivery status
+         * @description Pending: not acknowledged yet (tried again with backoff for about a day); Delivered: the endpoint answered 2xx; Failed: given up, the endpoint paused.
+         * @enum {string}
+         */
+        WebhookDeliveryStatus: "Pending" | "Delivered" | "Failed";
+        /**
+         * Webhook delivery
+         * @description One event sent to one endpoint, with its last attempt: a line of the endpoint's delivery log.
+         */
+        WebhookDelivery: {
+            deliveryId: number;
+            endpointId: number;
+            /** Format: uuid */
+            eventId: string;
+            eventType: components["schemas"]["EventType"];
+            appId: number | null;
+            /** Format: date-time */
+            occurredAtUtc: string;
+            status: components["schemas"]["WebhookDeliveryStatus"];
+            attempts: number;
+            responseStatus: number | null;
+            /** @description The first 200 characters of the endpoint's answer. */
+            responseExcerpt: string | null;
+            latencyMs: number | null;
+            lastError: string | null;
+            /** Format: date-time */
+            lastAttemptAtUtc: string | null;
+            /** Format: date-time */
+            deliveredAtUtc: string | null;
+        };
+        /**
          * Job query
          * @description Body of Admin_GetJobs: the jobs of the durable queue, newest first, by state and kind.
          */
@@ -4046,6 +4354,29 @@ export interface components {
             status: "ok" | "degraded";
             /** @enum {string} */
             database: "up" | "down";
+        };
+        /**
+         * Event
+         * @description Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.
+         */
+        Event: {
+            /** Format: uuid */
+            id: string;
+            type: components["schemas"]["EventType"];
+            /** Format: date-time */
+            occurredAt: string;
+            officeId: number | null;
+            /** @description The application it is about; deliveries about one application arrive in the order they happened. */
+            appId: number | null;
+            subject: {
+                /** @enum {string} */
+                kind: "application" | "office" | "user" | "lender" | "webhook";
+                id: string;
+            };
+            /** @description Ids, stages, amounts (dollars) and codes of what changed. */
+            data: {
+                [key: string]: string | number | boolean | null;
+            };
         };
         /**
          * Problem details
@@ -4407,6 +4738,18 @@ export interface components {
          */
         OfficeUserStatus: "Active" | "Invited" | "InviteExpired" | "Disabled";
         /**
+         * Event type
+         * @description What happened (issue 39): recorded once as an event with an id, its time, office and subject, and sent to the webhooks that chose it. An event's data never carries an SSN, a date of birth or a bank number.
+         * @enum {string}
+         */
+        EventType: "application.created" | "application.link_sent" | "application.link_opened" | "application.prequalified" | "application.declined" | "application.offer_selected" | "application.identity_passed" | "application.signed" | "application.finalized" | "application.funded" | "application.refund_requested" | "application.refund_completed" | "application.cancelled" | "office.submitted" | "office.approved" | "office.declined" | "office.on_hold" | "office.lender_enrolled" | "user.invited" | "user.joined" | "user.disabled" | "webhook.test";
+        /**
+         * Webhook endpoint status
+         * @description Active endpoints get their events; a paused one gets none until it is resumed (paused by its admin, or by the portal after a delivery failed for a day).
+         * @enum {string}
+         */
+        WebhookEndpointStatus: "Active" | "Paused";
+        /**
          * Job state
          * @description Where a job of the durable queue stands: waiting for its time (a first try or a retry), being run now, done, or given up after its last attempt (Dead), when a platform admin may try it again.
          * @enum {string}
@@ -4417,7 +4760,7 @@ export interface components {
          * @description The kinds of background work of the durable job queue (decision 0262): each queue's jobs are run by its handler on the server.
          * @enum {string}
          */
-        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund";
+        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund" | "webhook";
         /**
          * Application event log entry
          * @description Something a user, borrower or the system did to an application.
@@ -7719,6 +8062,295 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_GetEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    officeId?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_AddEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpsert"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_UpdateEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEndpointUpsert"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_DeleteEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpointId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_RotateSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRotation"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_GetDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpointId: number;
+                    status?: components["schemas"]["WebhookDeliveryStatus"];
+                    page?: number;
+                    pageSize?: number;
+                    /** @enum {string} */
+                    sortBy?: "createdAtUtc";
+                    sortDesc?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagedResult"] & {
+                        results: components["schemas"]["WebhookDelivery"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_Replay: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpointId: number;
+                    deliveryId?: number;
+                    /** Format: date-time */
+                    fromUtc?: string;
+                    /** Format: date-time */
+                    toUtc?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        replayed: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Webhooks_SendTest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    endpointId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             400: components["responses"]["BadRequest"];

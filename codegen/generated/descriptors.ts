@@ -161,13 +161,17 @@ export type ValueFormat =
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * screens/lenders/<code>.json: a lender's borrower flow (routes and step names), its journey (which step hosts the ESIGN consent, the identity questions and the signature), offer columns, disclosures and sandbox rules (docs/decisions/0101). Adding a lender is adding one such file.
  *
@@ -198,11 +202,11 @@ export type Expression5 = (string | number | boolean | null) | Expression[] | Op
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  */
@@ -212,7 +216,7 @@ export type ValueFormat1 =
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -228,11 +232,11 @@ export type Expression8 = (string | number | boolean | null) | Expression[] | Op
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
+export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Run by Next after the step's form saved (e.g. a submission); a failure keeps the step.
  *
@@ -256,15 +260,7 @@ export type Expression10 = (string | number | boolean | null) | Expression[] | O
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
-export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
- */
 export type Text10 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
- */
-export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -272,11 +268,19 @@ export type Text11 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
 export type Text12 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
  *
@@ -585,16 +589,18 @@ export interface FormField {
      */
     multiple?: boolean;
     /**
+     * select/radio: the choices offered, in this order (a subset of an enumeration, or values of its own).
+     *
      * @maxItems 100
      */
     choices?: {
       value: string | number | boolean;
-      label: Text;
+      label?: Text2;
     }[];
     source?: Binding1;
     optionValue?: Expression;
     optionLabel?: Text;
-    addLabel?: Text2;
+    addLabel?: Text3;
     /**
      * A repeating group: each item's title; {number} is its place (1, 2, …).
      */
@@ -842,7 +848,7 @@ export interface FooterLink {
  * via the `definition` "layouts__languages".
  */
 export interface LanguagePicker {
-  label: Text3;
+  label: Text4;
   visible?: Expression;
 }
 /**
@@ -1446,7 +1452,7 @@ export interface ServerCheck {
  * via the `definition` "screen__submit".
  */
 export interface FormSubmit {
-  label?: Text4;
+  label?: Text5;
   operation: OperationId;
   params?: Bindings;
   query?: Bindings;
@@ -1489,7 +1495,7 @@ export interface TableFilter {
    */
   choices?: {
     value: string | number | boolean;
-    label?: Text5;
+    label?: Text6;
   }[];
   format?: ValueFormat1;
 }
@@ -1502,7 +1508,7 @@ export interface TableFilter {
 export interface FormScreen {
   kind: 'form';
   format: FormatVersion;
-  title?: Text6;
+  title?: Text7;
   intro?: Text;
   dialog?: DialogFrame;
   onLoad?: Actions;
@@ -1684,8 +1690,8 @@ export interface WizardStep {
   screen: Name;
   visible?: Expression;
   done?: Expression8;
-  incomplete?: Text7;
-  next?: Text8;
+  incomplete?: Text8;
+  next?: Text9;
   actions?: Actions1;
 }
 /**
@@ -1736,8 +1742,8 @@ export interface DialogFrame2 {
  */
 export interface TableSelection {
   value?: Expression10;
-  label?: Text9;
-  allLabel?: Text10;
+  label?: Text10;
+  allLabel?: Text11;
   visible?: Expression;
   enabled?: Expression11;
 }
@@ -1769,7 +1775,7 @@ export interface KanbanLanes {
   key: string;
   items: string;
   count?: string;
-  title: Text11;
+  title: Text12;
   /**
    * The rows are flat: group them into lanes by key.
    */
@@ -1858,7 +1864,7 @@ export interface DetailImage {
 export interface ChoiceScreen {
   kind: 'dialog';
   format: FormatVersion;
-  title?: Text12;
+  title?: Text13;
   dialog?: DialogFrame5;
   onLoad?: Actions;
   text?: Text;

@@ -96,6 +96,30 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "WatchList": "Watch list",
     "Terminated": "Terminated"
   },
+  "EventType": {
+    "application.created": "Application created",
+    "application.link_sent": "Application link sent",
+    "application.link_opened": "Application link opened",
+    "application.prequalified": "Pre-qualified with offers",
+    "application.declined": "Declined by every lender",
+    "application.offer_selected": "Offer selected",
+    "application.identity_passed": "Identity questions passed",
+    "application.signed": "Loan agreement signed",
+    "application.finalized": "Finalized by the office",
+    "application.funded": "Funded",
+    "application.refund_requested": "Refund requested",
+    "application.refund_completed": "Refund completed",
+    "application.cancelled": "Application cancelled",
+    "office.submitted": "Enrollment submitted",
+    "office.approved": "Office approved",
+    "office.declined": "Office declined",
+    "office.on_hold": "Office put on hold",
+    "office.lender_enrolled": "Lender enrolled",
+    "user.invited": "User invited",
+    "user.joined": "User joined",
+    "user.disabled": "User disabled",
+    "webhook.test": "Test event"
+  },
   "FundingStatus": {
     "Initiated": "Initiated",
     "Processing": "Processing",
@@ -107,7 +131,8 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "lender-decision-poll": "Asking a lender for its decision",
     "lender-finalize": "Finalizing at the lender",
     "lender-fund": "Funding request to the lender",
-    "lender-refund": "Refund sent to the lender"
+    "lender-refund": "Refund sent to the lender",
+    "webhook": "Webhook delivery"
   },
   "JobState": {
     "Queued": "Waiting",
@@ -232,5 +257,14 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "df.admin": "Platform admin",
     "dfi.admin": "Limited platform admin (DFI)",
     "product.owner": "Product owner"
+  },
+  "WebhookDeliveryStatus": {
+    "Pending": "Pending",
+    "Delivered": "Delivered",
+    "Failed": "Failed"
+  },
+  "WebhookEndpointStatus": {
+    "Active": "Active",
+    "Paused": "Paused"
   }
 };

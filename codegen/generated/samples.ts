@@ -6667,6 +6667,195 @@ export const samples: Readonly<Record<string, unknown>> = {
     "createdAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z"
   },
+  "Webhooks_GetEndpoints": [
+    {
+      "endpointId": 101,
+      "officeId": 101,
+      "url": "https://example.com/",
+      "description": "Sample description",
+      "eventTypes": [
+        "application.created",
+        "application.link_sent",
+        "application.link_opened"
+      ],
+      "status": "Active",
+      "pausedReason": "Sample paused reason",
+      "previousSecretUntilUtc": "2026-03-16T15:30:00Z",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "lastDeliveryStatus": "Pending",
+      "lastDeliveryAtUtc": "2026-03-16T15:30:00Z"
+    },
+    {
+      "endpointId": 102,
+      "officeId": 102,
+      "url": "https://example.com/",
+      "description": "Sample description 2",
+      "eventTypes": [
+        "application.created",
+        "application.link_sent",
+        "application.link_opened"
+      ],
+      "status": "Paused",
+      "pausedReason": "Sample paused reason 2",
+      "previousSecretUntilUtc": "2026-03-16T15:30:00Z",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "lastDeliveryStatus": "Delivered",
+      "lastDeliveryAtUtc": "2026-03-16T15:30:00Z"
+    },
+    {
+      "endpointId": 103,
+      "officeId": 103,
+      "url": "https://example.com/",
+      "description": "Sample description 3",
+      "eventTypes": [
+        "application.created",
+        "application.link_sent",
+        "application.link_opened"
+      ],
+      "status": "Active",
+      "pausedReason": "Sample paused reason 3",
+      "previousSecretUntilUtc": "2026-03-16T15:30:00Z",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "lastDeliveryStatus": "Failed",
+      "lastDeliveryAtUtc": "2026-03-16T15:30:00Z"
+    }
+  ],
+  "Webhooks_AddEndpoint": {
+    "endpoint": {
+      "endpointId": 101,
+      "officeId": 101,
+      "url": "https://example.com/",
+      "description": "Sample description",
+      "eventTypes": [
+        "application.created",
+        "application.link_sent",
+        "application.link_opened"
+      ],
+      "status": "Active",
+      "pausedReason": "Sample paused reason",
+      "previousSecretUntilUtc": "2026-03-16T15:30:00Z",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "lastDeliveryStatus": "Pending",
+      "lastDeliveryAtUtc": "2026-03-16T15:30:00Z"
+    },
+    "secret": "Sample secret0000000000000000000000000000000000000"
+  },
+  "Webhooks_UpdateEndpoint": {
+    "endpointId": 101,
+    "officeId": 101,
+    "url": "https://example.com/",
+    "description": "Sample description",
+    "eventTypes": [
+      "application.created",
+      "application.link_sent",
+      "application.link_opened"
+    ],
+    "status": "Active",
+    "pausedReason": "Sample paused reason",
+    "previousSecretUntilUtc": "2026-03-16T15:30:00Z",
+    "createdAtUtc": "2026-03-16T15:30:00Z",
+    "lastDeliveryStatus": "Pending",
+    "lastDeliveryAtUtc": "2026-03-16T15:30:00Z"
+  },
+  "Webhooks_DeleteEndpoint": {
+    "success": true,
+    "message": "Sample message"
+  },
+  "Webhooks_RotateSecret": {
+    "endpoint": {
+      "endpointId": 101,
+      "officeId": 101,
+      "url": "https://example.com/",
+      "description": "Sample description",
+      "eventTypes": [
+        "application.created",
+        "application.link_sent",
+        "application.link_opened"
+      ],
+      "status": "Active",
+      "pausedReason": "Sample paused reason",
+      "previousSecretUntilUtc": "2026-03-16T15:30:00Z",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "lastDeliveryStatus": "Pending",
+      "lastDeliveryAtUtc": "2026-03-16T15:30:00Z"
+    },
+    "secret": "Sample secret0000000000000000000000000000000000000"
+  },
+  "Webhooks_GetDeliveries": {
+    "currentPage": 101,
+    "nextPage": 101,
+    "pageSize": 100,
+    "rowCount": 101,
+    "results": [
+      {
+        "deliveryId": 101,
+        "endpointId": 101,
+        "eventId": "00000000-0000-4000-8000-000000000001",
+        "eventType": "application.created",
+        "appId": 101,
+        "occurredAtUtc": "2026-03-16T15:30:00Z",
+        "status": "Pending",
+        "attempts": 101,
+        "responseStatus": 101,
+        "responseExcerpt": "Sample response excerpt",
+        "latencyMs": 101,
+        "lastError": "Sample last error",
+        "lastAttemptAtUtc": "2026-03-16T15:30:00Z",
+        "deliveredAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "deliveryId": 102,
+        "endpointId": 102,
+        "eventId": "00000000-0000-4000-8000-000000000002",
+        "eventType": "application.link_sent",
+        "appId": 102,
+        "occurredAtUtc": "2026-03-16T15:30:00Z",
+        "status": "Delivered",
+        "attempts": 102,
+        "responseStatus": 102,
+        "responseExcerpt": "Sample response excerpt 2",
+        "latencyMs": 102,
+        "lastError": "Sample last error 2",
+        "lastAttemptAtUtc": "2026-03-16T15:30:00Z",
+        "deliveredAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "deliveryId": 103,
+        "endpointId": 103,
+        "eventId": "00000000-0000-4000-8000-000000000003",
+        "eventType": "application.link_opened",
+        "appId": 103,
+        "occurredAtUtc": "2026-03-16T15:30:00Z",
+        "status": "Failed",
+        "attempts": 103,
+        "responseStatus": 103,
+        "responseExcerpt": "Sample response excerpt 3",
+        "latencyMs": 103,
+        "lastError": "Sample last error 3",
+        "lastAttemptAtUtc": "2026-03-16T15:30:00Z",
+        "deliveredAtUtc": "2026-03-16T15:30:00Z"
+      }
+    ]
+  },
+  "Webhooks_Replay": {
+    "replayed": 101
+  },
+  "Webhooks_SendTest": {
+    "deliveryId": 101,
+    "endpointId": 101,
+    "eventId": "00000000-0000-4000-8000-000000000001",
+    "eventType": "application.created",
+    "appId": 101,
+    "occurredAtUtc": "2026-03-16T15:30:00Z",
+    "status": "Pending",
+    "attempts": 101,
+    "responseStatus": 101,
+    "responseExcerpt": "Sample response excerpt",
+    "latencyMs": 101,
+    "lastError": "Sample last error",
+    "lastAttemptAtUtc": "2026-03-16T15:30:00Z",
+    "deliveredAtUtc": "2026-03-16T15:30:00Z"
+  },
   "AdminJobs_GetJobs": {
     "currentPage": 101,
     "nextPage": 101,

@@ -380,6 +380,49 @@ export type PersonName9 = string;
  */
 export type PersonName10 = string;
 /**
+ * What happened (issue 39): recorded once as an event with an id, its time, office and subject, and sent to the webhooks that chose it. An event's data never carries an SSN, a date of birth or a bank number.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "EventType".
+ */
+export type EventType =
+  | 'application.created'
+  | 'application.link_sent'
+  | 'application.link_opened'
+  | 'application.prequalified'
+  | 'application.declined'
+  | 'application.offer_selected'
+  | 'application.identity_passed'
+  | 'application.signed'
+  | 'application.finalized'
+  | 'application.funded'
+  | 'application.refund_requested'
+  | 'application.refund_completed'
+  | 'application.cancelled'
+  | 'office.submitted'
+  | 'office.approved'
+  | 'office.declined'
+  | 'office.on_hold'
+  | 'office.lender_enrolled'
+  | 'user.invited'
+  | 'user.joined'
+  | 'user.disabled'
+  | 'webhook.test';
+/**
+ * Active endpoints get their events; a paused one gets none until it is resumed (paused by its admin, or by the portal after a delivery failed for a day).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookEndpointStatus".
+ */
+export type WebhookEndpointStatus = 'Active' | 'Paused';
+/**
+ * Pending: not acknowledged yet (tried again with backoff for about a day); Delivered: the endpoint answered 2xx; Failed: given up, the endpoint paused.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookDeliveryStatus".
+ */
+export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed';
+/**
  * Where a job of the durable queue stands: waiting for its time (a first try or a retry), being run now, done, or given up after its last attempt (Dead), when a platform admin may try it again.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -393,7 +436,13 @@ export type JobState = 'Queued' | 'Running' | 'Done' | 'Dead';
  * via the `definition` "JobQueue".
  */
 export type JobQueue =
-  'message' | 'lender-callback' | 'lender-decision-poll' | 'lender-finalize' | 'lender-fund' | 'lender-refund';
+  | 'message'
+  | 'lender-callback'
+  | 'lender-decision-poll'
+  | 'lender-finalize'
+  | 'lender-fund'
+  | 'lender-refund'
+  | 'webhook';
 /**
  * Kind of an application audit log entry.
  *
@@ -7208,6 +7257,104 @@ export interface RefundUpdate {
   notes?: string | null;
 }
 /**
+ * An address an office (or the platform, officeId null) sends chosen events to, signed with its secret (never shown again after it was made).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookEndpoint".
+ */
+export interface WebhookEndpoint {
+  endpointId: number;
+  officeId: number | null;
+  url: string;
+  description: string | null;
+  /**
+   * @minItems 1
+   * @maxItems 30
+   */
+  eventTypes: [EventType, ...EventType[]];
+  status: WebhookEndpointStatus;
+  pausedReason: string | null;
+  /**
+   * While a rotation overlaps: until when the previous secret signs too.
+   */
+  previousSecretUntilUtc: string | null;
+  createdAtUtc: string;
+  /**
+   * How the last attempted delivery went; null before the first.
+   */
+  lastDeliveryStatus: WebhookDeliveryStatus | null;
+  /**
+   * When the last delivery was attempted.
+   */
+  lastDeliveryAtUtc: string | null;
+}
+/**
+ * Body of Webhooks_AddEndpoint (officeId, url and eventTypes; officeId absent: a platform endpoint, platform admins only) and Webhooks_UpdateEndpoint (endpointId and what changes). The address is https (http to this machine in demo mode only) and may not point at a loopback, private or link-local address outside demo mode.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookEndpointUpsert".
+ */
+export interface WebhookEndpointUpsert {
+  endpointId?: number;
+  officeId?: number;
+  url?: string;
+  description?: string | null;
+  /**
+   * @minItems 1
+   * @maxItems 30
+   */
+  eventTypes?: [EventType, ...EventType[]];
+  status?: WebhookEndpointStatus;
+}
+/**
+ * The answer of Webhooks_AddEndpoint and Webhooks_RotateSecret: the endpoint and its signing secret, shown this once (the portal keeps it encrypted and never shows it again).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookSecret".
+ */
+export interface WebhookSecret {
+  endpoint: WebhookEndpoint;
+  /**
+   * whsec_ and 32 random bytes in base64: the key of HMAC-SHA256 (Standard Webhooks).
+   */
+  secret: string;
+}
+/**
+ * Body of Webhooks_RotateSecret: the endpoint, and how many hours (0 to 168, default 24) its previous secret still signs beside the new one.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookRotation".
+ */
+export interface WebhookRotation {
+  endpointId: number;
+  overlapHours?: number;
+}
+/**
+ * One event sent to one endpoint, with its last attempt: a line of the endpoint's delivery log.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookDelivery".
+ */
+export interface WebhookDelivery {
+  deliveryId: number;
+  endpointId: number;
+  eventId: string;
+  eventType: EventType;
+  appId: number | null;
+  occurredAtUtc: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  /**
+   * The first 200 characters of the endpoint's answer.
+   */
+  responseExcerpt: string | null;
+  latencyMs: number | null;
+  lastError: string | null;
+  lastAttemptAtUtc: string | null;
+  deliveredAtUtc: string | null;
+}
+/**
  * Body of Admin_GetJobs: the jobs of the durable queue, newest first, by state and kind.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -7224,7 +7371,7 @@ export interface JobQuery {
   /**
    * Only jobs of these kinds; all when absent.
    *
-   * @maxItems 6
+   * @maxItems 7
    */
   queues?:
     | []
@@ -7233,7 +7380,8 @@ export interface JobQuery {
     | [JobQueue, JobQueue, JobQueue]
     | [JobQueue, JobQueue, JobQueue, JobQueue]
     | [JobQueue, JobQueue, JobQueue, JobQueue, JobQueue]
-    | [JobQueue, JobQueue, JobQueue, JobQueue, JobQueue, JobQueue];
+    | [JobQueue, JobQueue, JobQueue, JobQueue, JobQueue, JobQueue]
+    | [JobQueue, JobQueue, JobQueue, JobQueue, JobQueue, JobQueue, JobQueue];
   /**
    * Only jobs about this application.
    */
@@ -7967,6 +8115,32 @@ export interface StudioRollback {
 export interface Health {
   status: 'ok' | 'degraded';
   database: 'up' | 'down';
+}
+/**
+ * Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "Event".
+ */
+export interface Event {
+  id: string;
+  type: EventType;
+  occurredAt: string;
+  officeId: number | null;
+  /**
+   * The application it is about; deliveries about one application arrive in the order they happened.
+   */
+  appId: number | null;
+  subject: {
+    kind: 'application' | 'office' | 'user' | 'lender' | 'webhook';
+    id: string;
+  };
+  /**
+   * Ids, stages, amounts (dollars) and codes of what changed.
+   */
+  data: {
+    [k: string]: string | number | boolean | null | undefined;
+  };
 }
 /**
  * Every non-2xx answer (RFC 9457, application/problem+json). 400 carries an errors map of field to messages; every problem carries the traceId shown as OperationId in the error toast.

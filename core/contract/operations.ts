@@ -3,7 +3,7 @@ import type { Json, JsonObject } from './documents.ts';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
 
-export type ScopeKind = 'office' | 'application' | 'file' | 'refund' | 'user' | 'none';
+export type ScopeKind = 'office' | 'application' | 'file' | 'refund' | 'user' | 'webhook' | 'none';
 
 /** The `x-access` extension of an operation (docs/decisions/0001-contract-conventions.md). */
 export interface AccessRule {

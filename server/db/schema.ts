@@ -866,3 +866,79 @@ export const descriptorPublications = pgTable(
     publishedAt: createdAt(),
   },
 );
+
+/**
+ * What happened that people and their software care about (issue 39): recorded once, in the transaction of the change,
+ * with a public id, its type (schemas/enums/event-type.json), its office and subject. `data` never carries an SSN, a
+ * date of birth or a bank number: events leave the portal by webhook.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    eventId: uuid('event_id').notNull().defaultRandom().unique(),
+    type: text('type').notNull(),
+    officeId: integer('office_id').references(() => offices.id, { onDelete: 'cascade' }),
+    appId: integer('app_id'),
+    subject: jsonb('subject').$type<{ kind: string; id: string }>().notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    occurredAt: timestamp('occurred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('events_office_idx').on(t.officeId, t.id), index('events_app_idx').on(t.appId, t.id)],
+);
+
+export const webhookEndpointStatus = pgEnum('webhook_endpoint_status', ['Active', 'Paused']);
+
+/**
+ * Where an office (or, with no office, the platform) wants its events sent, signed with its secret (kept encrypted,
+ * shown once). While a rotation overlaps, the previous secret signs too, until `previousUntil`.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    officeId: integer('office_id').references(() => offices.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    eventTypes: jsonb('event_types').$type<string[]>().notNull(),
+    secret: text('secret').notNull(),
+    previousSecret: text('previous_secret'),
+    previousUntil: at('previous_until'),
+    status: webhookEndpointStatus('status').notNull().default('Active'),
+    pausedReason: text('paused_reason'),
+    /** Deleted endpoints stay as a tombstone (no secret, no deliveries): a repeated delete answers as the first did. */
+    deletedAt: at('deleted_at'),
+    createdBy: uuid('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('webhook_endpoints_office_idx').on(t.officeId)],
+);
+
+export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', ['Pending', 'Delivered', 'Failed']);
+
+/** One event to one endpoint, with what its last attempt met: the endpoint's delivery log. */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    endpointId: integer('endpoint_id').notNull().references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventId: bigint('event_id', { mode: 'number' }).notNull().references(() => events.id, { onDelete: 'cascade' }),
+    /** Deliveries of one key reach the endpoint in the order of their events: the application, else the event itself. */
+    orderKey: text('order_key').notNull(),
+    status: webhookDeliveryStatus('status').notNull().default('Pending'),
+    attempts: integer('attempts').notNull().default(0),
+    responseStatus: integer('response_status'),
+    responseExcerpt: text('response_excerpt'),
+    latencyMs: integer('latency_ms'),
+    lastError: text('last_error'),
+    lastAttemptAt: at('last_attempt_at'),
+    deliveredAt: at('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_once').on(t.endpointId, t.eventId),
+    index('webhook_deliveries_log_idx').on(t.endpointId, t.id),
+    index('webhook_deliveries_open_idx').on(t.endpointId, t.orderKey, t.eventId).where(sql`${t.status} <> 'Delivered'`),
+  ],
+);

@@ -16,6 +16,7 @@ import { journeyHandlers } from './journey/handlers.ts';
 import { reviewHandlers } from './review/handlers.ts';
 import { bankHandlers } from './bank/handlers.ts';
 import { studioHandlers } from './studio/handlers.ts';
+import { webhookHandlers } from './webhooks/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -36,6 +37,7 @@ export function createHandlers(): Handlers {
     ...reviewHandlers,
     ...bankHandlers,
     ...studioHandlers,
+    ...webhookHandlers,
     // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,
   };

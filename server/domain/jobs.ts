@@ -4,6 +4,7 @@ import { lenderNewsQueues } from './journey/lender-news.ts';
 import { lenderOrderQueues } from './journey/lender-orders.ts';
 import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
+import { webhookQueues } from '../events/webhook-delivery.ts';
 
 /** The process's job runner with every queue the domain has (decision 0262), registered for its database; server/main.ts starts its timer. */
 export function processJobRunner(services: Services): JobRunner {
@@ -11,6 +12,7 @@ export function processJobRunner(services: Services): JobRunner {
     ...messageQueues(services.database.db, configuredTransports(services.settings.notify)),
     ...lenderNewsQueues(services),
     ...lenderOrderQueues(services),
+    ...webhookQueues(services.database.db, services.settings),
   }, services.log);
   registerJobRunner(services.database.db, runner);
   return runner;

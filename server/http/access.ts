@@ -69,7 +69,7 @@ export async function loadStaff(services: Pick<Services, 'db'>, userId: string):
 /** The office that owns the record an operation touches; undefined when there is no such record. */
 async function owningOffice(services: Services, kind: string, id: unknown): Promise<number | undefined> {
   if (kind === 'office') return typeof id === 'number' ? id : undefined;
-  const table = { application: sql`applications`, file: sql`files`, refund: sql`refunds` }[kind];
+  const table = { application: sql`applications`, file: sql`files`, refund: sql`refunds`, webhook: sql`webhook_endpoints` }[kind];
   if (!table || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
   const rows = await services.db.execute<{ office_id: number }>(sql`select office_id from ${table} where id = ${id}`);
   const row = rows.rows[0];

@@ -10,6 +10,7 @@ import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handl
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
+import { jobRunnerOf } from '../jobs/runner.ts';
 import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseDeepNesting, refuseNonFinite } from './input.ts';
 
 export interface BindOptions {
@@ -171,6 +172,8 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
             ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke, { atomic: !op.idempotent })
             : await invoke();
         for (const work of committed) await work();
+        // What a write enqueued (messages, lender orders, webhook deliveries) starts now, not at the runner's next tick.
+        if (op.write) jobRunnerOf(services.database.db)?.kick();
         await send(reply, op, own, result, services);
         return reply;
       },

@@ -1,5 +1,4 @@
 import type { Db } from '../db/index.ts';
-import type { Services } from '../services.ts';
 import { backoffMs, claimDue, claimJob, finishJob, retryJob, type ClaimedJob, type JobPayload } from './queue.ts';
 
 /**
@@ -15,6 +14,8 @@ export interface QueueWork {
   run(job: ClaimedJob): Promise<JobOutcome>;
   /** Backoff after a failure (a thrown error): from `baseMs`, doubling, at most `capMs`. */
   retry: { baseMs: number; capMs: number };
+  /** After the last attempt failed: the job is Dead, and whoever waits for its work should hear of it. */
+  gaveUp?(job: ClaimedJob, reason: string): Promise<void>;
 }
 
 export interface JobRunner {
@@ -47,13 +48,27 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
       const reason = error instanceof Error ? error.message : String(error);
       const delayMs = backoffMs(job.attempts, work.retry.baseMs, work.retry.capMs);
       const state = await retryJob(db, job, delayMs, reason);
-      if (state === 'Dead') log.error({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed its last attempt');
+      if (state === 'Dead') await died(job, reason);
       else log.warn({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed and will be tried again');
       return { later: { delayMs, reason } };
     }
-    const kept = 'done' in outcome ? await finishJob(db, job, outcome.done) : (await retryJob(db, job, outcome.later.delayMs, outcome.later.reason)) !== 'lost';
-    if (!kept) log.warn({ job: job.id, queue: job.queue }, "a job's lease ran out before it finished; another worker has it");
+    if ('done' in outcome) {
+      if (!(await finishJob(db, job, outcome.done))) log.warn({ job: job.id, queue: job.queue }, "a job's lease ran out before it finished; another worker has it");
+      return outcome;
+    }
+    const state = await retryJob(db, job, outcome.later.delayMs, outcome.later.reason);
+    if (state === 'Dead') await died(job, outcome.later.reason);
+    else if (state === 'lost') log.warn({ job: job.id, queue: job.queue }, "a job's lease ran out before it finished; another worker has it");
     return outcome;
+  }
+
+  async function died(job: ClaimedJob, reason: string): Promise<void> {
+    log.error({ job: job.id, queue: job.queue, attempts: job.attempts, reason }, 'a job failed its last attempt');
+    try {
+      await queues[job.queue]!.gaveUp?.(job, reason);
+    } catch (error) {
+      log.error({ job: job.id, queue: job.queue, err: error }, 'what follows a job that gave up failed');
+    }
   }
 
   let running: Promise<void> | undefined;
@@ -117,9 +132,4 @@ export function registerJobRunner(db: Db, runner: JobRunner): void {
 
 export function jobRunnerOf(db: Db): JobRunner | undefined {
   return runners.get(db);
-}
-
-/** After the commit of a request that enqueued: this process starts on the work now rather than at its next tick. */
-export function kickJobs(services: Pick<Services, 'afterCommit' | 'database'>): void {
-  void services.afterCommit(() => jobRunnerOf(services.database.db)?.kick());
 }

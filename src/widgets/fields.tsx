@@ -122,7 +122,7 @@ function NativeSelectInput({ props, options }: { props: WidgetProps; options: Op
 }
 
 interface SelectOptions {
-  choices?: Array<{ value: string | number | boolean; label: unknown }>;
+  choices?: Array<{ value: string | number | boolean; label?: unknown }>;
   source?: { operation: string; select?: string };
   optionValue?: unknown;
   optionLabel?: unknown;
@@ -134,7 +134,10 @@ function useChoices(props: WidgetProps): Option[] {
   const opts = props.options as SelectOptions;
   const query = useOperationQuery(opts.source as never, context);
   return useMemo<Option[]>(() => {
-    if (opts.choices) return opts.choices.map((c) => ({ value: String(c.value), label: text(c.label, context) }));
+    // An enumeration's own words (x-labels, decision 0147) name its options; a list's are its items'.
+    const items = (props.multiple && props.schema.items && typeof props.schema.items === 'object' && !Array.isArray(props.schema.items) ? props.schema.items : props.schema) as WidgetProps['schema'];
+    const words = (items['x-labels'] ?? {}) as Record<string, string>;
+    if (opts.choices) return opts.choices.map((c) => ({ value: String(c.value), label: c.label === undefined ? (words[String(c.value)] ?? String(c.value)) : text(c.label, context) }));
     if (opts.source) {
       const answer = opts.source.select ? evaluate({ var: `data.${opts.source.select}` }, { data: query.data }) : query.data;
       return (Array.isArray(answer) ? answer : []).map((item) => {
@@ -142,8 +145,6 @@ function useChoices(props: WidgetProps): Option[] {
         return { value: String(evaluate(opts.optionValue ?? { var: 'item.id' }, ctx)), label: text(opts.optionLabel ?? { var: 'item.name' }, ctx) };
       });
     }
-    // An enumeration's own words (x-labels, decision 0147) name its options.
-    const words = (props.schema['x-labels'] ?? {}) as Record<string, string>;
     return (props.options.enumOptions ?? []).map((o) => ({ value: String(o.value), label: words[String(o.value)] ?? String(o.label) }));
   }, [opts, query.data, context, props.options.enumOptions, props.schema]);
 }

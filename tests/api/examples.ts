@@ -139,7 +139,7 @@ const PLACEHOLDER: ExampleFixtures = {
     otpChallengeId: '00000000-0000-4000-8000-000000000000',
     otpCode: '000000',
   },
-  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1 },
+  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1 },
   journey: JOURNEY_PLACEHOLDER,
 };
 
@@ -418,9 +418,14 @@ export interface AppExampleFixtures {
   transactionId: number;
   /** A lender order that gave up, on the funded application: tried again from the jobs page. */
   deadJobId: number;
+  /** The office's webhook endpoint, with one delivery in its log; and one to delete. */
+  webhookEndpointId: number;
+  webhookDeliveryId: number;
+  spareEndpointId: number;
 }
 
 async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExampleFixtures> {
+  const secret = encryptPii(h.settings.piiKey, `whsec_${randomBytes(32).toString('base64')}`);
   return h.database.db.transaction(async (tx) => {
     const openAppId = await insertApplication(tx, { officeId, stage: 'Review', firstName: 'Olive', lastName: 'Open', approvedAmount: null });
     await insertStipulation(tx, openAppId, 'Proof of income');
@@ -433,13 +438,24 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
     const dead = await tx.execute<{ id: number }>(
       sql`insert into jobs (queue, key, payload, state, attempts, max_attempts, last_error, finished_at) values ('lender-fund', ${`example-${fundedAppId}`}, ${JSON.stringify({ appId: fundedAppId })}::jsonb, 'Dead', 12, 12, 'the lender answered 503', now()) returning id`,
     );
-    return { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id) };
+    const endpoint = async (url: string) =>
+      Number((await tx.execute<{ id: number }>(sql`insert into webhook_endpoints (office_id, url, event_types, secret) values (${officeId}, ${url}, '["application.created"]'::jsonb, ${secret}) returning id`)).rows[0]!.id);
+    const webhookEndpointId = await endpoint('http://localhost:9/practice-software');
+    const spareEndpointId = await endpoint('http://localhost:9/old-software');
+    const event = await tx.execute<{ id: number }>(sql`insert into events (type, office_id, app_id, subject) values ('application.created', ${officeId}, ${openAppId}, ${JSON.stringify({ kind: 'application', id: String(openAppId) })}::jsonb) returning id`);
+    const delivery = await tx.execute<{ id: number }>(
+      sql`insert into webhook_deliveries (endpoint_id, event_id, order_key, status, attempts, response_status) values (${webhookEndpointId}, ${event.rows[0]!.id}, ${`app:${openAppId}`}, 'Delivered', 1, 200) returning id`,
+    );
+    return {
+      officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id),
+      webhookEndpointId, webhookDeliveryId: Number(delivery.rows[0]!.id), spareEndpointId,
+    };
   });
 }
 
 function appExamples(fixtures: ExampleFixtures): Example[] {
   const { adminEmail: owner } = fixtures;
-  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId } = fixtures.apps;
+  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId } = fixtures.apps;
   const platform = 'admin@demo.test';
   return [
     { operationId: 'App_UpsertAppNote', as: owner, request: put('/api/App/UpsertAppNote', { appId: openAppId, note: 'Called the patient about proof of income.' }) },
@@ -475,5 +491,17 @@ function appExamples(fixtures: ExampleFixtures): Example[] {
     { operationId: 'AdminApps_GetAppAuditLogs', as: 'dfi@demo.test', request: { method: 'PUT', url: `/api/admin/Apps/GetAppAuditLogs?id=${readyAppId}` } },
     { operationId: 'AdminJobs_GetJobs', as: platform, request: put('/api/admin/Jobs/GetJobs', { states: ['Dead'], page: 1, pageSize: 10 }) },
     { operationId: 'AdminJobs_RetryJob', as: platform, request: put('/api/admin/Jobs/RetryJob', { jobId: deadJobId }) },
+    { operationId: 'Webhooks_GetEndpoints', as: owner, request: put('/api/Webhooks/GetEndpoints', { officeId }) },
+    {
+      operationId: 'Webhooks_AddEndpoint',
+      as: owner,
+      request: put('/api/Webhooks/AddEndpoint', { officeId, url: 'http://localhost:9/new-software', description: 'Practice software', eventTypes: ['application.signed', 'application.funded'] }),
+    },
+    { operationId: 'Webhooks_UpdateEndpoint', as: owner, request: put('/api/Webhooks/UpdateEndpoint', { endpointId: webhookEndpointId, description: 'Front desk', eventTypes: ['application.created', 'application.signed'] }) },
+    { operationId: 'Webhooks_RotateSecret', as: owner, request: put('/api/Webhooks/RotateSecret', { endpointId: webhookEndpointId, overlapHours: 24 }) },
+    { operationId: 'Webhooks_GetDeliveries', as: owner, request: put('/api/Webhooks/GetDeliveries', { endpointId: webhookEndpointId, page: 1, pageSize: 10 }) },
+    { operationId: 'Webhooks_Replay', as: owner, request: put('/api/Webhooks/Replay', { endpointId: webhookEndpointId, deliveryId: webhookDeliveryId }) },
+    { operationId: 'Webhooks_SendTest', as: owner, request: put('/api/Webhooks/SendTest', { endpointId: webhookEndpointId }) },
+    { operationId: 'Webhooks_DeleteEndpoint', as: owner, request: put('/api/Webhooks/DeleteEndpoint', { endpointId: spareEndpointId }) },
   ];
 }

@@ -7,7 +7,7 @@ import { bundleOpenApi } from '../../core/contract/bundle.ts';
 import type { Json, JsonObject } from '../../core/contract/documents.ts';
 import { readOperations, type AccessRule, type Operation } from '../../core/contract/operations.ts';
 import { compileValidators } from '../../core/contract/validators.ts';
-import { applications, files, offices, refunds, userOffices, users } from '../../server/db/schema.ts';
+import { applications, files, offices, refunds, userOffices, users, webhookEndpoints } from '../../server/db/schema.ts';
 import { PENDING } from '../../server/domain/pending.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
@@ -49,6 +49,7 @@ interface Target {
   appB: number;
   fileId: string;
   refundId: number;
+  webhookEndpointId: number;
   /** A user of office X whose own-record calls others must not reach. */
   victimId: string;
   tag: string;
@@ -175,7 +176,7 @@ function sample(node: Json, name: string, target: Target, depth = 0): Json {
 }
 
 function scopeValue(kind: string, target: Target): Json | undefined {
-  return { office: target.officeId, application: target.appA, file: target.fileId, refund: target.refundId, user: target.victimId }[kind];
+  return { office: target.officeId, application: target.appA, file: target.fileId, refund: target.refundId, user: target.victimId, webhook: target.webhookEndpointId }[kind];
 }
 
 function setAt(holder: JsonObject, path: string[], value: Json): void {
@@ -330,7 +331,8 @@ describe('access to every operation, generated from openapi.yaml', () => {
       .values({ officeId: x!.id, appId: apps[0]!.id, kind: 'Other', fileName: 'note.pdf', contentType: 'application/pdf', sizeBytes: SAMPLE.pdf.length, sha256: 'matrix', bytes: SAMPLE.pdf })
       .returning({ id: files.id });
     const [refund] = await db.insert(refunds).values({ appId: apps[0]!.id, officeId: x!.id, amount: 10_000, reason: 'Matrix' }).returning({ id: refunds.id });
-    target = { officeId: x!.id, appA: apps[0]!.id, appB: apps[1]!.id, fileId: file!.id, refundId: refund!.id, victimId: staffIds.get(victim)!, tag };
+    const [endpoint] = await db.insert(webhookEndpoints).values({ officeId: x!.id, url: 'http://localhost:9/matrix', eventTypes: ['application.created'], secret: 'matrix' }).returning({ id: webhookEndpoints.id });
+    target = { officeId: x!.id, appA: apps[0]!.id, appB: apps[1]!.id, fileId: file!.id, refundId: refund!.id, webhookEndpointId: endpoint!.id, victimId: staffIds.get(victim)!, tag };
     for (const email of ['admin@demo.test', 'dfi@demo.test', 'office.admin@demo.test', 'office.support@demo.test', 'tpa@demo.test', 'sales@demo.test', 'pending@demo.test', 'newoffice@demo.test']) {
       staffIds.set(email, await h.userId(email));
     }

@@ -12,7 +12,7 @@ import { httpAdapter, type LenderLog } from '../../server/lenders/http/adapter.t
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
 import { tellLenderNews } from '../../server/lenders/http/news.ts';
 import { askLenders } from '../../server/lenders/waterfall.ts';
-import { startReceiver } from './receiver.ts';
+import { startReceiver } from '../support/receiver.ts';
 
 /**
  * A ninth lender goes live as one file (issue 38): Acme Lending, a copy of Ally's file under a new code, speaks the

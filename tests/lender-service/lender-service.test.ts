@@ -12,7 +12,7 @@ import { sandboxAdapter } from '../../server/lenders/sandbox.ts';
 import { verifyCallback } from '../../server/domain/journey/lender-calls.ts';
 import { loadCertificate } from '../../server/identity/certificate.ts';
 import type { Services } from '../../server/services.ts';
-import { startReceiver, type Receiver } from './receiver.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
 
 /**
  * The lender service (decision 0259) on a free port of 127.0.0.1, spoken to over HTTP as the portal will: each API

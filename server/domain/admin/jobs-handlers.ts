@@ -1,6 +1,5 @@
 import { labels } from '../../../codegen/generated/labels.ts';
 import type { Handlers } from '../../http/handler-types.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { writeLogs } from '../applications/records.ts';
 import { listJobs, retryDeadJob } from './jobs.ts';
 
@@ -15,7 +14,6 @@ export const adminJobHandlers: Pick<Handlers, 'AdminJobs_GetJobs' | 'AdminJobs_R
     if (job.appId !== null) {
       await writeLogs(services.db, job.appId, caller, [{ kind: 'Event', message: `Tried again by a platform admin: ${labels.JobQueue![job.queue]}`, data: { jobId: job.jobId, queue: job.queue } }]);
     }
-    kickJobs(services);
     return { status: 200, body: job };
   },
 };

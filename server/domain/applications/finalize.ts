@@ -7,6 +7,7 @@ import { toCents } from '../values.ts';
 import { displayFlags } from './status.ts';
 import { fieldError, lockApplication, notAllowedNow, writeLogs } from './records.ts';
 import { enqueueLenderOrder } from '../journey/lender-orders.ts';
+import { recordApplicationChange } from '../../events/application-events.ts';
 
 type Schemas = components['schemas'];
 
@@ -31,6 +32,7 @@ export async function finalizeApplication(db: Db, caller: Caller, body: Schemas[
       .update(applications)
       .set({ stage: after.stage, amount: loanCents, isFinalized: true, fundingStatus: after.fundingStatus, statusText: 'Submitted for funding', updatedAt: sql`now()` })
       .where(eq(applications.id, app.id));
+    await recordApplicationChange(tx, app, { stage: after.stage, amount: loanCents });
     const contract = { contractStatus: app.contractStatus, contractSubStatus: app.contractSubStatus };
     await writeLogs(tx, app.id, caller, [
       {

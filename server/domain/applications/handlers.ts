@@ -7,7 +7,6 @@ import { appNoteList, upsertAppNote } from './notes.ts';
 import { applicationsByStage, listApplications } from './rows.ts';
 import { ACTIVE_STAGES, INACTIVE_STAGES } from './status.ts';
 import { cancelLenderTransaction, lenderTransactionList, submitLenderTransaction } from './transactions.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 
 type ApplicationReads = 'App_GetOfficeApps' | 'App_GetOfficeAppsByStage' | 'App_GetOfficeInactiveApps';
 type ApplicationFollowUp =
@@ -57,7 +56,6 @@ export const applicationHandlers: Pick<Handlers, ApplicationReads | ApplicationF
   // Finalize and lender transactions (money: each writes an audit log line under the application's lock).
   async App_FinalizeApp({ body, caller, services }) {
     await finalizeApplication(services.db, caller, body);
-    kickJobs(services);
     return { status: 200, body: await getApplication(services.db, services.settings.piiKey, body.appId) };
   },
   async App_GetLenderTrans({ params, services }) {

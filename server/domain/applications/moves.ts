@@ -3,6 +3,7 @@ import type { Db } from '../../db/index.ts';
 import { applications } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { writeLogs, type ApplicationRecord, type LogEntry } from './records.ts';
+import { recordApplicationChange } from '../../events/application-events.ts';
 
 type AppChange = Partial<typeof applications.$inferInsert>;
 
@@ -12,6 +13,7 @@ type AppChange = Partial<typeof applications.$inferInsert>;
  */
 export async function moveApplication(tx: Db, app: ApplicationRecord, caller: Caller, change: AppChange, event: string, data: Record<string, unknown> = {}): Promise<void> {
   await tx.update(applications).set({ ...change, updatedAt: sql`now()` }).where(eq(applications.id, app.id));
+  await recordApplicationChange(tx, app, change);
   const entries: LogEntry[] = [{ kind: 'Event', message: event, data }];
   const stage = change.stage ?? app.stage;
   const subStatus = change.contractSubStatus ?? app.contractSubStatus;

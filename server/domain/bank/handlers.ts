@@ -1,5 +1,4 @@
 import type { Handlers } from '../../http/handler-types.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { mailContext } from '../offices/office-mail.ts';
 import { getOffice } from '../offices/reads.ts';
 import { confirmDeposits, sendDeposits } from './verification.ts';
@@ -8,7 +7,6 @@ import { confirmDeposits, sendDeposits } from './verification.ts';
 export const bankHandlers: Pick<Handlers, 'Office_StartBankVerification' | 'Office_ConfirmBankVerification'> = {
   async Office_StartBankVerification({ body, services }) {
     const sent = await sendDeposits(services.db, services.settings.piiKey, body.officeId, mailContext(services));
-    if (sent) kickJobs(services);
     return { status: 200, body: await getOffice(services.db, services.settings.piiKey, body.officeId) };
   },
   async Office_ConfirmBankVerification({ body, services }) {

@@ -8,6 +8,7 @@ import { calendarDate, fieldError, writeLogs } from '../applications/records.ts'
 import { toUsDate } from '../values.ts';
 import { csvFile, dollars, text, value } from './csv.ts';
 import { fundedColumns, fundedDate, netCents, type FundedRecord } from './rows.ts';
+import { recordApplicationChange } from '../../events/application-events.ts';
 
 type Schemas = components['schemas'];
 
@@ -77,6 +78,7 @@ export async function markFunded(db: Db, caller: Caller, body: Schemas['MarkFund
           contractSubStatus: 'FundsReleased', statusText: 'Funded', updatedAt: sql`now()`,
         })
         .where(eq(applications.id, app.id));
+      await recordApplicationChange(tx, app, { stage: 'Funded', fundedAmount: app.amount, contractSubStatus: 'FundsReleased' });
       const after = { stage: 'Funded', fundedAmountCents: app.amount, fundedDate: toUsDate(fundedAt.toISOString()), fundingStatus: 'Completed' };
       await writeLogs(tx, app.id, caller, [
         {

@@ -23,7 +23,6 @@ import { borrowerLink, issueLinkToken } from './links.ts';
 import { adapterOf, catalogueOf, lenderAppIdOf } from './office-lenders.ts';
 import { journeyStateOf } from './state.ts';
 import { clientOf } from '../../http/client.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { lenderStepPath, nextRoute } from './routing.ts';
 import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
 import { normalName } from '../../../core/typed-name.ts';
@@ -377,6 +376,5 @@ export async function sendESignLink(services: Services, caller: Caller, body: Sc
     await moveApplication(tx, app, caller, change, `Signing link sent by ${channels.join(' and ')}`, { channels });
     return channels;
   });
-  kickJobs(services);
   return { success: true, message: `The signing link was sent by ${sent.join(' and ')}.` };
 }

@@ -21,6 +21,8 @@ import { officeOf, requireApprovedOffice } from '../offices/lookup.ts';
 import { nextRoute } from './routing.ts';
 import { requirePersonalEmail } from './send.ts';
 import { enqueueDecisionPoll } from './decision-polls.ts';
+import { recordApplicationChange } from '../../events/application-events.ts';
+import { recordApplicationEvent } from '../../events/application-events.ts';
 
 type Schemas = components['schemas'];
 type SubmitBody = Schemas['SubmitApp'];
@@ -178,6 +180,7 @@ export async function submitApplication(services: Services, caller: Caller, body
       { kind: 'Event', message: `Submitted to ${entries.length} lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code), authorized: active.map((e) => e.adapter.descriptor.name), language } },
       ...notSentLogs(notSent),
     ]);
+    if (!known) await recordApplicationEvent(tx, app, 'application.created', { inOfficeApply: app.inOfficeApply, amount: app.amount / 100 });
     return app.id;
   });
   return runWaterfall(services, caller, appId, entries);
@@ -312,6 +315,7 @@ export async function settleApplication(tx: Db, app: ApplicationRecord, caller: 
   }
   const stage = change.stage!;
   await tx.update(applications).set({ ...change, updatedAt: sql`now()` }).where(eq(applications.id, app.id));
+  await recordApplicationChange(tx, app, change);
   const entries: LogEntry[] = [{ kind: 'Event', message: `Lenders answered: ${change.statusText}`, data: { decisionStatus: change.decisionStatus, offers: offerRows.length } }];
   if (stage !== app.stage) {
     entries.push({ kind: 'Contract', message: `Stage ${stage}`, data: { stage, contractSubStatus: app.contractSubStatus, contractStatus: app.contractStatus, before: { stage: app.stage } } });

@@ -16,7 +16,6 @@ import type { Services } from '../../services.ts';
 import { writeLogs } from '../applications/records.ts';
 import { issuePasscode } from '../otp/handlers.ts';
 import { toCents } from '../values.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { requirePersonalEmail } from './send.ts';
 
 type Schemas = components['schemas'];
@@ -72,6 +71,5 @@ export async function startApplication(services: Services, caller: Caller, body:
     ]);
     return issuePasscode(tx, settings.borrowerTokenSecret, { appId: app!.id, channel: body.channel, destination, language });
   });
-  kickJobs(services);
   return result;
 }

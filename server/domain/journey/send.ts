@@ -21,9 +21,9 @@ import { borrowerLink, issueLinkToken } from './links.ts';
 import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
 import { requireApprovedOffice } from '../offices/lookup.ts';
 import { tokenHash } from '../../identity/secrets.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { isOffered, localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 import type { Language } from '../../../core/i18n.ts';
+import { recordApplicationEvent } from '../../events/application-events.ts';
 
 type Schemas = components['schemas'];
 type Channel = Schemas['SendChannel'];
@@ -161,9 +161,10 @@ export async function sendApplication(services: Services, caller: Caller, body: 
         data: { channels, smsOptedOut, enableRemoteSign: body.enableRemoteSign ?? false },
       },
     ]);
+    await recordApplicationEvent(tx, { id: appId, officeId: body.officeId }, 'application.created', { inOfficeApply: false, amount: amount / 100 });
+    await recordApplicationEvent(tx, { id: appId, officeId: body.officeId }, 'application.link_sent', { channels: channels.join(','), enableRemoteSign: body.enableRemoteSign ?? false });
     return { appId, channels, qrLink };
   });
-  kickJobs(services);
   const qrCode = await QRCode.toDataURL(result.qrLink, { errorCorrectionLevel: 'M', margin: 1, width: 240 });
   return {
     success: result.channels.length > 0,
@@ -186,7 +187,11 @@ export async function exchangeLinkToken(services: Services, body: Schemas['LinkT
       .set({ usedAt: new Date() })
       .where(and(eq(linkTokens.tokenHash, tokenHash(body.token)), eq(linkTokens.appId, body.appId), sql`${linkTokens.usedAt} is null`, sql`${linkTokens.expiresAt} > now()`))
       .returning({ appId: linkTokens.appId });
-    if (row) await writeLogs(tx, row.appId, { kind: 'borrower', appId: row.appId }, [{ kind: 'Event', message: 'Borrower opened the application link' }]);
+    if (row) {
+      await writeLogs(tx, row.appId, { kind: 'borrower', appId: row.appId }, [{ kind: 'Event', message: 'Borrower opened the application link' }]);
+      const [app] = await tx.select({ id: applications.id, officeId: applications.officeId }).from(applications).where(eq(applications.id, row.appId));
+      await recordApplicationEvent(tx, app!, 'application.link_opened');
+    }
     return row;
   });
   if (!used) throw new HttpProblem(401, 'This link is not valid, has expired or was already used. Ask for a passcode instead.');

@@ -6,6 +6,7 @@ import { lenders, officeLenders } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { officeLenderList } from './reads.ts';
 import { lockOffice } from './records.ts';
+import { recordEvent } from '../../events/record.ts';
 
 type Schemas = components['schemas'];
 type LinkStatus = NonNullable<(typeof officeLenders.$inferSelect)['status']>;
@@ -128,17 +129,22 @@ export async function recordLenderESign(db: Db, secret: Buffer, body: Schemas['L
   const expected = signature(secret, body.officeId, body.lenderId, expires, version);
   if (!timingSafeEqual(Buffer.from(given), Buffer.from(expected))) throw refused();
   if (Number(expires) * 1000 < Date.now()) throw refused();
-  const updated = await db
-    .update(officeLenders)
-    .set({ ...ESIGN_EVENTS[body.event], updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(officeLenders.officeId, body.officeId),
-        eq(officeLenders.lenderId, body.lenderId),
-        sql`${linkVersion} = ${version}`,
-        or(isNull(officeLenders.status), notInArray(officeLenders.status, ['Completed', 'Cancelled'])),
-      ),
-    )
-    .returning({ lenderId: officeLenders.lenderId });
-  if (updated.length === 0) throw refused();
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(officeLenders)
+      .set({ ...ESIGN_EVENTS[body.event], updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(officeLenders.officeId, body.officeId),
+          eq(officeLenders.lenderId, body.lenderId),
+          sql`${linkVersion} = ${version}`,
+          or(isNull(officeLenders.status), notInArray(officeLenders.status, ['Completed', 'Cancelled'])),
+        ),
+      )
+      .returning({ lenderId: officeLenders.lenderId });
+    if (updated.length === 0) throw refused();
+    if (body.event !== 'Completed') return;
+    const [lender] = await tx.select({ code: lenders.code, name: lenders.name }).from(lenders).where(eq(lenders.id, body.lenderId));
+    await recordEvent(tx, { type: 'office.lender_enrolled', officeId: body.officeId, subject: { kind: 'lender', id: lender?.code ?? body.lenderId }, data: { lenderCode: lender?.code ?? null, lenderName: lender?.name ?? null } });
+  });
 }

@@ -1,5 +1,4 @@
 import type { Handlers } from '../../http/handler-types.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { listRefunds, officeRefunds, refundRequestOf, submitRefund, updateRefund } from './refunds.ts';
 
 type Refunds = 'App_SubmitRefund' | 'App_GetRefundRequest' | 'App_GetOfficeRefunds' | 'AdminApps_GetRefunds' | 'AdminApps_UpdateRefund';
@@ -8,7 +7,6 @@ type Refunds = 'App_SubmitRefund' | 'App_GetRefundRequest' | 'App_GetOfficeRefun
 export const refundHandlers: Pick<Handlers, Refunds> = {
   async App_SubmitRefund({ body, caller, services }) {
     const refund = await submitRefund(services.db, caller, body);
-    kickJobs(services);
     return { status: 200, body: refund };
   },
   async App_GetRefundRequest({ params, services }) {

@@ -11,6 +11,7 @@ import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
 import { enqueueLenderOrder } from '../journey/lender-orders.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
+import { recordApplicationEvent } from '../../events/application-events.ts';
 
 type Schemas = components['schemas'];
 type Refund = Schemas['Refund'];
@@ -173,6 +174,7 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
       { kind: 'Contract', message: 'Refund requested', data: { stage: 'Refund', contractStatus: app.contractStatus, contractSubStatus: 'RefundSubmitted', refundId: row!.id } },
     ]);
     await enqueueLenderOrder(tx, 'refund', { appId: app.id, refundId: row!.id });
+    await recordApplicationEvent(tx, app, 'application.refund_requested', { refundId: row!.id, amount: cents / 100, refundedAmount: after.refundedAmountCents / 100, fundedAmount: app.fundedAmount / 100 });
     return row!.id;
   });
   return refundById(db, id);
@@ -215,6 +217,9 @@ export async function updateRefund(db: Db, caller: Caller, body: Schemas['Refund
     const contractSubStatus = await appSubStatus(tx, app.id);
     const statusText = live === 0 ? 'Refund cancelled' : `Refund ${body.status === 'Submitted' ? 'requested' : body.status.toLowerCase()}`;
     await tx.update(applications).set({ refundedAmount, stage, contractSubStatus, statusText, updatedAt: sql`now()` }).where(eq(applications.id, app.id));
+    if (body.status === 'Completed' && refund.status !== 'Completed') {
+      await recordApplicationEvent(tx, app, 'application.refund_completed', { refundId: refund.id, amount: refund.amount / 100, refundedAmount: refundedAmount / 100 });
+    }
     const before = { status: refund.status, achStatus: refund.achStatus, estimatedAchDeliveryDate: refund.estimatedAchDeliveryDate };
     const appBefore = { stage: app.stage, contractSubStatus: app.contractSubStatus, refundedAmountCents: app.refundedAmount };
     const appAfter = { stage, contractSubStatus, refundedAmountCents: refundedAmount };

@@ -1,6 +1,5 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { kickJobs } from '../../jobs/runner.ts';
 import { mailContext } from '../offices/office-mail.ts';
 import { getOffice } from '../offices/reads.ts';
 import { staffId } from '../offices/records.ts';
@@ -12,7 +11,6 @@ export const reviewHandlers: Pick<Handlers, 'AdminOffices_UpdateOfficeStatus' | 
     const changedBy = staffId(caller);
     if (!changedBy) throw new HttpProblem(401, 'Sign-in is required.');
     const changed = await changeOfficeStatus(services.db, { ...body, changedBy }, mailContext(services));
-    if (changed) kickJobs(services);
     return { status: 200, body: await getOffice(services.db, services.settings.piiKey, body.officeId) };
   },
   async AdminOffices_GetOfficeHistory({ params, services }) {

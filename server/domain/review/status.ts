@@ -9,6 +9,8 @@ import { activeAdminContacts, type MailContext } from '../offices/office-mail.ts
 import { lockOffice } from '../offices/records.ts';
 import { toUtc } from '../values.ts';
 import { flagsOf, refusal, statusWords, TRANSITIONS, type EnrollmentStatus, type ReviewStatus } from './transitions.ts';
+import { recordEvent } from '../../events/record.ts';
+import type { EventType } from '../../../codegen/generated/schemas.ts';
 
 type Schemas = components['schemas'];
 
@@ -21,7 +23,18 @@ export async function recordStatusChange(
   change: { officeId: number; from: EnrollmentStatus; to: EnrollmentStatus; reason: string; changedBy: string | null },
 ): Promise<void> {
   await tx.insert(officeStatusChanges).values({ officeId: change.officeId, fromStatus: change.from, toStatus: change.to, reason: change.reason, changedBy: change.changedBy });
+  const type = OFFICE_EVENTS[change.to];
+  // The reason is the platform's words to the office, which the office's own systems may show.
+  if (type) await recordEvent(tx, { type, officeId: change.officeId, subject: { kind: 'office', id: change.officeId }, data: { from: change.from, to: change.to, reason: change.reason } });
 }
+
+/** The enrollment statuses an office's systems hear of (issue 39). */
+const OFFICE_EVENTS: Partial<Record<EnrollmentStatus, EventType>> = {
+  Submitted: 'office.submitted',
+  Approved: 'office.approved',
+  Declined: 'office.declined',
+  OnHold: 'office.on_hold',
+};
 
 export interface StatusChange {
   officeId: number;

@@ -12,6 +12,7 @@ import { serverBrand } from '../../descriptors/brands.ts';
 import { sendEmail } from '../../notify/outbox.ts';
 import { issueInvite, inviteByToken, useInvite } from './invites.ts';
 import { officeUser } from './reads.ts';
+import { recordEvent } from '../../events/record.ts';
 
 type Schemas = components['schemas'];
 type OfficeRole = Schemas['OfficeRole'];
@@ -54,6 +55,7 @@ async function activeAdmins(db: Db, officeId: number): Promise<number> {
 
 async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId: number; office: { name: string; timeZone: string | null }; email: string; firstName: string; role: OfficeRole }): Promise<void> {
   const { token, expiresAt } = await issueInvite(db, { officeId: input.officeId, email: input.email, role: input.role, createdBy: context.actorId });
+  await recordEvent(db, { type: 'user.invited', officeId: input.officeId, subject: { kind: 'user', id: input.email }, data: { role: input.role } });
   const url = inviteLink(context.settings.publicUrl, token);
   const brandName = linkBrand(context).name;
   await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.office.name, role: ROLE_WORDS[input.role], url, expiresAt, timeZone: input.office.timeZone, brandName }));
@@ -107,6 +109,9 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
   let invite = false;
   if (input.userId) {
     const row = await linkOf(db, input.userId, input.officeId);
+    if (input.isDisabled === true && !row.link.isDisabled) {
+      await recordEvent(db, { type: 'user.disabled', officeId: input.officeId, subject: { kind: 'user', id: row.user.id }, data: { role: row.link.role } });
+    }
     if (row.user.email !== email) throw HttpProblem.conflict('The e-mail of an existing user cannot be changed; invite the new address instead.');
     if (input.isDisabled && input.userId === context.actorId) throw HttpProblem.conflict('You cannot disable your own access.');
     if (input.isPrimary === false && row.link.isPrimary) throw HttpProblem.conflict('An office keeps its primary user: make another user primary instead.');
@@ -208,6 +213,7 @@ export async function processInvite(db: Db, caller: { userId: string; email: str
     .insert(userOffices)
     .values({ userId: caller.userId, officeId, role, isInvited: true, isInviteProcessed: true, lastLoginAt })
     .onConflictDoUpdate({ target: [userOffices.userId, userOffices.officeId], set: { isInviteProcessed: true, role, lastLoginAt } });
+  await recordEvent(db, { type: 'user.joined', officeId, subject: { kind: 'user', id: caller.userId }, data: { role } });
   return officeUser(db, caller.userId, officeId);
 }
 

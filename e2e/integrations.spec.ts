@@ -1,0 +1,66 @@
+/**
+ * Settings → Integrations (issue 39, item 2), in Chromium against the real server: an office admin adds a webhook
+ * endpoint that a receiver of this test listens on, copies its secret from the one dialog that shows it, sends a test
+ * event, reads its delivery in the log and sends it again; the receiver gets it signed with that secret, twice with
+ * the same id. Other office roles have no such tab.
+ */
+import { createHmac } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { hashOf } from './support/borrower.ts';
+import { tableRow } from './support/navigation.ts';
+import { signIn } from './support/session.ts';
+import { startReceiver } from '../tests/support/receiver.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+
+test('an office admin connects its practice software: a signed test event, its delivery in the log, sent again', async ({ page }) => {
+  const receiver = await startReceiver();
+  try {
+    await signIn(page, 'office.admin@demo.test');
+    await page.goto('/#/settings/integrations');
+    await expect(page.getByRole('heading', { name: 'Integrations' })).toBeVisible();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await add.getByLabel('Address').fill('ftp://example.com/hook');
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(add.getByText('The address must start with https://.')).toBeVisible();
+    await add.getByLabel('Address').fill(receiver.url);
+    await add.getByLabel('Description').fill('Front desk software');
+    await expect(add.getByRole('checkbox', { name: 'Loan agreement signed' })).toBeChecked();
+    await add.getByRole('checkbox', { name: 'Application link opened' }).check();
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+
+    const shown = page.getByRole('dialog', { name: 'The signing secret' });
+    await expect(shown).toContainText('it is not shown again');
+    const secret = /whsec_[A-Za-z0-9+/=]+/.exec(await shown.innerText())![0];
+    await shown.getByRole('button', { name: 'I have copied it' }).click();
+
+    const row = tableRow(page, receiver.url);
+    await expect(row).toContainText('Active');
+    await expect(row).toContainText('5 chosen');
+    await row.getByRole('button', { name: 'Send test' }).click();
+    const [post] = await receiver.waitFor(1, 15_000);
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const signature = `v1,${createHmac('sha256', key).update(`${post!.headers['webhook-id']}.${post!.headers['webhook-timestamp']}.${post!.body}`).digest('base64')}`;
+    expect(String(post!.headers['webhook-signature']).split(' ')).toContain(signature);
+    expect(JSON.parse(post!.body)).toMatchObject({ type: 'webhook.test', id: post!.headers['webhook-id'] });
+
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    await expect.poll(() => hashOf(page)).toMatch(/^\/settings\/integrations\/\d+$/);
+    const delivery = tableRow(page, 'Test event');
+    await expect(delivery).toContainText('Delivered');
+    await expect(delivery).toContainText('200');
+    await delivery.getByRole('button', { name: 'Send again' }).click();
+    const posts = await receiver.waitFor(2, 15_000);
+    expect(posts[1]!.headers['webhook-id']).toBe(post!.headers['webhook-id']);
+  } finally {
+    await receiver.close();
+  }
+});
+
+test('office support has no Integrations tab', async ({ page }) => {
+  await signIn(page, 'office.support@demo.test');
+  await page.goto('/#/settings');
+  await expect(page.getByRole('tab', { name: 'Alerts' })).toBeVisible();
+  await expect(page.getByRole('tab', { name: 'Integrations' })).toHaveCount(0);
+});

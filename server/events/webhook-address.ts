@@ -1,0 +1,59 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+import type { Settings } from '../config.ts';
+
+/**
+ * Where a webhook may be sent (issue 39; decision 0266). An office admin names the address, so the portal must not be
+ * made to call into its own network: outside demo mode only https to a public address — never loopback, private,
+ * link-local (cloud metadata), carrier-grade NAT or unique-local — checked when the address is saved and again,
+ * against what its name resolves to then, before each delivery. In demo mode the address may also be http or https on
+ * this machine (the tests' and the demo's receivers).
+ */
+
+const INTERNAL = new BlockList();
+for (const [network, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
+  INTERNAL.addSubnet(network, prefix, 'ipv4');
+}
+for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) {
+  INTERNAL.addSubnet(network, prefix, 'ipv6');
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** An IPv4 address written as IPv6 (::ffff:10.0.0.1, which URLs write ::ffff:a00:1) is the IPv4 address it carries. */
+function carriedIpv4(address: string): string | undefined {
+  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  if (dotted) return dotted;
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!hex) return undefined;
+  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
+  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
+}
+
+function internal(address: string): boolean {
+  const ipv4 = carriedIpv4(address);
+  if (ipv4) return INTERNAL.check(ipv4, 'ipv4');
+  return INTERNAL.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+/** Why the address cannot receive webhooks, in words for the person who typed it; null when it can. */
+export async function webhookAddressProblem(settings: Pick<Settings, 'mode'>, raw: string): Promise<string | null> {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'Enter a full web address, starting with https://.';
+  }
+  if (url.username || url.password) return 'The address may not carry a user name or password: the signature proves the sender.';
+  if (settings.mode === 'demo' && LOOPBACK.has(url.hostname) && (url.protocol === 'http:' || url.protocol === 'https:')) return null;
+  if (url.protocol !== 'https:') return 'The address must start with https://.';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    return `The name ${url.hostname} cannot be found.`;
+  }
+  if (addresses.length === 0 || addresses.some(internal)) return 'The address points into a private network; webhooks go to addresses on the internet only.';
+  return null;
+}

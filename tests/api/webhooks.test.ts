@@ -1,0 +1,187 @@
+import { createHmac } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { components } from '../../codegen/generated/api.ts';
+import { applicationEventsOf } from '../../server/events/application-events.ts';
+import { webhookAddressProblem } from '../../server/events/webhook-address.ts';
+import { jobRunnerOf } from '../../server/jobs/runner.ts';
+import { OFFICE_ADMIN, PLATFORM, SUPPORT } from '../support/demo-accounts.ts';
+import { harness, type Harness } from '../support/harness.ts';
+import { jobsSettled } from '../support/jobs.ts';
+import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { journeyOffice, json, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
+
+/**
+ * Events and signed webhooks (issue 39, items 1 and 2; decision 0266): an office admin's endpoint gets the events it
+ * chose, once each, in order per application, signed as Standard Webhooks; a failing endpoint is tried again, then
+ * paused and its admins e-mailed, and gets what waited once resumed; the delivery log, a replay, a rotated secret with
+ * its overlap, a test event; other offices and roles are refused.
+ */
+
+type Schemas = components['schemas'];
+type Secret = Schemas['WebhookSecret'];
+type Delivery = Schemas['WebhookDelivery'];
+type Event = Schemas['Event'];
+
+let h: Harness;
+let office: JourneyOffice;
+let receiver: Receiver;
+const db = () => h.database.db;
+const call = (as: string, op: string, body: object) => h.request(as, 'PUT', `/api/Webhooks/${op}`, body);
+
+/** Whether one of the header's signatures is the secret's over the id, timestamp and body. */
+function signedBy(secret: string, post: Receiver['received'][number]): boolean {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const expected = `v1,${createHmac('sha256', key).update(`${post.headers['webhook-id']}.${post.headers['webhook-timestamp']}.${post.body}`).digest('base64')}`;
+  return String(post.headers['webhook-signature']).split(' ').includes(expected);
+}
+const eventsOf = (posts: Receiver['received']) => posts.map((post) => JSON.parse(post.body) as Event);
+/** Runs what is due now, as the runner's timer would later: a retry's wait is cut short. */
+async function retryNow(): Promise<void> {
+  await db().execute(sql`update jobs set run_at = now() where queue = 'webhook' and state = 'Queued'`);
+  jobRunnerOf(db())!.kick();
+  await jobsSettled(db());
+}
+
+beforeAll(async () => {
+  h = await harness();
+  office = await journeyOffice(h);
+  receiver = await startReceiver();
+});
+afterAll(async () => receiver?.close());
+
+describe('application events from how the record changes', () => {
+  const at = { stage: 'NotApplicable', decisionStatus: 'Pending', contractSubStatus: 'NotApplicable', productCode: null } as const;
+  it('says what happened once, on the change that made it', () => {
+    expect(applicationEventsOf(at, { decisionStatus: 'Approved' })).toEqual(['application.prequalified']);
+    expect(applicationEventsOf({ ...at, decisionStatus: 'Approved' }, { decisionStatus: 'Approved' })).toEqual([]);
+    expect(applicationEventsOf(at, { stage: 'Declined', decisionStatus: 'Declined' })).toEqual(['application.declined']);
+    expect(applicationEventsOf({ ...at, stage: 'OfferSelected', productCode: 'A' }, { productCode: 'B' })).toEqual(['application.offer_selected']);
+    expect(applicationEventsOf({ ...at, stage: 'SigningRequired' }, { contractSubStatus: 'KBAPassed' })).toEqual(['application.identity_passed']);
+    expect(applicationEventsOf({ ...at, stage: 'ReadyToFinalize' }, { stage: 'SubmittedForFunding' })).toEqual(['application.finalized']);
+    expect(applicationEventsOf({ ...at, stage: 'Refund' }, { stage: 'Funded' })).toEqual([]);
+  });
+});
+
+describe('webhook addresses', () => {
+  it('are https to the internet outside demo mode; demo mode also takes this machine', async () => {
+    const production = { mode: 'production' } as const;
+    expect(await webhookAddressProblem(production, 'http://203.0.113.9/hook')).toBe('The address must start with https://.');
+    for (const inside of ['https://127.0.0.1/hook', 'https://10.1.2.3/hook', 'https://169.254.169.254/latest', 'https://[::1]/hook', 'https://192.168.0.4/hook', 'https://[::ffff:10.0.0.1]/x']) {
+      expect(await webhookAddressProblem(production, inside), inside).toBe('The address points into a private network; webhooks go to addresses on the internet only.');
+    }
+    expect(await webhookAddressProblem(production, 'https://203.0.113.9/hook')).toBeNull();
+    expect(await webhookAddressProblem(production, 'https://user:pw@203.0.113.9/hook')).toMatch(/user name or password/);
+    expect(await webhookAddressProblem({ mode: 'demo' }, 'http://localhost:4000/hook')).toBeNull();
+    expect(await webhookAddressProblem({ mode: 'demo' }, 'http://10.1.2.3/hook')).toBe('The address must start with https://.');
+  });
+});
+
+describe('webhooks of an office', () => {
+  let secret = '';
+  let endpointId = 0;
+
+  it('refuses what an endpoint cannot be, and other offices and roles', async () => {
+    const base = { officeId: office.officeId, url: receiver.url, eventTypes: ['application.created'] };
+    expect(json<{ errors: Record<string, string[]> }>(await call(office.admin, 'AddEndpoint', { ...base, url: 'ftp://example.com' })).errors.url).toEqual(['The address must start with https://.']);
+    expect(json<{ errors: Record<string, string[]> }>(await call(office.admin, 'AddEndpoint', { ...base, eventTypes: ['webhook.test'] })).errors.eventTypes).toEqual(['Choose at least one event.']);
+    expect((await call(OFFICE_ADMIN, 'AddEndpoint', base)).statusCode).toBe(404);
+    expect((await call(office.support, 'AddEndpoint', base)).statusCode).toBe(403);
+    expect((await call(office.admin, 'AddEndpoint', { url: receiver.url, eventTypes: ['application.created'] })).statusCode).toBe(404);
+    expect((await call(SUPPORT, 'GetEndpoints', { officeId: office.officeId })).statusCode).toBe(404);
+  });
+
+  it("gets the chosen events of the office's applications, once, in order, signed, and nothing else", async () => {
+    const added = await call(office.admin, 'AddEndpoint', {
+      officeId: office.officeId, url: receiver.url, description: 'Practice software', eventTypes: ['application.created', 'application.prequalified', 'application.offer_selected'],
+    });
+    expect(added.statusCode, added.body).toBe(200);
+    ({ secret } = json<Secret>(added));
+    endpointId = json<Secret>(added).endpoint.endpointId;
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(JSON.stringify(json<Schemas['WebhookEndpoint'][]>(await call(office.admin, 'GetEndpoints', { officeId: office.officeId })))).not.toContain(secret);
+
+    const submitted = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin });
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const appId = json<{ id: number }>(submitted).id;
+    const offers = json<{ id: number }[]>(await h.call({ method: 'GET', url: `/api/App/GetOffers/${appId}`, borrowerOf: appId }));
+    const chosen = await h.call({ method: 'POST', url: '/api/App/SelectOffer', payload: { appId, offerId: offers[0]!.id, agreeToTerms: true }, borrowerOf: appId });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    await jobsSettled(db());
+
+    const posts = await receiver.waitFor(3);
+    expect(eventsOf(posts).map((e) => e.type)).toEqual(['application.created', 'application.prequalified', 'application.offer_selected']);
+    expect(eventsOf(posts).every((e) => e.appId === appId && e.officeId === office.officeId)).toBe(true);
+    expect(posts.every((post) => signedBy(secret, post) && post.headers['webhook-id'] === JSON.parse(post.body).id)).toBe(true);
+    expect(posts.some((post) => /ssn|dob|birth|account/i.test(post.body))).toBe(false);
+    // The events are in the database once, whoever else was told.
+    const recorded = await db().execute<{ type: string }>(sql`select type from events where app_id = ${appId} order by id`);
+    expect(recorded.rows.map((r) => r.type)).toEqual(['application.created', 'application.prequalified', 'application.offer_selected']);
+  });
+
+  it('tries a failing delivery again and holds the next event of the same application until it is acknowledged', async () => {
+    receiver.received.length = 0;
+    receiver.failures = 1;
+    const submitted = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin });
+    const appId = json<{ id: number }>(submitted).id;
+    await jobsSettled(db());
+    // The first event failed once; the second waits for it.
+    expect(receiver.received.map((post) => post.status)).toEqual([500]);
+    const log = json<{ results: Delivery[] }>(await call(office.admin, 'GetDeliveries', { endpointId, page: 1, pageSize: 5 })).results;
+    expect(log.find((d) => d.appId === appId && d.eventType === 'application.created')).toMatchObject({ status: 'Pending', attempts: 1, responseStatus: 500, responseExcerpt: '{}', lastError: 'the endpoint answered 500' });
+    await retryNow();
+    await retryNow();
+    const types = eventsOf(receiver.received.filter((post) => post.status === 200)).map((e) => e.type);
+    expect(types).toEqual(['application.created', 'application.prequalified']);
+  });
+
+  it('replays a delivery with its event id, and signs with both secrets while a rotation overlaps', async () => {
+    const [last] = json<{ results: Delivery[] }>(await call(office.admin, 'GetDeliveries', { endpointId, status: 'Delivered', page: 1, pageSize: 1 })).results;
+    receiver.received.length = 0;
+    const rotated = json<Secret>(await call(office.admin, 'RotateSecret', { endpointId, overlapHours: 1 }));
+    expect(rotated.secret).not.toBe(secret);
+    expect(rotated.endpoint.previousSecretUntilUtc).not.toBeNull();
+    expect(json<{ replayed: number }>(await call(office.admin, 'Replay', { endpointId, deliveryId: last!.deliveryId }))).toEqual({ replayed: 1 });
+    await jobsSettled(db());
+    const [post] = await receiver.waitFor(1);
+    expect(post!.headers['webhook-id']).toBe(last!.eventId);
+    expect(signedBy(rotated.secret, post!) && signedBy(secret, post!)).toBe(true);
+    const test = json<Delivery>(await call(office.admin, 'SendTest', { endpointId }));
+    await jobsSettled(db());
+    expect(eventsOf(await receiver.waitFor(2)).at(-1)).toMatchObject({ type: 'webhook.test', officeId: office.officeId, appId: null });
+    expect(test.eventType).toBe('webhook.test');
+    secret = rotated.secret;
+  });
+
+  it('pauses an endpoint that failed for a day, e-mails its admins, and sends what waited once resumed', async () => {
+    receiver.received.length = 0;
+    receiver.failures = 1_000;
+    const submitted = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin });
+    const appId = json<{ id: number }>(submitted).id;
+    await jobsSettled(db());
+    // Its last attempt comes now rather than in a day.
+    await db().execute(sql`update jobs set attempts = max_attempts - 1 where queue = 'webhook' and state = 'Queued'`);
+    await retryNow();
+    const [endpoint] = json<Schemas['WebhookEndpoint'][]>(await call(office.admin, 'GetEndpoints', { officeId: office.officeId }));
+    expect(endpoint).toMatchObject({ status: 'Paused', pausedReason: 'Paused after a delivery failed for a day: the endpoint answered 500', lastDeliveryStatus: 'Failed' });
+    const mail = await db().execute<{ recipient: string; subject: string }>(sql`select recipient, subject from outbox where subject = 'A webhook endpoint was paused' order by id desc limit 1`);
+    expect(mail.rows[0]).toEqual({ recipient: office.admin, subject: 'A webhook endpoint was paused' });
+
+    receiver.failures = 0;
+    receiver.received.length = 0;
+    expect(json<Schemas['WebhookEndpoint']>(await call(office.admin, 'UpdateEndpoint', { endpointId, status: 'Active' })).status).toBe('Active');
+    await jobsSettled(db());
+    await retryNow();
+    const sent = eventsOf(receiver.received.filter((post) => post.status === 200));
+    expect(sent.map((e) => [e.type, e.appId])).toEqual([['application.created', appId], ['application.prequalified', appId]]);
+  });
+
+  it('lets platform admins have endpoints for every office, and deletes an endpoint with its log', async () => {
+    const platform = await call(PLATFORM, 'AddEndpoint', { url: receiver.url, eventTypes: ['office.approved'] });
+    expect(platform.statusCode, platform.body).toBe(200);
+    expect(json<Schemas['WebhookEndpoint'][]>(await call(PLATFORM, 'GetEndpoints', {})).map((e) => e.officeId)).toEqual([null]);
+    expect((await call(office.admin, 'DeleteEndpoint', { endpointId: json<Secret>(platform).endpoint.endpointId })).statusCode).toBe(404);
+    expect((await call(office.admin, 'DeleteEndpoint', { endpointId })).statusCode).toBe(200);
+    expect(json<Schemas['WebhookEndpoint'][]>(await call(office.admin, 'GetEndpoints', { officeId: office.officeId }))).toEqual([]);
+  });
+});

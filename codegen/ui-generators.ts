@@ -293,7 +293,7 @@ function formIndex(names: string[]): UiGenerator {
   };
 }
 
-/** Flags of the compact operation index: k (key), w (write), d (download), m (multipart), b (has a body). */
+/** Flags of the compact operation index: k (key), w (write), d (download), m (multipart), b (has a body), l (live). */
 const operationIndex: UiGenerator = {
   file: join(OUT, 'operation-index.ts'),
   async generate() {
@@ -305,12 +305,13 @@ const operationIndex: UiGenerator = {
         ok.length > 0 && !ok.some((t) => t.includes('json')) ? 'd' : '',
         op.requestBodyTypes.includes('multipart/form-data') ? 'm' : '',
         op.requestBodyTypes.length > 0 ? 'b' : '',
+        op.live ? 'l' : '',
       ].join('');
       return `  ${op.operationId}: '${op.method} ${op.path}${flags ? ` ${flags}` : ''}',`;
     });
     return [
       banner('openapi/openapi.yaml'),
-      '/** Per operation: method, path template and flags — k (key), w (write), d (download), m (multipart), b (body). */',
+      '/** Per operation: method, path template and flags — k (key), w (write), d (download), m (multipart), b (body), l (live). */',
       'const compact = {',
       ...lines,
       '} as const;',
@@ -328,11 +329,13 @@ const operationIndex: UiGenerator = {
       '  download: boolean;',
       '  multipart: boolean;',
       '  body: boolean;',
+      "  /** x-live: its answer changes with the office's events; an open page reads it again when one arrives. */",
+      '  live: boolean;',
       '}',
       '',
       'function entry(spec: string): OperationEntry {',
       "  const [method = '', path = '', flags = ''] = spec.split(' ');",
-      "  return { method, path, key: flags.includes('k'), write: flags.includes('w'), download: flags.includes('d'), multipart: flags.includes('m'), body: flags.includes('b') };",
+      "  return { method, path, key: flags.includes('k'), write: flags.includes('w'), download: flags.includes('d'), multipart: flags.includes('m'), body: flags.includes('b'), live: flags.includes('l') };",
       '}',
       '',
       'export const operationIndex = Object.fromEntries(Object.entries(compact).map(([id, spec]) => [id, entry(spec)])) as Record<OperationId, OperationEntry>;',

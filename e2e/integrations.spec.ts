@@ -64,3 +64,24 @@ test('office support has no Integrations tab', async ({ page }) => {
   await expect(page.getByRole('tab', { name: 'Alerts' })).toBeVisible();
   await expect(page.getByRole('tab', { name: 'Integrations' })).toHaveCount(0);
 });
+
+test("an office's open Home follows what happens without a reload: a colleague's new application shows by itself", async ({ page }) => {
+  await signIn(page, 'office.admin@demo.test');
+  const call = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/App/GetOfficeApps' && Boolean(request.headers().authorization));
+  await page.goto('/#/home');
+  const token = (await call).headers().authorization!;
+  await expect(page.locator('main [data-screen="table"] tbody tr').first()).toBeVisible();
+  // The header names the office the person works in: 'Bright Smiles Dental #100'.
+  const officeId = Number(/#(\d+)$/.exec((await page.getByRole('banner').getByText(/ #\d+$/).innerText()).trim())![1]);
+  const loads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+
+  // Someone else in the office sends a link: the API, as another desk would.
+  const lastName = `Livewell${[...crypto.getRandomValues(new Uint8Array(5))].map((n) => String.fromCharCode(97 + (n % 26))).join('')}`;
+  const sent = await page.request.post(new URL('/api/App/SendApp', page.url()).href, {
+    headers: { authorization: token, 'idempotency-key': crypto.randomUUID() },
+    data: { officeId, firstName: 'Lena', lastName, email: `lena.${lastName.toLowerCase()}@gmail.com`, amount: 2500 },
+  });
+  expect(sent.status(), await sent.text()).toBe(200);
+  await expect(tableRow(page, lastName)).toBeVisible({ timeout: 5_000 });
+  expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
+});

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openApp, seedSession, signIn, staffState } from './support/session.ts';
+import { watchNetwork } from './support/network.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
@@ -63,10 +64,11 @@ for (const c of CASES) {
   for (const width of [1400, 375]) {
     test(`${c.layout} layout at ${width}px`, async ({ page }) => {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 812 });
+      const network = watchNetwork(page);
       if (c.account) await signIn(page, c.account);
       await openApp(page, c.path);
       await c.ready(page);
-      await page.waitForLoadState('networkidle');
+      await network.quiet();
       await page.waitForTimeout(600);
       await closeToasts(page);
       await expect(page.locator(`[data-layout="${c.layout.split('-')[0]}"]`)).toBeVisible();

@@ -30,6 +30,7 @@ import { registerDevOutboxPage } from './notify/dev-outbox.ts';
 import { dualProtocolServer } from './identity/listener.ts';
 import { runNow, type Services } from './services.ts';
 import { processJobRunner } from './domain/jobs.ts';
+import { endEventStreams } from './events/stream.ts';
 
 export interface ServerOptions {
   settings: Settings;
@@ -161,6 +162,11 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   // Jobs run in this process when its requests enqueue them; server/main.ts adds the timer for the rest.
   const jobs = processJobRunner(services);
   app.addHook('onClose', () => jobs.stop());
+  // Before the server waits for its connections: open event streams would hold it for their `wait`.
+  app.addHook('preClose', (done) => {
+    endEventStreams();
+    done();
+  });
   // Every lender file is a lender: its row exists from the first start (docs/decisions/0101).
   await syncLenderRows(database.db, lenderCatalogue(settings));
   const contract = bundleOpenApi();

@@ -1665,6 +1665,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Events/Stream/{officeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The office's events as they happen (server-sent events)
+         * @description Issue 39 item 4: a text/event-stream of the office's events (id: the event's sequence number; event: its type; data: the Event), from the one after Last-Event-ID (else from now), kept open for `wait` seconds (0, the default: what is there now, then the end; the web app asks for 300) with a comment every 15 s; the client reconnects with the last id it read, so nothing is missed after a drop. Every node serves it: the events are read from the database.
+         */
+        get: operations["Events_Stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Webhooks/GetEndpoints": {
         parameters: {
             query?: never;
@@ -8069,6 +8089,41 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Events_Stream: {
+        parameters: {
+            query?: {
+                /** @description Seconds the stream stays open (0 to 300, default 0). */
+                wait?: number;
+            };
+            header?: {
+                /** @description The id of the last event the client read; the stream starts after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Office id. */
+                officeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events, as server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -50,6 +50,8 @@ export interface Operation {
    * PUT or POST). A write takes an Idempotency-Key, and only a write with one is retried (decision 0253).
    */
   write: boolean;
+  /** `x-live` (decision 0267): what it answers changes with the office's events; an open page reads it again when one arrives. */
+  live: boolean;
   /** `x-caller` (decision 0165): who calls an operation that no screen calls; undefined for the screens' own. */
   caller: OperationCaller | undefined;
   /**
@@ -141,6 +143,7 @@ export function readOperations(document: JsonObject): Operation[] {
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,
         write: method !== 'get' && op['x-reads'] !== true,
+        live: op['x-live'] === true,
         caller: callerOf(op),
         cache: cacheOf(op),
       });

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Operation } from '../../core/contract/operations.ts';
 import { ACCESS_HEADER, encodeAccess } from '../../core/access-header.ts';
@@ -57,6 +58,12 @@ async function send(reply: FastifyReply, op: Operation, validators: OperationVal
     services.log.error({ operationId: op.operationId, status: result.status }, 'handler answered an undeclared status');
     throw new Error('undeclared status');
   }
+  // A stream (server-sent events) is checked as it is written, not here: its frames are made by the server's own code.
+  if (result.body instanceof Readable) {
+    reply.code(result.status);
+    for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
+    return reply.send(result.body);
+  }
   const validate = validators.responses.get(result.status);
   if (validate && !validate(result.body)) {
     // Fail closed: an answer that breaks the contract may leak fields it should not carry.
@@ -68,7 +75,9 @@ async function send(reply: FastifyReply, op: Operation, validators: OperationVal
   reply.code(result.status);
   for (const [name, value] of Object.entries(result.headers ?? {})) reply.header(name, value);
   if (result.body === undefined) return reply.send();
-  if (Buffer.isBuffer(result.body)) return reply.type(result.headers?.['content-type'] ?? media[0] ?? 'application/octet-stream').send(result.body);
+  if (Buffer.isBuffer(result.body) || (typeof result.body === 'string' && !media.some((type) => type.includes('json')))) {
+    return reply.type(result.headers?.['content-type'] ?? media[0] ?? 'application/octet-stream').send(result.body);
+  }
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(result.body));
 }
 

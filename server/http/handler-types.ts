@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { operations } from '../../codegen/generated/api.ts';
 import type { MultipartModels } from '../../codegen/generated/operations.ts';
@@ -11,12 +12,14 @@ type SuccessCode = 200 | 201 | 202 | 204 | 206;
 type Responses<K extends OperationId> = Op<K>['responses'];
 type SuccessStatus<K extends OperationId> = Extract<keyof Responses<K>, SuccessCode>;
 
-/** JSON answers are typed by the contract; files (PDF, CSV, octet-stream) are bytes. */
+/** JSON answers are typed by the contract; files (PDF, CSV, octet-stream) are bytes; server-sent events a stream or, all at once, text. */
 type BodyOf<R> = R extends { content: { 'application/json': infer J } }
   ? J
-  : R extends { content: Record<string, unknown> }
-    ? Buffer
-    : undefined;
+  : R extends { content: { 'text/event-stream': unknown } }
+    ? Readable | string
+    : R extends { content: Record<string, unknown> }
+      ? Buffer
+      : undefined;
 
 type ResultFor<K extends OperationId, S extends SuccessStatus<K>> = {
   status: S;

@@ -31,6 +31,7 @@ import { watchHandOver } from './auth/hand-over.ts';
 import { addressQuery } from '../engine/context.ts';
 import { chooseLanguage, languagesOf, retakeLanguage } from './language.ts';
 import { onLanguageChange } from '../../core/current-language.ts';
+import { followOfficeEvents } from './live-events.ts';
 
 const Toaster = lazy(() => import('./ui/Toaster.tsx'));
 
@@ -168,6 +169,8 @@ export function App() {
   );
   // What the server said in the language before (texts, answers) is asked for again in the new one.
   useEffect(() => onLanguageChange(() => void queryClient.invalidateQueries()), [queryClient]);
+  // The office's events refresh what they change on the open page (issue 39: live screens).
+  useEffect(() => (inPreview() ? undefined : followOfficeEvents(queryClient)), [queryClient]);
   const [services, takeLiveSet] = useLiveServices();
   const system = useMemo(() => createTheme(services.brand.descriptor.palette), [services]);
   return (

@@ -185,3 +185,32 @@ describe('webhooks of an office', () => {
     expect(json<Schemas['WebhookEndpoint'][]>(await call(office.admin, 'GetEndpoints', { officeId: office.officeId }))).toEqual([]);
   });
 });
+
+describe("the office's event stream (live screens)", () => {
+  const stream = (officeId: number, wait: number, lastEventId?: string, as = office.admin) =>
+    h.call({ method: 'GET', url: `/api/Events/Stream/${officeId}?wait=${wait}`, as, headers: lastEventId ? { 'last-event-id': lastEventId } : {} });
+  const frames = (body: string) => body.split('\n\n').filter((f) => f.includes('data: ')).map((f) => ({ id: /^id: (\d+)$/m.exec(f)![1]!, type: /^event: (.+)$/m.exec(f)![1]!, data: JSON.parse(/^data: (.+)$/m.exec(f)![1]!) as Event }));
+
+  it('sends what happens while it is open, and after the last event a reconnecting client read', async () => {
+    const open = stream(office.officeId, 2);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const submitted = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin });
+    const appId = json<{ id: number }>(submitted).id;
+    const answer = await open;
+    expect(answer.statusCode).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^text\/event-stream/);
+    const live = frames(answer.body);
+    expect(live.map((f) => f.type)).toEqual(['application.created', 'application.prequalified']);
+    expect(live.every((f) => f.data.appId === appId && f.data.type === f.type)).toBe(true);
+
+    // A client that read the first comes back for the rest; one that read both gets nothing again.
+    expect(frames((await stream(office.officeId, 0, live[0]!.id)).body).map((f) => f.type)).toEqual(['application.prequalified']);
+    expect(frames((await stream(office.officeId, 0, live[1]!.id)).body)).toEqual([]);
+  });
+
+  it("is the office's own: another office's staff are refused, a bad resume point too", async () => {
+    expect((await stream(office.officeId, 0, undefined, OFFICE_ADMIN)).statusCode).toBe(404);
+    expect((await stream(office.officeId, 0, 'yesterday')).statusCode).toBe(400);
+    expect((await stream(office.officeId, 301)).statusCode).toBe(400);
+  });
+});

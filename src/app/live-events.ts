@@ -1,0 +1,120 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { operationIndex, type OperationId } from '../../codegen/generated/operation-index.ts';
+import { authPort } from './auth-port.ts';
+import { session } from './session/store.ts';
+
+/**
+ * Live screens (issue 39 item 4; decision 0267): while staff work in an office, its events stream in
+ * (Events_Stream, server-sent events read with fetch, which can carry the bearer token as EventSource cannot), and
+ * each event has the page read again what it shows that events change — the operations the contract marks `x-live`.
+ * A stream that ends or drops is opened again after the last event read, so nothing is missed; the office changed or
+ * the person signed out, it closes.
+ */
+
+const WAIT_SECONDS = 300;
+const RETRY_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+/** Events that arrive together (a decision and its offers) refresh the page once. */
+const SETTLE_MS = 150;
+
+const LIVE = new Set(Object.entries(operationIndex).filter(([, op]) => op.live).map(([id]) => id as OperationId));
+
+export interface ServerSentEvent {
+  id: string | null;
+  event: string;
+  data: string;
+}
+
+/** The complete events in `buffer` (frames end with a blank line) and what is left of it. */
+export function parseEvents(buffer: string): { events: ServerSentEvent[]; rest: string } {
+  const frames = buffer.replace(/\r\n?/g, '\n').split('\n\n');
+  const rest = frames.pop() ?? '';
+  const events: ServerSentEvent[] = [];
+  for (const frame of frames) {
+    const event: ServerSentEvent = { id: null, event: 'message', data: '' };
+    let hasData = false;
+    for (const line of frame.split('\n')) {
+      if (line === '' || line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'id') event.id = value;
+      else if (field === 'event') event.event = value;
+      else if (field === 'data') {
+        event.data += (hasData ? '\n' : '') + value;
+        hasData = true;
+      }
+    }
+    if (hasData) events.push(event);
+  }
+  return { events, rest };
+}
+
+/** The office the signed-in staff member works in now, or null (not signed in, a borrower, no office yet). */
+function currentOffice(): number | null {
+  const state = session.get();
+  if (!state.authenticated || state.borrowerAuthenticated || state.accessDisabled) return null;
+  return state.selectedOfficeId ?? state.officeId;
+}
+
+async function follow(officeId: number, lastEventId: { value: string | null }, signal: AbortSignal, onEvent: () => void): Promise<void> {
+  const token = await authPort().acquireToken();
+  if (!token) throw new Error('no token');
+  const response = await fetch(`/api/Events/Stream/${officeId}?wait=${WAIT_SECONDS}`, {
+    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId.value ? { 'last-event-id': lastEventId.value } : {}) },
+    signal,
+  });
+  if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`);
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    const parsed = parseEvents(buffer + value);
+    buffer = parsed.rest;
+    for (const event of parsed.events) {
+      if (event.id) lastEventId.value = event.id;
+      onEvent();
+    }
+  }
+}
+
+/** Follows the current office's events for as long as the app runs; answers the function that stops it. */
+export function followOfficeEvents(queryClient: QueryClient): () => void {
+  let office: number | null = null;
+  let controller: AbortController | null = null;
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  const refresh = () => {
+    clearTimeout(settle);
+    settle = setTimeout(() => void queryClient.invalidateQueries({ predicate: (query) => LIVE.has(query.queryKey[0] as OperationId) }), SETTLE_MS);
+  };
+  const run = async (officeId: number, signal: AbortSignal) => {
+    const lastEventId = { value: null as string | null };
+    for (let failures = 0; !signal.aborted; ) {
+      try {
+        await follow(officeId, lastEventId, signal, refresh);
+        failures = 0;
+      } catch {
+        if (signal.aborted) return;
+        await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
+        failures += 1;
+      }
+    }
+  };
+  const update = () => {
+    const next = currentOffice();
+    if (next === office) return;
+    controller?.abort();
+    controller = null;
+    office = next;
+    if (next === null) return;
+    controller = new AbortController();
+    void run(next, controller.signal);
+  };
+  const unsubscribe = session.subscribe(update);
+  update();
+  return () => {
+    unsubscribe();
+    controller?.abort();
+    clearTimeout(settle);
+  };
+}

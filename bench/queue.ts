@@ -18,7 +18,8 @@ import { percentile } from './stats.ts';
 const TIMER_MS = 2_000;
 const quiet = { error: (o: object, m: string) => console.error(m, o), warn: () => {} };
 
-async function fresh(kind: DatabaseKind, postgresUrl: string | undefined): Promise<{ open: () => Promise<Database>; drop: () => Promise<void> }> {
+/** A database of its own for one measure, dropped after it. */
+export async function fresh(kind: DatabaseKind, postgresUrl: string | undefined): Promise<{ open: () => Promise<Database>; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const dataDir = mkdtempSync(join(tmpdir(), 'pos-bench-queue-'));
     return { open: () => openDatabase({ dataDir, databaseUrl: undefined }), drop: async () => rmSync(dataDir, { recursive: true, force: true }) };

@@ -12,6 +12,7 @@
  * - SubmitApp's lender waterfall over HTTP, the lender service playing every lender at 1 s, then at 0 s, and at 0 s in
  *   process: the portal's own cost of a lender call (issues 5, 38);
  * - the durable job queue: jobs per second and a job's delay, against a round trip of the same database (bench/queue.ts);
+ * - webhooks: events per second from a state change to a receiver, and each one's time to arrive, one node and two (bench/webhooks.ts);
  * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
  * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts), and
  *   again with a studio publication live (issue 18, bench/publication.ts);
@@ -40,6 +41,7 @@ import { benchPhone, phoneLines } from './phone.ts';
 import { publishBrandWord } from './publication.ts';
 import { percentile } from './stats.ts';
 import { benchQueue } from './queue.ts';
+import { benchWebhooks } from './webhooks.ts';
 import { ensureWebBuild } from '../scripts/web-build.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
@@ -60,7 +62,7 @@ const MAX_ATTEMPTS = 3;
 const say = (message: string) => console.log(message);
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 
-const PARTS = ['api', 'waterfall', 'queue'] as const;
+const PARTS = ['api', 'waterfall', 'queue', 'webhooks'] as const;
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
 /** `--only waterfall,queue`: some parts alone (the API part is the portal's load, the browser's and the phone's figures). */
 const parts = new Set(values.only ? values.only.split(',') : PARTS);
@@ -417,6 +419,12 @@ async function main(): Promise<number> {
       const queue = await benchQueue(kind, postgresUrl, values.quick ?? false);
       for (const line of queue) say(`  ${line}`);
       summary.push(...queue);
+    }
+    if (parts.has('webhooks')) {
+      await quietMachine();
+      const webhooks = await benchWebhooks(kind, postgresUrl, values.quick ?? false);
+      for (const line of webhooks) say(`  ${line}`);
+      summary.push(...webhooks);
     }
   }
 

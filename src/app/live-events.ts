@@ -56,6 +56,9 @@ function currentOffice(): number | null {
   return state.selectedOfficeId ?? state.officeId;
 }
 
+/** Refused for good (the office is not this person's, or no longer): asking again would only be refused again. */
+class Refused extends Error {}
+
 async function follow(officeId: number, lastEventId: { value: string | null }, signal: AbortSignal, onEvent: () => void): Promise<void> {
   const token = await authPort().acquireToken();
   if (!token) throw new Error('no token');
@@ -63,6 +66,7 @@ async function follow(officeId: number, lastEventId: { value: string | null }, s
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId.value ? { 'last-event-id': lastEventId.value } : {}) },
     signal,
   });
+  if (response.status === 403 || response.status === 404) throw new Refused(`the event stream answered ${response.status}`);
   if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
@@ -93,8 +97,8 @@ export function followOfficeEvents(queryClient: QueryClient): () => void {
       try {
         await follow(officeId, lastEventId, signal, refresh);
         failures = 0;
-      } catch {
-        if (signal.aborted) return;
+      } catch (error) {
+        if (signal.aborted || error instanceof Refused) return;
         await new Promise((resolve) => setTimeout(resolve, RETRY_MS[Math.min(failures, RETRY_MS.length - 1)]));
         failures += 1;
       }

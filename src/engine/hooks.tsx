@@ -257,12 +257,12 @@ export function missingRecord(error: unknown, binding: QueryBinding): Missing | 
 }
 
 /**
- * A 400 whose every field error is a parameter the address gives (`/admin/offices/abc`, where an id is a number): the
- * address names nothing that could exist.
+ * A 400 whose every field error is a parameter or body field the address gives (`/admin/offices/abc`, where an id is a
+ * number): the address names nothing that could exist.
  */
 function refusesOnlyTheAddress(error: unknown, binding: NonNullable<QueryBinding>): boolean {
   const fields = Object.keys((error as { problem?: { errors?: Record<string, unknown> } }).problem?.errors ?? {});
-  const fromAddress = { ...binding.params, ...binding.query } as Record<string, unknown>;
+  const fromAddress = { ...(binding.body as Record<string, unknown> | undefined), ...binding.params, ...binding.query } as Record<string, unknown>;
   return fields.length > 0 && fields.every((field) => field in fromAddress && readsRouteParams(fromAddress[field]));
 }
 

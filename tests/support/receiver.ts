@@ -8,7 +8,8 @@ import type { AddressInfo } from 'node:net';
  */
 export interface Receiver {
   url: string;
-  received: { headers: IncomingHttpHeaders; body: string; status: number }[];
+  /** What arrived, with when (process.hrtime.bigint()): the benches measure deliveries by it. */
+  received: { headers: IncomingHttpHeaders; body: string; status: number; at: bigint }[];
   /** How many of the next posts answer 500 before the endpoint acknowledges. */
   failures: number;
   /** Resolves with the posts once `count` of them arrived (or rejects after `ms`). */
@@ -24,7 +25,7 @@ export async function startReceiver(tls?: { key: Buffer; cert: Buffer }): Promis
     request.on('end', () => {
       const status = receiver.failures > 0 ? 500 : 200;
       if (status === 500) receiver.failures -= 1;
-      receiver.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      receiver.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), status, at: process.hrtime.bigint() });
       response.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     });
   };

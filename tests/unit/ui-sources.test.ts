@@ -22,6 +22,10 @@ describe('a read of the record the address names', () => {
     const searched = { operation: 'App_GetOfficeApps', params: { id: { var: 'route.params.id' } }, body: { search: { var: 'filter.search' } } };
     expect(missingRecord({ status: 400, problem: { errors: { search: ['Too long.'] } } }, searched)).toBeUndefined();
     expect(missingRecord({ status: 400, problem: { errors: { id: ['x'], search: ['Too long.'] } } }, searched)).toBeUndefined();
+    // A body field the address gives counts as the address: /settings/integrations/abc.
+    const inBody = { operation: 'Webhooks_GetDeliveries', body: { endpointId: { '+': [{ var: 'route.params.id' }] }, status: { var: 'filter.status' } } };
+    expect(missingRecord({ status: 400, problem: { errors: { endpointId: ['This field must be a valid whole number.'] } } }, inBody)).toBe('notFound');
+    expect(missingRecord({ status: 400, problem: { errors: { status: ['Not one of the choices.'] } } }, inBody)).toBeUndefined();
   });
 
   it('shows not-authorized when any read of the page is refused: the server refuses more than the route table shows', () => {

@@ -118,7 +118,8 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
       await running;
     },
     async idle() {
-      await running;
+      // A kick that came as a drain ended starts another one in its `finally`: wait for that one too.
+      while (running) await running;
     },
   };
 }

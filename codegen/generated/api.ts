@@ -4765,7 +4765,7 @@ export interface components {
         EventType: "application.created" | "application.link_sent" | "application.link_opened" | "application.prequalified" | "application.declined" | "application.offer_selected" | "application.identity_passed" | "application.signed" | "application.finalized" | "application.funded" | "application.refund_requested" | "application.refund_completed" | "application.cancelled" | "office.submitted" | "office.approved" | "office.declined" | "office.on_hold" | "office.lender_enrolled" | "user.invited" | "user.joined" | "user.disabled" | "webhook.test";
         /**
          * Webhook endpoint status
-         * @description Active endpoints get their events; a paused one gets none until it is resumed (paused by its admin, or by the portal after a delivery failed for a day).
+         * @description Active endpoints get their events as they happen; a paused one (by its admin, or by the portal after a delivery failed for a day) gets nothing sent: its events wait and go, in order, when it is resumed.
          * @enum {string}
          */
         WebhookEndpointStatus: "Active" | "Paused";

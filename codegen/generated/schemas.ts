@@ -409,7 +409,7 @@ export type EventType =
   | 'user.disabled'
   | 'webhook.test';
 /**
- * Active endpoints get their events; a paused one gets none until it is resumed (paused by its admin, or by the portal after a delivery failed for a day).
+ * Active endpoints get their events as they happen; a paused one (by its admin, or by the portal after a delivery failed for a day) gets nothing sent: its events wait and go, in order, when it is resumed.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "WebhookEndpointStatus".

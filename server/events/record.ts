@@ -36,7 +36,7 @@ export async function recordEvent(tx: Db, event: NewEvent): Promise<{ id: number
 }
 
 /**
- * One delivery per active endpoint that chose the type. Only the first undelivered delivery of its order key gets a job
+ * One delivery per endpoint that chose the type, a paused one too: its events wait, and are sent when it is resumed. Only the first undelivered delivery of its order key gets a job
  * (webhook-delivery.ts starts the next); the endpoint's row is locked while that is decided here and there, so an
  * acknowledgement and a new event of the same key cannot both leave the new delivery without a job.
  */
@@ -44,7 +44,7 @@ async function fanOut(tx: Db, id: number, event: NewEvent): Promise<void> {
   const orderKey = event.appId ? `app:${event.appId}` : `event:${id}`;
   const endpoints = await tx.execute<{ id: number }>(sql`
     select id from webhook_endpoints
-    where status = 'Active' and deleted_at is null and event_types ? ${event.type} and (office_id is null or office_id = ${event.officeId})
+    where deleted_at is null and event_types ? ${event.type} and (office_id is null or office_id = ${event.officeId})
     order by id for update`);
   for (const endpoint of endpoints.rows) {
     const endpointId = Number(endpoint.id);

@@ -6,7 +6,7 @@ import { confirmDeposits, sendDeposits } from './verification.ts';
 /** The office admin verifies the office's bank account by micro-deposits (decision 0152). */
 export const bankHandlers: Pick<Handlers, 'Office_StartBankVerification' | 'Office_ConfirmBankVerification'> = {
   async Office_StartBankVerification({ body, services }) {
-    const sent = await sendDeposits(services.db, services.settings.piiKey, body.officeId, mailContext(services));
+    await sendDeposits(services.db, services.settings.piiKey, body.officeId, mailContext(services));
     return { status: 200, body: await getOffice(services.db, services.settings.piiKey, body.officeId) };
   },
   async Office_ConfirmBankVerification({ body, services }) {

@@ -24,15 +24,15 @@ const lockedProblem = (office: OfficeRecord) =>
  * Office_StartBankVerification (decision 0152): the ACH provider sends two deposits to the account on file and the
  * office is Pending until it confirms them. Deposits already waiting are not sent again (a second click sends
  * nothing); a verified or locked account, an office without bank numbers and a terminated office answer 409. The
- * sandbox's statement goes to the office's active admins. Answers whether deposits were sent.
+ * sandbox's statement goes to the office's active admins.
  */
-export async function sendDeposits(db: Db, piiKey: Buffer, officeId: number, mail: MailContext): Promise<boolean> {
-  return db.transaction(async (tx) => {
+export async function sendDeposits(db: Db, piiKey: Buffer, officeId: number, mail: MailContext): Promise<void> {
+  await db.transaction(async (tx) => {
     const office = await lockOffice(tx, officeId);
     if (office.enrollmentStatus === 'Terminated') throw HttpProblem.conflict(`${office.name} is terminated: its bank account cannot be verified.`);
     if (office.achVerifyStatus === 'Verified') throw HttpProblem.conflict(`The bank account ending in ${office.bankAccountLast4} is already verified.`);
     if (office.achVerifyStatus === 'Locked') throw lockedProblem(office);
-    if (office.achVerifyStatus === 'Pending' && office.achDepositsSentAt !== null) return false;
+    if (office.achVerifyStatus === 'Pending' && office.achDepositsSentAt !== null) return;
     if (!office.bankRoutingNumberEnc || !office.bankAccountNumberEnc) {
       throw HttpProblem.conflict('There is no bank account to verify yet: save its routing and account numbers first.');
     }
@@ -62,7 +62,6 @@ export async function sendDeposits(db: Db, piiKey: Buffer, officeId: number, mai
         );
       }
     }
-    return true;
   });
 }
 

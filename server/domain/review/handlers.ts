@@ -10,7 +10,7 @@ export const reviewHandlers: Pick<Handlers, 'AdminOffices_UpdateOfficeStatus' | 
   async AdminOffices_UpdateOfficeStatus({ body, caller, services }) {
     const changedBy = staffId(caller);
     if (!changedBy) throw new HttpProblem(401, 'Sign-in is required.');
-    const changed = await changeOfficeStatus(services.db, { ...body, changedBy }, mailContext(services));
+    await changeOfficeStatus(services.db, { ...body, changedBy }, mailContext(services));
     return { status: 200, body: await getOffice(services.db, services.settings.piiKey, body.officeId) };
   },
   async AdminOffices_GetOfficeHistory({ params, services }) {

@@ -47,13 +47,13 @@ export interface StatusChange {
  * AdminOffices_UpdateOfficeStatus (decision 0150), in one transaction under the office's row lock: the move must be
  * in the transition table (409 otherwise); the office gets the status, the flags it implies and the reason; the
  * history gets a row; the office's active admins get an e-mail. The status the office already has changes nothing,
- * so a second click of the same decision neither writes a row nor sends a message. Answers whether it changed.
+ * so a second click of the same decision neither writes a row nor sends a message.
  */
-export async function changeOfficeStatus(db: Db, change: StatusChange, mail: MailContext): Promise<boolean> {
+export async function changeOfficeStatus(db: Db, change: StatusChange, mail: MailContext): Promise<void> {
   const reason = change.reason.trim();
-  return db.transaction(async (tx) => {
+  await db.transaction(async (tx) => {
     const office = await lockOffice(tx, change.officeId);
-    if (office.enrollmentStatus === change.status) return false;
+    if (office.enrollmentStatus === change.status) return;
     const refused = refusal(office.name, office.enrollmentStatus, change.status);
     if (refused) throw new HttpProblem(409, refused, { extensions: { status: office.enrollmentStatus, allowedStatuses: TRANSITIONS[office.enrollmentStatus] } });
     await tx
@@ -78,7 +78,6 @@ export async function changeOfficeStatus(db: Db, change: StatusChange, mail: Mai
         }),
       );
     }
-    return true;
   });
 }
 

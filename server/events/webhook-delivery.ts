@@ -126,13 +126,15 @@ async function gaveUp(db: Db, settings: Settings, job: ClaimedJob, reason: strin
         ? sql`select email from users where user_role = 'df.admin' and not is_disabled`
         : sql`select u.email from users u join user_offices uo on uo.user_id = u.id where uo.office_id = ${officeId} and uo.role = 'admin' and not uo.is_disabled and not u.is_disabled`,
     );
-    const where = `${settings.publicUrl}/#/settings/integrations`;
+    // An office's admins resume it on its Integrations page; the platform's endpoints have no screen yet, only the API.
+    const where = officeId === null ? null : `${settings.publicUrl}/#/settings/integrations`;
+    const resume = where ? `once it is resumed: ${where}` : 'once it is resumed (Webhooks_UpdateEndpoint, status Active).';
     for (const { email } of admins.rows) {
       await sendEmail(tx, {
         to: email,
         subject: 'A webhook endpoint was paused',
-        text: `Deliveries to ${row.url} failed for a day (${reason}), so the endpoint was paused. Its events wait and are sent in order once it is resumed: ${where}`,
-        links: [{ label: 'Open Integrations', url: where }],
+        text: `Deliveries to ${row.url} failed for a day (${reason}), so the endpoint was paused. Its events wait and are sent in order ${resume}`,
+        links: where ? [{ label: 'Open Integrations', url: where }] : [],
       });
     }
   });

@@ -164,8 +164,8 @@ describe('webhooks of an office', () => {
     await retryNow();
     const [endpoint] = json<Schemas['WebhookEndpoint'][]>(await call(office.admin, 'GetEndpoints', { officeId: office.officeId }));
     expect(endpoint).toMatchObject({ status: 'Paused', pausedReason: 'Paused after a delivery failed for a day: the endpoint answered 500', lastDeliveryStatus: 'Failed' });
-    const mail = await db().execute<{ recipient: string; subject: string }>(sql`select recipient, subject from outbox where subject = 'A webhook endpoint was paused' order by id desc limit 1`);
-    expect(mail.rows[0]).toEqual({ recipient: office.admin, subject: 'A webhook endpoint was paused' });
+    const mail = await db().execute<{ recipient: string; links: { url: string }[] }>(sql`select recipient, links from outbox where subject = 'A webhook endpoint was paused' order by id desc limit 1`);
+    expect(mail.rows[0]).toEqual({ recipient: office.admin, links: [{ label: 'Open Integrations', url: expect.stringMatching(/\/#\/settings\/integrations$/) }] });
 
     // What happens while it is paused waits too.
     receiver.failures = 0;
@@ -184,6 +184,15 @@ describe('webhooks of an office', () => {
     const platform = await call(PLATFORM, 'AddEndpoint', { url: receiver.url, eventTypes: ['office.approved'] });
     expect(platform.statusCode, platform.body).toBe(200);
     expect(json<Schemas['WebhookEndpoint'][]>(await call(PLATFORM, 'GetEndpoints', {})).map((e) => e.officeId)).toEqual([null]);
+    // Paused after a day of failures, its admins are told how to resume it: it has no screen, so no link to one.
+    receiver.failures = 1_000;
+    await call(PLATFORM, 'SendTest', { endpointId: json<Secret>(platform).endpoint.endpointId });
+    await jobsSettled(db());
+    await db().execute(sql`update jobs set attempts = max_attempts - 1 where queue = 'webhook' and state = 'Queued'`);
+    await retryNow();
+    receiver.failures = 0;
+    const mail = await db().execute<{ recipient: string; body: string; links: unknown[] }>(sql`select recipient, body, links from outbox where subject = 'A webhook endpoint was paused' and recipient = ${PLATFORM} order by id desc limit 1`);
+    expect(mail.rows[0]).toMatchObject({ recipient: PLATFORM, links: [], body: expect.stringContaining('(Webhooks_UpdateEndpoint, status Active)') });
     expect((await call(office.admin, 'DeleteEndpoint', { endpointId: json<Secret>(platform).endpoint.endpointId })).statusCode).toBe(404);
     expect((await call(office.admin, 'DeleteEndpoint', { endpointId })).statusCode).toBe(200);
     expect(json<Schemas['WebhookEndpoint'][]>(await call(office.admin, 'GetEndpoints', { officeId: office.officeId }))).toEqual([]);

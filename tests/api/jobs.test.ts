@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lenderNewsQueues, CALLBACK_QUEUE } from '../../server/domain/journey/lender-news.ts';
 import { DECISION_POLL_QUEUE } from '../../server/domain/journey/decision-polls.ts';
 import { claimDue, claimJob, enqueue, finishJob, retryJob } from '../../server/jobs/queue.ts';
@@ -36,6 +36,10 @@ beforeAll(async () => {
 
 describe('the queue', () => {
   const queue = `test-${Date.now()}`;
+  // The suite shares one database: a job of a queue the contract does not know must not reach another file's Background Jobs list.
+  afterAll(async () => {
+    await db().execute(sql`delete from jobs where queue = ${queue}`);
+  });
 
   it('keeps a job once per key and finds the first when the same key is enqueued again', async () => {
     const first = await enqueue(db(), { queue, key: 'once', payload: { n: 1 } });

@@ -6,7 +6,8 @@
  * (no reload) and downloads the signed PDF (Files_GetContent). Three lenders whose flows differ — gsky (start, agmt
  * with consent + KBA + signature on one page, then cta), ally (esign for consent + KBA, then a separate sign page),
  * powerpay (consent + KBA + signature on its sign page) and upg (the lender hosts its documents) — plus the sandbox's
- * decline and pending-review paths.
+ * decline and pending-review paths. In the gsky journey the office's practice software listens by webhook (issue 39):
+ * down when the link is sent, it hears each chosen event once, in order and signed, once it is back.
  *
  * Each test is independent: its own sign-in, its own application and a mobile phone of its own (the outbox is read by
  * recipient). The sandbox rules steer the lenders: income 60,000 and amount 4,500 get offers from every lender of the
@@ -16,8 +17,11 @@ import { readFileSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
+import { addWebhook, deleteWebhook } from './support/integrations.ts';
+import { tableRow } from './support/navigation.ts';
 import { DEMO_PASSWORD, signIn } from './support/session.ts';
 import { testDocumentCodeIn } from '../tests/support/pdf-text.ts';
+import { signedBy, startReceiver, type Receiver } from '../tests/support/receiver.ts';
 import { creditTermsOf, disclose } from '../core/credit.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -382,9 +386,18 @@ async function officeDownloadsSignedPdf(page: Page, appId: number): Promise<void
   expect(bytes.length).toBeGreaterThan(2_000);
 }
 
-test('gsky: link → prequal → offers for another amount → select → congrats → agmt (consent, KBA, signature) → cta; the office downloads the signed PDF', async ({ page, browser }) => {
+/** What the gsky borrower's office hears, in this order, each once: the preset events and those ticked beyond them. */
+const HEARD = ['application.created', 'application.link_sent', 'application.link_opened', 'application.prequalified', 'application.offer_selected', 'application.identity_passed', 'application.signed'];
+const TICKED = ['Application link sent', 'Application link opened', 'Offer selected', 'Identity questions passed'];
+
+test('gsky: link → prequal → offers for another amount → select → congrats → agmt (consent, KBA, signature) → cta; the office downloads the signed PDF and its software heard each step', async ({ page, browser }) => {
   const b = borrower('Rivera');
   await signIn(page, OFFICE_ADMIN, /^\/home$/);
+  // The office's practice software listens for its events (issue 39): down when the link is sent, up again later.
+  const receiver = await startReceiver();
+  const secret = await addWebhook(page, receiver.url, { description: 'Front desk software', events: TICKED });
+  await receiver.stop();
+  await page.goto('/#/home');
   const { appId, link } = await sendTextLink(page, b);
   const office = page;
   // Sent, not yet filled in: the list says so, as the details do (issue 37), and offers nothing to resubmit.
@@ -401,6 +414,7 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await expect(phone.locator('[data-layout="office"] header')).toContainText('(512) 555-0142');
   await expect(phone.locator('[data-layout="office"] header')).toContainText('Austin');
   await prequalify(phone, b);
+  await receiver.start();
   await chooseLender(phone, 'GreenSky');
   // The office sees the offers without reloading its page.
   await expect(office.locator('[data-chip]').first()).toHaveText('Offers Available', { timeout: 15_000 });
@@ -442,7 +456,38 @@ test('gsky: link → prequal → offers for another amount → select → congra
   await context.close();
 
   await officeDownloadsSignedPdf(office, appId);
+  await softwareHeardEachStep(office, receiver, secret, appId);
 });
+
+/**
+ * Each chosen event of the application reached the receiver once, in order and signed — the first ones after it came
+ * back up (they waited, and the rest of the application's waited behind them); one sent again from the delivery log
+ * arrives again with its id. The endpoint is then deleted: the office's other tests are none of its business.
+ */
+async function softwareHeardEachStep(office: Page, receiver: Receiver, secret: string, appId: number): Promise<void> {
+  const mine = (post: Receiver['received'][number]) => (JSON.parse(post.body) as { appId: number | null }).appId === appId;
+  const heard = await receiver.waitFor(HEARD.length, 90_000, mine);
+  expect(heard.map((post) => (JSON.parse(post.body) as { type: string }).type)).toEqual(HEARD);
+  expect(new Set(heard.map((post) => post.headers['webhook-id'])).size).toBe(HEARD.length);
+  expect(heard.every((post) => signedBy(secret, post))).toBe(true);
+
+  await office.goto('/#/settings/integrations');
+  await tableRow(office, receiver.url).getByRole('button', { name: 'Deliveries' }).click();
+  await office.getByRole('button', { name: 'Filter' }).click();
+  await office.getByLabel('App ID').fill(String(appId));
+  await office.getByRole('button', { name: 'Apply' }).click();
+  await expect(office.locator('main [data-screen="table"] tbody tr')).toHaveCount(HEARD.length);
+  // The first event was tried while the receiver was down and again once it was up; the next waited its turn.
+  const attempts = async (event: string) => Number(await tableRow(office, event).locator('td').nth(4).innerText());
+  await expect(tableRow(office, 'Application created')).toContainText('Delivered');
+  expect(await attempts('Application created')).toBeGreaterThan(1);
+  expect(await attempts('Application link sent')).toBe(1);
+  await tableRow(office, 'Loan agreement signed').getByRole('button', { name: 'Send again' }).click();
+  const again = await receiver.waitFor(HEARD.length + 1, 15_000, mine);
+  expect(again.at(-1)!.headers['webhook-id']).toBe(heard.at(-1)!.headers['webhook-id']);
+  await deleteWebhook(office, receiver.url);
+  await receiver.close();
+}
 
 test('ally: a used link leads to the passcode; esign (consent, KBA with a second try) then a separate sign page', async ({ page, browser }) => {
   const b = borrower('Nguyen');

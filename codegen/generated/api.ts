@@ -1795,7 +1795,7 @@ export interface paths {
         get?: never;
         /**
          * Read a webhook endpoint's delivery log
-         * @description Newest first: the event, its status, attempts, the endpoint's last answer (status, first 200 characters, time taken).
+         * @description Newest first: the event, its status, attempts, the endpoint's last answer (status, first 200 characters, time taken); by status or of one application.
          */
         put: operations["Webhooks_GetDeliveries"];
         post?: never;
@@ -8310,6 +8310,8 @@ export interface operations {
                 "application/json": {
                     endpointId: number;
                     status?: components["schemas"]["WebhookDeliveryStatus"];
+                    /** @description Only the events of this application. */
+                    appId?: number;
                     page?: number;
                     pageSize?: number;
                     /** @enum {string} */

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../codegen/generated/api.ts';
@@ -8,7 +7,7 @@ import { jobRunnerOf } from '../../server/jobs/runner.ts';
 import { OFFICE_ADMIN, PLATFORM, SUPPORT } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { jobsSettled } from '../support/jobs.ts';
-import { startReceiver, type Receiver } from '../support/receiver.ts';
+import { signedBy, startReceiver, type Receiver } from '../support/receiver.ts';
 import { journeyOffice, json, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
 
 /**
@@ -29,12 +28,6 @@ let receiver: Receiver;
 const db = () => h.database.db;
 const call = (as: string, op: string, body: object) => h.request(as, 'PUT', `/api/Webhooks/${op}`, body);
 
-/** Whether one of the header's signatures is the secret's over the id, timestamp and body. */
-function signedBy(secret: string, post: Receiver['received'][number]): boolean {
-  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
-  const expected = `v1,${createHmac('sha256', key).update(`${post.headers['webhook-id']}.${post.headers['webhook-timestamp']}.${post.body}`).digest('base64')}`;
-  return String(post.headers['webhook-signature']).split(' ').includes(expected);
-}
 const eventsOf = (posts: Receiver['received']) => posts.map((post) => JSON.parse(post.body) as Event);
 /** Runs what is due now, as the runner's timer would later: a retry's wait is cut short. */
 async function retryNow(): Promise<void> {
@@ -127,8 +120,10 @@ describe('webhooks of an office', () => {
     await jobsSettled(db());
     // The first event failed once; the second waits for it.
     expect(receiver.received.map((post) => post.status)).toEqual([500]);
-    const log = json<{ results: Delivery[] }>(await call(office.admin, 'GetDeliveries', { endpointId, page: 1, pageSize: 5 })).results;
-    expect(log.find((d) => d.appId === appId && d.eventType === 'application.created')).toMatchObject({ status: 'Pending', attempts: 1, responseStatus: 500, responseExcerpt: '{}', lastError: 'the endpoint answered 500' });
+    // The log of this application alone, newest first.
+    const log = json<{ results: Delivery[] }>(await call(office.admin, 'GetDeliveries', { endpointId, appId, page: 1, pageSize: 5 })).results;
+    expect(log.map((d) => [d.appId, d.eventType])).toEqual([[appId, 'application.prequalified'], [appId, 'application.created']]);
+    expect(log[1]).toMatchObject({ status: 'Pending', attempts: 1, responseStatus: 500, responseExcerpt: '{}', lastError: 'the endpoint answered 500' });
     await retryNow();
     await retryNow();
     const types = eventsOf(receiver.received.filter((post) => post.status === 200)).map((e) => e.type);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type RequestListener } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -12,8 +13,11 @@ export interface Receiver {
   received: { headers: IncomingHttpHeaders; body: string; status: number; at: bigint }[];
   /** How many of the next posts answer 500 before the endpoint acknowledges. */
   failures: number;
-  /** Resolves with the posts once `count` of them arrived (or rejects after `ms`). */
-  waitFor(count: number, ms?: number): Promise<Receiver['received']>;
+  /** Resolves with the posts (those `which` keeps) once `count` of them arrived, or rejects after `ms`. */
+  waitFor(count: number, ms?: number, which?: (post: Receiver['received'][number]) => boolean): Promise<Receiver['received']>;
+  /** Stops listening, so a post is refused as by a receiver that is down; `start` listens again at the same address. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -31,15 +35,29 @@ export async function startReceiver(tls?: { key: Buffer; cert: Buffer }): Promis
   };
   const server = tls ? createHttpsServer(tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  receiver.url = `${tls ? 'https' : 'http'}://localhost:${(server.address() as AddressInfo).port}/callback`;
-  receiver.waitFor = async (count, ms = 5000) => {
+  const { port } = server.address() as AddressInfo;
+  receiver.url = `${tls ? 'https' : 'http'}://localhost:${port}/callback`;
+  receiver.waitFor = async (count, ms = 5000, which = () => true) => {
     const until = Date.now() + ms;
-    while (receiver.received.length < count) {
-      if (Date.now() > until) throw new Error(`${receiver.received.length} of ${count} callbacks arrived in ${ms} ms`);
+    for (;;) {
+      const posts = receiver.received.filter(which);
+      if (posts.length >= count) return posts;
+      if (Date.now() > until) throw new Error(`${posts.length} of ${count} posts arrived in ${ms} ms`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    return receiver.received;
   };
-  receiver.close = () => new Promise((resolve) => server.close(() => resolve()));
+  receiver.stop = () => new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+  receiver.start = () => new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  receiver.close = () => (server.listening ? receiver.stop() : Promise.resolve());
   return receiver;
+}
+
+/** Whether one of a webhook post's signatures is the secret's (Standard Webhooks: HMAC-SHA256 over id, timestamp and body). */
+export function signedBy(secret: string, post: Receiver['received'][number]): boolean {
+  const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+  const expected = `v1,${createHmac('sha256', key).update(`${post.headers['webhook-id']}.${post.headers['webhook-timestamp']}.${post.body}`).digest('base64')}`;
+  return String(post.headers['webhook-signature']).split(' ').includes(expected);
 }

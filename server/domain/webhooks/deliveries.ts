@@ -35,7 +35,10 @@ const columns = sql`d.id, d.endpoint_id, ev.event_id, ev.type, ev.app_id, ev.occ
 
 export async function listDeliveries(db: Db, query: RequestBody<'Webhooks_GetDeliveries'>): Promise<Page<Delivery>> {
   await endpointById(db, query.endpointId);
-  const where: SQL = query.status ? sql`d.endpoint_id = ${query.endpointId} and d.status = ${query.status}` : sql`d.endpoint_id = ${query.endpointId}`;
+  const conditions: SQL[] = [sql`d.endpoint_id = ${query.endpointId}`];
+  if (query.status) conditions.push(sql`d.status = ${query.status}`);
+  if (query.appId) conditions.push(sql`d.event_id in (select id from events where app_id = ${query.appId})`);
+  const where = sql.join(conditions, sql` and `);
   const order = sql.raw(query.sortDesc === false ? 'd.id asc' : 'd.id desc');
   return paged<Row, Delivery>(
     query,

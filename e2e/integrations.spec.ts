@@ -78,3 +78,35 @@ test("an office's open Home follows what happens without a reload: a colleague's
   await expect(tableRow(page, lastName)).toBeVisible({ timeout: 5_000 });
   expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
 });
+
+test("an office admin gives its practice software a key: shown once, used, its last use shown, revoked", async ({ page }) => {
+  await signIn(page, 'office.admin@demo.test');
+  await page.goto('/#/settings');
+  await page.getByRole('tab', { name: 'API Keys' }).click();
+  await page.getByRole('button', { name: 'Make a key' }).click();
+  const add = page.getByRole('dialog', { name: 'Make an API key' });
+  const name = `Front desk ${Date.now()}`;
+  await add.getByLabel('Name').fill(name);
+  await add.getByRole('button', { name: 'Make the key' }).click();
+  const shown = page.getByRole('dialog', { name: 'The API key' });
+  await expect(shown).toContainText('it is not shown again');
+  const key = /pk_[A-Za-z0-9_-]{43}/.exec(await shown.innerText())![0];
+  await shown.getByRole('button', { name: 'I have copied it' }).click();
+  const row = tableRow(page, name);
+  await expect(row).toContainText(key.slice(0, 10));
+  await expect(row).toContainText('Active');
+  await expect(row).not.toContainText(key.slice(10));
+
+  // The practice software lists the office's applications with it, and nothing else.
+  const officeId = Number(/#(\d+)$/.exec((await page.getByRole('banner').getByText(/ #\d+$/).innerText()).trim())![1]);
+  const list = () => page.request.put(new URL('/api/App/GetOfficeApps', page.url()).href, { headers: { 'x-api-key': key }, data: { officeId } });
+  expect((await list()).status()).toBe(200);
+  await page.goto('/#/settings/api-keys');
+  await expect(row.locator('td').nth(4)).not.toBeEmpty();
+
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  await page.getByRole('dialog', { name: 'Revoke this key?' }).getByRole('button', { name: 'Revoke' }).click();
+  await expect(row).toContainText('Revoked');
+  await expect(row.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
+  expect((await list()).status()).toBe(401);
+});

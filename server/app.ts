@@ -63,6 +63,8 @@ function asProblem(error: FastifyError | HttpProblem, catalogue: MessageCatalogu
 
 function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: HttpProblem): void {
   const words = wordsFor(request.headers['accept-language']);
+  const retryAfter = problem.extensions?.retryAfterSeconds;
+  if (typeof retryAfter === 'number') reply.header('retry-after', String(retryAfter));
   reply
     .code(problem.status)
     .header('x-trace-id', String(request.id))

@@ -275,6 +275,8 @@ export function loadSettings(env: Env = process.env): Settings {
     .filter(Boolean);
   if (apiKeys.length === 0) throw new SettingsError('API_KEYS', 'is required in production mode (comma-separated keys)');
   if (apiKeys.some((k) => k.length < 8)) throw new SettingsError('API_KEYS', 'each key must be at least 8 characters');
+  // An office's API keys begin with pk_ (decision 0268): a publishable key so named would be taken for one.
+  if (apiKeys.some((k) => k.startsWith('pk_'))) throw new SettingsError('API_KEYS', "may not begin with pk_, which marks an office's API key");
   const webApiKey = env.WEB_API_KEY || apiKeys[0]!;
   if (!apiKeys.includes(webApiKey)) throw new SettingsError('WEB_API_KEY', 'must be one of API_KEYS');
   const port = integer(env, 'PORT', 3000, 1, 65535);

@@ -1845,6 +1845,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ApiKeys/GetKeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * List the office's API keys
+         * @description Each key's name, first characters, limit, when it was made and by whom, when it was last used, and whether it is revoked. The keys themselves are never shown again.
+         */
+        put: operations["ApiKeys_GetKeys"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ApiKeys/AddKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Make an API key for a partner's software
+         * @description The answer holds the key, shown this once: the portal keeps only its hash. The software sends it in the X-Api-Key header (the partnerKey scheme) to list and read the office's applications and send application links. At most 20 active keys per office.
+         */
+        put: operations["ApiKeys_AddKey"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/ApiKeys/RevokeKey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Revoke an API key
+         * @description From the next call on, the key opens nothing (401). Revoking a revoked key answers it as it is.
+         */
+        put: operations["ApiKeys_RevokeKey"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/Jobs/GetJobs": {
         parameters: {
             query?: never;
@@ -4053,6 +4113,47 @@ export interface components {
             deliveredAtUtc: string | null;
         };
         /**
+         * API key
+         * @description An office's key for a partner's software (ApiKeys_GetKeys): its name, how it begins, its limit and when it was last used. The key itself is shown once, when it is made (ApiKeys_AddKey); the portal keeps only its hash.
+         */
+        ApiKey: {
+            keyId: number;
+            officeId: number;
+            /** @description What the key is for, as the office named it. */
+            name: string;
+            /** @description The key's first characters, to tell it from the others. */
+            prefix: string;
+            /** @description Calls the key may make in a minute; more are refused with 429 until the minute is over. */
+            perMinute: number;
+            status: components["schemas"]["ApiKeyStatus"];
+            /** Format: date-time */
+            createdAtUtc: string;
+            /** @description The e-mail address of whoever made it; null once their account is gone. */
+            createdBy: string | null;
+            /** Format: date-time */
+            lastUsedAtUtc: string | null;
+            /** Format: date-time */
+            revokedAtUtc: string | null;
+        };
+        /**
+         * API key add
+         * @description Body of ApiKeys_AddKey: the office, a name saying what the key is for, and its limit of calls a minute (120 when left out).
+         */
+        ApiKeyAdd: {
+            officeId: number;
+            name: string;
+            perMinute?: number;
+        };
+        /**
+         * API key secret
+         * @description The answer of ApiKeys_AddKey: the key's record and the key itself, shown this once (the portal keeps only its hash).
+         */
+        ApiKeySecret: {
+            apiKey: components["schemas"]["ApiKey"];
+            /** @description pk_ and 32 random bytes in base64url: sent in the X-Api-Key header of each call. */
+            secret: string;
+        };
+        /**
          * Job query
          * @description Body of Admin_GetJobs: the jobs of the durable queue, newest first, by state and kind.
          */
@@ -4769,6 +4870,12 @@ export interface components {
          * @enum {string}
          */
         WebhookEndpointStatus: "Active" | "Paused";
+        /**
+         * API key status
+         * @description An active key opens the office's applications to the software that holds it; a revoked one opens nothing, at once and for good.
+         * @enum {string}
+         */
+        ApiKeyStatus: "Active" | "Revoked";
         /**
          * Job state
          * @description Where a job of the durable queue stands: waiting for its time (a first try or a retry), being run now, done, or given up after its last attempt (Dead), when a platform admin may try it again.
@@ -8415,6 +8522,107 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    ApiKeys_GetKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    officeId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    ApiKeys_AddKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyAdd"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeySecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    ApiKeys_RevokeKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    keyId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -15,6 +15,10 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Locked": "Locked after 3 wrong tries",
     "Failed": "Failed"
   },
+  "ApiKeyStatus": {
+    "Active": "Active",
+    "Revoked": "Revoked"
+  },
   "AppFileType": {
     "TreatmentPlan": "Treatment plan",
     "Invoice": "Invoice",

@@ -6856,6 +6856,71 @@ export const samples: Readonly<Record<string, unknown>> = {
     "lastAttemptAtUtc": "2026-03-16T15:30:00Z",
     "deliveredAtUtc": "2026-03-16T15:30:00Z"
   },
+  "ApiKeys_GetKeys": [
+    {
+      "keyId": 101,
+      "officeId": 101,
+      "name": "Sample name",
+      "prefix": "Sample prefix",
+      "perMinute": 101,
+      "status": "Active",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "createdBy": "Sample created by",
+      "lastUsedAtUtc": "2026-03-16T15:30:00Z",
+      "revokedAtUtc": "2026-03-16T15:30:00Z"
+    },
+    {
+      "keyId": 102,
+      "officeId": 102,
+      "name": "Sample name 2",
+      "prefix": "Sample prefix 2",
+      "perMinute": 102,
+      "status": "Revoked",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "createdBy": "Sample created by 2",
+      "lastUsedAtUtc": "2026-03-16T15:30:00Z",
+      "revokedAtUtc": "2026-03-16T15:30:00Z"
+    },
+    {
+      "keyId": 103,
+      "officeId": 103,
+      "name": "Sample name 3",
+      "prefix": "Sample prefix 3",
+      "perMinute": 103,
+      "status": "Active",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "createdBy": "Sample created by 3",
+      "lastUsedAtUtc": "2026-03-16T15:30:00Z",
+      "revokedAtUtc": "2026-03-16T15:30:00Z"
+    }
+  ],
+  "ApiKeys_AddKey": {
+    "apiKey": {
+      "keyId": 101,
+      "officeId": 101,
+      "name": "Sample name",
+      "prefix": "Sample prefix",
+      "perMinute": 101,
+      "status": "Active",
+      "createdAtUtc": "2026-03-16T15:30:00Z",
+      "createdBy": "Sample created by",
+      "lastUsedAtUtc": "2026-03-16T15:30:00Z",
+      "revokedAtUtc": "2026-03-16T15:30:00Z"
+    },
+    "secret": "Sample secret000000000000000000000000000"
+  },
+  "ApiKeys_RevokeKey": {
+    "keyId": 101,
+    "officeId": 101,
+    "name": "Sample name",
+    "prefix": "Sample prefix",
+    "perMinute": 101,
+    "status": "Active",
+    "createdAtUtc": "2026-03-16T15:30:00Z",
+    "createdBy": "Sample created by",
+    "lastUsedAtUtc": "2026-03-16T15:30:00Z",
+    "revokedAtUtc": "2026-03-16T15:30:00Z"
+  },
   "AdminJobs_GetJobs": {
     "currentPage": 101,
     "nextPage": 101,

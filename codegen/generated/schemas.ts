@@ -423,6 +423,13 @@ export type WebhookEndpointStatus = 'Active' | 'Paused';
  */
 export type WebhookDeliveryStatus = 'Pending' | 'Delivered' | 'Failed';
 /**
+ * An active key opens the office's applications to the software that holds it; a revoked one opens nothing, at once and for good.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ApiKeyStatus".
+ */
+export type ApiKeyStatus = 'Active' | 'Revoked';
+/**
  * Where a job of the durable queue stands: waiting for its time (a first try or a retry), being run now, done, or given up after its last attempt (Dead), when a platform admin may try it again.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -7353,6 +7360,60 @@ export interface WebhookDelivery {
   lastError: string | null;
   lastAttemptAtUtc: string | null;
   deliveredAtUtc: string | null;
+}
+/**
+ * An office's key for a partner's software (ApiKeys_GetKeys): its name, how it begins, its limit and when it was last used. The key itself is shown once, when it is made (ApiKeys_AddKey); the portal keeps only its hash.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ApiKey".
+ */
+export interface ApiKey {
+  keyId: number;
+  officeId: number;
+  /**
+   * What the key is for, as the office named it.
+   */
+  name: string;
+  /**
+   * The key's first characters, to tell it from the others.
+   */
+  prefix: string;
+  /**
+   * Calls the key may make in a minute; more are refused with 429 until the minute is over.
+   */
+  perMinute: number;
+  status: ApiKeyStatus;
+  createdAtUtc: string;
+  /**
+   * The e-mail address of whoever made it; null once their account is gone.
+   */
+  createdBy: string | null;
+  lastUsedAtUtc: string | null;
+  revokedAtUtc: string | null;
+}
+/**
+ * Body of ApiKeys_AddKey: the office, a name saying what the key is for, and its limit of calls a minute (120 when left out).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ApiKeyAdd".
+ */
+export interface ApiKeyAdd {
+  officeId: number;
+  name: string;
+  perMinute?: number;
+}
+/**
+ * The answer of ApiKeys_AddKey: the key's record and the key itself, shown this once (the portal keeps only its hash).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ApiKeySecret".
+ */
+export interface ApiKeySecret {
+  apiKey: ApiKey;
+  /**
+   * pk_ and 32 random bytes in base64url: sent in the X-Api-Key header of each call.
+   */
+  secret: string;
 }
 /**
  * Body of Admin_GetJobs: the jobs of the durable queue, newest first, by state and kind.

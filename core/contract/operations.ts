@@ -3,7 +3,7 @@ import type { Json, JsonObject } from './documents.ts';
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'patch';
 const METHODS: HttpMethod[] = ['get', 'put', 'post', 'delete', 'patch'];
 
-export type ScopeKind = 'office' | 'application' | 'file' | 'refund' | 'user' | 'webhook' | 'none';
+export type ScopeKind = 'office' | 'application' | 'file' | 'refund' | 'user' | 'webhook' | 'apiKey' | 'none';
 
 /** The `x-access` extension of an operation (docs/decisions/0001-contract-conventions.md). */
 export interface AccessRule {
@@ -11,6 +11,8 @@ export interface AccessRule {
   anonymous?: boolean;
   user?: boolean;
   borrower?: boolean;
+  /** An office's API key (X-Api-Key pk_…) may call it, on its own office's records (office or application scope). */
+  partner?: boolean;
   office?: string[];
   internal?: string[];
   scope?: { kind: ScopeKind; from?: string };

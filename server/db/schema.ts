@@ -942,3 +942,27 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_open_idx').on(t.endpointId, t.orderKey, t.eventId).where(sql`${t.status} <> 'Delivered'`),
   ],
 );
+
+/**
+ * An office's API keys for its partners' software (issue 39; decision 0268): only a SHA-256 of the key is kept (the
+ * key is 32 random bytes, so a hash is as strong as a slow one), with its first characters to tell keys apart. Each
+ * call counts in its minute's window (window_start, window_count) in this row, so a key's limit holds on every node.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    officeId: integer('office_id').notNull().references(() => offices.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    hash: text('hash').notNull(),
+    prefix: text('prefix').notNull(),
+    perMinute: integer('per_minute').notNull(),
+    windowStart: at('window_start'),
+    windowCount: integer('window_count').notNull().default(0),
+    lastUsedAt: at('last_used_at'),
+    revokedAt: at('revoked_at'),
+    createdBy: uuid('created_by').references((): AnyPgColumn => users.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_office_idx').on(t.officeId)],
+);

@@ -17,6 +17,7 @@ import { reviewHandlers } from './review/handlers.ts';
 import { bankHandlers } from './bank/handlers.ts';
 import { studioHandlers } from './studio/handlers.ts';
 import { webhookHandlers } from './webhooks/handlers.ts';
+import { apiKeyHandlers } from './api-keys/handlers.ts';
 import { eventHandlers } from './events-handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
@@ -39,6 +40,7 @@ export function createHandlers(): Handlers {
     ...bankHandlers,
     ...studioHandlers,
     ...webhookHandlers,
+    ...apiKeyHandlers,
     ...eventHandlers,
     // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,

@@ -4,6 +4,7 @@ import { userOffices, users } from '../db/schema.ts';
 import { StatementCache } from '../db/prepared.ts';
 import type { AccessRule, Operation } from '../../core/contract/operations.ts';
 import type { Services } from '../services.ts';
+import { PARTNER_KEY_PREFIX, partnerOf } from './partner-keys.ts';
 import type { Caller } from './caller.ts';
 import { HttpProblem } from './problem.ts';
 import { recordSecurityEvent } from './security-events.ts';
@@ -69,7 +70,7 @@ export async function loadStaff(services: Pick<Services, 'db'>, userId: string):
 /** The office that owns the record an operation touches; undefined when there is no such record. */
 async function owningOffice(services: Services, kind: string, id: unknown): Promise<number | undefined> {
   if (kind === 'office') return typeof id === 'number' ? id : undefined;
-  const table = { application: sql`applications`, file: sql`files`, refund: sql`refunds`, webhook: sql`webhook_endpoints` }[kind];
+  const table = { application: sql`applications`, file: sql`files`, refund: sql`refunds`, webhook: sql`webhook_endpoints`, apiKey: sql`api_keys` }[kind];
   if (!table || (typeof id !== 'number' && typeof id !== 'string')) return undefined;
   const rows = await services.db.execute<{ office_id: number }>(sql`select office_id from ${table} where id = ${id}`);
   const row = rows.rows[0];
@@ -106,6 +107,7 @@ function mayAdmit(rule: AccessRule, caller: Caller): boolean {
   if (rule.anonymous) return true;
   const kind = rule.scope?.kind ?? 'none';
   if (caller.kind === 'borrower') return Boolean(rule.borrower) && kind === 'application';
+  if (caller.kind === 'partner') return Boolean(rule.partner) && (kind === 'office' || kind === 'application');
   if (caller.kind !== 'staff') return false;
   if ((caller.userRole && rule.internal?.includes(caller.userRole)) || rule.user) return true;
   if (!rule.office) return false;
@@ -113,7 +115,7 @@ function mayAdmit(rule: AccessRule, caller: Caller): boolean {
 }
 
 async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
-  const actor = caller.kind === 'staff' ? caller.userId : caller.kind === 'borrower' ? `borrower:${caller.appId}` : 'anonymous';
+  const actor = caller.kind === 'staff' ? caller.userId : caller.kind === 'borrower' ? `borrower:${caller.appId}` : caller.kind === 'partner' ? `api-key:${caller.keyId}` : 'anonymous';
   request.log.warn({ security: kind, actor, ...detail }, 'access refused');
   await recordSecurityEvent(services.db, { kind, actor, ip: request.ip, detail });
 }
@@ -121,8 +123,10 @@ async function securityEvent(services: Services, request: FastifyRequest, kind: 
 export function createAccess(services: Services, verifiers: TokenVerifiers) {
   async function authenticate(op: Operation, request: FastifyRequest): Promise<Caller> {
     const rule = op.access;
+    const key = request.headers['x-api-key'];
+    // An office's API key speaks for its office's partner software alone: no token beside it counts.
+    if (typeof key === 'string' && key.startsWith(PARTNER_KEY_PREFIX)) return partnerOf(services.db, key);
     if (rule.key || rule.narrow?.some((entry) => entry.key)) {
-      const key = request.headers['x-api-key'];
       if (typeof key !== 'string' || !services.settings.apiKeys.includes(key)) {
         throw new HttpProblem(401, 'A valid X-Api-Key header is required.');
       }
@@ -180,6 +184,11 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
         throw new HttpProblem(404, 'The record could not be found.');
       }
       throw new HttpProblem(403, NOT_AUTHORIZED);
+    }
+    if (caller.kind === 'partner' && rule.partner && (kind === 'office' || kind === 'application')) {
+      if ((await owningOffice(services, kind, id)) === caller.officeId) return;
+      await securityEvent(services, request, 'cross-office', caller, { operationId: op.operationId, kind, id });
+      throw new HttpProblem(404, 'The record could not be found.');
     }
     if (caller.kind === 'borrower' && rule.borrower && kind === 'application') {
       if (Number(id) === caller.appId) return;

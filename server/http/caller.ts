@@ -14,4 +14,6 @@ export type Caller =
       /** Offices the user belongs to whose admins turned the user's access off: refused with 403, not 404. */
       disabledOffices: ReadonlySet<number>;
     }
-  | { kind: 'borrower'; appId: number };
+  | { kind: 'borrower'; appId: number }
+  /** A partner's software, by an office's API key: what the key's office may show it. */
+  | { kind: 'partner'; officeId: number; keyId: number; name: string };

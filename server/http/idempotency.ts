@@ -21,6 +21,7 @@ const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export function actorOf(caller: Caller): string {
   if (caller.kind === 'staff') return `staff:${caller.userId}`;
   if (caller.kind === 'borrower') return `borrower:${caller.appId}`;
+  if (caller.kind === 'partner') return `api-key:${caller.keyId}`;
   return 'anonymous';
 }
 

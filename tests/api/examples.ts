@@ -139,7 +139,7 @@ const PLACEHOLDER: ExampleFixtures = {
     otpChallengeId: '00000000-0000-4000-8000-000000000000',
     otpCode: '000000',
   },
-  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1 },
+  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1, apiKeyId: 1 },
   journey: JOURNEY_PLACEHOLDER,
 };
 
@@ -422,6 +422,7 @@ export interface AppExampleFixtures {
   webhookEndpointId: number;
   webhookDeliveryId: number;
   spareEndpointId: number;
+  apiKeyId: number;
 }
 
 async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExampleFixtures> {
@@ -446,16 +447,19 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
     const delivery = await tx.execute<{ id: number }>(
       sql`insert into webhook_deliveries (endpoint_id, event_id, order_key, status, attempts, response_status) values (${webhookEndpointId}, ${event.rows[0]!.id}, ${`app:${openAppId}`}, 'Delivered', 1, 200) returning id`,
     );
+    const apiKey = await tx.execute<{ id: number }>(
+      sql`insert into api_keys (office_id, name, hash, prefix, per_minute) values (${officeId}, 'Old bridge', ${randomBytes(32).toString('hex')}, 'pk_example', 60) returning id`,
+    );
     return {
       officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id),
-      webhookEndpointId, webhookDeliveryId: Number(delivery.rows[0]!.id), spareEndpointId,
+      webhookEndpointId, webhookDeliveryId: Number(delivery.rows[0]!.id), spareEndpointId, apiKeyId: Number(apiKey.rows[0]!.id),
     };
   });
 }
 
 function appExamples(fixtures: ExampleFixtures): Example[] {
   const { adminEmail: owner } = fixtures;
-  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId } = fixtures.apps;
+  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId, apiKeyId } = fixtures.apps;
   const platform = 'admin@demo.test';
   return [
     { operationId: 'App_UpsertAppNote', as: owner, request: put('/api/App/UpsertAppNote', { appId: openAppId, note: 'Called the patient about proof of income.' }) },
@@ -504,5 +508,8 @@ function appExamples(fixtures: ExampleFixtures): Example[] {
     { operationId: 'Webhooks_Replay', as: owner, request: put('/api/Webhooks/Replay', { endpointId: webhookEndpointId, deliveryId: webhookDeliveryId }) },
     { operationId: 'Webhooks_SendTest', as: owner, request: put('/api/Webhooks/SendTest', { endpointId: webhookEndpointId }) },
     { operationId: 'Webhooks_DeleteEndpoint', as: owner, request: put('/api/Webhooks/DeleteEndpoint', { endpointId: spareEndpointId }) },
+    { operationId: 'ApiKeys_GetKeys', as: owner, request: put('/api/ApiKeys/GetKeys', { officeId }) },
+    { operationId: 'ApiKeys_AddKey', as: owner, request: put('/api/ApiKeys/AddKey', { officeId, name: 'Practice software', perMinute: 60 }) },
+    { operationId: 'ApiKeys_RevokeKey', as: owner, request: put('/api/ApiKeys/RevokeKey', { keyId: apiKeyId }) },
   ];
 }

@@ -7,7 +7,8 @@ import { bundleOpenApi } from '../../core/contract/bundle.ts';
 import type { Json, JsonObject } from '../../core/contract/documents.ts';
 import { readOperations, type AccessRule, type Operation } from '../../core/contract/operations.ts';
 import { compileValidators } from '../../core/contract/validators.ts';
-import { applications, files, offices, refunds, userOffices, users, webhookEndpoints } from '../../server/db/schema.ts';
+import { apiKeys, applications, files, offices, refunds, userOffices, users, webhookEndpoints } from '../../server/db/schema.ts';
+import { keyHash } from '../../server/http/partner-keys.ts';
 import { PENDING } from '../../server/domain/pending.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
@@ -33,6 +34,8 @@ const ACCESS_NOT_FOUND = 'The record could not be found.';
 type Caller =
   | { name: string; kind: 'anonymous' }
   | { name: string; kind: 'borrower'; appId: () => number }
+  /** An office's API key (decision 0268): office X's, or office Y's. */
+  | { name: string; kind: 'partner'; key: () => string; ofX: boolean }
   | {
       name: string;
       kind: 'staff';
@@ -50,6 +53,7 @@ interface Target {
   fileId: string;
   refundId: number;
   webhookEndpointId: number;
+  apiKeyId: number;
   /** A user of office X whose own-record calls others must not reach. */
   victimId: string;
   tag: string;
@@ -176,7 +180,7 @@ function sample(node: Json, name: string, target: Target, depth = 0): Json {
 }
 
 function scopeValue(kind: string, target: Target): Json | undefined {
-  return { office: target.officeId, application: target.appA, file: target.fileId, refund: target.refundId, user: target.victimId, webhook: target.webhookEndpointId }[kind];
+  return { office: target.officeId, application: target.appA, file: target.fileId, refund: target.refundId, user: target.victimId, webhook: target.webhookEndpointId, apiKey: target.apiKeyId }[kind];
 }
 
 function setAt(holder: JsonObject, path: string[], value: Json): void {
@@ -258,6 +262,7 @@ function allowed(rule: AccessRule, caller: Caller, target: Target, staffIds: Map
   const kind = rule.scope?.kind ?? 'none';
   if (caller.kind === 'anonymous') return false;
   if (caller.kind === 'borrower') return Boolean(rule.borrower) && kind === 'application' && caller.appId() === target.appA;
+  if (caller.kind === 'partner') return Boolean(rule.partner) && (kind === 'office' || kind === 'application') && caller.ofX;
   if (caller.userRole && rule.internal?.includes(caller.userRole)) return true;
   if (rule.user && (kind === 'none' || (kind === 'user' && staffIds.get(caller.email) === target.victimId))) return true;
   if (!rule.office?.length) return false;
@@ -276,6 +281,7 @@ function mayAdmit(rule: AccessRule, caller: Caller): boolean {
     if (variant.anonymous) return true;
     if (caller.kind === 'anonymous') return false;
     if (caller.kind === 'borrower') return Boolean(variant.borrower) && kind === 'application';
+    if (caller.kind === 'partner') return Boolean(variant.partner) && (kind === 'office' || kind === 'application');
     if ((caller.userRole && variant.internal?.includes(caller.userRole)) || variant.user) return true;
     if (!variant.office) return false;
     return kind !== 'none' || [caller.roleInX, caller.roleElsewhere].some((role) => role !== null && variant.office!.includes(role));
@@ -289,6 +295,7 @@ describe('access to every operation, generated from openapi.yaml', () => {
   let target: Target;
   const staffIds = new Map<string, string>();
   const xUsers: Record<string, string> = {};
+  const partnerKeys = { x: `pk_${randomBytes(32).toString('base64url')}`, y: `pk_${randomBytes(32).toString('base64url')}` };
 
   beforeAll(async () => {
     h = await harness();
@@ -332,7 +339,12 @@ describe('access to every operation, generated from openapi.yaml', () => {
       .returning({ id: files.id });
     const [refund] = await db.insert(refunds).values({ appId: apps[0]!.id, officeId: x!.id, amount: 10_000, reason: 'Matrix' }).returning({ id: refunds.id });
     const [endpoint] = await db.insert(webhookEndpoints).values({ officeId: x!.id, url: 'http://localhost:9/matrix', eventTypes: ['application.created'], secret: 'matrix' }).returning({ id: webhookEndpoints.id });
-    target = { officeId: x!.id, appA: apps[0]!.id, appB: apps[1]!.id, fileId: file!.id, refundId: refund!.id, webhookEndpointId: endpoint!.id, victimId: staffIds.get(victim)!, tag };
+    // Each office's partner key, allowed as many calls a minute as a key may be: the matrix calls every operation.
+    for (const [office, key] of [[x!.id, partnerKeys.x], [y!.id, partnerKeys.y]] as const) {
+      await db.insert(apiKeys).values({ officeId: office, name: 'Matrix', hash: keyHash(key), prefix: key.slice(0, 10), perMinute: 1000 });
+    }
+    const [spareKey] = await db.insert(apiKeys).values({ officeId: x!.id, name: 'Matrix spare', hash: keyHash(`pk_spare_${tag}`), prefix: 'pk_spare', perMinute: 10 }).returning({ id: apiKeys.id });
+    target = { officeId: x!.id, appA: apps[0]!.id, appB: apps[1]!.id, fileId: file!.id, refundId: refund!.id, webhookEndpointId: endpoint!.id, apiKeyId: spareKey!.id, victimId: staffIds.get(victim)!, tag };
     for (const email of ['admin@demo.test', 'dfi@demo.test', 'office.admin@demo.test', 'office.support@demo.test', 'tpa@demo.test', 'sales@demo.test', 'pending@demo.test', 'newoffice@demo.test']) {
       staffIds.set(email, await h.userId(email));
     }
@@ -343,6 +355,8 @@ describe('access to every operation, generated from openapi.yaml', () => {
     { name: 'anonymous', kind: 'anonymous' },
     { name: 'borrower of A', kind: 'borrower', appId: () => target.appA },
     { name: 'borrower of B', kind: 'borrower', appId: () => target.appB },
+    { name: 'API key of office X', kind: 'partner', key: () => partnerKeys.x, ofX: true },
+    { name: 'API key of office Y', kind: 'partner', key: () => partnerKeys.y, ofX: false },
     { name: 'admin@demo.test (df.admin)', kind: 'staff', email: 'admin@demo.test', userRole: 'df.admin', roleInX: null, roleElsewhere: null },
     { name: 'dfi@demo.test (dfi.admin)', kind: 'staff', email: 'dfi@demo.test', userRole: 'dfi.admin', roleInX: null, roleElsewhere: null },
     ...([['office.admin', 'admin'], ['office.support', 'support'], ['tpa', 'tpa'], ['sales', 'sales'], ['pending', 'admin']] as const).map(
@@ -358,6 +372,7 @@ describe('access to every operation, generated from openapi.yaml', () => {
       ...generated.request,
       ...(caller.kind === 'staff' ? { as: caller.email } : {}),
       ...(caller.kind === 'borrower' ? { borrowerOf: caller.appId() } : {}),
+      ...(caller.kind === 'partner' ? { key: false, headers: { ...(generated.request.headers as Record<string, string> | undefined), 'x-api-key': caller.key() } } : {}),
     });
 
   const events = async () => Number((await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from security_events where kind in ('cross-office', 'cross-application')`)).rows[0]!.n);
@@ -403,7 +418,7 @@ describe('access to every operation, generated from openapi.yaml', () => {
           if (![401, 403, 404].includes(status)) failures.push(`refused: expected 401/403/404 — ${where}`);
           const kind = rule.scope?.kind ?? 'none';
           const crossOffice = caller.kind === 'staff' && caller.roleElsewhere !== null && Boolean(rule.office?.length) && kind !== 'none' && kind !== 'user';
-          const crossApplication = caller.kind === 'borrower' && Boolean(rule.borrower) && kind === 'application';
+          const crossApplication = (caller.kind === 'borrower' && Boolean(rule.borrower) && kind === 'application') || (caller.kind === 'partner' && Boolean(rule.partner) && (kind === 'office' || kind === 'application'));
           if (crossOffice || crossApplication) {
             refusedCrossOffice += 1;
             if (status !== 404) failures.push(`another office's record: expected 404 — ${where}`);

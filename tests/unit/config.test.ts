@@ -48,6 +48,7 @@ describe('settings from the environment', () => {
     [{ PII_KEY: 'c2hvcnQ=' }, 'PII_KEY'],
     [{ OIDC_ISSUER: 'ftp://issuer' }, 'OIDC_ISSUER'],
     [{ API_KEYS: 'short' }, 'API_KEYS'],
+    [{ API_KEYS: 'pk_looks-like-an-office-key' }, 'API_KEYS'],
     [{ API_KEYS: 'long-enough-key', WEB_API_KEY: 'another-key-1' }, 'WEB_API_KEY'],
     [{ ASSET_HOST: 'http://assets.example' }, 'ASSET_HOST'],
     [{ ASSET_HOST: 'https://assets.example/images' }, 'ASSET_HOST'],

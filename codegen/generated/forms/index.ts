@@ -6,6 +6,7 @@ import type { FormModule } from '../../../src/engine/forms/form-module.ts';
 export const formModules: Record<string, () => Promise<FormModule>> = {
   AchInfoUpsert: () => import('./AchInfoUpsert.ts') as Promise<FormModule>,
   AdminUserUpsert: () => import('./AdminUserUpsert.ts') as Promise<FormModule>,
+  ApiKeyAdd: () => import('./ApiKeyAdd.ts') as Promise<FormModule>,
   AppFileUpload: () => import('./AppFileUpload.ts') as Promise<FormModule>,
   AppNoteUpsert: () => import('./AppNoteUpsert.ts') as Promise<FormModule>,
   BankVerificationConfirm: () => import('./BankVerificationConfirm.ts') as Promise<FormModule>,

@@ -24,10 +24,11 @@ export async function lockApplication(tx: Db, id: number): Promise<ApplicationRe
   return row;
 }
 
-/** Who did it, as the audit log and the seed write it: the staff e-mail, 'borrower' or 'system'. */
+/** Who did it, as the audit log and the seed write it: the staff e-mail, 'borrower', the office's API key or 'system'. */
 export function actorOf(caller: Caller): string {
   if (caller.kind === 'staff') return caller.email;
   if (caller.kind === 'borrower') return 'borrower';
+  if (caller.kind === 'partner') return `API key: ${caller.name}`;
   return 'system';
 }
 

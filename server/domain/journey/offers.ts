@@ -1,7 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
-import { applicationLenders, applications, lenders, offers } from '../../db/schema.ts';
-import type { Db } from '../../db/index.ts';
+import { applications, lenders, offers } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import type { Services } from '../../services.ts';

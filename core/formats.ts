@@ -59,6 +59,19 @@ export function formatDateTime(value: unknown, timeZoneCode?: unknown): string {
   return `${formatDate(value)} ${pad(((h + 11) % 12) + 1)}:${pad(d.getMinutes())} ${h < 12 ? 'AM' : 'PM'}`;
 }
 
+/** Each unit, its seconds, and from how far it is used: a link good for 72 hours says hours until its last three days. */
+const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number, number][] = [['day', 86_400, 3 * 86_400], ['hour', 3_600, 3_600], ['minute', 60, 60]];
+
+/** A date and time with how long ago or ahead it is, as of now: '12/05/2026 03:00 PM (7 minutes ago)', '… (in 3 days)'. */
+export function formatRelative(value: unknown, now = Date.now()): string {
+  const shown = formatDateTime(value);
+  const t = new Date(String(value)).getTime();
+  if (!shown || Number.isNaN(t)) return shown;
+  const seconds = (t - now) / 1000;
+  const [unit, size] = RELATIVE_UNITS.find(([, , from]) => Math.abs(seconds) >= from) ?? ['minute', 60];
+  return `${shown} (${new Intl.RelativeTimeFormat(tag(), { numeric: 'auto' }).format(Math.trunc(seconds / size), unit)})`;
+}
+
 /** The wall time of an IANA zone with the zone's short name: '12/05/2026 03:00 PM CST' (the language's own order elsewhere). */
 function inZone(d: Date, timeZone: string): string {
   const zoneName = new Intl.DateTimeFormat(tag(), { timeZone, timeZoneName: 'short' }).formatToParts(d).find((p) => p.type === 'timeZoneName')?.value ?? '';
@@ -126,6 +139,8 @@ export function formatValue(format: string | undefined, value: unknown, lookup?:
       return formatDate(value);
     case 'datetime':
       return formatDateTime(value);
+    case 'relative':
+      return formatRelative(value);
     case 'phone':
       return formatPhone(value);
     case 'ein':

@@ -191,6 +191,9 @@ async function sendTextLink(page: Page, b: Borrower): Promise<{ appId: number; l
   expect(link).toContain(`/app/auth/${appId}?t=`);
   await expect(page.getByRole('heading', { name: 'Where the borrower is' })).toBeVisible();
   await expect(page.getByText('Application link sent: waiting for the borrower')).toBeVisible();
+  // How long the texted link still works, and since when the borrower is where they are.
+  await expect(page.getByText(/^\d\d\/\d\d\/\d{4} \d\d:\d\d [AP]M \(in 7[12] hours\)$/)).toBeVisible();
+  await expect(page.getByText(/^\d\d\/\d\d\/\d{4} \d\d:\d\d [AP]M \((this minute|1 minute ago)\)$/)).toBeVisible();
   return { appId, link };
 }
 
@@ -402,6 +405,9 @@ test('gsky: link → prequal → offers for another amount → select → congra
   const office = page;
   // Sent, not yet filled in: the list says so, as the details do (issue 37), and offers nothing to resubmit.
   await expect(office.locator('[data-chip]').first()).toHaveText('Waiting for the Borrower');
+  // The link can be sent again in one click, but not twice in a minute: the page says why, where it was clicked.
+  await office.getByRole('button', { name: 'Send the link again' }).click();
+  await expect(office.getByText('A link was sent less than a minute ago. Give the borrower a moment to receive it.')).toBeVisible();
 
   const { context, page: phone } = await borrowerPage(browser);
   // This borrower has no pointer: every step by keyboard alone, with the focus in sight (issue 19, WCAG 2.1.1, 2.4.7).

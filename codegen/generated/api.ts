@@ -216,6 +216,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/App/ResendLink": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Send the borrower's application link again
+         * @description A new single-use link on the channels of the first (e-mail, and text unless the phone replied STOP), in the borrower's language; the links sent before it and not yet opened stop working. For an application sent by link and not yet signed; at most once a minute and 5 times a day per application (409 says when).
+         */
+        put: operations["App_ResendLink"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/App/SubmitRefund": {
         parameters: {
             query?: never;
@@ -2625,6 +2645,18 @@ export interface components {
             showSubmitToLendersButton: boolean;
             /** Format: date-time */
             createdAtUtc: string;
+            /** @description The office may send the borrower's link again (App_ResendLink): sent by link, not yet signed. */
+            showResendLinkButton: boolean;
+            /**
+             * Format: date-time
+             * @description Since when statusText says what it says: the borrower's step now began then.
+             */
+            statusSinceUtc: string;
+            /**
+             * Format: date-time
+             * @description When the newest link sent to the borrower and not yet opened stops working; null when none is waiting.
+             */
+            linkExpiresAtUtc: string | null;
             /** Format: date-time */
             updatedAtUtc: string;
             /**
@@ -2780,6 +2812,16 @@ export interface components {
         SuccessResult: {
             success: boolean;
             message: string | null;
+        };
+        /**
+         * Resend-link result
+         * @description Answer of App_ResendLink: the channels the new link went out on (a phone that replied STOP gets no text) and when it stops working. Links sent before it and not yet opened stop working.
+         */
+        ResendLinkResult: {
+            appId: number;
+            channels: components["schemas"]["SendChannel"][];
+            /** Format: date-time */
+            linkExpiresAtUtc: string;
         };
         /**
          * Refund request
@@ -4863,7 +4905,7 @@ export interface components {
          * @description What happened (issue 39): recorded once as an event with an id, its time, office and subject, and sent to the webhooks that chose it. An event's data never carries an SSN, a date of birth or a bank number.
          * @enum {string}
          */
-        EventType: "application.created" | "application.link_sent" | "application.link_opened" | "application.prequalified" | "application.declined" | "application.offer_selected" | "application.identity_passed" | "application.signed" | "application.finalized" | "application.funded" | "application.refund_requested" | "application.refund_completed" | "application.cancelled" | "office.submitted" | "office.approved" | "office.declined" | "office.on_hold" | "office.lender_enrolled" | "user.invited" | "user.joined" | "user.disabled" | "webhook.test";
+        EventType: "application.created" | "application.link_sent" | "application.link_opened" | "application.prequalified" | "application.declined" | "application.offer_selected" | "application.identity_passed" | "application.signed" | "application.finalized" | "application.funded" | "application.refund_requested" | "application.refund_completed" | "application.cancelled" | "application.status_changed" | "office.submitted" | "office.approved" | "office.declined" | "office.on_hold" | "office.lender_enrolled" | "user.invited" | "user.joined" | "user.disabled" | "webhook.test";
         /**
          * Webhook endpoint status
          * @description Active endpoints get their events as they happen; a paused one (by its admin, or by the portal after a delivery failed for a day) gets nothing sent: its events wait and go, in order, when it is resumed.
@@ -5462,6 +5504,42 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SuccessResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    App_ResendLink: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    appId: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendLinkResult"];
                 };
             };
             400: components["responses"]["BadRequest"];

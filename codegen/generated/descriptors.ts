@@ -148,13 +148,26 @@ export type Action =
  */
 export type Actions = Action[];
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format-kind".
  */
 export type ValueFormat =
-  | ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'ein' | 'number' | 'bytes' | 'chip' | 'yesno')
+  | (
+      | 'text'
+      | 'currency'
+      | 'apr'
+      | 'date'
+      | 'datetime'
+      | 'phone'
+      | 'ein'
+      | 'number'
+      | 'bytes'
+      | 'chip'
+      | 'yesno'
+      | 'relative'
+    )
   | string;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
@@ -208,10 +221,23 @@ export type Text5 = (string | number | boolean | null) | Expression[] | Operatio
  */
 export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  */
 export type ValueFormat1 =
-  | ('text' | 'currency' | 'apr' | 'date' | 'datetime' | 'phone' | 'ein' | 'number' | 'bytes' | 'chip' | 'yesno')
+  | (
+      | 'text'
+      | 'currency'
+      | 'apr'
+      | 'date'
+      | 'datetime'
+      | 'phone'
+      | 'ein'
+      | 'number'
+      | 'bytes'
+      | 'chip'
+      | 'yesno'
+      | 'relative'
+    )
   | string;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).

@@ -114,6 +114,7 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "application.refund_requested": "Refund requested",
     "application.refund_completed": "Refund completed",
     "application.cancelled": "Application cancelled",
+    "application.status_changed": "Status changed",
     "office.submitted": "Enrollment submitted",
     "office.approved": "Office approved",
     "office.declined": "Office declined",

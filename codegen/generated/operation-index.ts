@@ -14,6 +14,7 @@ const compact = {
   App_AddReferenceCode: 'post /api/App/AddReferenceCode wb',
   App_FinalizeApp: 'put /api/App/FinalizeApp wb',
   App_SendESignLink: 'put /api/App/SendESignLink wb',
+  App_ResendLink: 'put /api/App/ResendLink wb',
   App_SubmitRefund: 'post /api/App/SubmitRefund wb',
   App_ValidateBorrower: 'post /api/App/ValidateBorrower kb',
   App_GetOfficeApps: 'put /api/App/GetOfficeApps bl',

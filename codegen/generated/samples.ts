@@ -377,6 +377,9 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showRefundButton": true,
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
+    "showResendLinkButton": true,
+    "statusSinceUtc": "2026-03-16T15:30:00Z",
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
     "nextRoute": null
   },
@@ -862,6 +865,9 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showRefundButton": true,
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
+    "showResendLinkButton": true,
+    "statusSinceUtc": "2026-03-16T15:30:00Z",
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
     "nextRoute": null
   },
@@ -1210,6 +1216,9 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showRefundButton": true,
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
+    "showResendLinkButton": true,
+    "statusSinceUtc": "2026-03-16T15:30:00Z",
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
     "nextRoute": null
   },
@@ -1510,12 +1519,23 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showRefundButton": true,
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
+    "showResendLinkButton": true,
+    "statusSinceUtc": "2026-03-16T15:30:00Z",
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
     "nextRoute": null
   },
   "App_SendESignLink": {
     "success": true,
     "message": "Sample message"
+  },
+  "App_ResendLink": {
+    "appId": 101,
+    "channels": [
+      "Email",
+      "Sms"
+    ],
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z"
   },
   "App_SubmitRefund": {
     "refundId": 101,
@@ -3019,6 +3039,9 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showRefundButton": true,
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
+    "showResendLinkButton": true,
+    "statusSinceUtc": "2026-03-16T15:30:00Z",
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
     "nextRoute": null
   },
@@ -3489,6 +3512,9 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showRefundButton": true,
     "showSubmitToLendersButton": true,
     "createdAtUtc": "2026-03-16T15:30:00Z",
+    "showResendLinkButton": true,
+    "statusSinceUtc": "2026-03-16T15:30:00Z",
+    "linkExpiresAtUtc": "2026-03-16T15:30:00Z",
     "updatedAtUtc": "2026-03-16T15:30:00Z",
     "nextRoute": null
   },

@@ -399,6 +399,7 @@ export type EventType =
   | 'application.refund_requested'
   | 'application.refund_completed'
   | 'application.cancelled'
+  | 'application.status_changed'
   | 'office.submitted'
   | 'office.approved'
   | 'office.declined'
@@ -965,6 +966,18 @@ export interface Application {
   showRefundButton: boolean;
   showSubmitToLendersButton: boolean;
   createdAtUtc: string;
+  /**
+   * The office may send the borrower's link again (App_ResendLink): sent by link, not yet signed.
+   */
+  showResendLinkButton: boolean;
+  /**
+   * Since when statusText says what it says: the borrower's step now began then.
+   */
+  statusSinceUtc: string;
+  /**
+   * When the newest link sent to the borrower and not yet opened stops working; null when none is waiting.
+   */
+  linkExpiresAtUtc: string | null;
   updatedAtUtc: string;
   /**
    * Borrower-journey answers only (App_GetApp, App_SelectOffer, App_SignAgreement, App_UpdateContractStatus): where the borrower goes next for the application's state — a hash route of the app (/app/prequal/..., /app/<lender>/<step>/<id>), the lender's own https page when the lender hosts the next step, or null when nothing is left to do (docs/decisions/0103).
@@ -1830,6 +1843,20 @@ export interface SendEsignLink {
 export interface SuccessResult {
   success: boolean;
   message: string | null;
+}
+/**
+ * Answer of App_ResendLink: the channels the new link went out on (a phone that replied STOP gets no text) and when it stops working. Links sent before it and not yet opened stop working.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ResendLinkResult".
+ */
+export interface ResendLinkResult {
+  appId: number;
+  /**
+   * @maxItems 2
+   */
+  channels: [] | [SendChannel] | [SendChannel, SendChannel];
+  linkExpiresAtUtc: string;
 }
 /**
  * Body of App_SubmitRefund. amount may not exceed the original amount minus refunds already requested (server rule, message refundExceeds).

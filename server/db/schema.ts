@@ -412,6 +412,8 @@ export const applications = pgTable(
     contractStatus: text('contract_status'),
     contractSubStatus: contractSubStatus('contract_sub_status').notNull().default('NotApplicable'),
     statusText: text('status_text'),
+    /** When statusText last changed (a trigger keeps it, migration 0013): the page says since when the borrower is where they are. */
+    statusSince: at('status_since').notNull().defaultNow(),
 
     /** The chosen lender, copied by value so lists need no join. */
     lenderId: integer('lender_id').references(() => lenders.id),

@@ -12,7 +12,7 @@ import { recordEvent } from './record.ts';
 
 type Record = typeof applications.$inferSelect;
 type Change = Partial<typeof applications.$inferInsert>;
-type Snapshot = Pick<Record, 'stage' | 'decisionStatus' | 'contractSubStatus' | 'productCode'>;
+type Snapshot = Pick<Record, 'stage' | 'decisionStatus' | 'contractSubStatus' | 'productCode' | 'statusText'>;
 
 const entered = <K extends keyof Snapshot>(key: K, value: Snapshot[K]) => (before: Snapshot, after: Snapshot) => after[key] === value && before[key] !== value;
 const FINALIZED = new Set<Snapshot['stage']>(['Finalized', 'SubmittedForFunding']);
@@ -30,9 +30,15 @@ export const APPLICATION_CHANGES: readonly { type: EventType; when: (before: Sna
   { type: 'application.cancelled', when: entered('stage', 'Cancelled') },
 ];
 
+/**
+ * The named events of a change; a change of the status text that none of them names (the borrower shown the identity
+ * questions, reading the agreement, sent to the lender's site) is `application.status_changed`, so the office's
+ * screens and software follow every step the application page shows.
+ */
 export function applicationEventsOf(before: Snapshot, change: Change): EventType[] {
   const after = { ...before, ...Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) } as Snapshot;
-  return APPLICATION_CHANGES.filter((rule) => rule.when(before, after)).map((rule) => rule.type);
+  const named = APPLICATION_CHANGES.filter((rule) => rule.when(before, after)).map((rule) => rule.type);
+  return named.length === 0 && after.statusText !== before.statusText ? ['application.status_changed'] : named;
 }
 
 /** What a receiver needs of the application: ids, where it stands, its lender and amounts in dollars. */
@@ -42,6 +48,7 @@ function dataOf(app: Record, change: Change) {
     stage: after.stage,
     decisionStatus: after.decisionStatus ?? null,
     contractSubStatus: after.contractSubStatus,
+    statusText: after.statusText ?? null,
     lenderCode: after.lenderCode ?? null,
     amount: after.amount / 100,
     ...(after.fundedAmount === null || after.fundedAmount === undefined ? {} : { fundedAmount: after.fundedAmount / 100 }),

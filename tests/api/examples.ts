@@ -139,7 +139,7 @@ const PLACEHOLDER: ExampleFixtures = {
     otpChallengeId: '00000000-0000-4000-8000-000000000000',
     otpCode: '000000',
   },
-  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1, apiKeyId: 1 },
+  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1, apiKeyId: 1, sentAppId: 1000 },
   journey: JOURNEY_PLACEHOLDER,
 };
 
@@ -423,6 +423,8 @@ export interface AppExampleFixtures {
   webhookDeliveryId: number;
   spareEndpointId: number;
   apiKeyId: number;
+  /** Sent by link, not yet filled in: its link may be sent again. */
+  sentAppId: number;
 }
 
 async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExampleFixtures> {
@@ -431,6 +433,7 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
     const openAppId = await insertApplication(tx, { officeId, stage: 'Review', firstName: 'Olive', lastName: 'Open', approvedAmount: null });
     await insertStipulation(tx, openAppId, 'Proof of income');
     const readyAppId = await insertApplication(tx, { officeId, stage: 'ReadyToFinalize', firstName: 'Rhea', lastName: 'Ready' });
+    const sentAppId = await insertApplication(tx, { officeId, stage: 'NotApplicable', firstName: 'Sam', lastName: 'Sent' });
     const awaitingAppId = await insertApplication(tx, { officeId, stage: 'SubmittedForFunding', firstName: 'Ada', lastName: 'Awaiting' });
     const transactionId = await insertLenderTransaction(tx, awaitingAppId, 'Funding', 400_000);
     const fundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Fay', lastName: 'Funded' });
@@ -452,14 +455,14 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
     );
     return {
       officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id),
-      webhookEndpointId, webhookDeliveryId: Number(delivery.rows[0]!.id), spareEndpointId, apiKeyId: Number(apiKey.rows[0]!.id),
+      webhookEndpointId, webhookDeliveryId: Number(delivery.rows[0]!.id), spareEndpointId, apiKeyId: Number(apiKey.rows[0]!.id), sentAppId,
     };
   });
 }
 
 function appExamples(fixtures: ExampleFixtures): Example[] {
   const { adminEmail: owner } = fixtures;
-  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId, apiKeyId } = fixtures.apps;
+  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId, apiKeyId, sentAppId } = fixtures.apps;
   const platform = 'admin@demo.test';
   return [
     { operationId: 'App_UpsertAppNote', as: owner, request: put('/api/App/UpsertAppNote', { appId: openAppId, note: 'Called the patient about proof of income.' }) },
@@ -508,6 +511,7 @@ function appExamples(fixtures: ExampleFixtures): Example[] {
     { operationId: 'Webhooks_Replay', as: owner, request: put('/api/Webhooks/Replay', { endpointId: webhookEndpointId, deliveryId: webhookDeliveryId }) },
     { operationId: 'Webhooks_SendTest', as: owner, request: put('/api/Webhooks/SendTest', { endpointId: webhookEndpointId }) },
     { operationId: 'Webhooks_DeleteEndpoint', as: owner, request: put('/api/Webhooks/DeleteEndpoint', { endpointId: spareEndpointId }) },
+    { operationId: 'App_ResendLink', as: owner, request: put('/api/App/ResendLink', { appId: sentAppId }) },
     { operationId: 'ApiKeys_GetKeys', as: owner, request: put('/api/ApiKeys/GetKeys', { officeId }) },
     { operationId: 'ApiKeys_AddKey', as: owner, request: put('/api/ApiKeys/AddKey', { officeId, name: 'Practice software', perMinute: 60 }) },
     { operationId: 'ApiKeys_RevokeKey', as: owner, request: put('/api/ApiKeys/RevokeKey', { keyId: apiKeyId }) },

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { harness, type Harness } from '../support/harness.ts';
-import { freshEmail, freshPhone, journeyOffice, json, outboxTo as outboxOf, type JourneyOffice } from './journey-fixtures.ts';
+import { freshEmail, freshPhone, journeyOffice, json, outboxTo as outboxOf, prequalForm, type JourneyOffice } from './journey-fixtures.ts';
 
 /** Sending an application link, the link token, the personal e-mail rule (issue 5, item 1). */
 describe('sending an application link', () => {
@@ -122,6 +122,51 @@ describe('sending an application link', () => {
     expect(await outboxTo(email)).toHaveLength(1);
     const apps = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from applications where email = ${email}`);
     expect(apps.rows[0]!.n).toBe(1);
+  });
+
+  it('sends the link again: the older unopened one stops working, the new one opens; at most once a minute', async () => {
+    const email = freshEmail('again');
+    const phone = freshPhone();
+    const { appId } = json<{ appId: number }>(await send({ email, mobilePhone: phone }));
+    const before = json<{ showResendLinkButton: boolean; linkExpiresAtUtc: string; statusSinceUtc: string }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as: office.support }));
+    expect(before.showResendLinkButton).toBe(true);
+    // The link lives 72 hours (LINK_TOKEN_TTL_HOURS): the page says until when.
+    expect(Date.parse(before.linkExpiresAtUtc) - Date.now()).toBeGreaterThan(71 * 3_600_000);
+    const old = tokenOf((await outboxTo(email))[0]!.links[0]!.url);
+    const resend = () => h.call({ method: 'PUT', url: '/api/App/ResendLink', payload: { appId }, as: office.support });
+
+    const tooSoon = await resend();
+    expect(tooSoon.statusCode).toBe(409);
+    expect(json<{ detail: string }>(tooSoon).detail).toBe('A link was sent less than a minute ago. Give the borrower a moment to receive it.');
+    await h.database.db.execute(sql`update link_tokens set created_at = created_at - interval '2 minutes' where app_id = ${appId}`);
+    const again = await resend();
+    expect(again.statusCode, again.body).toBe(200);
+    expect(json(again)).toMatchObject({ appId, channels: ['Email', 'Sms'], linkExpiresAtUtc: expect.any(String) });
+    expect((await outboxTo(email)).length).toBe(2);
+    expect((await outboxTo(phone)).length).toBe(2);
+    const exchange = (t: string) => h.call({ method: 'POST', url: '/api/Otp/ExchangeLinkToken', payload: { appId, token: t } });
+    expect((await exchange(old)).statusCode).toBe(401);
+    expect((await exchange(tokenOf((await outboxTo(email))[1]!.links[0]!.url))).statusCode).toBe(200);
+    // The borrower is on the form now, since this moment; the office's software heard the second sending.
+    const after = json<{ statusText: string; statusSinceUtc: string }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as: office.support }));
+    expect(after.statusText).toBe('Borrower opened the link: filling in the application');
+    expect(Date.parse(after.statusSinceUtc)).toBeGreaterThan(Date.parse(before.statusSinceUtc));
+    const events = await h.database.db.execute<{ type: string; data: Record<string, unknown> }>(sql`select type, data from events where app_id = ${appId} order by id`);
+    expect(events.rows.map((e) => e.type)).toEqual(['application.created', 'application.link_sent', 'application.link_sent', 'application.link_opened']);
+    expect(events.rows[2]!.data).toMatchObject({ resent: true });
+    const [line] = (await h.database.db.execute<{ message: string; actor: string }>(sql`select message, actor from app_logs where app_id = ${appId} and message like '%again%'`)).rows;
+    expect(line).toEqual({ message: 'Application link sent again by e-mail and text', actor: office.support });
+  });
+
+  it('sends no link again for an application filled in at the desk, nor to a borrower who signed', async () => {
+    const desk = json<{ id: number }>(await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin })).id;
+    const refused = await h.call({ method: 'PUT', url: '/api/App/ResendLink', payload: { appId: desk }, as: office.admin });
+    expect(refused.statusCode).toBe(409);
+    expect(json<{ detail: string }>(refused).detail).toBe('This application was not sent by link, or its loan documents are already signed: there is no link to send again.');
+    expect(json<{ showResendLinkButton: boolean; linkExpiresAtUtc: null }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${desk}/false`, as: office.admin }))).toMatchObject({ showResendLinkButton: false, linkExpiresAtUtc: null });
+    const { appId } = json<{ appId: number }>(await send({ email: freshEmail('signed') }));
+    await h.database.db.execute(sql`update applications set stage = 'ReadyToFinalize' where id = ${appId}`);
+    expect((await h.call({ method: 'PUT', url: '/api/App/ResendLink', payload: { appId }, as: office.admin })).statusCode).toBe(409);
   });
 
   it("checks that an e-mail is the borrower's own: not a role mailbox, not staff, not the office's domain", async () => {

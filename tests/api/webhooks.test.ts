@@ -44,7 +44,7 @@ beforeAll(async () => {
 afterAll(async () => receiver?.close());
 
 describe('application events from how the record changes', () => {
-  const at = { stage: 'NotApplicable', decisionStatus: 'Pending', contractSubStatus: 'NotApplicable', productCode: null } as const;
+  const at = { stage: 'NotApplicable', decisionStatus: 'Pending', contractSubStatus: 'NotApplicable', productCode: null, statusText: 'Waiting for lender decisions' } as const;
   it('says what happened once, on the change that made it', () => {
     expect(applicationEventsOf(at, { decisionStatus: 'Approved' })).toEqual(['application.prequalified']);
     expect(applicationEventsOf({ ...at, decisionStatus: 'Approved' }, { decisionStatus: 'Approved' })).toEqual([]);
@@ -53,6 +53,13 @@ describe('application events from how the record changes', () => {
     expect(applicationEventsOf({ ...at, stage: 'SigningRequired' }, { contractSubStatus: 'KBAPassed' })).toEqual(['application.identity_passed']);
     expect(applicationEventsOf({ ...at, stage: 'ReadyToFinalize' }, { stage: 'SubmittedForFunding' })).toEqual(['application.finalized']);
     expect(applicationEventsOf({ ...at, stage: 'Refund' }, { stage: 'Funded' })).toEqual([]);
+  });
+
+  it('says the status changed where no named event does, and only then', () => {
+    const reading = { contractSubStatus: 'AgreementPresented', statusText: 'Borrower is reading the loan agreement' } as const;
+    expect(applicationEventsOf({ ...at, stage: 'SigningRequired' }, reading)).toEqual(['application.status_changed']);
+    expect(applicationEventsOf({ ...at, stage: 'SigningRequired', ...reading }, reading)).toEqual([]);
+    expect(applicationEventsOf(at, { decisionStatus: 'Approved', statusText: 'Offers available' })).toEqual(['application.prequalified']);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatApr, formatCurrency, formatDate, formatDateTime, formatPhone, formatValue } from '../../core/formats.ts';
+import { formatApr, formatCurrency, formatDate, formatDateTime, formatPhone, formatRelative, formatValue } from '../../core/formats.ts';
 import { fillTemplate } from '../../core/expressions.ts';
 import { labelNamesIn, registerLabels } from '../../core/labels.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency, placeholderOf } from '../../src/widgets/masks.ts';
@@ -96,5 +96,18 @@ describe('words for enumeration values', () => {
   it('find every enumeration a descriptor names, in formats and in text placeholders', () => {
     const names = labelNamesIn({ columns: [{ format: 'label:Stage' }, { format: 'currency' }], title: 'As {session.role|label:OfficeRole} of {data.x|date}' });
     expect([...names].sort()).toEqual(['label:OfficeRole', 'label:Stage']);
+  });
+});
+
+describe('a time with how long ago or ahead it is', () => {
+  const at = '2026-12-05T21:00:00.000Z';
+  const t = Date.parse(at);
+  it('says minutes, hours or days, ago or ahead, after the time itself', () => {
+    const shown = formatDateTime(at);
+    expect(formatRelative(at, t + 7 * 60_000)).toBe(`${shown} (7 minutes ago)`);
+    expect(formatRelative(at, t - 71 * 3_600_000 - 59 * 60_000)).toBe(`${shown} (in 71 hours)`);
+    expect(formatRelative(at, t + 3 * 86_400_000)).toBe(`${shown} (3 days ago)`);
+    expect(formatRelative(at, t + 20_000)).toBe(`${shown} (this minute)`);
+    expect(formatRelative(null)).toBe('');
   });
 });

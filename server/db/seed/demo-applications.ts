@@ -193,6 +193,7 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
         refundedAmount: refundRows.reduce((sum, r) => sum + r.amount, 0),
         createdAt,
         updatedAt: createdAt,
+        statusSince: createdAt,
       })
       .returning({ id: applications.id });
     const appId = row!.id;

@@ -8,7 +8,7 @@ import { decryptPii } from '../../crypto/pii.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { creditTermsOf, disclose } from '../../../core/credit.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
-import { displayFlags, statusChip } from './status.ts';
+import { displayFlags, mayResendLink, statusChip } from './status.ts';
 import type { ApplicationRecord } from './records.ts';
 
 type Schemas = components['schemas'];
@@ -106,6 +106,12 @@ export async function offersOf(db: Db, appId: number): Promise<Offer[]> {
       .orderBy(offers.lenderId, offers.id),
   );
   return rows.map(({ offer, lenderCode, lenderName }) => toOffer({ ...offer, lenderCode, lenderName }));
+}
+
+/** When the newest link sent to the borrower and not yet opened stops working; null when none waits. */
+async function waitingLinkExpiry(db: Db, appId: number): Promise<string | null> {
+  const [row] = (await db.execute<{ until: string | Date | null }>(sql`select max(expires_at) as until from link_tokens where app_id = ${appId} and used_at is null and expires_at > now()`)).rows;
+  return row?.until ? new Date(row.until).toISOString() : null;
 }
 
 /** An application as the detail view and the borrower flows see it; PII masked. */
@@ -211,6 +217,9 @@ export async function readApplication(db: Db, piiKey: Buffer, id: number): Promi
     refundStatus: lastRefund?.status ?? null,
     totalRefundedAmount: toDollars(app.refundedAmount),
     ...displayFlags(app),
+    showResendLinkButton: mayResendLink(app),
+    statusSinceUtc: toUtc(app.statusSince),
+    linkExpiresAtUtc: mayResendLink(app) ? await waitingLinkExpiry(db, id) : null,
     createdAtUtc: toUtc(app.createdAt),
     updatedAtUtc: toUtc(app.updatedAt),
   };

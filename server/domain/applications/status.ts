@@ -58,14 +58,17 @@ export function statusChip(app: Pick<AppState, 'stage' | 'isOfferMatch' | 'decis
   }
 }
 
-export interface DisplayFlags {
-  showViewOffersButton: boolean;
-  showSignDocsButton: boolean;
-  showFinalizeButton: boolean;
-  showResubmitButton: boolean;
-  showAddReferenceCodeButton: boolean;
-  showRefundButton: boolean;
-  showSubmitToLendersButton: boolean;
+export type DisplayFlags = Pick<
+  Schemas['AppRow'],
+  'showViewOffersButton' | 'showSignDocsButton' | 'showFinalizeButton' | 'showResubmitButton' | 'showAddReferenceCodeButton' | 'showRefundButton' | 'showSubmitToLendersButton'
+>;
+
+/**
+ * Whether the office may send the borrower's link again: an application sent by link (not filled in at the desk) and
+ * not yet signed. App_ResendLink refuses the others with the same rule.
+ */
+export function mayResendLink(app: Pick<AppState, 'stage'> & { inOfficeApply: boolean; email: string | null; mobilePhone: string | null }): boolean {
+  return BEFORE_SIGNING.includes(app.stage) && !app.inOfficeApply && Boolean(app.email || app.mobilePhone);
 }
 
 /** Which row actions the application's state allows; the server refuses the same actions otherwise. */

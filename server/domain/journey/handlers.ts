@@ -9,13 +9,13 @@ import { getQuiz, submitQuiz } from './kba.ts';
 import { applicationWithRoute, getAppWithRoute, lenderApplication, processCallback, updateContractStatus } from './lender-calls.ts';
 import { offerList, selectOffer } from './offers.ts';
 import { submitApplication, submitToLenders, validateBorrower } from './prequal.ts';
-import { exchangeLinkToken, isPersonalEmail, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
+import { exchangeLinkToken, isPersonalEmail, resendLink, sendAppInfo, sendAppLogList, sendApplication } from './send.ts';
 import { languageFor, requestLocale, wordsFor } from '../../descriptors/languages.ts';
 import { startApplication } from './self-start.ts';
 import { myDocuments } from './documents.ts';
 
 type JourneyOperations =
-  | 'App_SendApp' | 'App_StartApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
+  | 'App_SendApp' | 'App_ResendLink' | 'App_StartApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
   | 'App_ValidateBorrower' | 'App_SubmitApp' | 'App_SubmitToLender' | 'App_GetApp' | 'App_GetOffers' | 'App_SelectOffer'
   | 'App_SubmitForESign' | 'App_GetESignTestDocument' | 'App_ESignConsent' | 'App_GetKBA' | 'App_SubmitKBA' | 'App_GetLoanAgreement' | 'App_SignAgreement'
   | 'App_GetDownloadUrl' | 'App_GetMyDocuments' | 'App_SendESignLink' | 'App_GetLenderApp' | 'App_ProcessLenderCallback' | 'App_UpdateContractStatus'
@@ -33,6 +33,9 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
   // Sending and the borrower's way in.
   async App_SendApp({ body, caller, services }) {
     return { status: 200, body: await sendApplication(services, caller, body) };
+  },
+  async App_ResendLink({ body, caller, services }) {
+    return { status: 200, body: await resendLink(services, caller, body.appId) };
   },
   async App_StartApp({ body, caller, services, request }) {
     return { status: 200, body: await startApplication(services, caller, body, request) };

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
@@ -15,7 +15,8 @@ import { toOfficeProfile } from '../offices/mapping.ts';
 import { OTP } from '../otp/handlers.ts';
 import { paged, totalRows, type Page } from '../paging.ts';
 import { nameOrIdSearch, withinDates } from '../search.ts';
-import { calendarDate, staffUserId, writeLogs } from '../applications/records.ts';
+import { calendarDate, lockApplication, staffUserId, writeLogs } from '../applications/records.ts';
+import { mayResendLink } from '../applications/status.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { borrowerLink, issueLinkToken } from './links.ts';
 import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
@@ -108,7 +109,6 @@ export async function sendApplication(services: Services, caller: Caller, body: 
   const amount = toCents(body.amount);
   const hours = settings.linkTokenTtlHours;
   const language = localeToKeep(body.language);
-  const speak = speakerFor(language);
   const result = await db.transaction(async (tx) => {
     const [app] = await tx
       .insert(applications)
@@ -128,17 +128,7 @@ export async function sendApplication(services: Services, caller: Caller, body: 
       })
       .returning({ id: applications.id });
     const appId = app!.id;
-    const channels: Channel[] = [];
-    if (body.email) {
-      const url = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours), language);
-      await sendEmail(tx, applicationLinkEmail({ to: body.email, firstName: body.firstName, officeName: office.name, amount, url, hours }, speak));
-      channels.push('Email');
-    }
-    if (body.mobilePhone && !smsOptedOut) {
-      const url = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours), language);
-      const queued = await sendSms(tx, applicationLinkSms({ to: body.mobilePhone, officeName: office.name, url }, speak));
-      if (queued.queued) channels.push('Sms');
-    }
+    const channels = await sendLinks(tx, settings, { appId, email: body.email ?? null, mobilePhone: smsOptedOut ? null : (body.mobilePhone ?? null), firstName: body.firstName, amount, language }, office.name);
     // A third link for the QR code the popup can show at the desk.
     const qrLink = borrowerLink(settings.publicUrl, appId, await issueLinkToken(tx, appId, hours), language);
     await tx.insert(sendAppLogs).values({
@@ -176,6 +166,64 @@ export async function sendApplication(services: Services, caller: Caller, body: 
   };
 }
 
+/** A single-use link by e-mail and one by text (where given), in the borrower's language: the channels it went out on. */
+async function sendLinks(
+  tx: Db,
+  settings: Services['settings'],
+  to: { appId: number; email: string | null; mobilePhone: string | null; firstName: string; amount: number; language: string | null },
+  officeName: string,
+): Promise<Channel[]> {
+  const hours = settings.linkTokenTtlHours;
+  const speak = speakerFor(to.language);
+  const link = async () => borrowerLink(settings.publicUrl, to.appId, await issueLinkToken(tx, to.appId, hours), to.language);
+  const channels: Channel[] = [];
+  if (to.email) {
+    await sendEmail(tx, applicationLinkEmail({ to: to.email, firstName: to.firstName, officeName, amount: to.amount, url: await link(), hours }, speak));
+    channels.push('Email');
+  }
+  if (to.mobilePhone) {
+    const queued = await sendSms(tx, applicationLinkSms({ to: to.mobilePhone, officeName, url: await link() }, speak));
+    if (queued.queued) channels.push('Sms');
+  }
+  return channels;
+}
+
+// ---- App_ResendLink ---------------------------------------------------------------------------------
+
+/** A link again at most this often, and this many a day: a click too many must not flood a patient's phone. */
+const RESEND_GAP_SECONDS = 60;
+const LINKS_A_DAY = 5;
+
+/**
+ * The borrower's link again, on the channels of the first: the links sent before it and not opened stop working, so
+ * only the newest one in the patient's hands opens the application.
+ */
+export async function resendLink(services: Services, caller: Caller, appId: number): Promise<Schemas['ResendLinkResult']> {
+  const { db, settings } = services;
+  return db.transaction(async (tx) => {
+    const app = await lockApplication(tx, appId);
+    if (!mayResendLink(app)) throw HttpProblem.conflict('This application was not sent by link, or its loan documents are already signed: there is no link to send again.');
+    const [recent] = (
+      await tx.execute<{ last: string | Date | null; today: number }>(sql`
+        select max(created_at) as last, count(*) filter (where created_at > now() - interval '1 day')::int as today from link_tokens where app_id = ${appId}`)
+    ).rows;
+    const last = recent?.last ? new Date(recent.last).getTime() : 0;
+    if (Date.now() - last < RESEND_GAP_SECONDS * 1000) throw HttpProblem.conflict('A link was sent less than a minute ago. Give the borrower a moment to receive it.');
+    // Each sending makes a link per channel and one for the desk's QR code: a day's sendings, not its tokens, count.
+    if (Number(recent?.today ?? 0) >= LINKS_A_DAY * 3) throw HttpProblem.conflict(`The link was sent ${LINKS_A_DAY} times today. Ask the borrower to use the newest one, or to sign in with a passcode.`);
+    const smsOptedOut = app.mobilePhone ? await isOptedOut(tx, app.mobilePhone) : false;
+    await tx.update(linkTokens).set({ expiresAt: sql`now()` }).where(and(eq(linkTokens.appId, appId), isNull(linkTokens.usedAt), sql`${linkTokens.expiresAt} > now()`));
+    const [office] = await tx.select({ name: offices.name }).from(offices).where(eq(offices.id, app.officeId));
+    const channels = await sendLinks(tx, settings, { appId, email: app.email, mobilePhone: smsOptedOut ? null : app.mobilePhone, firstName: app.firstName, amount: app.amount, language: app.language }, office!.name);
+    if (channels.length === 0) throw HttpProblem.conflict('The borrower has no e-mail address and their phone replied STOP to texts: there is nowhere to send the link.');
+    const words = channels.map((c) => (c === 'Email' ? 'e-mail' : 'text')).join(' and ');
+    await writeLogs(tx, appId, caller, [{ kind: 'Event', message: `Application link sent again by ${words}`, data: { channels, smsOptedOut } }]);
+    await recordApplicationEvent(tx, app, 'application.link_sent', { channels: channels.join(','), resent: true });
+    const expires = new Date(Date.now() + settings.linkTokenTtlHours * 3_600_000);
+    return { appId, channels, linkExpiresAtUtc: toUtc(expires) };
+  });
+}
+
 // ---- link tokens → borrower session (docs/decisions/0102) ----------------------------------------
 
 export async function exchangeLinkToken(services: Services, body: Schemas['LinkTokenExchange']): Promise<Schemas['OtpVerifyResult']> {
@@ -189,6 +237,8 @@ export async function exchangeLinkToken(services: Services, body: Schemas['LinkT
       .returning({ appId: linkTokens.appId });
     if (row) {
       await writeLogs(tx, row.appId, { kind: 'borrower', appId: row.appId }, [{ kind: 'Event', message: 'Borrower opened the application link' }]);
+      // Before the form is sent the office sees where the borrower is: on the form now, since this moment.
+      await tx.update(applications).set({ statusText: 'Borrower opened the link: filling in the application' }).where(and(eq(applications.id, row.appId), isNull(applications.decisionStatus)));
       const [app] = await tx.select({ id: applications.id, officeId: applications.officeId }).from(applications).where(eq(applications.id, row.appId));
       await recordApplicationEvent(tx, app!, 'application.link_opened');
     }

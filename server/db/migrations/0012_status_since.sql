@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "status_since" timestamp with time zone DEFAULT now() NOT NULL;

@@ -17,6 +17,11 @@ type Stored = { text: string } | { base64: string };
 
 /** Keys are remembered this long; a later repeat runs as a new request. */
 const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
+/**
+ * A claim still unanswered after this long belongs to a process that stopped while it ran (no call of ours runs two
+ * minutes): whether its work happened cannot be known from here, so the caller is told to look, not to wait.
+ */
+const ABANDONED_AFTER_MS = 2 * 60 * 1000;
 
 export function actorOf(caller: Caller): string {
   if (caller.kind === 'staff') return `staff:${caller.userId}`;
@@ -60,7 +65,12 @@ export async function once(db: Db, claim: Claim, run: (db: Db) => Promise<Stored
     const [existing] = await tx.select().from(idempotencyKeys).where(where);
     if (!existing) throw HttpProblem.conflict('This Idempotency-Key is being released; retry the request.');
     if (existing.requestHash !== requestHash) throw HttpProblem.conflict('This Idempotency-Key was already used with a different request.');
-    if (existing.statusCode === null) throw HttpProblem.conflict('A request with this Idempotency-Key is still being processed.');
+    if (existing.statusCode === null) {
+      if (existing.createdAt.getTime() < Date.now() - ABANDONED_AFTER_MS) {
+        throw HttpProblem.conflict('The first request with this Idempotency-Key did not finish: its server stopped while it ran. See whether it took effect before sending it again with a new key.');
+      }
+      throw HttpProblem.conflict('A request with this Idempotency-Key is still being processed.');
+    }
     const stored = existing.response as { body: Stored; headers?: Record<string, string> };
     const body = 'base64' in stored.body ? Buffer.from(stored.body.base64, 'base64') : JSON.parse(stored.body.text);
     return { status: existing.statusCode, body, ...(stored.headers ? { headers: stored.headers } : {}) };

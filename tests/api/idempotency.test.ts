@@ -44,6 +44,18 @@ describe('Idempotency-Key', () => {
     expect(((refused[0] as PromiseRejectedResult).reason as HttpProblem).status).toBe(409);
   });
 
+  it('tells the caller of a key whose first request stopped with its server to look, not to wait', async () => {
+    const hang = once(h.database.db, claim('key-abandoned-1', { amount: 3 }), () => new Promise<never>(() => {}), CLAIM_FIRST);
+    void hang;
+    await expect(once(h.database.db, claim('key-abandoned-1', { amount: 3 }), async () => ({ status: 200, body: {} }), CLAIM_FIRST)).rejects.toMatchObject({ detail: 'A request with this Idempotency-Key is still being processed.' });
+    // Its server stopped: the claim is never answered.
+    await h.database.db.execute(sql`update idempotency_keys set created_at = now() - interval '3 minutes' where key = 'key-abandoned-1'`);
+    await expect(once(h.database.db, claim('key-abandoned-1', { amount: 3 }), async () => ({ status: 200, body: {} }), CLAIM_FIRST)).rejects.toMatchObject({
+      status: 409,
+      detail: 'The first request with this Idempotency-Key did not finish: its server stopped while it ran. See whether it took effect before sending it again with a new key.',
+    });
+  });
+
   it('refuses the same key with another request, and keeps keys apart per caller', async () => {
     await once(h.database.db, claim('key-mismatch-01', { amount: 1 }), async () => ({ status: 200, body: {} }), CLAIM_FIRST);
     await expect(once(h.database.db, claim('key-mismatch-01', { amount: 2 }), async () => ({ status: 200, body: {} }), CLAIM_FIRST)).rejects.toMatchObject({ status: 409 });

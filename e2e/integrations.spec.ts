@@ -6,7 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { hashOf } from './support/borrower.ts';
-import { tableRow } from './support/navigation.ts';
+import { menuItem, tableRow } from './support/navigation.ts';
 import { addWebhook, deleteWebhook } from './support/integrations.ts';
 import { signIn } from './support/session.ts';
 import { signedBy, startReceiver } from '../tests/support/receiver.ts';
@@ -109,4 +109,47 @@ test("an office admin gives its practice software a key: shown once, used, its l
   await expect(row).toContainText('Revoked');
   await expect(row.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
   expect((await list()).status()).toBe(401);
+});
+
+test("a platform admin's endpoint hears every office, and the admin's open list follows what offices do", async ({ page }) => {
+  const receiver = await startReceiver();
+  try {
+    await signIn(page, 'admin@demo.test');
+    await menuItem(page, 'Integrations');
+    await expect.poll(() => hashOf(page)).toBe('/admin/integrations');
+    await expect(page.getByText("Software of the platform's own")).toBeVisible();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    const add = page.getByRole('dialog', { name: 'Add a webhook endpoint' });
+    await add.getByLabel('Address').fill(receiver.url);
+    await add.getByLabel('Description').fill('Data warehouse');
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('dialog', { name: 'The signing secret' }).getByRole('button', { name: 'I have copied it' }).click();
+    await expect(tableRow(page, receiver.url)).toContainText('Active');
+
+    // The list of every office's applications, open; an office sends a link, as its desk would, through the API.
+    await menuItem(page, 'Active Apps');
+    await expect(page.locator('main [data-screen="table"] tbody tr').first()).toBeVisible();
+    const loads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
+    const office = await page.context().browser()!.newContext({ ignoreHTTPSErrors: true });
+    const desk = await office.newPage();
+    await signIn(desk, 'office.admin@demo.test');
+    const call = desk.waitForRequest((request) => new URL(request.url()).pathname.startsWith('/api/') && Boolean(request.headers().authorization));
+    await desk.goto('/#/home');
+    const token = (await call).headers().authorization!;
+    const lastName = `Platformwatch${[...crypto.getRandomValues(new Uint8Array(5))].map((n) => String.fromCharCode(97 + (n % 26))).join('')}`;
+    const sent = await desk.request.post(new URL('/api/App/SendApp', desk.url()).href, {
+      headers: { authorization: token, 'idempotency-key': crypto.randomUUID() },
+      data: { officeId: 100, firstName: 'Pia', lastName, email: `pia.${lastName.toLowerCase()}@gmail.com`, amount: 2100 },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+    await office.close();
+    await expect(tableRow(page, lastName)).toBeVisible({ timeout: 5_000 });
+    expect(await page.evaluate(() => performance.getEntriesByType('navigation').length)).toBe(loads);
+    // The platform's endpoint heard it, from an office it does not belong to.
+    const created = await receiver.waitFor(1, 15_000, (post) => (JSON.parse(post.body) as { type: string; data: { amount?: number } }).type === 'application.created');
+    expect(JSON.parse(created[0]!.body)).toMatchObject({ officeId: 100 });
+    await deleteWebhook(page, receiver.url, '/#/admin/integrations');
+  } finally {
+    await receiver.close();
+  }
 });

@@ -1705,6 +1705,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/Events/Stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every office's events as they happen (server-sent events), for platform admins
+         * @description As Events_Stream, for the events of every office: what the platform admins' screens follow.
+         */
+        get: operations["AdminEvents_Stream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Webhooks/GetEndpoints": {
         parameters: {
             query?: never;
@@ -5102,6 +5122,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Seconds the stream stays open (0 to 300, default 0). */
+        StreamWait: number;
+        /** @description The id of the last event the client read; the stream starts after it. */
+        LastEventId: string;
         /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it: the call takes effect once however often it arrives (decision 0172). */
         IdempotencyKey: string;
         /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
@@ -8282,11 +8306,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Seconds the stream stays open (0 to 300, default 0). */
-                wait?: number;
+                wait?: components["parameters"]["StreamWait"];
             };
             header?: {
                 /** @description The id of the last event the client read; the stream starts after it. */
-                "Last-Event-ID"?: string;
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
             };
             path: {
                 /** @description Office id. */
@@ -8309,6 +8333,37 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminEvents_Stream: {
+        parameters: {
+            query?: {
+                /** @description Seconds the stream stays open (0 to 300, default 0). */
+                wait?: components["parameters"]["StreamWait"];
+            };
+            header?: {
+                /** @description The id of the last event the client read; the stream starts after it. */
+                "Last-Event-ID"?: components["parameters"]["LastEventId"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events, as server-sent events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

@@ -22,9 +22,9 @@ export async function addWebhook(page: Page, url: string, options: { description
   return secret;
 }
 
-/** Deletes the endpoint at this address from Settings → Integrations, so what other tests do is not sent to it. */
-export async function deleteWebhook(page: Page, url: string): Promise<void> {
-  await page.goto('/#/settings/integrations');
+/** Deletes the endpoint at this address from the Integrations page (the office's, or the platform's at `/#/admin/integrations`), so what other tests do is not sent to it. */
+export async function deleteWebhook(page: Page, url: string, where = '/#/settings/integrations'): Promise<void> {
+  await page.goto(where);
   await tableRow(page, url).getByRole('button', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Delete this endpoint?' }).getByRole('button', { name: 'Delete' }).click();
   await expect(tableRow(page, url)).toHaveCount(0);

@@ -4,7 +4,7 @@ import type { Page } from '@playwright/test';
 export async function menuItem(page: Page, name: string): Promise<void> {
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await menu.hover();
-  await menu.getByRole('link', { name }).click();
+  await menu.getByRole('link', { name, exact: true }).click();
   await page.getByRole('banner').hover();
 }
 

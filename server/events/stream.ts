@@ -4,7 +4,7 @@ import type { Db } from '../db/index.ts';
 import { eventOf, type EventRow } from './event-view.ts';
 
 /**
- * An office's events as server-sent events (issue 39 item 4; decision 0267), read from the `events` table so that
+ * An office's events — or every office's, for platform admins — as server-sent events (issue 39 item 4; decision 0267), read from the `events` table so that
  * every node serves every event, whichever node recorded it. A stream starts after the client's Last-Event-ID (else
  * at the newest event: what happened before is in the lists the page just read), sends what follows as it is
  * committed — looked for every half second, the time the issue gives a screen to follow a borrower's step — with a
@@ -18,18 +18,22 @@ const BATCH = 100;
 
 type Row = EventRow & { id: number };
 
-async function eventsAfter(db: Db, officeId: number, after: number): Promise<Row[]> {
+/** The events of one office, or (null) of every office: what platform admins' screens follow. */
+type Whose = number | null;
+const ofWhose = (officeId: Whose) => (officeId === null ? sql`true` : sql`office_id = ${officeId}`);
+
+async function eventsAfter(db: Db, officeId: Whose, after: number): Promise<Row[]> {
   const rows = await db.execute<Row>(sql`
     select id, event_id, type, office_id, app_id, subject, data, occurred_at from events
-    where office_id = ${officeId} and id > ${after} order by id limit ${BATCH}`);
+    where ${ofWhose(officeId)} and id > ${after} order by id limit ${BATCH}`);
   return rows.rows;
 }
 
 const frame = (row: Row) => `id: ${row.id}\nevent: ${row.type}\ndata: ${JSON.stringify(eventOf(row))}\n\n`;
 
-async function startingPoint(db: Db, officeId: number, lastEventId: string | undefined): Promise<number> {
+async function startingPoint(db: Db, officeId: Whose, lastEventId: string | undefined): Promise<number> {
   if (lastEventId !== undefined) return Number(lastEventId);
-  const [row] = (await db.execute<{ id: number | null }>(sql`select max(id) as id from events where office_id = ${officeId}`)).rows;
+  const [row] = (await db.execute<{ id: number | null }>(sql`select max(id) as id from events where ${ofWhose(officeId)}`)).rows;
   return Number(row?.id ?? 0);
 }
 
@@ -41,7 +45,7 @@ export function endEventStreams(): void {
 }
 
 /** With `wait` 0, what there is now as one answer; else a stream, which `closed` (the client gone) or the server's close ends early. */
-export async function officeEventStream(db: Db, officeId: number, lastEventId: string | undefined, waitSeconds: number, closed: AbortSignal): Promise<string | Readable> {
+export async function eventStream(db: Db, officeId: Whose, lastEventId: string | undefined, waitSeconds: number, closed: AbortSignal): Promise<string | Readable> {
   let last = await startingPoint(db, officeId, lastEventId);
   if (waitSeconds === 0) return `retry: 1000\n\n${(await eventsAfter(db, officeId, last)).map(frame).join('')}`;
   const until = Date.now() + waitSeconds * 1000;

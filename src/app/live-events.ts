@@ -49,20 +49,26 @@ export function parseEvents(buffer: string): { events: ServerSentEvent[]; rest: 
   return { events, rest };
 }
 
-/** The office the signed-in staff member works in now, or null (not signed in, a borrower, no office yet). */
-function currentOffice(): number | null {
+/**
+ * The stream of what the signed-in staff member sees now: the events of the office they work in, or — someone of the
+ * platform without an office — every office's (AdminEvents_Stream, which refuses those it is not for); null for no one
+ * (not signed in, a borrower, an office user without an office yet).
+ */
+function currentStream(): string | null {
   const state = session.get();
   if (!state.authenticated || state.borrowerAuthenticated || state.accessDisabled) return null;
-  return state.selectedOfficeId ?? state.officeId;
+  const officeId = state.selectedOfficeId ?? state.officeId;
+  if (officeId !== null) return `/api/Events/Stream/${officeId}`;
+  return state.userRole ? '/api/admin/Events/Stream' : null;
 }
 
 /** Refused for good (the office is not this person's, or no longer): asking again would only be refused again. */
 class Refused extends Error {}
 
-async function follow(officeId: number, lastEventId: { value: string | null }, signal: AbortSignal, onEvent: () => void): Promise<void> {
+async function follow(stream: string, lastEventId: { value: string | null }, signal: AbortSignal, onEvent: () => void): Promise<void> {
   const token = await authPort().acquireToken();
   if (!token) throw new Error('no token');
-  const response = await fetch(`/api/Events/Stream/${officeId}?wait=${WAIT_SECONDS}`, {
+  const response = await fetch(`${stream}?wait=${WAIT_SECONDS}`, {
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId.value ? { 'last-event-id': lastEventId.value } : {}) },
     signal,
   });
@@ -82,20 +88,20 @@ async function follow(officeId: number, lastEventId: { value: string | null }, s
   }
 }
 
-/** Follows the current office's events for as long as the app runs; answers the function that stops it. */
+/** Follows the events of what the person sees for as long as the app runs; answers the function that stops it. */
 export function followOfficeEvents(queryClient: QueryClient): () => void {
-  let office: number | null = null;
+  let current: string | null = null;
   let controller: AbortController | null = null;
   let settle: ReturnType<typeof setTimeout> | undefined;
   const refresh = () => {
     clearTimeout(settle);
     settle = setTimeout(() => void queryClient.invalidateQueries({ predicate: (query) => LIVE.has(query.queryKey[0] as OperationId) }), SETTLE_MS);
   };
-  const run = async (officeId: number, signal: AbortSignal) => {
+  const run = async (stream: string, signal: AbortSignal) => {
     const lastEventId = { value: null as string | null };
     for (let failures = 0; !signal.aborted; ) {
       try {
-        await follow(officeId, lastEventId, signal, refresh);
+        await follow(stream, lastEventId, signal, refresh);
         failures = 0;
       } catch (error) {
         if (signal.aborted || error instanceof Refused) return;
@@ -105,11 +111,11 @@ export function followOfficeEvents(queryClient: QueryClient): () => void {
     }
   };
   const update = () => {
-    const next = currentOffice();
-    if (next === office) return;
+    const next = currentStream();
+    if (next === current) return;
     controller?.abort();
     controller = null;
-    office = next;
+    current = next;
     if (next === null) return;
     controller = new AbortController();
     void run(next, controller.signal);

@@ -499,6 +499,7 @@ function appExamples(fixtures: ExampleFixtures): Example[] {
     { operationId: 'AdminJobs_GetJobs', as: platform, request: put('/api/admin/Jobs/GetJobs', { states: ['Dead'], page: 1, pageSize: 10 }) },
     { operationId: 'AdminJobs_RetryJob', as: platform, request: put('/api/admin/Jobs/RetryJob', { jobId: deadJobId }) },
     { operationId: 'Events_Stream', as: owner, request: { ...get(`/api/Events/Stream/${officeId}?wait=0`), headers: { 'last-event-id': '0' } } },
+    { operationId: 'AdminEvents_Stream', as: platform, request: get('/api/admin/Events/Stream?wait=0') },
     { operationId: 'Webhooks_GetEndpoints', as: owner, request: put('/api/Webhooks/GetEndpoints', { officeId }) },
     {
       operationId: 'Webhooks_AddEndpoint',

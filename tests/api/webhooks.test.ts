@@ -223,6 +223,15 @@ describe("the office's event stream (live screens)", () => {
     expect(frames((await stream(office.officeId, 0, live[1]!.id)).body)).toEqual([]);
   });
 
+  it("tells platform admins of every office's events, and no one else", async () => {
+    const before = frames((await stream(office.officeId, 0, '0')).body).at(-1)!.id;
+    const all = (as: string) => h.call({ method: 'GET', url: '/api/admin/Events/Stream?wait=0', as, headers: { 'last-event-id': before } });
+    const appId = json<{ id: number }>(await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin })).id;
+    const seen = frames((await all(PLATFORM)).body);
+    expect(seen.filter((f) => f.data.appId === appId).map((f) => f.type)).toEqual(['application.created', 'application.prequalified']);
+    expect((await all(office.admin)).statusCode).toBe(403);
+  });
+
   it("is the office's own: another office's staff are refused, a bad resume point too", async () => {
     expect((await stream(office.officeId, 0, undefined, OFFICE_ADMIN)).statusCode).toBe(404);
     expect((await stream(office.officeId, 0, 'yesterday')).statusCode).toBe(400);

@@ -34,7 +34,11 @@ interface Log {
 }
 
 const LEASE_MS = 60_000;
-const BATCH = 5;
+/**
+ * Jobs a process runs at once. A job that ends frees its place for the next due one at once: a slow one (a lender that
+ * takes its timeout, a webhook address that never answers) holds one place, not the texts and deliveries behind it.
+ */
+const SLOTS = 5;
 
 export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: Log): JobRunner {
   const names = Object.keys(queues);
@@ -73,21 +77,32 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
 
   let running: Promise<void> | undefined;
   let again = false;
+  const inFlight = new Set<Promise<unknown>>();
   const drain = async () => {
     do {
       again = false;
+      const free = SLOTS - inFlight.size;
+      if (free <= 0) break;
       try {
-        const claimed = await claimDue(db, names, BATCH, LEASE_MS);
-        await Promise.all(claimed.map(execute));
-        // Until a claim finds nothing: more may be due, and work may have enqueued work (a finalization, its funding).
+        const claimed = await claimDue(db, names, free, LEASE_MS);
+        for (const job of claimed) {
+          const work: Promise<unknown> = execute(job).finally(() => {
+            inFlight.delete(work);
+            // Its place is free, and its work may have enqueued more (a finalization, its funding).
+            kick();
+          });
+          inFlight.add(work);
+        }
+        // Until a claim finds nothing or every place is taken: more may be due.
         if (claimed.length > 0) again = true;
       } catch (error) {
         log.error({ err: error }, 'the job queue could not be read');
       }
     } while (again);
   };
+  let stopped = false;
   const kick = () => {
-    if (names.length === 0) return;
+    if (names.length === 0 || stopped) return;
     if (running) {
       again = true;
       return;
@@ -98,6 +113,10 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
       if (again) kick();
     });
   };
+  /** The claiming under way and every job running, until none is left: what they start is waited for too. */
+  const settled = async () => {
+    while (running || inFlight.size > 0) await Promise.allSettled([running, ...inFlight]);
+  };
 
   let timer: NodeJS.Timeout | undefined;
   return {
@@ -107,20 +126,19 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
       return job ? execute(job) : undefined;
     },
     start(intervalMs = 2_000) {
+      stopped = false;
       if (timer) return;
       timer = setInterval(kick, intervalMs);
       timer.unref();
       kick();
     },
     async stop() {
+      stopped = true;
       if (timer) clearInterval(timer);
       timer = undefined;
-      await running;
+      await settled();
     },
-    async idle() {
-      // A kick that came as a drain ended starts another one in its `finally`: wait for that one too.
-      while (running) await running;
-    },
+    idle: settled,
   };
 }
 

@@ -78,6 +78,26 @@ describe('the queue', () => {
     expect(await runner.runNow(id)).toEqual({ done: { ok: true } }); // run at once by its id, as a request does
     expect(await jobRow(queue, 'flaky')).toMatchObject({ state: 'Done', result: { ok: true }, attempts: 2 });
   });
+
+  it('runs the jobs behind a slow one while it runs: a job that ends frees its place at once', async () => {
+    const lane = `${queue}-lanes`;
+    let release = () => {};
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const runner = createJobRunner(db(), { [lane]: { run: async (job) => ((job.payload as { slow?: boolean }).slow ? slow.then(() => ({ done: null })) : { done: null }), retry: { baseMs: 1_000, capMs: 1_000 } } }, quiet);
+    await enqueue(db(), { queue: lane, key: 'slow', payload: { slow: true } });
+    for (let i = 0; i < 8; i++) await enqueue(db(), { queue: lane, key: `quick-${i}`, payload: {} });
+    runner.kick();
+    const done = async () => Number((await db().execute<{ n: number }>(sql`select count(*)::int as n from jobs where queue = ${lane} and state = 'Done'`)).rows[0]!.n);
+    const until = Date.now() + 5_000;
+    while ((await done()) < 8 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    // More quick jobs than places, all done while the slow one still holds its place.
+    expect(await done()).toBe(8);
+    expect((await jobRow(lane, 'slow'))!.state).toBe('Running');
+    release();
+    await runner.idle();
+    expect((await jobRow(lane, 'slow'))!.state).toBe('Done');
+    await db().execute(sql`delete from jobs where queue = ${lane}`);
+  });
 });
 
 describe('lender news on the queue', () => {

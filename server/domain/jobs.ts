@@ -6,7 +6,10 @@ import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
 import { webhookQueues } from '../events/webhook-delivery.ts';
 
-/** The process's job runner with every queue the domain has (decision 0262), registered for its database; server/main.ts starts its timer. */
+/**
+ * The process's job runner with every queue the domain has (decision 0262), registered for its database until it
+ * stops; server/main.ts starts its timer.
+ */
 export function processJobRunner(services: Services): JobRunner {
   const runner = createJobRunner(services.database.db, {
     ...messageQueues(services.database.db, configuredTransports(services.settings.notify)),
@@ -14,6 +17,12 @@ export function processJobRunner(services: Services): JobRunner {
     ...lenderOrderQueues(services),
     ...webhookQueues(services.database.db, services.settings),
   }, services.log);
-  registerJobRunner(services.database.db, runner);
-  return runner;
+  const unregister = registerJobRunner(services.database.db, runner);
+  return {
+    ...runner,
+    async stop() {
+      unregister();
+      await runner.stop();
+    },
+  };
 }

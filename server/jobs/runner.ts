@@ -142,13 +142,19 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
   };
 }
 
-const runners = new WeakMap<Db, JobRunner>();
+/**
+ * The runners of each database's jobs in this process, the newest last. A process that builds a second server on the
+ * same database (the tests do) has two; when the newer one closes, the older one is the process's runner again.
+ */
+const runners = new WeakMap<Db, JobRunner[]>();
 
-/** The process's runner of a database's jobs (server/domain/jobs.ts registers it when the app is built). */
-export function registerJobRunner(db: Db, runner: JobRunner): void {
-  runners.set(db, runner);
+/** The process's runner of a database's jobs (server/domain/jobs.ts registers it when the app is built); answers its removal. */
+export function registerJobRunner(db: Db, runner: JobRunner): () => void {
+  const list = runners.get(db) ?? [];
+  runners.set(db, [...list, runner]);
+  return () => runners.set(db, (runners.get(db) ?? []).filter((other) => other !== runner));
 }
 
 export function jobRunnerOf(db: Db): JobRunner | undefined {
-  return runners.get(db);
+  return runners.get(db)?.at(-1);
 }

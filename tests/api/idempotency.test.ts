@@ -45,8 +45,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('tells the caller of a key whose first request stopped with its server to look, not to wait', async () => {
-    const hang = once(h.database.db, claim('key-abandoned-1', { amount: 3 }), () => new Promise<never>(() => {}), CLAIM_FIRST);
-    void hang;
+    void once(h.database.db, claim('key-abandoned-1', { amount: 3 }), () => new Promise<never>(() => {}), CLAIM_FIRST);
+    const claimed = async () => (await h.database.db.execute(sql`select 1 from idempotency_keys where key = 'key-abandoned-1'`)).rows.length > 0;
+    while (!(await claimed())) await new Promise((resolve) => setTimeout(resolve, 10));
     await expect(once(h.database.db, claim('key-abandoned-1', { amount: 3 }), async () => ({ status: 200, body: {} }), CLAIM_FIRST)).rejects.toMatchObject({ detail: 'A request with this Idempotency-Key is still being processed.' });
     // Its server stopped: the claim is never answered.
     await h.database.db.execute(sql`update idempotency_keys set created_at = now() - interval '3 minutes' where key = 'key-abandoned-1'`);

@@ -1,13 +1,15 @@
+import { lookup as lookupCallback, type LookupAddress, type LookupAllOptions } from 'node:dns';
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Settings } from '../config.ts';
 
 /**
  * Where a webhook may be sent (issue 39; decision 0266). An office admin names the address, so the portal must not be
  * made to call into its own network: outside demo mode only https to a public address — never loopback, private,
- * link-local (cloud metadata), carrier-grade NAT or unique-local — checked when the address is saved and again,
- * against what its name resolves to then, before each delivery. In demo mode the address may also be http or https on
- * this machine (the tests' and the demo's receivers).
+ * link-local (cloud metadata), carrier-grade NAT or unique-local — checked when the address is saved, again before
+ * each delivery, and on the very addresses the delivery's connection then uses (`guardedLookup`): a name that
+ * answers a public address to the check and a private one to the connection (DNS rebinding) gets no delivery. In demo
+ * mode the address may also be http or https on this machine (the tests' and the demo's receivers).
  */
 
 const INTERNAL = new BlockList();
@@ -56,4 +58,23 @@ export async function webhookAddressProblem(settings: Pick<Settings, 'mode'>, ra
   }
   if (addresses.length === 0 || addresses.some(internal)) return 'The address points into a private network; webhooks go to addresses on the internet only.';
   return null;
+}
+
+/**
+ * The lookup a delivery's connection makes: the name resolved as it connects, refused when any address it answers is
+ * internal (outside demo mode's own machine), so no other resolution than the one checked is used.
+ */
+export function guardedLookup(settings: Pick<Settings, 'mode'>): LookupFunction {
+  return (hostname, options, callback) => {
+    lookupCallback(hostname, { ...options, all: true } as LookupAllOptions, (error, addresses: LookupAddress[]) => {
+      const answer = callback as (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+      if (error) return answer(error, []);
+      const ownMachine = settings.mode === 'demo' && LOOPBACK.has(hostname);
+      if (addresses.length === 0 || (!ownMachine && addresses.some((a) => internal(a.address)))) {
+        return answer(Object.assign(new Error('the address points into a private network'), { code: 'EPRIVATE' }), []);
+      }
+      if (options.all) return answer(null, addresses);
+      return answer(null, addresses[0]!.address, addresses[0]!.family);
+    });
+  };
 }

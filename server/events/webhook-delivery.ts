@@ -8,7 +8,8 @@ import { sendEmail } from '../notify/outbox.ts';
 import { eventOf, type EventRow } from './event-view.ts';
 import { WEBHOOK_ATTEMPTS, WEBHOOK_QUEUE } from './queue-names.ts';
 import { signWebhook } from './signing.ts';
-import { webhookAddressProblem } from './webhook-address.ts';
+import { guardedLookup, webhookAddressProblem } from './webhook-address.ts';
+import { postWebhook, WebhookTimeout } from './webhook-post.ts';
 
 /**
  * Sending one event to one endpoint (issue 39; decision 0266), a job of the durable queue. Deliveries with the same
@@ -82,23 +83,16 @@ async function deliver(db: Db, settings: Settings, job: ClaimedJob): Promise<Job
   let status: number;
   let excerpt: string;
   try {
-    const response = await fetch(row.url, {
-      method: 'POST',
-      redirect: 'manual',
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': 'pos-financing-webhooks/1',
-        'webhook-id': row.event_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': signWebhook(secrets, row.event_id, timestamp, body),
-      },
-      body,
-    });
-    status = response.status;
-    excerpt = (await response.text().catch(() => '')).slice(0, EXCERPT);
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': 'pos-financing-webhooks/1',
+      'webhook-id': row.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signWebhook(secrets, row.event_id, timestamp, body),
+    };
+    ({ status, excerpt } = await postWebhook(row.url, headers, body, { lookup: guardedLookup(settings), timeoutMs: TIMEOUT_MS, excerpt: EXCERPT }));
   } catch (error) {
-    const reason = error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${TIMEOUT_MS / 1000} s` : `could not connect (${error instanceof Error ? error.message : String(error)})`;
+    const reason = error instanceof WebhookTimeout ? error.message : `could not connect (${error instanceof Error ? error.message : String(error)})`;
     await recordAttempt(db, row.delivery_id, { status: null, excerpt: null, latencyMs: Math.round(performance.now() - started), error: reason, delivered: false });
     throw new Error(reason);
   }

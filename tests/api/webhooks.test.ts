@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../codegen/generated/api.ts';
 import { applicationEventsOf } from '../../server/events/application-events.ts';
-import { webhookAddressProblem } from '../../server/events/webhook-address.ts';
+import { guardedLookup, webhookAddressProblem } from '../../server/events/webhook-address.ts';
+import { postWebhook } from '../../server/events/webhook-post.ts';
 import { jobRunnerOf } from '../../server/jobs/runner.ts';
 import { OFFICE_ADMIN, PLATFORM, SUPPORT } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
@@ -64,6 +65,19 @@ describe('application events from how the record changes', () => {
 });
 
 describe('webhook addresses', () => {
+  it('are checked again on the addresses the connection uses: a name that answers a private one gets nothing (DNS rebinding)', async () => {
+    const listening = await startReceiver();
+    try {
+      const post = (mode: 'production' | 'demo') => postWebhook(listening.url, {}, '{}', { lookup: guardedLookup({ mode }), timeoutMs: 5_000, excerpt: 200 });
+      // 'localhost' stands for a name whose answer changed after the address was saved: it resolves to 127.0.0.1.
+      await expect(post('production')).rejects.toThrow('the address points into a private network');
+      expect(listening.received).toHaveLength(0);
+      await expect(post('demo')).resolves.toEqual({ status: 200, excerpt: '{}' });
+    } finally {
+      await listening.close();
+    }
+  });
+
   it('are https to the internet outside demo mode; demo mode also takes this machine', async () => {
     const production = { mode: 'production' } as const;
     expect(await webhookAddressProblem(production, 'http://203.0.113.9/hook')).toBe('The address must start with https://.');

@@ -308,6 +308,8 @@ export class Recorder {
 
 interface CrawlState {
   calls: ApiCall[];
+  /** When the page's event stream brought an event (live screens read again what it changes). */
+  heard: number[];
   inflight: number;
   last: number;
   toasts: string[];
@@ -319,7 +321,7 @@ interface CrawlState {
  * many are in flight, and every error toast that appears (they close by themselves).
  */
 export const INSTRUMENT = () => {
-  const state: CrawlState = { calls: [], inflight: 0, last: Date.now(), toasts: [] };
+  const state: CrawlState = { calls: [], heard: [], inflight: 0, last: Date.now(), toasts: [] };
   (window as unknown as { __crawl: CrawlState }).__crawl = state;
   const real = window.fetch.bind(window);
   window.fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -339,6 +341,19 @@ export const INSTRUMENT = () => {
     try {
       const response = await real(input, init);
       call.status = response.status;
+      // The event stream: the page's copy, and one the crawl reads to know when an event came.
+      if (/^\/api\/(admin\/)?Events\/Stream(\/|$)/.test(url.pathname) && response.ok && response.body) {
+        const [mine, theirs] = response.body.tee();
+        void (async () => {
+          const reader = theirs.pipeThrough(new TextDecoderStream()).getReader();
+          for (;;) {
+            const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true }));
+            if (done) return;
+            if (/(^|\n)data:/.test(value ?? '')) state.heard.push(Date.now());
+          }
+        })();
+        return new Response(mine, { status: response.status, statusText: response.statusText, headers: response.headers });
+      }
       return response;
     } finally {
       state.inflight--;
@@ -409,9 +424,9 @@ const take = (page: Page) =>
   page
     .evaluate(() => {
       const state = (window as unknown as { __crawl?: CrawlState }).__crawl;
-      return { calls: state?.calls.splice(0) ?? [], toasts: state?.toasts.splice(0) ?? [] };
+      return { calls: state?.calls.splice(0) ?? [], heard: state?.heard.splice(0) ?? [], toasts: state?.toasts.splice(0) ?? [] };
     })
-    .catch(() => ({ calls: [] as ApiCall[], toasts: [] as string[] }));
+    .catch(() => ({ calls: [] as ApiCall[], heard: [] as number[], toasts: [] as string[] }));
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/i;
 const JSON_TEXT = /[{[]\s*"[^"\n]{1,60}"\s*:/;
@@ -455,10 +470,19 @@ export function wordsProblems(texts: readonly string[]): string[] {
 const LIVE_SET_CALL = `${operationIndex.Descriptors_GetLive.method.toUpperCase()} ${operationIndex.Descriptors_GetLive.path}`;
 
 /** Calls that repeat beyond what the page's sources need: the same call twice, or again after it failed. */
-export function callProblems(calls: readonly ApiCall[], pollMs: number | undefined, watchedMs: number, pagesShown: number): string[] {
+/** How soon after an event of the stream a read is the live screen's refresh (the app waits 150 ms for a burst). */
+const REFRESH_MS = 2_000;
+
+export function callProblems(calls: readonly ApiCall[], pollMs: number | undefined, watchedMs: number, pagesShown: number, heard: readonly number[] = []): string[] {
   const out: string[] = [];
   const byKey = new Map<string, ApiCall[]>();
-  for (const c of calls) byKey.set(c.key, [...(byKey.get(c.key) ?? []), c]);
+  // A read again just after an event came is the page following what happened, not a loop.
+  const refresh = (c: ApiCall) => heard.some((at) => c.at >= at && c.at - at <= REFRESH_MS);
+  for (const c of calls) {
+    const earlier = byKey.get(c.key) ?? [];
+    if (earlier.length > 0 && refresh(c)) continue;
+    byKey.set(c.key, [...earlier, c]);
+  }
   // A poll may call again once per interval while the page is watched; anything else calls once.
   const polled = pollMs ? 1 + Math.ceil(watchedMs / pollMs) : 1;
   for (const [key, list] of byKey) {
@@ -567,9 +591,9 @@ export async function visit(recorder: Recorder, appOrigin: string, options: Visi
     if (rest > 0) await sleep(rest);
     await settle(page, 100, 5_000);
   }
-  const { calls, toasts } = await take(page);
+  const { calls, heard, toasts } = await take(page);
   const addresses = recorder.addresses.filter(inApp).map((a) => decodeURI(new URL(a).hash.replace(/^#/, '')));
-  problems.push(...callProblems(calls, options.pollMs, Date.now() - started, new Set(addresses).size));
+  problems.push(...callProblems(calls, options.pollMs, Date.now() - started, new Set(addresses).size, heard));
   problems.push(...toasts.map((t) => `error toast: ${t}`));
   problems.push(...recorder.pageErrors.map((e) => `uncaught: ${e}`));
   problems.push(...recorder.consoleErrors.map((e) => `console error: ${e}`));

@@ -7,7 +7,7 @@ import type { Page, Request } from '@playwright/test';
  */
 const QUIET_MS = 1_500;
 const QUIET_LIMIT_MS = 30_000;
-const STREAMS = /^\/api\/Events\/Stream\//;
+const STREAMS = /^\/api\/(admin\/)?Events\/Stream(\/|$)/;
 
 /**
  * Watches a page's requests from now on (of these resource types only, when given): the ones under way, and a wait
@@ -21,7 +21,8 @@ export function watchNetwork(page: Page, types?: ReadonlySet<string>): { pending
   };
   page.on('request', (request) => {
     if (types && !types.has(request.resourceType())) return;
-    // The office's event stream stays open while the page is (live screens): a stream, not a load under way.
+    // The event stream (the office's, or every office's for platform admins) stays open while the page is (live
+    // screens): a stream, not a load under way.
     if (STREAMS.test(new URL(request.url()).pathname)) return;
     pending.add(request);
     lastChange = Date.now();

@@ -72,8 +72,12 @@ async function follow(stream: string, lastEventId: { value: string | null }, sig
     headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream', ...(lastEventId.value ? { 'last-event-id': lastEventId.value } : {}) },
     signal,
   });
-  if (response.status === 403 || response.status === 404) throw new Refused(`the event stream answered ${response.status}`);
-  if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`);
+  if (!response.ok || !response.body) {
+    // Nothing of a refusal's body is wanted: let the request end.
+    await response.body?.cancel();
+    if (response.status === 403 || response.status === 404) throw new Refused(`the event stream answered ${response.status}`);
+    throw new Error(`the event stream answered ${response.status}`);
+  }
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   for (;;) {

@@ -19,4 +19,10 @@ describe("the crawl's repeated calls", () => {
     expect(callProblems([CONFIG, CONFIG, CONFIG], 5_000, 10_000, 1)).toEqual([]);
     expect(callProblems(Array(5).fill(CONFIG), 5_000, 10_000, 1)).toEqual(['calls 5× (at most 3): GET /api/Config/GetAllConfigItems']);
   });
+
+  it('lets a live screen read again what an event changed, and no more than that', () => {
+    const at = (ms: number) => ({ key: CONFIG.key, at: ms });
+    expect(callProblems([at(0), at(5_300)], undefined, 10_000, 1, [5_000])).toEqual([]);
+    expect(callProblems([at(0), at(9_000)], undefined, 10_000, 1, [5_000])).toEqual(['calls 2× (at most 1): GET /api/Config/GetAllConfigItems']);
+  });
 });

@@ -179,6 +179,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     handlers: createHandlers(),
     catalogue,
     services,
+    jobs,
     access: createAccess(services, options.verifiers),
   });
   await registerReference(app, contract);

@@ -11,7 +11,7 @@ import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handl
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
-import { jobRunnerOf } from '../jobs/runner.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseDeepNesting, refuseNonFinite } from './input.ts';
 
 export interface BindOptions {
@@ -20,6 +20,8 @@ export interface BindOptions {
   handlers: Handlers;
   catalogue: MessageCatalogue;
   services: Services;
+  /** This server's runner of the durable queue: what a write enqueued starts at once. */
+  jobs?: JobRunner;
   access: {
     /** Establishes the caller (401 when the operation needs one that is not there). */
     authenticate: (operation: Operation, request: FastifyRequest) => Promise<Caller>;
@@ -182,7 +184,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
             : await invoke();
         for (const work of committed) await work();
         // What a write enqueued (messages, lender orders, webhook deliveries) starts now, not at the runner's next tick.
-        if (op.write) jobRunnerOf(services.database.db)?.kick();
+        if (op.write) options.jobs?.kick();
         await send(reply, op, own, result, services);
         return reply;
       },

@@ -143,18 +143,24 @@ export function createJobRunner(db: Db, queues: Record<string, QueueWork>, log: 
 }
 
 /**
- * The runners of each database's jobs in this process, the newest last. A process that builds a second server on the
- * same database (the tests do) has two; when the newer one closes, the older one is the process's runner again.
+ * The runners of each database's jobs in this process, in the order their servers were built. A process serves one
+ * database with one server; the tests build more on the suite's database (with other settings), each of which kicks
+ * its own runner after its writes (bind.ts), and leaves this list when it closes.
  */
 const runners = new WeakMap<Db, JobRunner[]>();
 
-/** The process's runner of a database's jobs (server/domain/jobs.ts registers it when the app is built); answers its removal. */
+/** Registers a server's runner of a database's jobs (server/domain/jobs.ts); answers its removal. */
 export function registerJobRunner(db: Db, runner: JobRunner): () => void {
-  const list = runners.get(db) ?? [];
-  runners.set(db, [...list, runner]);
+  runners.set(db, [...(runners.get(db) ?? []), runner]);
   return () => runners.set(db, (runners.get(db) ?? []).filter((other) => other !== runner));
 }
 
+/** The process's runner of a database's jobs: its first server's (server/main.ts starts its timer). */
 export function jobRunnerOf(db: Db): JobRunner | undefined {
-  return runners.get(db)?.at(-1);
+  return runners.get(db)?.[0];
+}
+
+/** Until every runner of the database in this process is idle: what any of its servers' requests enqueued is done. */
+export async function jobRunnersIdle(db: Db): Promise<void> {
+  for (const runner of runners.get(db) ?? []) await runner.idle();
 }

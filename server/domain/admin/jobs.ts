@@ -4,6 +4,7 @@ import type { Db } from '../../db/index.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { reviveJob } from '../../jobs/queue.ts';
 import { paged, type Page } from '../paging.ts';
+import { toUtc } from '../values.ts';
 
 type Job = components['schemas']['Job'];
 type JobQuery = components['schemas']['JobQuery'];
@@ -23,8 +24,6 @@ type Row = {
   run_at: string | Date; created_at: string | Date; finished_at: string | Date | null; last_error: string | null; app_id: string | null;
 };
 
-const iso = (value: string | Date) => new Date(value).toISOString();
-
 function jobOf(row: Row): Job {
   const appId = row.app_id === null ? null : Number(row.app_id);
   return {
@@ -34,9 +33,9 @@ function jobOf(row: Row): Job {
     state: row.state,
     attempts: Number(row.attempts),
     maxAttempts: Number(row.max_attempts),
-    runAtUtc: iso(row.run_at),
-    createdAtUtc: iso(row.created_at),
-    finishedAtUtc: row.finished_at === null ? null : iso(row.finished_at),
+    runAtUtc: toUtc(row.run_at),
+    createdAtUtc: toUtc(row.created_at),
+    finishedAtUtc: row.finished_at === null ? null : toUtc(row.finished_at),
     lastError: row.last_error,
     appId: appId !== null && Number.isInteger(appId) && appId > 0 && appId <= 2_147_483_647 ? appId : null,
   };

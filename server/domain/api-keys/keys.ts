@@ -6,6 +6,7 @@ import type { Caller } from '../../http/caller.ts';
 import { keyHash, PARTNER_KEY_PREFIX } from '../../http/partner-keys.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { staffUserId } from '../applications/records.ts';
+import { toUtc } from '../values.ts';
 
 /**
  * An office's API keys for its partners' software (issue 39, item 3; decision 0268): made by its admins, shown once,
@@ -25,13 +26,11 @@ type Row = {
   last_used_at: string | Date | null; revoked_at: string | Date | null;
 };
 
-const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
-
 function apiKeyOf(row: Row): ApiKey {
   return {
     keyId: Number(row.id), officeId: Number(row.office_id), name: row.name, prefix: row.prefix, perMinute: Number(row.per_minute),
-    status: row.revoked_at === null ? 'Active' : 'Revoked', createdAtUtc: iso(row.created_at)!, createdBy: row.created_by,
-    lastUsedAtUtc: iso(row.last_used_at), revokedAtUtc: iso(row.revoked_at),
+    status: row.revoked_at === null ? 'Active' : 'Revoked', createdAtUtc: toUtc(row.created_at)!, createdBy: row.created_by,
+    lastUsedAtUtc: toUtc(row.last_used_at), revokedAtUtc: toUtc(row.revoked_at),
   };
 }
 

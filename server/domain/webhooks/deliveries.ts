@@ -6,6 +6,7 @@ import type { RequestBody } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { paged, type Page } from '../paging.ts';
 import { endpointById } from './endpoints.ts';
+import { toUtc } from '../values.ts';
 
 /** An endpoint's delivery log, replays from it, and a test event (issue 39; decision 0266). */
 
@@ -20,13 +21,11 @@ type Row = {
   last_attempt_at: string | Date | null; delivered_at: string | Date | null;
 };
 
-const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
-
 function deliveryOf(row: Row): Delivery {
   return {
     deliveryId: Number(row.id), endpointId: Number(row.endpoint_id), eventId: row.event_id, eventType: row.type, appId: row.app_id === null ? null : Number(row.app_id),
-    occurredAtUtc: iso(row.occurred_at)!, status: row.status, attempts: Number(row.attempts), responseStatus: row.response_status, responseExcerpt: row.response_excerpt,
-    latencyMs: row.latency_ms, lastError: row.last_error, lastAttemptAtUtc: iso(row.last_attempt_at), deliveredAtUtc: iso(row.delivered_at),
+    occurredAtUtc: toUtc(row.occurred_at)!, status: row.status, attempts: Number(row.attempts), responseStatus: row.response_status, responseExcerpt: row.response_excerpt,
+    latencyMs: row.latency_ms, lastError: row.last_error, lastAttemptAtUtc: toUtc(row.last_attempt_at), deliveredAtUtc: toUtc(row.delivered_at),
   };
 }
 

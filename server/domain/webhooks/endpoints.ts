@@ -9,6 +9,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import type { Services } from '../../services.ts';
 import { staffUserId } from '../applications/records.ts';
+import { toUtc } from '../values.ts';
 
 /**
  * Webhook endpoints of an office, or of the platform (office null: every office's events), as their admins manage them
@@ -27,13 +28,11 @@ type Row = {
   paused_reason: string | null; previous_until: string | Date | null; created_at: string | Date; last_status: Endpoint['lastDeliveryStatus']; last_at: string | Date | null;
 };
 
-const iso = (value: string | Date | null) => (value === null ? null : new Date(value).toISOString());
-
 function endpointOf(row: Row): Endpoint {
-  const rotating = row.previous_until && new Date(row.previous_until).getTime() > Date.now() ? iso(row.previous_until) : null;
+  const rotating = row.previous_until && new Date(row.previous_until).getTime() > Date.now() ? toUtc(row.previous_until) : null;
   return {
     endpointId: Number(row.id), officeId: row.office_id === null ? null : Number(row.office_id), url: row.url, description: row.description, eventTypes: row.event_types,
-    status: row.status, pausedReason: row.paused_reason, previousSecretUntilUtc: rotating, createdAtUtc: iso(row.created_at)!, lastDeliveryStatus: row.last_status, lastDeliveryAtUtc: iso(row.last_at),
+    status: row.status, pausedReason: row.paused_reason, previousSecretUntilUtc: rotating, createdAtUtc: toUtc(row.created_at)!, lastDeliveryStatus: row.last_status, lastDeliveryAtUtc: toUtc(row.last_at),
   };
 }
 

@@ -35,6 +35,9 @@ const RUNTIME: Record<string, string> = {
     '{ default: (str) => { let length = 0, pos = 0, value; while (pos < str.length) { length++; value = str.charCodeAt(pos++); if (value >= 0xd800 && value <= 0xdbff && pos < str.length) { value = str.charCodeAt(pos); if ((value & 0xfc00) === 0xdc00) pos++; } } return length; } }',
   'ajv/dist/runtime/equal':
     '{ default: function equal(a, b) { if (a === b) return true; if (a && b && typeof a === "object" && typeof b === "object") { if (Array.isArray(a) !== Array.isArray(b)) return false; const ka = Object.keys(a), kb = Object.keys(b); if (ka.length !== kb.length) return false; return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k])); } return a !== a && b !== b; } }',
+  // The formats forms use, checked in the browser as ajv-formats checks them on the server (RFC 3339 for date-time).
+  'ajv-formats/dist/formats':
+    '{ fullFormats: { "date-time": { validate: (s) => /^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?([Zz]|[+-]\\d{2}:\\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)) } } }',
 };
 
 /** Standalone ESM code without require() and without "use strict", for Vite and the type-checker. */
@@ -44,6 +47,9 @@ export function browserModule(code: string): string {
     if (!inline) throw new Error(`standalone validator needs ${module}: add an inline version to codegen/ui-generators.ts`);
     return `(${inline})`;
   });
+  for (const [, format] of out.matchAll(/\.fullFormats\["([^"]+)"\]/g)) {
+    if (format !== 'date-time') throw new Error(`a form's schema uses format ${format}: add it to the inline formats of codegen/ui-generators.ts`);
+  }
   if (/\beval\(|new Function\(/.test(out)) throw new Error('a standalone validator must not use eval or new Function');
   return out;
 }

@@ -491,6 +491,20 @@ async function softwareHeardEachStep(office: Page, receiver: Receiver, secret: s
   await tableRow(office, 'Loan agreement signed').getByRole('button', { name: 'Send again' }).click();
   const again = await receiver.waitFor(HEARD.length + 1, 15_000, mine);
   expect(again.at(-1)!.headers['webhook-id']).toBe(heard.at(-1)!.headers['webhook-id']);
+  // A time range (the last half hour, where the office is) sends every event of it again, each with its id.
+  const localMinute = (ms: number) =>
+    office.evaluate((offset) => {
+      const at = new Date(Date.now() + offset);
+      return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    }, ms);
+  await office.getByRole('button', { name: 'Send again a time range' }).click();
+  const range = office.getByRole('dialog', { name: 'Send again what happened in a time range' });
+  await range.getByLabel(/^From/).fill(await localMinute(-30 * 60_000));
+  await range.getByLabel(/^To/).fill(await localMinute(60_000));
+  await range.getByRole('button', { name: 'Send again' }).click();
+  await expect(office.getByText(/^\d+ event\(s\) are being sent again, each with its own id\.$/)).toBeVisible();
+  const replayed = (await receiver.waitFor(2 * HEARD.length + 1, 30_000, mine)).slice(HEARD.length + 1);
+  expect(replayed.map((post) => post.headers['webhook-id'])).toEqual(heard.map((post) => post.headers['webhook-id']));
   await deleteWebhook(office, receiver.url);
   await receiver.close();
 }

@@ -4175,6 +4175,18 @@ export interface components {
             deliveredAtUtc: string | null;
         };
         /**
+         * Webhook replay
+         * @description Body of Webhooks_Replay: one delivery of the endpoint (deliveryId), or every delivery whose event happened from fromUtc to toUtc, both included (at most 1,000).
+         */
+        WebhookReplay: {
+            endpointId: number;
+            deliveryId?: number;
+            /** Format: date-time */
+            fromUtc?: string;
+            /** Format: date-time */
+            toUtc?: string;
+        };
+        /**
          * API key
          * @description An office's key for a partner's software (ApiKeys_GetKeys): its name, how it begins, its limit and when it was last used. The key itself is shown once, when it is made (ApiKeys_AddKey); the portal keeps only its hash.
          */
@@ -8592,14 +8604,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    endpointId: number;
-                    deliveryId?: number;
-                    /** Format: date-time */
-                    fromUtc?: string;
-                    /** Format: date-time */
-                    toUtc?: string;
-                };
+                "application/json": components["schemas"]["WebhookReplay"];
             };
         };
         responses: {

@@ -55,6 +55,7 @@ export type Widget =
   | 'textarea'
   | 'phone'
   | 'date'
+  | 'datetime'
   | 'currency'
   | 'number'
   | 'checkbox'

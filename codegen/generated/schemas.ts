@@ -7389,6 +7389,18 @@ export interface WebhookDelivery {
   deliveredAtUtc: string | null;
 }
 /**
+ * Body of Webhooks_Replay: one delivery of the endpoint (deliveryId), or every delivery whose event happened from fromUtc to toUtc, both included (at most 1,000).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "WebhookReplay".
+ */
+export interface WebhookReplay {
+  endpointId: number;
+  deliveryId?: number;
+  fromUtc?: string;
+  toUtc?: string;
+}
+/**
  * An office's key for a partner's software (ApiKeys_GetKeys): its name, how it begins, its limit and when it was last used. The key itself is shown once, when it is made (ApiKeys_AddKey); the portal keeps only its hash.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema

@@ -56,14 +56,18 @@ async function recordAttempt(db: Db, deliveryId: number, attempt: { status: numb
     where id = ${deliveryId}`);
 }
 
-/** After an acknowledgement: the next event of the same key for this endpoint, under the endpoint's lock (see fanOut). */
-async function startNext(db: Db, row: Row): Promise<void> {
+/**
+ * After an acknowledgement: the next event of the same key for this endpoint, under the endpoint's lock (see fanOut).
+ * Its job is named after the job that acknowledged, so a delivery sent before (a replayed range, a resumed endpoint)
+ * gets a new job, and this job tried again starts none twice.
+ */
+async function startNext(db: Db, row: Row, acknowledgedBy: ClaimedJob): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select id from webhook_endpoints where id = ${row.endpoint_id} for update`);
     const next = await tx.execute<{ id: number }>(sql`
       select id from webhook_deliveries where endpoint_id = ${row.endpoint_id} and order_key = ${row.order_key} and event_id > ${row.event_pk} and status = 'Pending'
       order by event_id limit 1`);
-    if (next.rows[0]) await startDelivery(tx, Number(next.rows[0].id));
+    if (next.rows[0]) await startDelivery(tx, Number(next.rows[0].id), `after-job-${acknowledgedBy.id}`);
   });
 }
 
@@ -100,7 +104,7 @@ async function deliver(db: Db, settings: Settings, job: ClaimedJob): Promise<Job
   const reason = delivered ? null : `the endpoint answered ${status}`;
   await recordAttempt(db, row.delivery_id, { status, excerpt, latencyMs: Math.round(performance.now() - started), error: reason, delivered });
   if (!delivered) throw new Error(reason!);
-  await startNext(db, row);
+  await startNext(db, row, job);
   return { done: { status } };
 }
 

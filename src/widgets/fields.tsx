@@ -1,6 +1,6 @@
 /**
  * Field widgets for @rjsf (spec §2, §5, §7): masked phone (###) ###-####, date mm/dd/yyyy (the placeholder
- * '__/__/____' counts as empty), currency, selects (choices, an operation, or config items by type through
+ * '__/__/____' counts as empty), a moment (day and time where the person is), currency, selects (choices, an operation, or config items by type through
  * Config_GetConfigItems), checkbox and the checkbox confirmation card (file upload and one-time passcode entry are
  * in their own modules, loaded only by forms that use them).
  * Each renders inside the engine's Field.Root, so label, hint and error ids are wired by the field.
@@ -61,6 +61,35 @@ export function PhoneWidget(props: WidgetProps) {
 export function DateWidget(props: WidgetProps) {
   const mask = maskOf(props, DATE_MASK);
   return <MaskedInput {...props} mask={mask} inputMode="numeric" placeholderText={tr('mm/dd/yyyy')} />;
+}
+
+/** yyyy-mm-ddThh:mm in the browser's time zone, as a datetime-local input reads and writes it. */
+function localMinute(iso: unknown): string {
+  const at = typeof iso === 'string' ? new Date(iso) : null;
+  if (!at || Number.isNaN(at.getTime())) return '';
+  return new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/** A moment typed as a day and a time where the person is; the value is that moment in UTC (ISO 8601), as the API takes it. */
+export function DateTimeWidget(props: WidgetProps) {
+  const { id, value, onChange, onBlur, onFocus, disabled, readonly, options } = props;
+  const describedBy = useDescribedBy();
+  const toValue = (local: string) => (local === '' ? options.emptyValue : new Date(local).toISOString());
+  return (
+    <Input
+      id={id}
+      name={id}
+      aria-describedby={describedBy}
+      type="datetime-local"
+      value={localMinute(value)}
+      disabled={disabled}
+      readOnly={readonly}
+      bg="bg"
+      onChange={(e) => onChange(toValue(e.target.value))}
+      onBlur={(e) => onBlur(id, toValue(e.target.value))}
+      onFocus={(e) => onFocus(id, e.target.value)}
+    />
+  );
 }
 
 export function CurrencyWidget(props: WidgetProps) {

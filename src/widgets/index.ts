@@ -24,6 +24,7 @@ export const registry: WidgetRegistry = {
     phone: field('PhoneWidget'),
     secret: lazyFunction(() => import('./secret.tsx')),
     date: field('DateWidget'),
+    datetime: field('DateTimeWidget'),
     currency: field('CurrencyWidget'),
     select: SelectWidget,
     radio: field('RadioWidget'),

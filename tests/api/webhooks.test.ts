@@ -174,6 +174,20 @@ describe('webhooks of an office', () => {
     secret = rotated.secret;
   });
 
+  it('replays what happened in a time range, each with its event id, and says so when nothing did or the range is backwards', async () => {
+    const logged = json<{ results: Delivery[] }>(await call(office.admin, 'GetDeliveries', { endpointId, page: 1, pageSize: 100 })).results;
+    receiver.received.length = 0;
+    const range = { endpointId, fromUtc: new Date(Date.now() - 3_600_000).toISOString(), toUtc: new Date(Date.now() + 60_000).toISOString() };
+    expect(json<{ replayed: number }>(await call(office.admin, 'Replay', range))).toEqual({ replayed: logged.length });
+    await jobsSettled(db());
+    const posts = await receiver.waitFor(logged.length);
+    expect(posts.map((post) => post.headers['webhook-id']).sort()).toEqual(logged.map((d) => d.eventId).sort());
+    const errors = async (body: object) => json<{ errors: Record<string, string[]> }>(await call(office.admin, 'Replay', { endpointId, ...body })).errors;
+    expect(await errors({ fromUtc: '2001-01-01T00:00:00Z', toUtc: '2001-01-02T00:00:00Z' })).toEqual({ fromUtc: ['Nothing this endpoint was sent happened in that time range.'] });
+    expect(await errors({ fromUtc: range.toUtc, toUtc: range.fromUtc })).toEqual({ toUtc: ['The end is before the start.'] });
+    expect(await errors({})).toEqual({ deliveryId: ['Give a delivery, or a time range (fromUtc and toUtc).'] });
+  });
+
   it('pauses an endpoint that failed for a day, e-mails its admins, and sends what waited once resumed', async () => {
     receiver.received.length = 0;
     receiver.failures = 1_000;

@@ -34,5 +34,6 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   SubmitApp: () => import('./SubmitApp.ts') as Promise<FormModule>,
   SwitchOffice: () => import('./SwitchOffice.ts') as Promise<FormModule>,
   WebhookEndpointUpsert: () => import('./WebhookEndpointUpsert.ts') as Promise<FormModule>,
+  WebhookReplay: () => import('./WebhookReplay.ts') as Promise<FormModule>,
   WebhookRotation: () => import('./WebhookRotation.ts') as Promise<FormModule>,
 };

@@ -1,9 +1,11 @@
 /**
  * After the signature (issue 6 "Done when"), in Chromium with real sign-in through the built-in provider:
- * an application of the demo data that is ready to finalize → the office finalizes it → the platform admin marks it
- * funded on Office Funding and the funding file downloads → the office sees it under Funded Apps and in their CSV →
+ * an application of the demo data that is ready to finalize → the office finalizes it → its lender funds it (by
+ * callback, seen on the open detail) → the platform admin marks it funded on Office Funding and the funding file
+ * downloads → the office sees it under Funded Apps and in their CSV →
  * the office requests a partial refund, then a second one that would exceed the rest is refused with spec §5's
- * message (in the browser, and by the server) → the platform admin moves the refund to Processing, then Completed.
+ * message (in the browser, and by the server) → the lender takes the refund back (Processing, by callback) → the
+ * platform admin completes it.
  *
  * The office and the platform admin each have their own browser context (their own session), side by side.
  */
@@ -94,12 +96,13 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await expect(page.getByText(`Application #${appId} is finalized and submitted for funding.`)).toBeVisible();
   await expect(finalize).toBeHidden();
 
-  // The funding status is shown to the office: Initiated, on the detail view.
+  // The funding status is shown to the office on the open detail view, and moves as it happens: the lender is asked to
+  // fund the loan and tells by callback that it did; the payout to the office (the platform's) is then Processing.
   await filter(page, 'GetOfficeApps', { 'Applicant Name or ID': appId }, { Stage: 'All' });
   await page.getByRole('row').filter({ hasText: appId }).getByRole('button', { name: 'View' }).click();
   const detail = page.getByRole('dialog', { name: `Application #${appId}` });
-  await expect(detail.getByText('Submitted for funding', { exact: true }).first()).toBeVisible();
-  await expect(detail.getByText('Initiated')).toBeVisible();
+  await expect(detail.getByText(/^Funded by .+: the payout to the office is on its way$/)).toBeVisible({ timeout: 30_000 });
+  await expect(detail.getByText('Processing', { exact: true })).toBeVisible();
   await detail.getByRole('button', { name: 'Close the dialog' }).click();
 
   // 2. The platform admin marks it funded on Office Funding; the funding file downloads.
@@ -170,20 +173,19 @@ test('finalize → fund and download the file → funded list and CSV → partia
   expect(refused.status()).toBe(400);
   expect((await refused.json()).errors.amount).toEqual([REFUND_EXCEEDS]);
 
-  // 5. The platform admin completes the refund: Submitted → Processing → Completed.
+  // 5. The lender takes the refund back (told by its callback: Processing, on the platform admin's open list); the
+  // platform admin completes it once the office is debited.
   await open(ap, '/admin/apps/refunds', 'Refunds');
   await filter(ap, 'GetRefunds', { 'Applicant Name or ID': appId });
   const refundRow = ap.getByRole('row').filter({ has: ap.getByRole('link', { name: appId, exact: true }) });
-  await expect(refundRow).toContainText('Submitted');
-  for (const next of ['Processing', 'Completed']) {
-    await refundRow.getByRole('button', { name: 'Update Status' }).click();
-    const update = ap.getByRole('dialog', { name: /^Refund #\d+ of application/ });
-    await expect(update.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue(next);
-    await update.getByRole('button', { name: 'Save' }).click();
-    await expect(ap.getByText(new RegExp(`Refund #\\d+ is now ${next}\\.`))).toBeVisible();
-    await expect(update).toBeHidden();
-    await expect(refundRow.getByRole('cell', { name: next, exact: true }).first()).toBeVisible();
-  }
+  await expect(refundRow.getByRole('cell', { name: 'Processing', exact: true }).first()).toBeVisible({ timeout: 30_000 });
+  await refundRow.getByRole('button', { name: 'Update Status' }).click();
+  const update = ap.getByRole('dialog', { name: /^Refund #\d+ of application/ });
+  await expect(update.getByRole('combobox', { name: 'Status', exact: true })).toHaveValue('Completed');
+  await update.getByRole('button', { name: 'Save' }).click();
+  await expect(ap.getByText(/Refund #\d+ is now Completed\./)).toBeVisible();
+  await expect(update).toBeHidden();
+  await expect(refundRow.getByRole('cell', { name: 'Completed', exact: true }).first()).toBeVisible();
   await expect(refundRow.getByRole('button', { name: 'Update Status' })).toHaveCount(0);
 
   // The office's Refunds list shows it completed.

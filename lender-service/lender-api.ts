@@ -178,30 +178,35 @@ export function registerLenderApi(app: FastifyInstance, service: ServiceContext)
       return applicationView(application);
     });
 
-    /** A money operation on the application's contract: once per Idempotency-Key, its amount in cents. */
-    const moneyRoute = (path: string, work: (application: LenderApplication, contract: Contract | null, amount: number, reply: FastifyReply) => unknown) =>
+    /**
+     * A money operation on the application's contract: once per Idempotency-Key, its amount in cents. The key is the
+     * caller's name for the order, sent back with the callback that tells the money moved (`orderKey`).
+     */
+    type Order = { amount: number; orderKey: string };
+    const moneyRoute = (path: string, work: (application: LenderApplication, contract: Contract | null, order: Order, reply: FastifyReply) => unknown) =>
       scope.post(`/lenders/:code/applications/:id/${path}`, { schema: { body: moneySchema } }, async (request, reply) => {
         const application = found(request, reply);
-        if (application) return once(request, reply, () => work(application, application.contract, (request.body as { amount: number }).amount, reply));
+        const order = { amount: (request.body as { amount: number }).amount, orderKey: String(request.headers['idempotency-key'] ?? '') };
+        if (application) return once(request, reply, () => work(application, application.contract, order, reply));
       });
 
     // The money moves a moment later, and the caller is told by callback, as a lender's bank would.
-    moneyRoute('fundings', (application, contract, amount, reply) => {
+    moneyRoute('fundings', (application, contract, { amount, orderKey }, reply) => {
       if (contract?.status !== 'Finalized') return problem(reply, 409, 'Only a finalized contract is funded, once.');
       if (amount > contract.terms.amount) return problem(reply, 422, `The amount is above the contract's ${contract.terms.amount} cents.`);
       contract.funding = { fundingId: `${contract.contractId}-F`, amount, fundedAt: new Date().toISOString() };
       contract.status = 'Funded';
-      service.later(service.config.callbackDelayMs, () => sendMoneyNews(service, application, 'Funding', { fundingId: contract.funding!.fundingId, amountCents: amount }));
+      service.later(service.config.callbackDelayMs, () => sendMoneyNews(service, application, 'Funding', { fundingId: contract.funding!.fundingId, amountCents: amount, orderKey }));
       return contract.funding;
     });
 
-    moneyRoute('refunds', (application, contract, amount, reply) => {
+    moneyRoute('refunds', (application, contract, { amount, orderKey }, reply) => {
       if (contract?.status !== 'Funded' || !contract.funding) return problem(reply, 409, 'Only a funded contract is refunded.');
       const refunded = contract.refunds.reduce((sum, refund) => sum + refund.amount, 0);
       if (refunded + amount > contract.funding.amount) return problem(reply, 422, `Refunds would pass the ${contract.funding.amount} cents funded (${refunded} refunded).`);
       const refund = { refundId: `${contract.contractId}-R${contract.refunds.length + 1}`, amount, reference: `${contract.contractId}-R${randomBytes(3).toString('hex').toUpperCase()}`, refundedAt: new Date().toISOString() };
       contract.refunds.push(refund);
-      service.later(service.config.callbackDelayMs, () => sendMoneyNews(service, application, 'Refund', { refundId: refund.refundId, reference: refund.reference, amountCents: amount }));
+      service.later(service.config.callbackDelayMs, () => sendMoneyNews(service, application, 'Refund', { refundId: refund.refundId, reference: refund.reference, amountCents: amount, orderKey }));
       return { ...refund, accepted: true };
     });
   });

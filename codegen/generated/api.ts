@@ -3183,7 +3183,7 @@ export interface components {
             fundedAmount?: number;
             /** Format: date-time */
             occurredAtUtc: string;
-            /** @description Lender-specific details, kept in the decision / contract log. */
+            /** @description Lender-specific details, kept in the decision / contract log. A Funding or Refund event names the portal's order it answers by orderKey: the Idempotency-Key the order was sent with (fund-application-<appId>, refund-request-<refundId>); a Refund event without it is only recorded. */
             data?: {
                 [key: string]: string | number | boolean | null;
             };

@@ -3323,7 +3323,7 @@ export interface LenderCallback {
   fundedAmount?: number;
   occurredAtUtc: string;
   /**
-   * Lender-specific details, kept in the decision / contract log.
+   * Lender-specific details, kept in the decision / contract log. A Funding or Refund event names the portal's order it answers by orderKey: the Idempotency-Key the order was sent with (fund-application-<appId>, refund-request-<refundId>); a Refund event without it is only recorded.
    */
   data?: {
     [k: string]: string | number | boolean | null | undefined;

@@ -196,6 +196,45 @@ describe('orders told to the lender', () => {
   });
 });
 
+describe('money the lender says it moved (decision 0272)', () => {
+  const told = (appId: number, eventType: 'Funding' | 'Refund', data: Record<string, string | number>) =>
+    h.call(signedCallback(h.settings, { lenderCode: 'ally', appId, lenderAppId: `ALLY-A${appId}`, eventType, ...(eventType === 'Funding' ? { contractStatus: 'Funded' } : {}), occurredAtUtc: new Date().toISOString(), data }));
+  const detail = async (appId: number) => json<{ fundingStatus: string | null; statusText: string; stage: string; contractStatus: string | null }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as: OFFICE_ADMIN }));
+
+  it("moves the office's payout to Processing when the lender funded; the platform's transfer completes it", async () => {
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'SubmittedForFunding', amount: 300_000, lenderCode: 'ally' });
+    expect((await detail(appId)).fundingStatus).toBe('Initiated');
+    const response = await told(appId, 'Funding', { fundingId: 'F-1', amountCents: 300_000, orderKey: `fund-application-${appId}` });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(await detail(appId)).toMatchObject({ stage: 'SubmittedForFunding', fundingStatus: 'Processing', contractStatus: 'Funded', statusText: 'Funded by Ally Lending: the payout to the office is on its way' });
+    const marked = await h.request(PLATFORM, 'POST', '/api/admin/Apps/MarkAppsFunded', { appIds: [appId] });
+    expect(marked.statusCode, marked.body).toBe(200);
+    expect(await detail(appId)).toMatchObject({ stage: 'Funded', fundingStatus: 'Completed' });
+    // The same funding told again, after the payout: recorded, nothing moves back.
+    expect((await told(appId, 'Funding', { fundingId: 'F-1', amountCents: 300_000, orderKey: `fund-application-${appId}`, note: 'again' })).statusCode).toBe(200);
+    expect(await detail(appId)).toMatchObject({ stage: 'Funded', fundingStatus: 'Completed' });
+  });
+
+  it('moves a refund to Processing when the lender took it back, by the order it names; a refund further on or none named is only recorded', async () => {
+    const appId = await insertApplication(db(), { officeId: DEMO.brightSmiles, stage: 'Funded', amount: 100_000, lenderCode: 'ally' });
+    const submitted = await h.request(OFFICE_ADMIN, 'POST', '/api/App/SubmitRefund', { appId, amount: 200, reason: 'Treatment plan changed' });
+    const refundId = json<{ refundId: number }>(submitted).refundId;
+    const refundStatus = async () => json<{ status: string; notes?: string | null }>(await h.call({ method: 'GET', url: `/api/App/GetRefundRequest/${DEMO.brightSmiles}/${appId}`, as: OFFICE_ADMIN })).status;
+    const none = await told(appId, 'Refund', { refundId: 'R-1', amountCents: 20_000 });
+    expect(json(none)).toMatchObject({ message: 'Recorded: the callback names no refund of the portal (data.orderKey).' });
+    expect(await refundStatus()).toBe('Submitted');
+    const taken = await told(appId, 'Refund', { refundId: 'R-1', reference: 'ALLY-R9', amountCents: 20_000, orderKey: `refund-request-${refundId}` });
+    expect(json(taken)).toMatchObject({ message: 'Processed.' });
+    expect(await refundStatus()).toBe('Processing');
+    expect((await logLines(h, appId)).map((l) => l.message)).toContain('Refund processing');
+    const completed = await h.request(PLATFORM, 'PUT', '/api/admin/Apps/UpdateRefund', { appId, refundId, status: 'Completed' });
+    expect(completed.statusCode, completed.body).toBe(200);
+    const late = await told(appId, 'Refund', { refundId: 'R-1', reference: 'ALLY-R9', amountCents: 20_000, orderKey: `refund-request-${refundId}`, note: 'late' });
+    expect(json(late)).toMatchObject({ message: 'Recorded: A completed refund cannot become processing.' });
+    expect(await refundStatus()).toBe('Completed');
+  });
+});
+
 describe("the platform admin's Background Jobs", () => {
   const list = (body: Record<string, unknown>, as = PLATFORM) => h.request(as, 'PUT', '/api/admin/Jobs/GetJobs', body);
   const retry = (jobId: number, as = PLATFORM) => h.request(as, 'PUT', '/api/admin/Jobs/RetryJob', { jobId });

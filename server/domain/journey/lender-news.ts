@@ -14,6 +14,7 @@ import { moveApplication } from '../applications/moves.ts';
 import { applicantOf } from './applicant.ts';
 import { catalogueOf, discountRateOf } from './office-lenders.ts';
 import { recordAnswers } from './prequal.ts';
+import { fundedByLender, refundTakenByLender } from './lender-money.ts';
 import { DECISION_POLL, DECISION_POLL_QUEUE } from './decision-polls.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 
@@ -93,7 +94,7 @@ async function applyCallback(services: Services, body: LenderCallback, callbackI
   const { db } = services;
   const adapter = catalogueOf(services).get(body.lenderCode);
   const [app] = await db.select().from(applications).where(eq(applications.id, body.appId));
-  const [lender] = await db.select({ id: lenders.id, code: lenders.code }).from(lenders).where(eq(lenders.code, body.lenderCode));
+  const [lender] = await db.select({ id: lenders.id, code: lenders.code, name: lenders.name }).from(lenders).where(eq(lenders.code, body.lenderCode));
   if (!app) return { status: 404, detail: 'The application could not be found.' };
   const [asked] = lender ? await db.select().from(applicationLenders).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, lender.id))) : [];
   if (!adapter || !lender || !asked) return { status: 404, detail: 'The lender has no answer for this application.' };
@@ -111,9 +112,12 @@ async function applyCallback(services: Services, body: LenderCallback, callbackI
       const unanswered = answer!.status === 'Pending' && answer!.lenderAppId === null;
       if (answer!.lenderAppId !== body.lenderAppId && !unanswered) throw HttpProblem.conflict("lenderAppId is not the lender's id of this application.");
       if (effect.decision) return applyDecision(tx, services, locked, lender, body.lenderAppId, effect.decision, { message: `Lender callback: ${body.eventType}`, data: logData });
-      if (effect.contractStatus !== undefined || effect.contractSubStatus !== undefined) {
+      const money = body.eventType === 'Funding' || body.eventType === 'Refund';
+      if (money || effect.contractStatus !== undefined || effect.contractSubStatus !== undefined) {
         if (locked.lenderId !== lender.id) throw HttpProblem.conflict("The lender is not the application's selected lender.");
-        await moveApplication(tx, locked, system, contractChange(locked, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), `Lender callback: ${body.eventType}`, logData);
+        const funded = body.eventType === 'Funding' ? fundedByLender(locked, lender.name) : {};
+        await moveApplication(tx, locked, system, { ...contractChange(locked, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), ...funded }, `Lender callback: ${body.eventType}`, logData);
+        if (body.eventType === 'Refund') return refundTakenByLender(tx, locked, lender.name, body.data);
         return 'Processed.';
       }
       await writeLogs(tx, app.id, system, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: logData }]);

@@ -14,7 +14,8 @@ import type { JobQueue } from '../../../codegen/generated/schemas.ts';
  * finalizes (the lender closes the contract, then is asked to fund it), and requests refunds. Money carries its own
  * Idempotency-Key — `fund-application-<id>`, `refund-request-<id>` — so however often a job is tried (the lender down, the
  * portal restarted) the lender moves money once. The lender's reference, or its refusal in its words, goes on the
- * application's log; the platform's own funding and refund processing is unchanged.
+ * application's log. What the lender then tells of the money (its callback) moves the platform's records halfway
+ * (lender-money.ts).
  */
 type Kind = 'finalize' | 'fund' | 'refund';
 const QUEUES: Record<Kind, JobQueue> = { finalize: 'lender-finalize', fund: 'lender-fund', refund: 'lender-refund' };

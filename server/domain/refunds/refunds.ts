@@ -11,7 +11,7 @@ import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
 import { enqueueLenderOrder } from '../journey/lender-orders.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
-import { recordApplicationEvent } from '../../events/application-events.ts';
+import { recordApplicationChange, recordApplicationEvent } from '../../events/application-events.ts';
 
 type Schemas = components['schemas'];
 type Refund = Schemas['Refund'];
@@ -219,6 +219,9 @@ export async function updateRefund(db: Db, caller: Caller, body: Schemas['Refund
     await tx.update(applications).set({ refundedAmount, stage, contractSubStatus, statusText, updatedAt: sql`now()` }).where(eq(applications.id, app.id));
     if (body.status === 'Completed' && refund.status !== 'Completed') {
       await recordApplicationEvent(tx, app, 'application.refund_completed', { refundId: refund.id, amount: refund.amount / 100, refundedAmount: refundedAmount / 100 });
+    } else {
+      // Processing or cancelled: the status the office's screens show moved (application.status_changed).
+      await recordApplicationChange(tx, app, { refundedAmount, stage, contractSubStatus, statusText });
     }
     const before = { status: refund.status, achStatus: refund.achStatus, estimatedAchDeliveryDate: refund.estimatedAchDeliveryDate };
     const appBefore = { stage: app.stage, contractSubStatus: app.contractSubStatus, refundedAmountCents: app.refundedAmount };

@@ -499,6 +499,11 @@ async function softwareHeardEachStep(office: Page, receiver: Receiver, secret: s
     }, ms);
   await office.getByRole('button', { name: 'Send again a time range' }).click();
   const range = office.getByRole('dialog', { name: 'Send again what happened in a time range' });
+  // A range in which nothing happened is refused in words, in the dialog.
+  await range.getByLabel(/^From/).fill('2001-01-01T10:00');
+  await range.getByLabel(/^To/).fill('2001-01-01T11:00');
+  await range.getByRole('button', { name: 'Send again' }).click();
+  await expect(range.getByText('Nothing this endpoint was sent happened in that time range.')).toBeVisible();
   await range.getByLabel(/^From/).fill(await localMinute(-30 * 60_000));
   await range.getByLabel(/^To/).fill(await localMinute(60_000));
   await range.getByRole('button', { name: 'Send again' }).click();

@@ -183,7 +183,8 @@ describe('webhooks of an office', () => {
     const posts = await receiver.waitFor(logged.length);
     expect(posts.map((post) => post.headers['webhook-id']).sort()).toEqual(logged.map((d) => d.eventId).sort());
     const errors = async (body: object) => json<{ errors: Record<string, string[]> }>(await call(office.admin, 'Replay', { endpointId, ...body })).errors;
-    expect(await errors({ fromUtc: '2001-01-01T00:00:00Z', toUtc: '2001-01-02T00:00:00Z' })).toEqual({ fromUtc: ['Nothing this endpoint was sent happened in that time range.'] });
+    const nothing = await call(office.admin, 'Replay', { endpointId, fromUtc: '2001-01-01T00:00:00Z', toUtc: '2001-01-02T00:00:00Z' });
+    expect([nothing.statusCode, json<{ detail: string }>(nothing).detail]).toEqual([409, 'Nothing this endpoint was sent happened in that time range.']);
     expect(await errors({ fromUtc: range.toUtc, toUtc: range.fromUtc })).toEqual({ toUtc: ['The end is before the start.'] });
     expect(await errors({})).toEqual({ deliveryId: ['Give a delivery, or a time range (fromUtc and toUtc).'] });
   });

@@ -70,8 +70,8 @@ export async function replay(db: Db, body: RequestBody<'Webhooks_Replay'>): Prom
     select d.id, d.order_key, d.event_id as event_pk from webhook_deliveries d join events ev on ev.id = d.event_id
     where d.endpoint_id = ${body.endpointId} and ${chosen} order by d.event_id limit ${REPLAY_LIMIT + 1}`);
   if (rows.rows.length === 0 && body.deliveryId !== undefined) throw new HttpProblem(404, 'There is no delivery with that id at this endpoint.');
-  if (rows.rows.length === 0) throw HttpProblem.field('fromUtc', 'Nothing this endpoint was sent happened in that time range.');
-  if (rows.rows.length > REPLAY_LIMIT) throw HttpProblem.field('fromUtc', `At most ${REPLAY_LIMIT} deliveries are replayed at once; choose a shorter range.`);
+  if (rows.rows.length === 0) throw HttpProblem.conflict('Nothing this endpoint was sent happened in that time range.');
+  if (rows.rows.length > REPLAY_LIMIT) throw HttpProblem.conflict(`More than ${REPLAY_LIMIT} events happened in that time range: choose a shorter one; at most ${REPLAY_LIMIT} are sent again at once.`);
   const ids = rows.rows.map((r) => Number(r.id));
   await db.execute(sql`update webhook_deliveries set status = 'Pending', delivered_at = null where id in (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`);
   const attempt = `replay-${Date.now()}`;

@@ -54,7 +54,8 @@ function Section({ section, ctx, hasData, runtime }: { section: DetailSection; c
             return (
               <DataList.Item key={j}>
                 <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0} {...(field.emphasis ? { fontWeight: 'bold', color: 'fg' } : {})}>{text(field.label, ctx)}</DataList.ItemLabel>
-                <DataList.ItemValue {...(field.emphasis ? { fontWeight: 'bold', fontSize: 'xl' } : {})}>
+                {/* minW 0 and anywhere: a key, a secret or an address with no spaces wraps inside the card, not past it. */}
+                <DataList.ItemValue minW="0" overflowWrap="anywhere" {...(field.emphasis ? { fontWeight: 'bold', fontSize: 'xl' } : {})}>
                   {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatField(field.format, value, (at) => getPath(ctx, at))}
                 </DataList.ItemValue>
               </DataList.Item>

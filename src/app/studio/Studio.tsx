@@ -22,6 +22,7 @@ import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { renderProblems } from './render-check.ts';
 import { TryLender } from './TryLender.tsx';
 import { labels } from '../../../codegen/generated/labels.ts';
+import { compactTable } from './compact-table.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
@@ -379,7 +380,7 @@ function History({ publications, onRestore, busy }: { publications: StudioPublic
       <Button size="sm" variant="outline" alignSelf="flex-start" disabled={busy} onClick={() => onRestore(publications[1]?.id ?? 0)}>
         Roll back the last publication
       </Button>
-      <chakra.table fontSize="sm" w="full">
+      <chakra.table {...compactTable}>
         <thead>
           <tr>
             <chakra.th textAlign="start">When</chakra.th>

@@ -13,6 +13,7 @@ import type { LenderTryResult, LenderTrySample } from '../../../codegen/generate
 import { labels } from '../../../codegen/generated/labels.ts';
 import { toasts } from '../ui/toasts.ts';
 import { placeIn, type Place } from './model.ts';
+import { compactTable } from './compact-table.ts';
 
 const SAMPLES = Object.entries(labels.LenderTrySample!) as [LenderTrySample, string][];
 const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
@@ -112,7 +113,7 @@ function TryResult({ result, doc, path, onGoTo }: { result: LenderTryResult; doc
         </Box>
       ) : null}
       {result.offers.length > 0 ? (
-        <chakra.table fontSize="sm" w="full" aria-label="Offers the lender made">
+        <chakra.table {...compactTable} aria-label="Offers the lender made">
           <thead>
             <tr>
               <chakra.th textAlign="start">Plan</chakra.th>

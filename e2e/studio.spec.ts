@@ -53,6 +53,15 @@ async function publish(owner: Page, note: string, files: number): Promise<void> 
   await expect(owner.getByText(`Published: ${files} file(s) are live`, { exact: false })).toBeVisible({ timeout: PUBLISH_MS });
 }
 
+/** History → 'Roll back the last publication', with its note and the second click that confirms it. */
+async function rollBackLast(owner: Page): Promise<void> {
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await owner.getByLabel('What changes, and why').fill('Back to what was live before');
+  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
+  await owner.getByRole('alertdialog', { name: 'Confirm' }).getByRole('button', { name: 'Make it live' }).click();
+  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+}
+
 /** The amount field, whatever its brand's word: a wrong word is named in the failure. */
 const amountField = (page: Page) => page.getByLabel(/^Estimated .+ Amount/);
 
@@ -134,11 +143,18 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await headingAfterNavigating(borrower, 'Apply for care financing');
   await expect(amountField(borrower)).toHaveAccessibleName(/^Estimated Procedure Amount/, { timeout: 20_000 });
 
-  // Rollback in one click restores them.
+  // Undoing that publication, with a note and a second click that says what it does, restores them.
   await owner.getByRole('tab', { name: 'History' }).click();
   await expect(owner.getByRole('cell', { name: 'Procedure, and a warmer title' }).first()).toBeVisible();
-  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
-  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  const undo = owner.getByRole('button', { name: /^Undo publication \d+$/ }).first();
+  await expect(undo).toBeDisabled();
+  await owner.getByLabel('What changes, and why').fill('Treatment and the plain title again');
+  await undo.click();
+  const confirm = owner.getByRole('alertdialog', { name: 'Confirm' });
+  await expect(confirm).toContainText('brands/smile.json, pages/landing-code-start.json go back to what they were before it');
+  await confirm.getByRole('button', { name: 'Undo it' }).click();
+  await expect(owner.getByText(/^Undone: its files are as they were before it\./)).toBeVisible({ timeout: 15_000 });
+  await expect(owner.getByRole('cell', { name: /^Undid publication \d+: Treatment and the plain title again$/ })).toBeVisible();
   await headingAfterNavigating(borrower, 'Apply for financing');
   await expect(amountField(borrower)).toHaveAccessibleName(/^Estimated Treatment Amount/, { timeout: 20_000 });
 
@@ -169,9 +185,7 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   await expect(visitor.getByText('BrightCare Financing').first()).toBeVisible();
 
   // Back to the files as deployed, for the specs that follow.
-  await owner.getByRole('tab', { name: 'History' }).click();
-  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
-  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  await rollBackLast(owner);
   await borrowerContext.close();
 });
 
@@ -230,9 +244,7 @@ test('a language added in the studio is offered at once where an office sends a 
   };
   expect(await language()).toEqual(expect.arrayContaining(['English', 'Español', 'Français']));
 
-  await owner.getByRole('tab', { name: 'History' }).click();
-  await owner.getByRole('button', { name: 'Roll back the last publication' }).click();
-  await expect(owner.getByText(/^Rolled back/)).toBeVisible({ timeout: 15_000 });
+  await rollBackLast(owner);
   // The office's next pages take the set without French.
   await office.evaluate(() => (window.location.hash = '/kanban'));
   await expect(office.getByRole('heading', { level: 1, name: 'Applications by stage' })).toBeVisible();

@@ -2338,6 +2338,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Studio/Revert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo one publication
+         * @description Designed path (decision 0273): a new publication in which the files one publication changed are as they were before it, the rest of what is live unchanged; refused (409) when a later publication changed one of them again. It must pass the checks of today.
+         */
+        post: operations["Studio_Revert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -4536,6 +4556,15 @@ export interface components {
          * @description Body of Studio_Rollback: the publication whose files become live again (0: the files as deployed), and a note.
          */
         StudioRollback: {
+            id: number;
+            /** @description What changed and why, for the history. */
+            note: string;
+        };
+        /**
+         * Revert
+         * @description Body of Studio_Revert: the publication to undo (the files it changed go back to what they were before it), and a note.
+         */
+        StudioRevert: {
             id: number;
             /** @description What changed and why, for the history. */
             note: string;
@@ -9410,6 +9439,40 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["StudioRollback"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioPublication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_Revert: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioRevert"];
             };
         };
         responses: {

@@ -130,6 +130,7 @@ const compact = {
   Studio_Publish: 'post /api/Studio/Publish wb',
   Studio_GetHistory: 'get /api/Studio/GetHistory',
   Studio_Rollback: 'post /api/Studio/Rollback wb',
+  Studio_Revert: 'post /api/Studio/Revert wb',
   Health_GetHealth: 'get /api/health',
 } as const;
 

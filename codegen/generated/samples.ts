@@ -7933,6 +7933,19 @@ export const samples: Readonly<Record<string, unknown>> = {
     "publishedBy": "Sample published by",
     "publishedAt": "2026-03-16T15:30:00Z"
   },
+  "Studio_Revert": {
+    "id": 101,
+    "hash": "Sample hash",
+    "note": "Sample note",
+    "changed": [
+      "Sample changed",
+      "Sample changed 2",
+      "Sample changed 3"
+    ],
+    "restoredFrom": 101,
+    "publishedBy": "Sample published by",
+    "publishedAt": "2026-03-16T15:30:00Z"
+  },
   "Health_GetHealth": {
     "status": "ok",
     "database": "up"

@@ -8207,6 +8207,19 @@ export interface StudioRollback {
   note: string;
 }
 /**
+ * Body of Studio_Revert: the publication to undo (the files it changed go back to what they were before it), and a note.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioRevert".
+ */
+export interface StudioRevert {
+  id: number;
+  /**
+   * What changed and why, for the history.
+   */
+  note: string;
+}
+/**
  * Answer of the anonymous health check.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema

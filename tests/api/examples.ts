@@ -41,6 +41,20 @@ const get = (url: string): InjectOptions & { url: string } => ({ method: 'GET', 
 /** A studio draft: the error page's fallback title in other words. */
 const errorPage = JSON.parse(readFileSync(join(ROOT, 'screens', 'pages', 'error.json'), 'utf8')) as Record<string, unknown>;
 const STUDIO_DRAFT = { 'pages/error.json': { ...errorPage, title: { or: [{ var: 'route.query.message' }, 'Something went wrong'] } } };
+/**
+ * Pages of the platform admin's office screens whose titles a fixture changes, a different one for each set of fixtures
+ * a process makes, so that undoing one set's publication (Studio_Revert) is never refused for another set's change of
+ * the same file. The examples' last studio call makes the deployed files live again.
+ */
+const REVERTED_PAGES = ['admin-office-bank', 'admin-office-decision', 'admin-office-profile', 'admin-users-id'];
+let studioFixtures = 0;
+async function studioPublication(h: Harness): Promise<number> {
+  const page = REVERTED_PAGES[studioFixtures++ % REVERTED_PAGES.length]!;
+  const doc = JSON.parse(readFileSync(join(ROOT, 'screens', 'pages', `${page}.json`), 'utf8')) as { title: string };
+  const published = await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { [`pages/${page}.json`]: { ...doc, title: `${doc.title} (example)` } }, note: 'A publication the examples undo' });
+  if (published.statusCode !== 200) throw new Error(`the studio fixture was not published: ${published.body}`);
+  return (published.json() as { id: number }).id;
+}
 const upload = (url: string, body: ReturnType<typeof uploadBody>): InjectOptions & { url: string } => ({ method: 'POST', url, payload: body.payload, headers: body.headers });
 
 /**
@@ -65,6 +79,8 @@ export interface ExampleFixtures {
   deposits: [number, number];
   /** Lender ids by code. */
   lenderIds: Record<string, number>;
+  /** A studio publication of one page's title, which Studio_Revert undoes. */
+  studioPublicationId: number;
   /** A lender e-sign return token for officeId and lenders.ally. */
   eSignToken: string;
   /** Identity examples: see identityFixtures below. */
@@ -129,6 +145,7 @@ const PLACEHOLDER: ExampleFixtures = {
   bankOfficeId: DEMO.brightSmiles,
   deposits: [0.12, 0.34],
   lenderIds: {},
+  studioPublicationId: 1,
   eSignToken: 'x'.repeat(16),
   identity: {
     tag: 'placeholder',
@@ -147,13 +164,14 @@ export async function exampleFixtures(h: Harness): Promise<ExampleFixtures> {
   const base = await officeExampleFixtures(h);
   return {
     ...base,
+    studioPublicationId: await studioPublication(h),
     identity: await identityFixtures(h, base.publishedOfficeId),
     apps: await appExampleFixtures(h, base.publishedOfficeId),
     journey: await journeyExampleFixtures(h, base.publishedOfficeId, base.adminEmail),
   };
 }
 
-async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps' | 'journey'>> {
+async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps' | 'journey' | 'studioPublicationId'>> {
   const db = h.database.db;
   const tag = randomBytes(4).toString('hex');
   const adminEmail = `examples-${tag}@demo.test`;
@@ -243,6 +261,7 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     { operationId: 'Studio_GetFiles', as: PRODUCT_OWNER, request: get('/api/Studio/GetFiles') },
     { operationId: 'Studio_CheckDraft', as: PRODUCT_OWNER, request: post('/api/Studio/CheckDraft', { files: STUDIO_DRAFT }) },
     { operationId: 'Studio_TryLender', as: PRODUCT_OWNER, request: post('/api/Studio/TryLender', { files: {}, code: 'ally', sample: 'Approve', amount: 4500 }) },
+    { operationId: 'Studio_Revert', as: PRODUCT_OWNER, request: post('/api/Studio/Revert', { id: fixtures.studioPublicationId, note: 'The example publication undone' }) },
     { operationId: 'Studio_Publish', as: PRODUCT_OWNER, request: post('/api/Studio/Publish', { files: STUDIO_DRAFT, note: 'A plainer title for the error page', publishOutOfDate: true }) },
     { operationId: 'Descriptors_GetSet', request: { ...get(`/api/Descriptors/GetSet/${overlayHash(STUDIO_DRAFT)}`), headers: {} } },
     { operationId: 'Studio_GetHistory', as: PRODUCT_OWNER, request: get('/api/Studio/GetHistory') },

@@ -23,7 +23,7 @@ const delta = (before: Record<string, number>, after: Record<string, number>) =>
   Object.fromEntries(Object.keys(after).map((table) => [table, after[table]! - (before[table] ?? 0)]).filter(([, change]) => change !== 0));
 
 /** Writes to what every record shares (the live descriptor set), not to records of their own. */
-const SHARED_STATE = new Set(['Studio_Publish', 'Studio_Rollback']);
+const SHARED_STATE = new Set(['Studio_Publish', 'Studio_Revert', 'Studio_Rollback']);
 
 describe('money, messages and every other write happen once', () => {
   let h: Harness;

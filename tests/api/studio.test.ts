@@ -182,6 +182,32 @@ describe('the studio (decision 0228)', () => {
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Done' })).statusCode).toBe(200);
   });
 
+  it('undoes one publication: its files go back to what they were before it, a later change of the same file is refused in words', async () => {
+    const all = await files();
+    const titled = (path: string, title: string) => ({ [path]: { ...docOf(all, path), title } });
+    const publish = async (draft: object, note: string) => JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: draft, note })).body) as { id: number };
+    const first = await publish(titled('pages/admin-office-bank.json', 'Bank (first)'), 'First');
+    const second = await publish(titled('pages/admin-office-profile.json', 'Profile (second)'), 'Second');
+    const third = await publish(titled('pages/admin-office-profile.json', 'Profile (third)'), 'Third');
+    const titleOf = async (path: string) => (docOf(await files(), path) as { title: string }).title;
+
+    // The second's file was changed again by the third: refused, nothing published.
+    const refused = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Revert', { id: second.id, note: 'Not the profile' });
+    expect([refused.statusCode, JSON.parse(refused.body).detail]).toEqual([409, `Changed again since: pages/admin-office-profile.json (publication ${third.id}). Undo the later publication first, or edit the file.`]);
+    // The first alone is undone: its file as deployed, the others' as they are.
+    const undone = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Revert', { id: first.id, note: 'The bank page as before' });
+    expect(undone.statusCode, undone.body).toBe(200);
+    expect(JSON.parse(undone.body)).toMatchObject({ note: `Undid publication ${first.id}: The bank page as before`, changed: ['pages/admin-office-bank.json'] });
+    expect(await titleOf('pages/admin-office-bank.json')).not.toBe('Bank (first)');
+    expect(await titleOf('pages/admin-office-profile.json')).toBe('Profile (third)');
+    // The third undone: the profile page as the second left it.
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Revert', { id: third.id, note: 'One step back' })).statusCode).toBe(200);
+    expect(await titleOf('pages/admin-office-profile.json')).toBe('Profile (second)');
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Revert', { id: 999_999, note: 'No such' })).statusCode).toBe(404);
+    expect((await call(PLATFORM, 'POST', '/api/Studio/Revert', { id: third.id, note: 'Me too' })).statusCode).toBe(403);
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Done' })).statusCode).toBe(200);
+  });
+
   it('publishes a lender as data: a new lender file is a lender of the platform at once, checked as the server reads lender files (decision 0231)', async () => {
     const all = await files();
     const powerpay = docOf(all, 'lenders/powerpay.json');

@@ -3,9 +3,9 @@ import { HttpProblem } from '../../http/problem.ts';
 import { signInHosts } from '../../identity/provider.ts';
 import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
 import { tryLender } from './try-lender.ts';
-import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, unapprovedHosts } from './publish.ts';
+import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, revertPublication, unapprovedHosts } from './publish.ts';
 
-type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_TryLender';
+type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_Revert' | 'Studio_TryLender';
 
 /** The published descriptor set, and the product owner's studio (decision 0228; access: x-access product.owner). */
 export const studioHandlers: Pick<Handlers, Studio> = {
@@ -50,5 +50,9 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_Rollback({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
     return { status: 200, body: await rollBack(services, caller.userId, body.id, body.note) };
+  },
+  async Studio_Revert({ body, caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
+    return { status: 200, body: await revertPublication(services, caller.userId, body.id, body.note) };
   },
 };

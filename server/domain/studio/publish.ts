@@ -3,7 +3,7 @@
  * checks screens/, and only a set that passes becomes live; each publication and rollback is a row naming who, when,
  * why and which files changed.
  */
-import { desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import type { Services } from '../../services.ts';
 import { descriptorPublications, users } from '../../db/schema.ts';
@@ -191,6 +191,28 @@ export function rollBack(services: Studio, actorId: string, id: number, note: st
       overlay = row.overlay;
     }
     return { overlay, restoredFrom: id, problems: withinAnswer(await setProblems(overlay, {})) };
+  });
+}
+
+/**
+ * Undoes one publication: each file it changed goes back to what it was just before it, the rest of what is live
+ * stays. A file a later publication changed again is not taken back silently: the owner undoes that one first, or
+ * edits the file. The result must pass today's checks, as any publication.
+ */
+export function revertPublication(services: Studio, actorId: string, id: number, note: string): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(services, actorId, `Undid publication ${id}: ${note.trim()}`, async (live, tx) => {
+    const [undone] = await tx.select({ changed: descriptorPublications.changed }).from(descriptorPublications).where(eq(descriptorPublications.id, id));
+    if (!undone) throw new HttpProblem(404, `There is no publication ${id}.`);
+    const [before] = await tx.select({ overlay: descriptorPublications.overlay }).from(descriptorPublications).where(lt(descriptorPublications.id, id)).orderBy(desc(descriptorPublications.id)).limit(1);
+    const later = await tx.select({ id: descriptorPublications.id, changed: descriptorPublications.changed }).from(descriptorPublications).where(gt(descriptorPublications.id, id)).orderBy(asc(descriptorPublications.id));
+    const since = undone.changed.flatMap((file) => later.filter((p) => p.changed.includes(file)).map((p) => `${file} (publication ${p.id})`));
+    if (since.length) throw HttpProblem.conflict(`Changed again since: ${[...new Set(since)].join(', ')}. Undo the later publication first, or edit the file.`);
+    const overlay = { ...live.overlay };
+    for (const file of undone.changed) {
+      if (before?.overlay[file] === undefined) delete overlay[file];
+      else overlay[file] = before.overlay[file];
+    }
+    return { overlay, restoredFrom: null, problems: withinAnswer(await setProblems(overlay, {})) };
   });
 }
 

@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
-import type { StudioCheck, StudioFiles, StudioHistory, StudioPublication } from '../../../codegen/generated/schemas.ts';
+import type { StudioCheck, StudioFiles, StudioHistory } from '../../../codegen/generated/schemas.ts';
 import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
@@ -22,7 +22,7 @@ import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { renderProblems } from './render-check.ts';
 import { TryLender } from './TryLender.tsx';
 import { labels } from '../../../codegen/generated/labels.ts';
-import { compactTable } from './compact-table.ts';
+import { History, type HistoryStep } from './History.tsx';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
@@ -142,10 +142,11 @@ export default function Studio() {
     onError: (error) => toasts.error(error, 'Nothing was published.'),
   });
   const restore = useMutation({
-    mutationFn: (id: number) => callOperation('Studio_Rollback', { body: { id, note: id === 0 ? 'Back to the files as deployed' : `Back to publication ${id}` } }),
-    onSuccess: async () => {
-      toasts.success('Rolled back: those files are live again.');
+    mutationFn: ({ kind, id }: HistoryStep) => callOperation(kind === 'restore' ? 'Studio_Rollback' : 'Studio_Revert', { body: { id, note } }),
+    onSuccess: async (_published, { kind }) => {
+      toasts.success(kind === 'restore' ? 'Rolled back: those files are live again.' : 'Undone: its files are as they were before it.');
       setDrafts({});
+      setNote('');
       await refresh();
     },
     onError: (error) => toasts.error(error, 'Nothing was rolled back.'),
@@ -281,7 +282,7 @@ export default function Studio() {
               <Changes before={liveFile ? pretty(liveFile.doc) : ''} after={text} />
             </Tabs.Content>
             <Tabs.Content value="history">
-              <History publications={history.data ?? []} onRestore={(id) => restore.mutate(id)} busy={restore.isPending} />
+              <History publications={history.data ?? []} note={note} onConfirm={(step) => restore.mutate(step)} busy={restore.isPending} />
             </Tabs.Content>
             {file?.kind === 'lender' ? (
               <Tabs.Content value="try">
@@ -373,46 +374,3 @@ function Changes({ before, after }: { before: string; after: string }) {
   );
 }
 
-function History({ publications, onRestore, busy }: { publications: StudioPublication[]; onRestore(id: number): void; busy: boolean }) {
-  if (publications.length === 0) return <Text>Nothing was published yet: the files are as deployed.</Text>;
-  return (
-    <Stack gap="2">
-      <Button size="sm" variant="outline" alignSelf="flex-start" disabled={busy} onClick={() => onRestore(publications[1]?.id ?? 0)}>
-        Roll back the last publication
-      </Button>
-      <chakra.table {...compactTable}>
-        <thead>
-          <tr>
-            <chakra.th textAlign="start">When</chakra.th>
-            <chakra.th textAlign="start">Who</chakra.th>
-            <chakra.th textAlign="start">Note</chakra.th>
-            <chakra.th textAlign="start">Files</chakra.th>
-            <chakra.th />
-          </tr>
-        </thead>
-        <tbody>
-          {publications.map((p, index) => (
-            <tr key={p.id}>
-              <td>{new Date(p.publishedAt).toLocaleString()}</td>
-              <td>{p.publishedBy}</td>
-              <td>
-                {p.note}
-                {p.restoredFrom !== null ? ` (restored ${p.restoredFrom === 0 ? 'the deployed files' : `publication ${p.restoredFrom}`})` : ''}
-              </td>
-              <td>{p.changed.join(', ')}</td>
-              <td>
-                {index === 0 ? (
-                  <Badge>Live</Badge>
-                ) : (
-                  <Button size="xs" variant="outline" disabled={busy} onClick={() => onRestore(p.id)}>
-                    Make live again
-                  </Button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </chakra.table>
-    </Stack>
-  );
-}

@@ -2298,6 +2298,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Studio/GetDrafts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's drafts, and what other owners are drafting
+         * @description Designed path (decision 0274): the caller's drafts as last saved (a reload or another device picks them up), and the files other product owners have drafts of.
+         */
+        get: operations["Studio_GetDrafts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/SaveDraft": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save the caller's drafts as typed
+         * @description Designed path (decision 0274): replaces the caller's drafts; no files removes them. The studio saves a moment after the last keystroke.
+         */
+        put: operations["Studio_SaveDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Studio/GetHistory": {
         parameters: {
             query?: never;
@@ -4543,6 +4583,35 @@ export interface components {
             publishedBy: string;
             /** Format: date-time */
             publishedAt: string;
+        };
+        /**
+         * Studio drafts
+         * @description Answer of Studio_GetDrafts: the caller's own drafts as last saved, and which files other product owners are drafting.
+         */
+        StudioDrafts: {
+            mine: components["schemas"]["StudioDraftSave"]["files"];
+            /**
+             * Format: date-time
+             * @description When the caller's drafts were last saved; null when they have none.
+             */
+            savedAtUtc: string | null;
+            others: {
+                /** @description Name and e-mail of the product owner. */
+                owner: string;
+                files: string[];
+                /** Format: date-time */
+                savedAtUtc: string;
+            }[];
+        };
+        /**
+         * Studio draft save
+         * @description Body of Studio_SaveDraft: the caller's drafts as typed — each file's text, JSON or not yet — by path under screens/. No files: the caller has no drafts any more.
+         */
+        StudioDraftSave: {
+            /** Studio draft texts */
+            files: {
+                [key: string]: string;
+            };
         };
         /**
          * Studio history
@@ -9388,6 +9457,67 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StudioPublication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_GetDrafts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioDrafts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_SaveDraft: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioDraftSave"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioDrafts"];
                 };
             };
             400: components["responses"]["BadRequest"];

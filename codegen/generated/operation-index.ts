@@ -128,6 +128,8 @@ const compact = {
   Studio_CheckDraft: 'post /api/Studio/CheckDraft b',
   Studio_TryLender: 'post /api/Studio/TryLender b',
   Studio_Publish: 'post /api/Studio/Publish wb',
+  Studio_GetDrafts: 'get /api/Studio/GetDrafts',
+  Studio_SaveDraft: 'put /api/Studio/SaveDraft wb',
   Studio_GetHistory: 'get /api/Studio/GetHistory',
   Studio_Rollback: 'post /api/Studio/Rollback wb',
   Studio_Revert: 'post /api/Studio/Revert wb',

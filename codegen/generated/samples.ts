@@ -7877,6 +7877,76 @@ export const samples: Readonly<Record<string, unknown>> = {
     "publishedBy": "Sample published by",
     "publishedAt": "2026-03-16T15:30:00Z"
   },
+  "Studio_GetDrafts": {
+    "mine": {
+      "pages/sample.json": "Sample value"
+    },
+    "savedAtUtc": "2026-03-16T15:30:00Z",
+    "others": [
+      {
+        "owner": "Sample owner",
+        "files": [
+          "Sample files",
+          "Sample files 2",
+          "Sample files 3"
+        ],
+        "savedAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "owner": "Sample owner 2",
+        "files": [
+          "Sample files",
+          "Sample files 2",
+          "Sample files 3"
+        ],
+        "savedAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "owner": "Sample owner 3",
+        "files": [
+          "Sample files",
+          "Sample files 2",
+          "Sample files 3"
+        ],
+        "savedAtUtc": "2026-03-16T15:30:00Z"
+      }
+    ]
+  },
+  "Studio_SaveDraft": {
+    "mine": {
+      "pages/sample.json": "Sample value"
+    },
+    "savedAtUtc": "2026-03-16T15:30:00Z",
+    "others": [
+      {
+        "owner": "Sample owner",
+        "files": [
+          "Sample files",
+          "Sample files 2",
+          "Sample files 3"
+        ],
+        "savedAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "owner": "Sample owner 2",
+        "files": [
+          "Sample files",
+          "Sample files 2",
+          "Sample files 3"
+        ],
+        "savedAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "owner": "Sample owner 3",
+        "files": [
+          "Sample files",
+          "Sample files 2",
+          "Sample files 3"
+        ],
+        "savedAtUtc": "2026-03-16T15:30:00Z"
+      }
+    ]
+  },
   "Studio_GetHistory": {
     "publications": [
       {

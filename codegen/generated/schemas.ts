@@ -8185,6 +8185,39 @@ export interface StudioPublication {
   publishedAt: string;
 }
 /**
+ * Answer of Studio_GetDrafts: the caller's own drafts as last saved, and which files other product owners are drafting.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioDrafts".
+ */
+export interface StudioDrafts {
+  mine: StudioDraftTexts;
+  /**
+   * When the caller's drafts were last saved; null when they have none.
+   */
+  savedAtUtc: string | null;
+  others: {
+    /**
+     * Name and e-mail of the product owner.
+     */
+    owner: string;
+    files: string[];
+    savedAtUtc: string;
+  }[];
+}
+export interface StudioDraftTexts {
+  [k: string]: string | undefined;
+}
+/**
+ * Body of Studio_SaveDraft: the caller's drafts as typed — each file's text, JSON or not yet — by path under screens/. No files: the caller has no drafts any more.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioDraftSave".
+ */
+export interface StudioDraftSave {
+  files: StudioDraftTexts;
+}
+/**
  * Answer of Studio_GetHistory: every publication, newest first (the audit of who changed what, decision 0228).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema

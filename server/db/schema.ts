@@ -870,6 +870,16 @@ export const descriptorPublications = pgTable(
 );
 
 /**
+ * A product owner's drafts in the studio (issue 41, decision 0274): the text of each file as they typed it — valid JSON
+ * or not yet — saved as they type, so a reload or another device loses nothing; other owners see that they exist.
+ */
+export const studioDrafts = pgTable('studio_drafts', {
+  userId: uuid('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  files: jsonb('files').$type<Record<string, string>>().notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
  * What happened that people and their software care about (issue 39): recorded once, in the transaction of the change,
  * with a public id, its type (schemas/enums/event-type.json), its office and subject. `data` never carries an SSN, a
  * date of birth or a bank number: events leave the portal by webhook.

@@ -261,6 +261,8 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     { operationId: 'Studio_GetFiles', as: PRODUCT_OWNER, request: get('/api/Studio/GetFiles') },
     { operationId: 'Studio_CheckDraft', as: PRODUCT_OWNER, request: post('/api/Studio/CheckDraft', { files: STUDIO_DRAFT }) },
     { operationId: 'Studio_TryLender', as: PRODUCT_OWNER, request: post('/api/Studio/TryLender', { files: {}, code: 'ally', sample: 'Approve', amount: 4500 }) },
+    { operationId: 'Studio_SaveDraft', as: PRODUCT_OWNER, request: put('/api/Studio/SaveDraft', { files: { 'pages/error.json': '{ "title": "Something went wrong", ' } }) },
+    { operationId: 'Studio_GetDrafts', as: PRODUCT_OWNER, request: get('/api/Studio/GetDrafts') },
     { operationId: 'Studio_Revert', as: PRODUCT_OWNER, request: post('/api/Studio/Revert', { id: fixtures.studioPublicationId, note: 'The example publication undone' }) },
     { operationId: 'Studio_Publish', as: PRODUCT_OWNER, request: post('/api/Studio/Publish', { files: STUDIO_DRAFT, note: 'A plainer title for the error page', publishOutOfDate: true }) },
     { operationId: 'Descriptors_GetSet', request: { ...get(`/api/Descriptors/GetSet/${overlayHash(STUDIO_DRAFT)}`), headers: {} } },

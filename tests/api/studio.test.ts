@@ -5,7 +5,7 @@ import { DFI, OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER } from '../support/demo-acco
 import { harness, type Harness } from '../support/harness.ts';
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
 import { routePath } from '../../server/domain/journey/routing.ts';
-import { applications, offices } from '../../server/db/schema.ts';
+import { applications, offices, users } from '../../server/db/schema.ts';
 import { eq } from 'drizzle-orm';
 
 /**
@@ -180,6 +180,25 @@ describe('the studio (decision 0228)', () => {
     expect(JSON.parse(again.body)).toMatchObject({ hash: newest.hash, restoredFrom: newest.id });
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 999_999, note: 'No such' })).statusCode).toBe(404);
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Done' })).statusCode).toBe(200);
+  });
+
+  it("keeps each owner's drafts as typed, JSON or not yet, and tells the other owners which files they are drafting (decision 0274)", async () => {
+    const typed = { 'pages/error.json': '{ "title": "Something went', 'brands/smile.json': '{}' };
+    const saved = JSON.parse((await call(PRODUCT_OWNER, 'PUT', '/api/Studio/SaveDraft', { files: typed })).body) as { mine: Record<string, string>; savedAtUtc: string | null };
+    expect(saved.mine).toEqual(typed);
+    expect(saved.savedAtUtc).not.toBeNull();
+    // Read back after a reload, as they were.
+    expect(JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetDrafts')).body)).toMatchObject({ mine: typed });
+    // Another owner sees whose drafts touch which files, not their text.
+    const other = `owner-${Date.now()}@demo.test`;
+    await h.database.db.insert(users).values({ email: other, firstName: 'Sam', lastName: 'Second', role: 'admin', userRole: 'product.owner' });
+    const seen = JSON.parse((await call(other, 'GET', '/api/Studio/GetDrafts')).body) as { mine: object; others: Array<{ owner: string; files: string[] }> };
+    expect(seen.mine).toEqual({});
+    expect(seen.others).toEqual([expect.objectContaining({ owner: expect.stringContaining('owner@demo.test'), files: ['brands/smile.json', 'pages/error.json'] })]);
+    expect(JSON.stringify(seen)).not.toContain('Something went');
+    // No files: no drafts.
+    expect(JSON.parse((await call(PRODUCT_OWNER, 'PUT', '/api/Studio/SaveDraft', { files: {} })).body)).toMatchObject({ mine: {}, savedAtUtc: null });
+    expect((await call(PLATFORM, 'GET', '/api/Studio/GetDrafts')).statusCode).toBe(403);
   });
 
   it('undoes one publication: its files go back to what they were before it, a later change of the same file is refused in words', async () => {

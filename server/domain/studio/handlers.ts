@@ -3,9 +3,10 @@ import { HttpProblem } from '../../http/problem.ts';
 import { signInHosts } from '../../identity/provider.ts';
 import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
 import { tryLender } from './try-lender.ts';
+import { saveStudioDrafts, studioDraftsOf } from './drafts.ts';
 import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, revertPublication, unapprovedHosts } from './publish.ts';
 
-type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_Revert' | 'Studio_TryLender';
+type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_Revert' | 'Studio_TryLender' | 'Studio_GetDrafts' | 'Studio_SaveDraft';
 
 /** The published descriptor set, and the product owner's studio (decision 0228; access: x-access product.owner). */
 export const studioHandlers: Pick<Handlers, Studio> = {
@@ -50,6 +51,14 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_Rollback({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
     return { status: 200, body: await rollBack(services, caller.userId, body.id, body.note) };
+  },
+  async Studio_GetDrafts({ caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
+    return { status: 200, body: await studioDraftsOf(services.db, caller.userId) };
+  },
+  async Studio_SaveDraft({ body, caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
+    return { status: 200, body: await saveStudioDrafts(services.db, caller.userId, body.files) };
   },
   async Studio_Revert({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');

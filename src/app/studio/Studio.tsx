@@ -23,6 +23,7 @@ import { renderProblems } from './render-check.ts';
 import { TryLender } from './TryLender.tsx';
 import { labels } from '../../../codegen/generated/labels.ts';
 import { History, type HistoryStep } from './History.tsx';
+import { useSavedDrafts } from './saved-drafts.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
@@ -43,7 +44,7 @@ export default function Studio() {
   const queryClient = useQueryClient();
   const files = useQuery({ queryKey: FILES, queryFn: async () => (await callOperation('Studio_GetFiles')) as StudioFiles });
   const history = useQuery({ queryKey: HISTORY, queryFn: async () => ((await callOperation('Studio_GetHistory')) as StudioHistory).publications });
-  const [drafts, setDrafts] = useState<Record<string, string>>({});
+  const { drafts, setDrafts, loaded, state: draftState, others } = useSavedDrafts();
   const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
   // The checks' answer and the drafts it is for: drafts changed since are not checked yet, so not publishable.
@@ -180,7 +181,7 @@ export default function Studio() {
   const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.path.includes(filter.trim())) }));
   const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && (!needsChoice || outOfDateChosen) && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
 
-  if (files.isLoading) return <Text>Loading…</Text>;
+  if (files.isLoading || !loaded) return <Text>Loading…</Text>;
   if (files.isError) return <Text role="alert">The files could not be read.</Text>;
 
   return (
@@ -324,7 +325,15 @@ export default function Studio() {
               <Text fontSize="sm" color="fg.muted">
                 {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : !note.trim() ? 'Say what changes to publish.' : needsChoice && !outOfDateChosen ? 'Translate the texts out of date, or choose to publish them so.' : ''}
               </Text>
+              <Text fontSize="sm" color={draftState === 'failed' ? 'fg.error' : 'fg.muted'} role="status" aria-label="Drafts saved">
+                {draftState === 'failed' ? 'Your drafts could not be saved: keep this tab open and try again.' : draftState === 'saving' ? 'Saving your drafts…' : Object.keys(drafts).length ? 'Your drafts are saved: they are here after a reload or on another device.' : ''}
+              </Text>
             </Flex>
+            {others.map((other) => (
+              <Text key={other.owner} fontSize="sm" color="fg.muted">
+                Also drafting: {other.owner}, {other.files.join(', ')} (saved {new Date(other.savedAtUtc).toLocaleString()}).
+              </Text>
+            ))}
           </Stack>
         </Stack>
 

@@ -354,11 +354,17 @@ test("a field that cannot take effect is not offered: a dialog's Submit → Labe
   await expect(owner.getByRole('group', { name: 'Cancel Save Buttons' })).toBeInViewport();
 });
 
-test("a product owner's drafts last: what they typed is there after a reload, and saved as they type (decision 0274)", async ({ page: owner }) => {
+test("a product owner's drafts last: undone and redone, saved as they type, there after a reload (decision 0274)", async ({ page: owner }) => {
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
   await owner.getByLabel('Find a file').fill('landing-code-start');
   await openFile(owner, 'pages/landing-code-start.json');
-  await owner.getByLabel('Title', { exact: true }).first().fill('Apply for care financing');
+  const title = owner.getByLabel('Title', { exact: true }).first();
+  await title.fill('Apply for care financing');
+  // Undo takes the step back, Redo brings it again.
+  await owner.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(title).toHaveValue('Apply for financing');
+  await owner.getByRole('button', { name: 'Redo', exact: true }).click();
+  await expect(title).toHaveValue('Apply for care financing');
   const saved = owner.getByRole('status', { name: 'Drafts saved' });
   await expect(saved).toHaveText(/^Your drafts are saved/, { timeout: 15_000 });
   await owner.reload();

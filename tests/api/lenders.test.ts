@@ -119,16 +119,16 @@ describe('lenders', () => {
       expect(wrongId.statusCode).toBe(409);
     });
 
-    it("records the lender's funding as the contract's status, and its refund on the log, each once", async () => {
+    it("records the lender's funding as the contract's status (the office's payout Processing), and a refund that names no order on the log, each once", async () => {
       const appId = await insertApplication(h.database.db, { officeId: office.officeId, stage: 'SubmittedForFunding', lenderCode: 'ally' });
       const callback = (eventType: string, extra: Record<string, unknown>) =>
         signedCallback(h.settings, { lenderCode: 'ally', appId, lenderAppId: `ALLY-A${appId}`, eventType, occurredAtUtc: new Date().toISOString(), ...extra });
       const funding = callback('Funding', { contractStatus: 'Funded', data: { fundingId: 'F-1', amountCents: 400_000 } });
       expect(json(await h.call(funding))).toMatchObject({ message: 'Processed.' });
       expect(json(await h.call(funding))).toMatchObject({ message: 'This callback was already processed.' });
-      expect(json(await h.call(callback('Refund', { data: { refundId: 'R-1', amountCents: 10_000 } })))).toMatchObject({ message: 'Recorded.' });
-      const [row] = await h.database.db.select({ contractStatus: applications.contractStatus, stage: applications.stage }).from(applications).where(eq(applications.id, appId));
-      expect(row).toEqual({ contractStatus: 'Funded', stage: 'SubmittedForFunding' });
+      expect(json(await h.call(callback('Refund', { data: { refundId: 'R-1', amountCents: 10_000 } })))).toMatchObject({ message: 'Recorded: the callback names no refund of the portal (data.orderKey).' });
+      const [row] = await h.database.db.select({ contractStatus: applications.contractStatus, stage: applications.stage, fundingStatus: applications.fundingStatus }).from(applications).where(eq(applications.id, appId));
+      expect(row).toEqual({ contractStatus: 'Funded', stage: 'SubmittedForFunding', fundingStatus: 'Processing' });
       expect((await logLines(h, appId)).filter((l) => l.kind === 'Event' && l.message.startsWith('Lender callback:')).map((l) => l.message)).toEqual(['Lender callback: Funding', 'Lender callback: Refund']);
     });
 

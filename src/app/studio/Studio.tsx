@@ -44,7 +44,7 @@ export default function Studio() {
   const queryClient = useQueryClient();
   const files = useQuery({ queryKey: FILES, queryFn: async () => (await callOperation('Studio_GetFiles')) as StudioFiles });
   const history = useQuery({ queryKey: HISTORY, queryFn: async () => ((await callOperation('Studio_GetHistory')) as StudioHistory).publications });
-  const { drafts, setDrafts, loaded, state: draftState, others } = useSavedDrafts();
+  const { drafts, edit: editDrafts, reset: resetDrafts, undo, redo, loaded, state: draftState, others } = useSavedDrafts();
   const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
   // The checks' answer and the drafts it is for: drafts changed since are not checked yet, so not publishable.
@@ -115,7 +115,7 @@ export default function Studio() {
     };
   }, [changedKey]);
 
-  const edit = (next: string) => setDrafts((current) => ({ ...current, [selected]: next }));
+  const edit = (next: string) => editDrafts((current) => ({ ...current, [selected]: next }));
   const editAt = (path: readonly string[], value: unknown) => {
     if ('doc' in parsed) edit(pretty(setAt(parsed.doc, path, value)));
   };
@@ -135,7 +135,7 @@ export default function Studio() {
     },
     onSuccess: async () => {
       toasts.success(`Published: ${Object.keys(changed).length} file(s) are live. People see them on their next page.`);
-      setDrafts({});
+      resetDrafts({});
       setNote('');
       setOutOfDateChosen(false);
       await refresh();
@@ -146,7 +146,7 @@ export default function Studio() {
     mutationFn: ({ kind, id }: HistoryStep) => callOperation(kind === 'restore' ? 'Studio_Rollback' : 'Studio_Revert', { body: { id, note } }),
     onSuccess: async (_published, { kind }) => {
       toasts.success(kind === 'restore' ? 'Rolled back: those files are live again.' : 'Undone: its files are as they were before it.');
-      setDrafts({});
+      resetDrafts({});
       setNote('');
       await refresh();
     },
@@ -158,7 +158,7 @@ export default function Studio() {
     mutationFn: () => callOperation('Studio_Publish', { body: { files: { [selected]: null }, note } }),
     onSuccess: async () => {
       toasts.success(file?.deployed ? `${selected} is as deployed again.` : `${selected} is removed.`);
-      setDrafts(({ [selected]: _dropped, ...rest }) => rest);
+      resetDrafts(Object.fromEntries(Object.entries(drafts).filter(([path]) => path !== selected)));
       setNote('');
       setSelected(undefined);
       await refresh();
@@ -230,7 +230,7 @@ export default function Studio() {
                 onClick={() => {
                   const { place, copy, from } = NEW_FILES[newKind];
                   const path = `${place}/${newId}.json`;
-                  setDrafts((current) => ({ ...current, [path]: pretty(copy(from(all), newId)) }));
+                  editDrafts((current) => ({ ...current, [path]: pretty(copy(from(all), newId)) }));
                   setSelected(path);
                   setNewId('');
                 }}
@@ -313,8 +313,14 @@ export default function Studio() {
               <Button colorPalette="brand" disabled={!canPublish || publish.isPending} onClick={() => publish.mutate()}>
                 Publish {changedCount ? `${changedCount} file(s)` : ''}
               </Button>
-              <Button variant="ghost" disabled={changedCount === 0} onClick={() => setDrafts({})}>
+              <Button variant="ghost" disabled={changedCount === 0} onClick={() => editDrafts({})}>
                 Discard drafts
+              </Button>
+              <Button variant="ghost" disabled={!undo} onClick={undo}>
+                Undo
+              </Button>
+              <Button variant="ghost" disabled={!redo} onClick={redo}>
+                Redo
               </Button>
               {file?.published ? (
                 <Button variant="outline" colorPalette="red" disabled={!note.trim() || putBack.isPending} onClick={() => putBack.mutate()}>

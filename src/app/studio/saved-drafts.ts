@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useRef, useState, type SetStateAction } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
 import type { StudioDrafts } from '../../../codegen/generated/schemas.ts';
@@ -9,9 +9,17 @@ export type Drafts = Record<string, string>;
 /** How long after the last keystroke the drafts are saved. */
 const SAVE_AFTER_MS = 800;
 
+/** Keystrokes closer together than this are one step of undo. */
+const ONE_STEP_MS = 1000;
+
 export interface SavedDrafts {
   drafts: Drafts;
-  setDrafts: Dispatch<SetStateAction<Drafts>>;
+  /** What the owner did: a step that Undo takes back. */
+  edit(update: SetStateAction<Drafts>): void;
+  /** What the studio did (published, rolled back): the drafts start afresh, with nothing to undo. */
+  reset(drafts: Drafts): void;
+  undo?: () => void;
+  redo?: () => void;
   /** False until the owner's saved drafts are read: the studio offers no editing before, so nothing typed is lost. */
   loaded: boolean;
   /** 'saved' once the server has what is on screen; 'saving' while it does not yet; 'failed' when the last save failed. */
@@ -63,5 +71,35 @@ export function useSavedDrafts(): SavedDrafts {
     return () => window.removeEventListener('beforeunload', ask);
   }, [state]);
 
-  return { drafts, setDrafts, loaded, state, others: read.data?.others ?? [] };
+  // Undo and redo: the drafts before each step, and the steps taken back.
+  const [past, setPast] = useState<Drafts[]>([]);
+  const [future, setFuture] = useState<Drafts[]>([]);
+  const lastEdit = useRef(0);
+  const edit = (update: SetStateAction<Drafts>) => {
+    const next = typeof update === 'function' ? update(drafts) : update;
+    if (JSON.stringify(next) === JSON.stringify(drafts)) return;
+    if (Date.now() - lastEdit.current > ONE_STEP_MS) setPast((steps) => [...steps, drafts]);
+    lastEdit.current = Date.now();
+    setFuture([]);
+    setDrafts(next);
+  };
+  const reset = (next: Drafts) => {
+    setPast([]);
+    setFuture([]);
+    setDrafts(next);
+  };
+  const undo = () => {
+    setFuture((steps) => [drafts, ...steps]);
+    setDrafts(past.at(-1)!);
+    setPast((steps) => steps.slice(0, -1));
+    lastEdit.current = 0;
+  };
+  const redo = () => {
+    setPast((steps) => [...steps, drafts]);
+    setDrafts(future[0]!);
+    setFuture((steps) => steps.slice(1));
+    lastEdit.current = 0;
+  };
+
+  return { drafts, edit, reset, ...(past.length ? { undo } : {}), ...(future.length ? { redo } : {}), loaded, state, others: read.data?.others ?? [] };
 }

@@ -34,7 +34,8 @@ function list(dir: string): string[] {
     .sort()
     .flatMap((name) => {
       const path = join(dir, name);
-      if (statSync(path).isDirectory()) return name === '_meta' ? [] : list(path);
+      // _meta holds the meta-schemas, _templates what the studio starts a new brand or lender from: neither is a descriptor.
+      if (statSync(path).isDirectory()) return name.startsWith('_') ? [] : list(path);
       return name.endsWith('.json') ? [path] : [];
     });
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
-import { NEW_FILES, placeIn, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, newBrand, parseDraft, previewSet, resolve, schemaOfFile, shapeChoice, shapeOfValue, toShape, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
+import { NEW_FILES, placeIn, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, parseDraft, previewSet, resolve, schemaOfFile, shapeChoice, shapeOfValue, toShape, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
+import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
 const metas: MetaSchemas = Object.fromEntries(metaSchemas().map((m) => [m.file, m.schema]));
 const file = (path: string, kind: string, doc: Record<string, unknown>, published = false): StudioFile => ({ path, kind, doc, published, deployed: !published });
@@ -125,16 +126,24 @@ describe('the studio model (decision 0228)', () => {
     expect(visitorFor({ roles: ['nobody'] }, '/x', VISITORS)).toBeUndefined();
   });
 
-  it("starts a new brand from the default brand and a new lender from a lender, each under its new name", () => {
-    const files = [
-      file('brands/care.json', 'brand', { id: 'care', hosts: ['care.example'], wording: { service: 'Service' } }),
-      file('brands/smile.json', 'brand', { id: 'smile', default: true, hosts: ['smile.example'], wording: { service: 'Treatment' } }),
-      file('lenders/ally.json', 'lender', { code: 'ally', name: 'Ally', journey: { $use: 'platformSigningJourney' } }),
-    ];
-    const bright = NEW_FILES.brand.copy(NEW_FILES.brand.from(files), 'bright');
-    expect(bright).toMatchObject({ id: 'bright', hosts: [], wording: { service: 'Treatment' } });
+  it("starts a new brand and a new lender from neutral templates under their new names: no other's words, and the build's checks pass once a host is named (decision 0275)", async () => {
+    const bright = { ...NEW_FILES.brand.start([], 'bright'), hosts: ['bright.example.com'] };
+    const acme = NEW_FILES.lender.start([], 'acme');
+    expect(bright).toMatchObject({ id: 'bright', logo: { text: 'bright' } });
     expect(bright).not.toHaveProperty('default');
-    expect(NEW_FILES.lender.copy(NEW_FILES.lender.from(files), 'acme')).toEqual({ code: 'acme', name: 'ACME (new lender)', journey: { $use: 'platformSigningJourney' } });
+    expect(acme).toMatchObject({ code: 'acme', name: 'ACME (new lender)' });
+    const deployed = listDescriptorFiles();
+    const otherWords = deployed.filter((f) => f.kind === 'brand' || f.kind === 'lender').flatMap((f) => {
+      const doc = JSON.parse(f.text) as { names?: { primary: string }; name?: string };
+      return [doc.names?.primary, doc.name].filter((w): w is string => !!w);
+    });
+    for (const word of otherWords) expect(JSON.stringify([bright, acme])).not.toContain(word);
+    const added = [
+      { file: 'screens/brands/bright.json', relative: 'brands/bright.json', kind: 'brand' as const, text: JSON.stringify(bright) },
+      { file: 'screens/lenders/acme.json', relative: 'lenders/acme.json', kind: 'lender' as const, text: JSON.stringify(acme) },
+    ];
+    const { errors } = await checkDescriptors([...deployed, ...added]);
+    expect(errors).toEqual([]);
   });
 
   it('starts a new language from a translation, never the source language, without its opt-out words (decision 0238)', () => {
@@ -142,7 +151,7 @@ describe('the studio model (decision 0228)', () => {
       file('languages/en.json', 'language', { locale: 'en', name: 'English', tag: 'en-US', source: true }),
       file('languages/es.json', 'language', { locale: 'es', name: 'Español', tag: 'es-US', smsOptOut: ['ALTO'], texts: { Continue: 'Continuar' } }),
     ];
-    expect(NEW_FILES.language.copy(NEW_FILES.language.from(files), 'fr')).toEqual({ locale: 'fr', name: 'fr', tag: 'fr', texts: { Continue: 'Continuar' } });
+    expect(NEW_FILES.language.start(files, 'fr')).toEqual({ locale: 'fr', name: 'fr', tag: 'fr', texts: { Continue: 'Continuar' } });
   });
 
   it('opens and previews the default brand first, at the first address anyone may open', () => {
@@ -154,15 +163,6 @@ describe('the studio model (decision 0228)', () => {
     expect(defaultBrand(files)).toBe('smile');
     expect(firstPublicPath(files)).toBe('/locator');
     expect([defaultBrand([]), firstPublicPath([])]).toEqual(['', '/']);
-  });
-
-  it('starts a new brand from another, not the default, on no host', () => {
-    expect(newBrand({ id: 'smile', default: true, hosts: ['localhost'], palette: { primary: '#000000' } }, 'bright')).toEqual({
-      id: 'bright',
-      hosts: [],
-      palette: { primary: '#000000' },
-      names: { primary: 'bright Financing', alternate: 'bright Patient Financing' },
-    });
   });
 
   it('finds the meta-schema of a file, follows references, and marks what people read', () => {

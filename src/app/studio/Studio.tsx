@@ -228,9 +228,9 @@ export default function Studio() {
                 size="sm"
                 disabled={!/^[a-z][a-z0-9-]{1,30}$/.test(newId) || known.has(`${NEW_FILES[newKind].place}/${newId}.json`)}
                 onClick={() => {
-                  const { place, copy, from } = NEW_FILES[newKind];
+                  const { place, start } = NEW_FILES[newKind];
                   const path = `${place}/${newId}.json`;
-                  editDrafts((current) => ({ ...current, [path]: pretty(copy(from(all), newId)) }));
+                  editDrafts((current) => ({ ...current, [path]: pretty(start(all, newId)) }));
                   setSelected(path);
                   setNewId('');
                 }}

@@ -12,6 +12,8 @@ import type { RouteAccess } from '../../../codegen/generated/descriptors.ts';
 import { migrate } from '../../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
 import { overridingRule, valueAt } from '../../../core/descriptors/overridden.ts';
+import brandTemplate from '../../../screens/_templates/brand.json';
+import lenderTemplate from '../../../screens/_templates/lender.json';
 
 export type Doc = Record<string, unknown>;
 
@@ -128,13 +130,11 @@ export function previewVisitors(labels: Readonly<Record<string, Readonly<Record<
 }
 
 /** A new brand: a copy of another under a new id, not the default, on no host yet (?brand=<id> shows it). */
-export function newBrand(from: Doc, id: string): Doc {
-  const { default: _default, ...rest } = from;
-  return { ...rest, id, hosts: [], names: { primary: `${id} Financing`, alternate: `${id} Patient Financing` } };
-}
+/** A new brand: the template's neutral words under its id (decision 0275); its hosts, names and footer to fill in. */
+export const newBrand = (id: string): Doc => ({ ...brandTemplate, id, logo: { text: id } });
 
-/** A new lender: a copy of another under a new code (its file's name) and a name to change (decision 0231). */
-export const newLender = (from: Doc, code: string): Doc => ({ ...from, code, name: `${code.toUpperCase()} (new lender)` });
+/** A new lender: the template's neutral words and one plan under its code (its file's name), and a name to change (decision 0275). */
+export const newLender = (code: string): Doc => ({ ...lenderTemplate, code, name: `${code.toUpperCase()} (new lender)` });
 
 /**
  * A new language: a copy of a translation under a new locale (its file's name), its own name and tag to set, never the
@@ -145,17 +145,16 @@ export function newLanguage(from: Doc, locale: string): Doc {
   return { ...rest, locale, name: locale, tag: locale };
 }
 
-/** What 'New' can start: a copy of a file of its place (the default brand, the first lender, a translation) under a new name. */
+/** What 'New' can start under a new name: a brand or a lender from its neutral template, a language from a translation. */
 export const NEW_FILES = {
-  brand: { label: 'Brand', place: 'brands', words: 'brand (its id)', example: 'bright', copy: newBrand, from: (files: readonly StudioFile[]) => files.find((f) => f.path === `brands/${defaultBrand(files)}.json`)?.doc ?? {} },
-  lender: { label: 'Lender', place: 'lenders', words: 'lender (its code)', example: 'acme', copy: newLender, from: (files: readonly StudioFile[]) => files.find((f) => f.path.startsWith('lenders/'))?.doc ?? {} },
+  brand: { label: 'Brand', place: 'brands', words: 'brand (its id)', example: 'bright', start: (_files: readonly StudioFile[], id: string) => newBrand(id) },
+  lender: { label: 'Lender', place: 'lenders', words: 'lender (its code)', example: 'acme', start: (_files: readonly StudioFile[], code: string) => newLender(code) },
   language: {
     label: 'Language',
     place: 'languages',
     words: 'language (its code)',
     example: 'fr',
-    copy: newLanguage,
-    from: (files: readonly StudioFile[]) => files.find((f) => f.path.startsWith('languages/') && f.doc.source !== true)?.doc ?? {},
+    start: (files: readonly StudioFile[], locale: string) => newLanguage(files.find((f) => f.path.startsWith('languages/') && f.doc.source !== true)?.doc ?? {}, locale),
   },
 } as const;
 export type NewKind = keyof typeof NEW_FILES;

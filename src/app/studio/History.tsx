@@ -9,7 +9,8 @@ export type HistoryStep = { kind: 'restore' | 'revert'; id: number };
 const question = (step: HistoryStep, publications: StudioPublication[]) => {
   if (step.kind === 'revert') {
     const files = publications.find((p) => p.id === step.id)?.changed ?? [];
-    return `Undo publication ${step.id}? ${files.join(', ')} go back to what they were before it; everything else stays as it is live now.`;
+    const one = files.length === 1;
+    return `Undo publication ${step.id}? ${files.join(', ')} ${one ? 'goes' : 'go'} back to what ${one ? 'it was' : 'they were'} before it; everything else stays as it is live now.`;
   }
   return step.id === 0
     ? 'Make the files as deployed live again? Every publication since is taken back.'
@@ -49,44 +50,47 @@ export function History({ publications, note, onConfirm, busy }: { publications:
           Roll back the last publication
         </Button>
       )}
-      <chakra.table {...compactTable}>
-        <thead>
-          <tr>
-            <chakra.th textAlign="start">When</chakra.th>
-            <chakra.th textAlign="start">Who</chakra.th>
-            <chakra.th textAlign="start">Note</chakra.th>
-            <chakra.th textAlign="start">Files</chakra.th>
-            <chakra.th />
-          </tr>
-        </thead>
-        <tbody>
-          {publications.map((p, index) => (
-            <tr key={p.id}>
-              <td>{new Date(p.publishedAt).toLocaleString()}</td>
-              <td>{p.publishedBy}</td>
-              <td>
-                {p.note}
-                {p.restoredFrom !== null ? ` (restored ${p.restoredFrom === 0 ? 'the deployed files' : `publication ${p.restoredFrom}`})` : ''}
-              </td>
-              <td>{p.changed.join(', ')}</td>
-              <td>
-                <HStack gap="1" justify="flex-end">
-                  {index === 0 ? (
-                    <Badge>Live</Badge>
-                  ) : (
-                    <Button size="xs" variant="outline" disabled={busy || !noted} onClick={() => ask({ kind: 'restore', id: p.id })}>
-                      Make live again
-                    </Button>
-                  )}
-                  <Button size="xs" variant="outline" disabled={busy || !noted} aria-label={`Undo publication ${p.id}`} onClick={() => ask({ kind: 'revert', id: p.id })}>
-                    Undo
-                  </Button>
-                </HStack>
-              </td>
+      {/* The studio's middle column is narrow: the list scrolls sideways rather than hide its buttons. */}
+      <Box overflowX="auto">
+        <chakra.table {...compactTable}>
+          <thead>
+            <tr>
+              <chakra.th textAlign="start">When</chakra.th>
+              <chakra.th textAlign="start">Who</chakra.th>
+              <chakra.th textAlign="start">Note</chakra.th>
+              <chakra.th textAlign="start">Files</chakra.th>
+              <chakra.th />
             </tr>
-          ))}
-        </tbody>
-      </chakra.table>
+          </thead>
+          <tbody>
+            {publications.map((p, index) => (
+              <tr key={p.id}>
+                <td>{new Date(p.publishedAt).toLocaleString()}</td>
+                <td>{p.publishedBy}</td>
+                <td>
+                  {p.note}
+                  {p.restoredFrom !== null ? ` (restored ${p.restoredFrom === 0 ? 'the deployed files' : `publication ${p.restoredFrom}`})` : ''}
+                </td>
+                <td>{p.changed.join(', ')}</td>
+                <td>
+                  <Stack gap="1" align="flex-end">
+                    {index === 0 ? (
+                      <Badge>Live</Badge>
+                    ) : (
+                      <Button size="xs" variant="outline" disabled={busy || !noted} onClick={() => ask({ kind: 'restore', id: p.id })}>
+                        Make live again
+                      </Button>
+                    )}
+                    <Button size="xs" variant="outline" disabled={busy || !noted} aria-label={`Undo publication ${p.id}`} onClick={() => ask({ kind: 'revert', id: p.id })}>
+                      Undo
+                    </Button>
+                  </Stack>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </chakra.table>
+      </Box>
     </Stack>
   );
 }

@@ -15,6 +15,7 @@ import { listDescriptorFiles, type DescriptorFile } from '../../core/descriptors
 import { kindOfPath } from '../../core/descriptors/kinds.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../core/descriptors/fragments.ts';
+import { canonicalJson } from '../../core/canonical-json.ts';
 
 export const LIVE_TTL_MS = 2_000;
 
@@ -38,20 +39,8 @@ let built: DescriptorFile[] | undefined;
 /** The files deployed with the build, read once. */
 export const builtFiles = (): DescriptorFile[] => (built ??= listDescriptorFiles());
 
-/** JSON with sorted keys: the same content always hashes and compares the same (jsonb keeps no key order). */
-export function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
-
 export const overlayHash = (overlay: Readonly<Record<string, unknown>>): string =>
-  Object.keys(overlay).length === 0 ? '' : createHash('sha256').update(canonical(overlay)).digest('hex').slice(0, 16);
+  Object.keys(overlay).length === 0 ? '' : createHash('sha256').update(canonicalJson(overlay)).digest('hex').slice(0, 16);
 
 /** The build's files with an overlay's files in place of (or beside) them. */
 export function withOverlay(files: readonly DescriptorFile[], overlay: Readonly<Record<string, unknown>>): DescriptorFile[] {
@@ -82,10 +71,10 @@ export const builtExpanded = (): ReadonlyMap<string, unknown> => (builtDocs ??= 
 
 /** The files of an overlaid set that the deployed ones (as the browser's bundle holds them) do not match: expanded. */
 export function servedFiles(overlay: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  builtCanonical ??= new Map([...builtExpanded()].map(([path, doc]) => [path, canonical(doc)]));
+  builtCanonical ??= new Map([...builtExpanded()].map(([path, doc]) => [path, canonicalJson(doc)]));
   const served: Record<string, unknown> = {};
   for (const [path, doc] of expanded(withOverlay(builtFiles(), overlay))) {
-    if (builtCanonical.get(path) !== canonical(doc)) served[path] = doc;
+    if (builtCanonical.get(path) !== canonicalJson(doc)) served[path] = doc;
   }
   return served;
 }

@@ -1,4 +1,5 @@
 import { sha256Hex } from './consent.ts';
+import { canonicalJson } from '../../core/canonical-json.ts';
 
 /**
  * The signing ceremony's audit trail (docs/decisions/0107): each event is chained to the one before
@@ -26,16 +27,6 @@ export interface ChainedEvent extends ESignEvent {
 }
 
 export const GENESIS = '0'.repeat(64);
-
-/** JSON with object keys sorted at every level: the same event always hashes the same. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
 
 export function chainHash(prevHash: string, event: ESignEvent): string {
   const { seq, type, at, ip, userAgent, contractId, data } = event;

@@ -90,6 +90,17 @@ describe('the layers', () => {
     });
   }
 
+  it('the engine (src/engine/) imports nothing of the app (src/app/) nor its widgets: the app gives them to it', () => {
+    const outside = [join(ROOT, 'src', 'app'), join(ROOT, 'src', 'widgets')];
+    const found = filesUnder(join(ROOT, 'src', 'engine')).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(SPECIFIER)]
+        .map((m) => m[1] ?? m[2]!)
+        .filter((specifier) => specifier.startsWith('.') && outside.some((dir) => resolve(dirname(file), specifier).startsWith(dir + sep)))
+        .map((specifier) => `${relative(ROOT, file)} imports ${specifier}`),
+    );
+    expect(found).toEqual([]);
+  });
+
   it('have no import circles: each file can be read, tested and split without the ones that import it', () => {
     expect(circles(importGraph()).map((circle) => circle.map((f) => relative(ROOT, f).split(sep).join('/')).join(' → '))).toEqual([]);
   });

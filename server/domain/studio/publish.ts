@@ -12,13 +12,14 @@ import { checkDescriptors, contractContext, formSchemaNames } from '../../../cor
 import type { CheckContext } from '../../../core/descriptors/check.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { hostMatches } from '../../../core/brand.ts';
-import { builtFiles, canonical, liveSetOf, nowLive, overlayHash, readLiveSet, servedFiles, withOverlay, type LiveSet } from '../../descriptors/live.ts';
+import { builtFiles, liveSetOf, nowLive, overlayHash, readLiveSet, servedFiles, withOverlay, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
 import { publishedLanguages } from '../../descriptors/languages.ts';
 import { DescriptorFileError } from '../../../core/descriptors/read.ts';
 import { quoted, shortened } from '../../../core/descriptors/errors.ts';
 import { draftLanguageStates, outOfDateRefusal } from './translations.ts';
+import { canonicalJson } from '../../../core/canonical-json.ts';
 
 type Schemas = components['schemas'];
 /** Files by path under screens/: a document, or null for 'as deployed' (a file the deployment lacks is removed, decision 0239). */
@@ -98,16 +99,16 @@ async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Dr
 
 /** The overlay of a set after a draft: a file put back as it was built, or as deployed (null), leaves the overlay. */
 function overlayAfter(live: LiveSet, draft: Draft): Record<string, unknown> {
-  const builtText = new Map(builtFiles().map((f) => [f.relative, canonical(JSON.parse(f.text))]));
+  const builtText = new Map(builtFiles().map((f) => [f.relative, canonicalJson(JSON.parse(f.text))]));
   const overlay: Record<string, unknown> = {};
-  for (const [path, doc] of Object.entries({ ...live.overlay, ...draft })) if (doc !== null && builtText.get(path) !== canonical(doc)) overlay[path] = doc;
+  for (const [path, doc] of Object.entries({ ...live.overlay, ...draft })) if (doc !== null && builtText.get(path) !== canonicalJson(doc)) overlay[path] = doc;
   return overlay;
 }
 
 /** The files two overlays make different (a file absent from an overlay is as built). */
 function changedBetween(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
   const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...paths].filter((path) => canonical(before[path]) !== canonical(after[path])).sort();
+  return [...paths].filter((path) => canonicalJson(before[path]) !== canonicalJson(after[path])).sort();
 }
 
 /** Publications with who made them, newest first: one (`id`) or the latest 200. */

@@ -9,19 +9,18 @@ import { recordSecurityEvent } from '../../http/security-events.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../../core/lenders/callback-signature.ts';
 import { tellLenderNews } from '../../lenders/http/news.ts';
 import type { Services } from '../../services.ts';
-import { readApplication, type Application } from '../applications/detail.ts';
+import type { Application } from '../applications/detail.ts';
+import { applicationWithRoute } from './application-read.ts';
 import { appStipulations } from '../applications/followup.ts';
 import { lockApplication } from '../applications/records.ts';
 import { toDollars, toUtc } from '../values.ts';
 import { offerList } from './offers.ts';
 import { moveApplication } from '../applications/moves.ts';
 import { adapterOf, catalogueOf } from './office-lenders.ts';
-import { journeyStateOf } from './state.ts';
-import { nextRoute } from './routing.ts';
 import { sha256Hex } from '../../esign/consent.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { createJobRunner } from '../../jobs/runner.ts';
-import { CALLBACK_ATTEMPTS, CALLBACK_QUEUE, contractChange, lenderNewsQueues, type CallbackResult } from './lender-news.ts';
+import { CALLBACK_ATTEMPTS, CALLBACK_QUEUE, lenderNewsQueues, type CallbackResult } from './lender-news.ts';
 
 type Schemas = components['schemas'];
 type SubStatus = Schemas['ContractSubStatus'];
@@ -35,31 +34,6 @@ declare module 'fastify' {
 
 /** A callback signed longer ago (or further ahead) than this is refused: a captured request cannot be replayed later. */
 export const CALLBACK_TOLERANCE_SECONDS = 300;
-
-// ---- App_GetApp with the route of the next step --------------------------------------------------
-
-export async function applicationWithRoute(services: Services, appId: number): Promise<Application> {
-  const { application, record } = await readApplication(services.db, services.settings.piiKey, appId);
-  return { ...application, nextRoute: nextRoute(catalogueOf(services), await journeyStateOf(services.db, record)) };
-}
-
-/** App_GetApp; refreshStatus asks the selected lender for news first (docs/decisions/0103). */
-export async function getAppWithRoute(services: Services, caller: Caller, appId: number, refresh: boolean): Promise<Application> {
-  if (refresh) {
-    const [app] = await services.db.select().from(applications).where(eq(applications.id, appId));
-    if (!app) throw new HttpProblem(404, 'The application could not be found.');
-    const adapter = app.lenderCode ? catalogueOf(services).get(app.lenderCode) : undefined;
-    const [answer] = app.lenderId ? await services.db.select().from(applicationLenders).where(and(eq(applicationLenders.appId, appId), eq(applicationLenders.lenderId, app.lenderId))) : [];
-    const effect = adapter ? await adapter.status({ appId, lenderAppId: answer?.lenderAppId ?? null }) : null;
-    if (effect && (effect.contractStatus !== undefined || effect.contractSubStatus !== undefined)) {
-      await services.db.transaction(async (tx) => {
-        const locked = await lockApplication(tx, appId);
-        await moveApplication(tx, locked, caller, contractChange(locked, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), 'Status refreshed from the lender');
-      });
-    }
-  }
-  return applicationWithRoute(services, appId);
-}
 
 // ---- App_ProcessLenderCallback --------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import { listDescriptorFiles } from '../core/descriptors/screens.ts';
 import { enumerationLabels } from '../core/contract/schema-files.ts';
 import { readDescriptor } from '../core/descriptors/read.ts';
 import { shownStrings, textsAt } from '../core/descriptors/meta.ts';
+import { borrowerSide } from '../core/descriptors/borrower-side.ts';
 
 type Json = unknown;
 type Doc = Record<string, Json>;
@@ -22,19 +23,6 @@ export { shownStrings };
 
 /** The x-text strings of one descriptor, validated against `schemaRef` ('layouts.schema.json', 'screen.schema.json#/$defs/form'). */
 export const markedTexts = (doc: Json, schemaRef: string): Set<string> => new Set([...textsAt(doc, schemaRef).values()].flat());
-
-/** Walks a descriptor for the screens it names: `screen` (pages) and `dialog` (dialogs) values. */
-function namedScreens(node: Json, out: Array<{ place: 'pages' | 'dialogs'; name: string }> = []) {
-  if (Array.isArray(node)) node.forEach((n) => namedScreens(n, out));
-  else if (node && typeof node === 'object') {
-    for (const [key, value] of Object.entries(node as Doc)) {
-      if (key === 'screen' && typeof value === 'string') out.push({ place: 'pages', name: value });
-      else if (key === 'dialog' && typeof value === 'string') out.push({ place: 'dialogs', name: value });
-      else namedScreens(value, out);
-    }
-  }
-  return out;
-}
 
 /** The engine's own words: the literal of each tr('…') call under src/. */
 function engineWords(): string[] {
@@ -67,46 +55,16 @@ export async function borrowerTexts(formSchema: FormSchemaSource, locale: string
     // A text that is only placeholders ('{item.text}') has no words of its own.
     for (const text of found) if (!texts.has(text) && /\p{L}/u.test(text.replace(/\{[^{}]+\}/g, ''))) texts.set(text, where);
   };
-  for (const [relative, brand] of docs) {
-    if (!relative.startsWith('brands/')) continue;
-    const own = ((brand.translations ?? {}) as Record<string, Record<string, string>>)[locale] ?? {};
-    const words = Object.entries((brand.wording ?? {}) as Record<string, string>).filter(([key]) => own[key] === undefined);
-    add(words.map(([, word]) => word), `screens/${relative} (wording)`);
+  const side = borrowerSide(docs);
+  for (const [place, shown] of side.texts) {
+    // A brand's word it translates itself for this language is not the language file's to translate.
+    const wording = /^screens\/(brands\/[^#]+)#\/wording\/(.+)$/.exec(place);
+    if (wording && ((docs.get(wording[1]!)?.translations ?? {}) as Record<string, Record<string, string>>)[locale]?.[wording[2]!] !== undefined) continue;
+    add(shown, wording ? `screens/${wording[1]} (wording)` : place.split('#')[0]!);
   }
-  const routes = docs.get('routes.json')!;
-  add(markedTexts(routes, 'routes.schema.json'), 'screens/routes.json');
-  const layouts = (docs.get('layouts.json')!.layouts ?? {}) as Record<string, Doc>;
-  const usedLayouts = new Set<string>();
-  const queue: Array<{ place: 'pages' | 'dialogs'; name: string }> = [];
-  for (const route of (routes.routes ?? []) as Doc[]) {
-    if (route.translated !== true) continue;
-    usedLayouts.add(String(route.layout));
-    queue.push(...namedScreens(route));
-  }
-  for (const [relative, lender] of docs) {
-    if (!relative.startsWith('lenders/')) continue;
-    add(markedTexts(lender, 'lender.schema.json'), `screens/${relative}`);
-    for (const route of (lender.routes ?? []) as Doc[]) usedLayouts.add(String(route.layout));
-    queue.push(...namedScreens(lender.routes));
-  }
-  for (const name of usedLayouts) {
-    add(markedTexts(layouts[name], 'layouts.schema.json#/$defs/layout'), `screens/layouts.json (${name})`);
-    queue.push(...namedScreens(layouts[name]));
-  }
-  const seen = new Set<string>();
   const labels = new Set<string>();
-  const forms = new Set<string>();
-  while (queue.length) {
-    const { place, name } = queue.shift()!;
-    const relative = `${place}/${name}.json`;
-    if (seen.has(relative) || !docs.has(relative)) continue;
-    seen.add(relative);
-    const doc = docs.get(relative)!;
-    add(markedTexts(doc, `screen.schema.json#/$defs/${String(doc.kind)}`), `screens/${relative}`);
-    labelNamesIn(doc, labels);
-    if (doc.kind === 'form' && typeof doc.schema === 'string') forms.add(doc.schema);
-    queue.push(...namedScreens(doc));
-  }
+  for (const relative of side.screens) labelNamesIn(docs.get(relative), labels);
+  const forms = side.forms;
   const words = new Set<string>();
   for (const form of forms) schemaWords(await formSchema(form), words);
   add(words, 'a form of the borrower side');

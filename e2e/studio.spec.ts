@@ -141,6 +141,10 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
   // Both texts were translated: the Spanish is out of date, and publishing so is the owner's explicit choice (issue 37).
   const languages = owner.getByRole('status', { name: 'Languages' });
   await expect(languages).toContainText('Español: 2 text(s) out of date', { timeout: 15_000 });
+  // …and how much of the borrower side Spanish covers with the drafts: the two texts less, in their files.
+  await expect(languages).toContainText(/Borrowers' texts translated: [\d,]+ of [\d,]+ \(\d+ %\)\./);
+  await languages.getByText(/^Files with texts not translated into Español \(2\)$/).click();
+  await expect(languages).toContainText('brands/smile.json: 1');
   await expect(languages).toContainText("'Procedure' (was 'Treatment', translated 'Tratamiento'), changed by the drafts");
   await owner.getByLabel('What changes, and why').fill('Procedure, and a warmer title');
   await expect(owner.getByRole('button', { name: 'Publish 2 file(s)' })).toBeDisabled();

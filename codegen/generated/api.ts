@@ -4501,6 +4501,15 @@ export interface components {
             languages: {
                 /** @example es */
                 locale: string;
+                /** @description How much of the borrower side's texts the language translates (the descriptors of the routes marked translated and of every lender; a text that is all placeholders is not counted), and the files with texts it does not, most first. */
+                coverage: {
+                    translated: number;
+                    total: number;
+                    files: {
+                        file: string;
+                        missing: number;
+                    }[];
+                };
                 name: string;
                 outOfDate: {
                     /** @description The file and the place of the text ('screens/brands/smile.json#/wording/service'). */

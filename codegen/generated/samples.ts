@@ -7725,6 +7725,24 @@ export const samples: Readonly<Record<string, unknown>> = {
     "languages": [
       {
         "locale": "es",
+        "coverage": {
+          "translated": 101,
+          "total": 101,
+          "files": [
+            {
+              "file": "Sample file",
+              "missing": 101
+            },
+            {
+              "file": "Sample file 2",
+              "missing": 102
+            },
+            {
+              "file": "Sample file 3",
+              "missing": 103
+            }
+          ]
+        },
         "name": "Sample name",
         "outOfDate": [
           {
@@ -7752,6 +7770,24 @@ export const samples: Readonly<Record<string, unknown>> = {
       },
       {
         "locale": "es",
+        "coverage": {
+          "translated": 102,
+          "total": 102,
+          "files": [
+            {
+              "file": "Sample file",
+              "missing": 101
+            },
+            {
+              "file": "Sample file 2",
+              "missing": 102
+            },
+            {
+              "file": "Sample file 3",
+              "missing": 103
+            }
+          ]
+        },
         "name": "Sample name 2",
         "outOfDate": [
           {
@@ -7779,6 +7815,24 @@ export const samples: Readonly<Record<string, unknown>> = {
       },
       {
         "locale": "es",
+        "coverage": {
+          "translated": 103,
+          "total": 103,
+          "files": [
+            {
+              "file": "Sample file",
+              "missing": 101
+            },
+            {
+              "file": "Sample file 2",
+              "missing": 102
+            },
+            {
+              "file": "Sample file 3",
+              "missing": 103
+            }
+          ]
+        },
         "name": "Sample name 3",
         "outOfDate": [
           {

@@ -7914,6 +7914,20 @@ export interface StudioCheck {
    */
   languages: {
     locale: string;
+    /**
+     * How much of the borrower side's texts the language translates (the descriptors of the routes marked translated and of every lender; a text that is all placeholders is not counted), and the files with texts it does not, most first.
+     */
+    coverage: {
+      translated: number;
+      total: number;
+      /**
+       * @maxItems 300
+       */
+      files: {
+        file: string;
+        missing: number;
+      }[];
+    };
     name: string;
     /**
      * @maxItems 500

@@ -41,6 +41,31 @@ export function outOfDate(before: TextsByPlace, after: TextsByPlace, { texts, ow
   return found;
 }
 
+/** A text worth translating: words, not only placeholders ('{row.firstName} {row.lastName}' is not). */
+const hasWords = (text: string) => /\p{L}/u.test(text.replace(/\{[^{}]+\}/g, ''));
+
+/**
+ * How much of the borrower side's texts a language translates (issue 41, item 4): each text of words at each place
+ * counts once; translated by the language's texts, or by a place's own translation (a brand's word). The files with
+ * untranslated texts come most first.
+ */
+export function coverage(borrowerTexts: TextsByPlace, { texts, ownAfter }: Pick<Translations, 'texts' | 'ownAfter'>): LanguageState['coverage'] {
+  let total = 0;
+  let translated = 0;
+  const missing = new Map<string, number>();
+  for (const [place, shown] of borrowerTexts) {
+    const file = place.split('#')[0]!;
+    for (const text of shown) {
+      if (!hasWords(text)) continue;
+      total += 1;
+      if (ownAfter.has(place) || texts[text] !== undefined) translated += 1;
+      else missing.set(file, (missing.get(file) ?? 0) + 1);
+    }
+  }
+  const files = [...missing].map(([file, count]) => ({ file, missing: count })).sort((a, b) => b.missing - a.missing || a.file.localeCompare(b.file));
+  return { translated, total, files: files.slice(0, 300) };
+}
+
 /** The new ones of `now`: out of date by a draft, not already in `live`. */
 export const addedBy = (now: readonly OutOfDate[], live: readonly OutOfDate[]): OutOfDate[] =>
   now.filter((entry) => !live.some((old) => old.place === entry.place && old.text === entry.text));

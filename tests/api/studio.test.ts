@@ -101,11 +101,19 @@ describe('the studio (decision 0228)', () => {
   it("marks a changed source text's translations as out of date, shows each language's state, and publishes them so only when asked to (issue 37, decision 0255)", async () => {
     const all = await files();
     const smile = { ...docOf(all, 'brands/smile.json'), wording: { service: 'Procedure' } };
-    const check = async (draft: Record<string, unknown>) => JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body) as { errors: string[]; languages: unknown[] };
+    type Coverage = { translated: number; total: number; files: Array<{ file: string; missing: number }> };
+    const check = async (draft: Record<string, unknown>) => JSON.parse((await call(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body) as { errors: string[]; languages: Array<{ coverage: Coverage }> };
+    // How much of the borrower side Spanish covers (issue 41, item 4): all of it as deployed (the unit test of the
+    // language files holds it so); the brand's word changed is one text less, in its file.
+    const live = (await check({})).languages[0]!.coverage;
+    expect(live.total).toBeGreaterThan(250);
+    expect(live).toMatchObject({ translated: live.total, files: [] });
+    const drafted = (await check({ 'brands/smile.json': smile })).languages[0]!.coverage;
+    expect(drafted).toEqual({ translated: live.total - 1, total: live.total, files: [{ file: 'screens/brands/smile.json', missing: 1 }] });
     const procedure = { place: 'screens/brands/smile.json#/wording/service', text: 'Procedure', was: 'Treatment', translation: 'Tratamiento' };
     expect(await check({ 'brands/smile.json': smile })).toMatchObject({ errors: [], languages: [{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: true }] }] });
     // Nothing out of date: every language says so.
-    expect((await check({ 'brands/smile.json': { ...smile, wording: { service: 'Treatment' }, names: { primary: 'SmilePay', alternate: 'SmilePay Patients' } } })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);
+    expect((await check({ 'brands/smile.json': { ...smile, wording: { service: 'Treatment' }, names: { primary: 'SmilePay', alternate: 'SmilePay Patients' } } })).languages).toMatchObject([{ locale: 'es', name: 'Español', outOfDate: [] }]);
 
     const history = async () => (JSON.parse((await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetHistory')).body) as { publications: unknown[] }).publications.length;
     const before = await history();
@@ -116,16 +124,16 @@ describe('the studio (decision 0228)', () => {
 
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: { 'brands/smile.json': smile }, note: 'Procedure, Spanish to follow', publishOutOfDate: true })).statusCode).toBe(200);
     // Still out of date once live, though no longer the draft's doing; then translated, up to date.
-    expect((await check({ 'brands/smile.json': smile })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }]);
+    expect((await check({ 'brands/smile.json': smile })).languages).toMatchObject([{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }]);
     // With no draft at all the studio still shows it: the check of the live set alone.
-    expect(await check({})).toEqual({ errors: [], notices: [], languages: [{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }] });
+    expect(await check({})).toMatchObject({ errors: [], notices: [], languages: [{ locale: 'es', name: 'Español', outOfDate: [{ ...procedure, draft: false }] }] });
     // A publication still changes something.
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: {}, note: 'Nothing' })).statusCode).toBe(400);
     const spanish = docOf(all, 'languages/es.json') as { texts: Record<string, string> };
     const translated = { ...spanish, texts: { ...spanish.texts, Procedure: 'Procedimiento' } };
-    expect((await check({ 'languages/es.json': translated })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);
+    expect((await check({ 'languages/es.json': translated })).languages).toMatchObject([{ locale: 'es', name: 'Español', outOfDate: [] }]);
     // A brand's own word for the language translates it too, when it changes with the word.
-    expect((await check({ 'brands/smile.json': { ...smile, translations: { es: { service: 'Procedimiento' } } } })).languages).toEqual([{ locale: 'es', name: 'Español', outOfDate: [] }]);
+    expect((await check({ 'brands/smile.json': { ...smile, translations: { es: { service: 'Procedimiento' } } } })).languages).toMatchObject([{ locale: 'es', name: 'Español', outOfDate: [] }]);
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'The deployed words' })).statusCode).toBe(200);
   });
 

@@ -6,10 +6,11 @@
 import type { LanguageDescriptor } from '../../../codegen/generated/descriptors.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { textsAt } from '../../../core/descriptors/meta.ts';
-import { addedBy, outOfDate, type LanguageState, type TextsByPlace } from '../../../core/descriptors/translation-state.ts';
+import { addedBy, coverage, outOfDate, type LanguageState, type TextsByPlace } from '../../../core/descriptors/translation-state.ts';
 import type { StudioCheck } from '../../../codegen/generated/schemas.ts';
 import { quoted, shortened } from '../../../core/descriptors/errors.ts';
 import { builtExpanded, servedFiles } from '../../descriptors/live.ts';
+import { borrowerSide } from '../../../core/descriptors/borrower-side.ts';
 
 type Doc = Record<string, unknown>;
 
@@ -47,11 +48,17 @@ export function languageStates(overlay: Readonly<Record<string, unknown>>): Lang
   const deployed = served.flatMap(([path]) => (built.has(path) ? [[path, built.get(path)] as const] : []));
   const before = textsOf(deployed);
   const after = textsOf(served);
+  // Coverage reads the whole borrower side of the set, not only the files the overlay serves.
+  const all = [...new Map([...built, ...served])];
+  const borrower = borrowerSide(new Map(all as Array<[string, Doc]>)).texts;
   const languages = new Map([...built, ...served].filter(([path]) => kindOfPath(path) === 'language') as Array<[string, LanguageDescriptor]>);
   return [...languages.values()]
     .filter((language) => !language.source)
     .sort((a, b) => a.locale.localeCompare(b.locale))
-    .map(({ locale, name, texts }) => ({ locale, name, outOfDate: outOfDate(before, after, { texts: texts as Record<string, string>, ownBefore: ownWords(deployed, locale), ownAfter: ownWords(served, locale) }) }));
+    .map(({ locale, name, texts }) => {
+      const translations = { texts: texts as Record<string, string>, ownBefore: ownWords(deployed, locale), ownAfter: ownWords(served, locale) };
+      return { locale, name, coverage: coverage(borrower, { texts: translations.texts, ownAfter: ownWords(all, locale) }), outOfDate: outOfDate(before, after, translations) };
+    });
 }
 
 /** The languages of the set a draft makes out of a live one, each text out of date marked when the draft makes it so. */

@@ -18,11 +18,24 @@ export function Languages({ languages, chosen, onChoose, onGoTo }: { languages: 
   return (
     <Box role="status" aria-label="Languages" borderWidth="1px" borderColor={affected.length ? 'border.warning' : 'border'} borderRadius="md" p="2">
       <Stack gap="2">
-        {languages.map(({ locale, name, outOfDate }) => (
+        {languages.map(({ locale, name, coverage, outOfDate }) => (
           <Stack key={locale} gap="1">
             <Text fontWeight="semibold" fontSize="sm">
               {outOfDate.length === 0 ? `${name}: up to date.` : `${name}: ${outOfDate.length} text(s) out of date; its readers see them in English.`}
             </Text>
+            <Text fontSize="sm">
+              Borrowers' texts translated: {coverage.translated.toLocaleString('en-US')} of {coverage.total.toLocaleString('en-US')} ({coverage.total ? Math.floor((coverage.translated / coverage.total) * 100) : 100} %).
+            </Text>
+            {coverage.files.length ? (
+              <chakra.details fontSize="sm">
+                <chakra.summary cursor="pointer">Files with texts not translated into {name} ({coverage.files.length})</chakra.summary>
+                {coverage.files.map(({ file, missing }) => (
+                  <Text key={file}>
+                    {file.replace(/^screens\//, '')}: {missing}
+                  </Text>
+                ))}
+              </chakra.details>
+            ) : null}
             {outOfDate.map((entry) => (
               <Text key={`${entry.place} ${entry.text}`} fontSize="sm">
                 '{entry.text}' (was '{entry.was}', translated '{entry.translation}'){entry.draft ? ', changed by the drafts' : ', live'} — {entry.place}

@@ -100,7 +100,7 @@ describe("a brand's hosts never widen whom sign-in trusts (finding 1)", () => {
     const draft = { 'brands/care.json': { ...care, hosts: [...(care.hosts as string[]), 'evil.example'] } };
     // The studio says before publishing that the new host is not one staff may sign in on.
     const check = JSON.parse((await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/CheckDraft', { files: draft })).body);
-    expect(check).toEqual({ errors: [], notices: [expect.stringMatching(/^screens\/brands\/care\.json#\/hosts\/2: .*'evil\.example'.*platform operator approves/)], languages: [{ locale: 'es', name: 'Español', outOfDate: [] }] });
+    expect(check).toEqual({ errors: [], notices: [expect.stringMatching(/^screens\/brands\/care\.json#\/hosts\/2: .*'evil\.example'.*platform operator approves/)], languages: [expect.objectContaining({ locale: 'es', name: 'Español', outOfDate: [] })] });
     const published = await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', { files: draft, note: 'A host of our own, we say' });
     expect(published.statusCode, published.body).toBe(200);
 

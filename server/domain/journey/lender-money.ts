@@ -12,8 +12,8 @@ import type { ApplicationRecord } from '../applications/records.ts';
  * Processing — and the platform's own transfer with the office completes it, as before.
  */
 
-/** The lender's callback, verified by its signature, acts for no person. */
-const LENDER: Caller = { kind: 'anonymous' };
+/** A lender's callback or the portal's poll of a lender, verified by its signature, acts for no person. */
+export const LENDER: Caller = { kind: 'anonymous' };
 
 /** Stages in which the office's payout is still to come. */
 const AWAITING_PAYOUT = new Set(['Finalized', 'SubmittedForFunding']);

@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import { applicationLenders, applications, lenders } from '../../db/schema.ts';
 import type { Db } from '../../db/index.ts';
-import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import type { ClaimedJob } from '../../jobs/queue.ts';
 import type { JobOutcome, QueueWork } from '../../jobs/runner.ts';
@@ -14,7 +13,7 @@ import { moveApplication } from '../applications/moves.ts';
 import { applicantOf } from './applicant.ts';
 import { catalogueOf, discountRateOf } from './office-lenders.ts';
 import { recordAnswers } from './prequal.ts';
-import { fundedByLender, refundTakenByLender } from './lender-money.ts';
+import { fundedByLender, LENDER, refundTakenByLender } from './lender-money.ts';
 import { DECISION_POLL, DECISION_POLL_QUEUE } from './decision-polls.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 
@@ -38,7 +37,6 @@ export const CALLBACK_ATTEMPTS = 12;
 /** What an applied callback answers its lender, kept on its job for a repeat of the same callback. */
 export type CallbackResult = { status: 200; message: string } | { status: 404 | 409; detail: string };
 
-const system: Caller = { kind: 'anonymous' };
 
 /** Contract status and sub-status a lender reports, and the stage they imply. */
 export function contractChange(app: { stage: string; contractStatus: string | null }, contractStatus: string | null | undefined, subStatus: SubStatus | undefined) {
@@ -68,8 +66,8 @@ async function applyDecision(tx: Db, services: Services, app: ApplicationRecord,
   if (app.stage !== 'NotApplicable' && app.stage !== 'Review' && app.stage !== 'Declined') {
     throw HttpProblem.conflict('A decision cannot change an application whose offer is already selected.');
   }
-  await recordAnswers(tx, app, system, [{ ...decision, code: lender.code, lenderId: lender.id, latencyMs: 0 }], catalogueOf(services));
-  await writeLogs(tx, app.id, system, [{ kind: 'Event', message: log.message, data: { ...log.data, status: decision.status } }]);
+  await recordAnswers(tx, app, LENDER, [{ ...decision, code: lender.code, lenderId: lender.id, latencyMs: 0 }], catalogueOf(services));
+  await writeLogs(tx, app.id, LENDER, [{ kind: 'Event', message: log.message, data: { ...log.data, status: decision.status } }]);
   return 'Processed.';
 }
 
@@ -116,11 +114,11 @@ async function applyCallback(services: Services, body: LenderCallback, callbackI
       if (money || effect.contractStatus !== undefined || effect.contractSubStatus !== undefined) {
         if (locked.lenderId !== lender.id) throw HttpProblem.conflict("The lender is not the application's selected lender.");
         const funded = body.eventType === 'Funding' ? fundedByLender(locked, lender.name) : {};
-        await moveApplication(tx, locked, system, { ...contractChange(locked, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), ...funded }, `Lender callback: ${body.eventType}`, logData);
+        await moveApplication(tx, locked, LENDER, { ...contractChange(locked, effect.contractStatus, effect.contractSubStatus as SubStatus | undefined), ...funded }, `Lender callback: ${body.eventType}`, logData);
         if (body.eventType === 'Refund') return refundTakenByLender(tx, locked, lender.name, body.data);
         return 'Processed.';
       }
-      await writeLogs(tx, app.id, system, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: logData }]);
+      await writeLogs(tx, app.id, LENDER, [{ kind: 'Event', message: `Lender callback: ${body.eventType}`, data: logData }]);
       return 'Recorded.';
     });
     return { status: 200, message };

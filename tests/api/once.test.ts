@@ -24,6 +24,8 @@ const delta = (before: Record<string, number>, after: Record<string, number>) =>
 
 /** Writes to what every record shares (the live descriptor set), not to records of their own. */
 const SHARED_STATE = new Set(['Studio_Publish', 'Studio_Revert', 'Studio_Rollback']);
+/** Writes to the one record the caller has (a product owner's drafts), which both sets of records share. */
+const CALLERS_OWN = new Set(['Studio_SaveDraft']);
 
 describe('money, messages and every other write happen once', () => {
   let h: Harness;
@@ -85,6 +87,8 @@ describe('money, messages and every other write happen once', () => {
       const one = delta(start, await rowCounts(h.database.db));
       // Both sets of records share the live descriptor set: it is put back, so that the ten calls find it as the one did.
       if (live !== undefined) expect((await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: live, note: 'As before the one call' })).statusCode).toBe(200);
+      // …and the caller's own record is emptied, so that the ten calls make it anew as the one did.
+      if (CALLERS_OWN.has(single.operationId)) expect((await h.request(repeated.as!, 'PUT', repeated.request.url, { files: {} })).statusCode).toBe(200);
 
       const key = `tenfold-${index}-${Date.now()}`;
       const before = await rowCounts(h.database.db);

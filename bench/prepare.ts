@@ -119,19 +119,19 @@ async function pickApplication(db: Db, officeId: number, piiKey: Buffer, email: 
 }
 
 /**
- * A product owner, named by the stand-in issuer the same way as the bench user: the demo data's first, else (a set
- * seeded before the demo data had one) a bench product owner made now.
+ * A staff member of the platform with this internal role, named by the stand-in issuer the same way as the bench user:
+ * the demo data's first, else (a set seeded before the demo data had one) a bench user made now.
  */
-async function productOwner(db: Db, profile: Profile, provider: string | undefined): Promise<Fixture['owner']> {
-  const found = await db.select({ userId: users.id, email: users.email }).from(users).where(eq(users.userRole, 'product.owner')).orderBy(users.email).limit(1);
-  const [owner] = found.length
+async function internalUser(db: Db, profile: Profile, provider: string | undefined, role: 'product.owner' | 'df.admin'): Promise<Fixture['owner']> {
+  const found = await db.select({ userId: users.id, email: users.email }).from(users).where(eq(users.userRole, role)).orderBy(users.email).limit(1);
+  const [user] = found.length
     ? found
     : await db
         .insert(users)
-        .values({ email: `owner.${profile.email}`, firstName: 'Bench', lastName: 'Owner', role: 'admin', userRole: 'product.owner', title: 'Benchmark', provider: 'bench' })
+        .values({ email: `${role}.${profile.email}`, firstName: 'Bench', lastName: role, role: 'admin', userRole: role, title: 'Benchmark', provider: 'bench' })
         .returning({ userId: users.id, email: users.email });
-  if (provider) await db.update(users).set({ provider, providerId: owner!.userId }).where(eq(users.id, owner!.userId));
-  return owner!;
+  if (provider) await db.update(users).set({ provider, providerId: user!.userId }).where(eq(users.id, user!.userId));
+  return user!;
 }
 
 const { values } = parseArgs({ options: { profile: { type: 'string', default: 'full' }, provider: { type: 'string' } } });
@@ -163,7 +163,8 @@ try {
   // The stand-in issuer of this run names the user by subject = users.id; a server that maps an
   // external issuer's subjects through users.provider / provider_id finds the user that way too.
   if (values.provider) await db.update(users).set({ provider: values.provider, providerId: userId }).where(eq(users.id, userId));
-  const owner = await productOwner(db, profile, values.provider);
+  const owner = await internalUser(db, profile, values.provider, 'product.owner');
+  const platform = await internalUser(db, profile, values.provider, 'df.admin');
   const found = await counts(db, officeId);
   const filter = await nameFilter(db, officeId);
   const appId = await pickApplication(db, officeId, settings.piiKey, profile.email);
@@ -187,6 +188,7 @@ try {
     searchMatches: filter.matches,
     appId,
     owner,
+    platform,
   };
   process.stdout.write(`${FIXTURE_MARK}${JSON.stringify(fixture)}\n`);
 } finally {

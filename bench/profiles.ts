@@ -59,6 +59,8 @@ export interface Fixture {
   appId: number;
   /** A product owner of the demo data: the phone bench publishes a studio change as them (issue 18). */
   owner: { userId: string; email: string };
+  /** A platform admin of the demo data: the reports over every office (issue 40). */
+  platform: { userId: string; email: string };
 }
 
 /** The line prefix that marks the fixture in the output of bench/prepare.ts. */

@@ -16,7 +16,8 @@
  * - the borrower entry route's JavaScript and the send-app form's keystroke time (issue 3);
  * - the borrower's first screens on an emulated phone: bytes, LCP, repeat view, typing (issue 17, bench/phone.ts), and
  *   again with a studio publication live (issue 18, bench/publication.ts);
- * - the contract check of the two hot lists' answers, as the server makes it and with requests' full check (bench/answer-check.ts).
+ * - the contract check of the two hot lists' answers, as the server makes it and with requests' full check (bench/answer-check.ts);
+ * - the reports over the last 12 months, the busy office's and every office's, one call at a time (bench/reports.ts).
  * This process only generates the load and serves the stand-in issuer's keys; one server runs at a
  * time, and nothing is seeded while a server is measured.
  */
@@ -42,6 +43,7 @@ import { publishBrandWord } from './publication.ts';
 import { percentile } from './stats.ts';
 import { benchQueue } from './queue.ts';
 import { benchWebhooks } from './webhooks.ts';
+import { reportTimes, TARGET_REPORT_P95_MS } from './reports.ts';
 import { ensureWebBuild } from '../scripts/web-build.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
@@ -62,7 +64,7 @@ const MAX_ATTEMPTS = 3;
 const say = (message: string) => console.log(message);
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 
-const PARTS = ['api', 'waterfall', 'queue', 'webhooks'] as const;
+const PARTS = ['api', 'waterfall', 'queue', 'webhooks', 'reports'] as const;
 const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, scale: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: true });
 /** `--only waterfall,queue`: some parts alone (the API part is the portal's load, the browser's and the phone's figures). */
 const parts = new Set(values.only ? values.only.split(',') : PARTS);
@@ -260,6 +262,26 @@ async function measurePortal(kind: DatabaseKind, fixture: Fixture, issuer: Issue
 /** Issue 17: GetOfficeApps at 16 connections should reach this share of its floor measured in the same run. */
 const FLOOR_SHARE = 0.85;
 
+/** Reports_GetReport over the last 12 months as the busy office's admin and as a platform admin over every office. */
+async function measureReports(kind: DatabaseKind, fixture: Fixture, issuer: Issuer): Promise<void> {
+  say(`\n▸ ${kind}: reports`);
+  const { child, base } = await startServer(`server (${kind})`, 'server/main.ts', envFor(kind, issuerEnv(issuer.url)), join(dataDir(profile, kind), 'server-reports.log'), '/api/health');
+  try {
+    await quietMachine();
+    const count = values.quick ? 10 : 30;
+    const office = await reportTimes(base, await issuer.token(fixture.userId, fixture.email, AUDIENCE), 'the busy office', { officeId: fixture.officeId, period: 'last12Months' }, count);
+    const all = await reportTimes(base, await issuer.token(fixture.platform.userId, fixture.platform.email, AUDIENCE), 'every office', { period: 'last12Months' }, count);
+    for (const r of [office, all]) {
+      const line = `Reports (${kind}), ${r.label}, last 12 months (${r.started.toLocaleString('en-US')} applications): p50 ${r.p50Ms.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms` +
+        (kind === 'postgres' ? ` — ${verdict(r.p95Ms <= TARGET_REPORT_P95_MS)} (≤ ${TARGET_REPORT_P95_MS} ms)` : '');
+      say(`  ${line}`);
+      summary.push(line);
+    }
+  } finally {
+    await stopChild(child);
+  }
+}
+
 /**
  * PostgreSQL only (PGlite is one process's database): the two hot lists on the floor server (bench/floor.ts) and on
  * the portal, each as one process and as one per core (WORKERS, decision 0202), all in this run.
@@ -420,6 +442,7 @@ async function main(): Promise<number> {
       for (const line of queue) say(`  ${line}`);
       summary.push(...queue);
     }
+    if (parts.has('reports')) await measureReports(kind, fixtures.get(kind)!, issuer);
     if (parts.has('webhooks')) {
       await quietMachine();
       const webhooks = await benchWebhooks(kind, postgresUrl, values.quick ?? false);

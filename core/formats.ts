@@ -151,6 +151,8 @@ export function formatValue(format: string | undefined, value: unknown, lookup?:
       return value === true ? tr('Yes') : value === false ? tr('No') : '';
     case 'number':
       return value === null || value === undefined || value === '' ? '' : formatNumber(tag(), Number(value));
+    case 'percent':
+      return value === null || value === undefined || value === '' ? '' : `${formatNumber(tag(), Number(value))}%`;
     case 'text':
       // A word of the data the language files may translate (a lender's plan name).
       return value === null || value === undefined ? '' : tr(String(value));

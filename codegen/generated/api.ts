@@ -2418,6 +2418,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Reports/GetReport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Report how financing goes for an office, or for every office
+         * @description The funnel, approvals by lender and by place in the office's lender order, and the financed volume over time, for a period and optionally one lender or staff member (issue 40, decision 0277). Office admins report on their office; platform admins on one office or all.
+         */
+        put: operations["Reports_GetReport"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Reports/GetReportCSV/{section}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Download one report as CSV
+         * @description The table of one report (section) of Reports_GetReport, with the same filters, as a CSV file.
+         */
+        put: operations["Reports_GetReportCSV"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -4658,6 +4698,117 @@ export interface components {
             database: "up" | "down";
         };
         /**
+         * Report query
+         * @description Body of Reports_GetReport and Reports_GetReportCSV. Office admins name their office; platform admins may leave it out for every office. fromDate and toDate (both days included) take the place of the period when given.
+         */
+        ReportQuery: {
+            /** @description The location reported on. */
+            officeId?: number;
+            period?: components["schemas"]["ReportPeriod"];
+            /** @description From this day, MM/dd/yyyy. */
+            fromDate?: string;
+            /** @description To this day, MM/dd/yyyy. */
+            toDate?: string;
+            interval?: components["schemas"]["ReportInterval"];
+            /** @description Only what this lender was asked, approved, chose or funded. */
+            lenderId?: number;
+            /**
+             * Format: uuid
+             * @description Only the applications this staff member started.
+             */
+            userId?: string;
+        };
+        /**
+         * Report
+         * @description Answer of Reports_GetReport (issue 40, decision 0277). The funnel, the approvals and the places count the applications started in the period (whenever they got further); the volume counts what was funded, and refunds what was asked back, in the period. Every figure is the sum of the applications behind it.
+         */
+        Report: {
+            /** @description The period's first day, MM/dd/yyyy. */
+            fromDate: string;
+            /** @description The period's last day, MM/dd/yyyy. */
+            toDate: string;
+            interval: components["schemas"]["ReportInterval"];
+            funnel: {
+                step: components["schemas"]["FunnelStep"];
+                count: number;
+                /** @description Percent, one decimal; null where there is nothing to divide by. */
+                shareOfPrevious: number | null;
+                /** @description Percent, one decimal; null where there is nothing to divide by. */
+                shareOfStarted: number | null;
+            }[];
+            /** ApprovalSummary */
+            approval: {
+                /** @description Applications sent to at least one lender. */
+                patients: number;
+                /** @description …of which at least one lender approved. */
+                approved: number;
+                /** @description …of which the first lender of the office's order approved. */
+                approvedByFirst: number;
+                /** @description Percent, one decimal; null where there is nothing to divide by. */
+                shareApproved: number | null;
+                /** @description Percent, one decimal; null where there is nothing to divide by. */
+                shareApprovedByFirst: number | null;
+            };
+            lenders: {
+                lenderId: number;
+                lenderName: string;
+                asked: number;
+                approved: number;
+                /** @description Percent, one decimal; null where there is nothing to divide by. */
+                approvalRate: number | null;
+                /** @description Applications this lender alone approved: without it, the patient had no offer. */
+                approvedOnly: number;
+                averageApprovedAmount: number | null;
+                /** @description The average of the lowest APR this lender offered, percent. */
+                averageApr: number | null;
+            }[];
+            places: {
+                /** @description The place, in the office's lender order, of the first lender that approved; null: none approved. */
+                place: number | null;
+                count: number;
+                /** @description Percent, one decimal; null where there is nothing to divide by. */
+                share: number | null;
+            }[];
+            volume: {
+                /** @description The week's Monday or the month's first day, MM/dd/yyyy. */
+                periodStart: string;
+                funded: number;
+                financed: number;
+                discountFees: number;
+                net: number;
+                refunds: number;
+            }[];
+            /** VolumeTotals */
+            totals: {
+                funded: number;
+                financed: number;
+                discountFees: number;
+                net: number;
+                refunds: number;
+            };
+            /** @description What the filters offer this caller: the locations, lenders and staff members it may report on. */
+            choices: {
+                offices: {
+                    value: number | string;
+                    label: string;
+                }[];
+                lenders: {
+                    value: number | string;
+                    label: string;
+                }[];
+                staff: {
+                    value: number | string;
+                    label: string;
+                }[];
+            };
+        };
+        /**
+         * Report section
+         * @description One report of the Reports page, as a CSV file of its table.
+         * @enum {string}
+         */
+        ReportSection: "funnel" | "lenders" | "places" | "volume";
+        /**
          * Event
          * @description Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.
          */
@@ -5147,6 +5298,24 @@ export interface components {
          * @enum {string}
          */
         LenderTrySample: "Approve" | "Decline" | "Review" | "Counter";
+        /**
+         * Report period
+         * @description A period of the reports, in whole days (UTC, as the lists' dates): this or last calendar month, the last 3 or 12 months up to today, this or last calendar year.
+         * @enum {string}
+         */
+        ReportPeriod: "thisMonth" | "lastMonth" | "last3Months" | "last12Months" | "thisYear" | "lastYear";
+        /**
+         * Report interval
+         * @description How the reports' figures over time are grouped: by week (starting Monday) or by calendar month.
+         * @enum {string}
+         */
+        ReportInterval: "week" | "month";
+        /**
+         * Funnel step
+         * @description A step of the financing funnel (issue 40, decision 0277): how far an application got, whenever it got there. Each step counts the applications that reached it or a later one.
+         * @enum {string}
+         */
+        FunnelStep: "started" | "opened" | "prequalified" | "offers" | "selected" | "signed" | "funded";
         /**
          * KBA choice
          * @description An answer choice of a KBA question.
@@ -9656,6 +9825,69 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Reports_GetReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Report"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Reports_GetReportCSV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                section: components["schemas"]["ReportSection"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReportQuery"];
+            };
+        };
+        responses: {
+            /** @description The report's rows. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

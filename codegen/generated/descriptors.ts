@@ -149,7 +149,7 @@ export type Action =
  */
 export type Actions = Action[];
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, percent '57.1%' (a share given in percent), bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format-kind".
@@ -164,6 +164,7 @@ export type ValueFormat =
       | 'phone'
       | 'ein'
       | 'number'
+      | 'percent'
       | 'bytes'
       | 'chip'
       | 'yesno'
@@ -222,7 +223,7 @@ export type Text5 = (string | number | boolean | null) | Expression[] | Operatio
  */
 export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, percent '57.1%' (a share given in percent), bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  */
 export type ValueFormat1 =
   | (
@@ -234,16 +235,13 @@ export type ValueFormat1 =
       | 'phone'
       | 'ein'
       | 'number'
+      | 'percent'
       | 'bytes'
       | 'chip'
       | 'yesno'
       | 'relative'
     )
   | string;
-/**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
- */
-export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -253,9 +251,21 @@ export type Expression6 = (string | number | boolean | null) | Expression[] | Op
  */
 export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -279,11 +289,11 @@ export type Actions2 = Action[];
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -295,7 +305,7 @@ export type Text11 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -303,11 +313,15 @@ export type Text12 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression14 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
 export type Text13 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text14 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
  *
@@ -322,6 +336,7 @@ export type ScreenDescriptor =
   | DetailScreen
   | ChoiceScreen
   | CompositeScreen
+  | ReportScreen
   | ComponentScreen;
 
 export interface Descriptors {
@@ -1525,6 +1540,12 @@ export interface TableFilter {
     label?: Text6;
   }[];
   format?: ValueFormat1;
+  choicesFrom?: Expression6;
+  /**
+   * The filter's value when the screen opens and after 'Clear'. A select with a default always has a value: it offers no 'All'.
+   */
+  default?: string | number | boolean;
+  visible?: Expression7;
 }
 /**
  * A form rendered by @rjsf with the engine's widgets.
@@ -1559,7 +1580,7 @@ export interface FormScreen {
   order?: string[];
   values?: Bindings5;
   initial?: Bindings6;
-  from?: Expression6;
+  from?: Expression8;
   submit?: FormSubmit;
   /**
    * @maxItems 10
@@ -1639,7 +1660,7 @@ export interface FormRule {
    * The field the message shows at; 'group.*.field' checks the rule for each item of a repeating group, with `item` and `index` in the context.
    */
   field: string;
-  invalid: Expression7;
+  invalid: Expression9;
   /**
    * A key of schemas/messages.json.
    */
@@ -1716,7 +1737,7 @@ export interface WizardStep {
   title: Text;
   screen: Name;
   visible?: Expression;
-  done?: Expression8;
+  done?: Expression10;
   incomplete?: Text8;
   next?: Text9;
   actions?: Actions1;
@@ -1740,7 +1761,7 @@ export interface TableScreen {
    * @maxItems 40
    */
   columns: Column[];
-  columnsFrom?: Expression9;
+  columnsFrom?: Expression11;
   /**
    * @maxItems 20
    */
@@ -1768,11 +1789,11 @@ export interface DialogFrame2 {
  * Rows can be selected with a checkbox; the toolbar's context then holds `selection` (the selected rows' values) and `selectedRows`. A selection keeps only rows still listed.
  */
 export interface TableSelection {
-  value?: Expression10;
+  value?: Expression12;
   label?: Text10;
   allLabel?: Text11;
   visible?: Expression;
-  enabled?: Expression11;
+  enabled?: Expression13;
 }
 /**
  * Lanes by a key (the stage), one card per item.
@@ -1865,7 +1886,7 @@ export interface DetailSection {
    */
   fields?: DisplayField[];
   visible?: Expression;
-  each?: Expression12;
+  each?: Expression14;
   image?: DetailImage;
   /**
    * Buttons at the section's title, e.g. an Edit link to where its data is changed.
@@ -1993,6 +2014,117 @@ export interface CompositePart {
   screen: Name;
   title?: Text;
   visible?: Expression;
+}
+/**
+ * Figures of one operation's answer (issue 40): filters shared by every section, always shown; each section a chart drawn from its table's columns, the table itself, and a sentence that sums it up, so that each chart can be read without seeing it.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "screen__report".
+ */
+export interface ReportScreen {
+  kind: 'report';
+  format: FormatVersion;
+  title?: Text;
+  intro?: Text;
+  source: DataSource4;
+  /**
+   * @maxItems 12
+   */
+  filters?: TableFilter[];
+  /**
+   * @maxItems 10
+   */
+  toolbar?: Button[];
+  /**
+   * @minItems 1
+   * @maxItems 12
+   */
+  sections: ReportSection[];
+}
+/**
+ * The operation a screen reads, with bound parameters. `paged` lists send page, pageSize, sortBy and sortDesc in the body and read a paged result (spec §3).
+ */
+export interface DataSource4 {
+  operation: OperationId;
+  params?: Bindings;
+  query?: Bindings;
+  body?: Bindings;
+  when?: Expression;
+  paged?: boolean;
+  /**
+   * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
+   */
+  rows?: string;
+  pageSize?: number;
+  sortBy?: string;
+  sortDesc?: boolean;
+  errorTitle?: Text;
+  /**
+   * A dotted path inside the answer to use instead of the whole answer.
+   */
+  select?: string;
+  /**
+   * Failures show no toast (the screen shows its own state instead).
+   */
+  quiet?: boolean;
+  filter?: Expression3;
+  /**
+   * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
+   */
+  refetchInterval?: number;
+  /**
+   * Reads the operation again when the window gets the focus back.
+   */
+  refetchOnFocus?: boolean;
+  refetchWhile?: Expression4;
+  syncSession?: Bindings3;
+}
+/**
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "screen__reportSection".
+ */
+export interface ReportSection {
+  id: Name;
+  title: Text;
+  summary?: Text14;
+  /**
+   * Dotted path of the section's rows in the answer.
+   */
+  rows: string;
+  /**
+   * @minItems 1
+   * @maxItems 20
+   */
+  columns: Column[];
+  chart?: ReportChart;
+  /**
+   * @maxItems 4
+   */
+  toolbar?: Button[];
+  empty?: Text;
+  visible?: Expression;
+}
+export interface ReportChart {
+  /**
+   * Bars, or a line over time.
+   */
+  type: 'bar' | 'line';
+  /**
+   * Bars run up (default) or across (a funnel's steps read down the page).
+   */
+  direction?: 'vertical' | 'horizontal';
+  /**
+   * The column whose words name each bar or point.
+   */
+  x: string;
+  /**
+   * The columns whose figures are drawn, in their headers' words and their formats.
+   *
+   * @minItems 1
+   * @maxItems 6
+   */
+  series: string[];
+  stacked?: boolean;
 }
 /**
  * The rules of US states that shape a credit application (screens/states.json, docs/decisions/0213): who may fill it in, the age from which a borrower may contract. Adding or changing a state's rule is a change of this file, read by the server (the waterfall, the office's send options) and checked by the build.

@@ -130,6 +130,15 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Processing": "Processing",
     "Completed": "Completed"
   },
+  "FunnelStep": {
+    "started": "Started (link sent or in the office)",
+    "opened": "Opened by the patient",
+    "prequalified": "Applied for pre-qualification",
+    "offers": "Pre-qualified with offers",
+    "selected": "Offer selected",
+    "signed": "Signed",
+    "funded": "Funded"
+  },
   "JobQueue": {
     "message": "E-mail or text message",
     "lender-callback": "News from a lender",
@@ -198,6 +207,24 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Processing": "Processing",
     "Completed": "Completed",
     "Cancelled": "Cancelled"
+  },
+  "ReportInterval": {
+    "week": "By week",
+    "month": "By month"
+  },
+  "ReportPeriod": {
+    "thisMonth": "This month",
+    "lastMonth": "Last month",
+    "last3Months": "Last 3 months",
+    "last12Months": "Last 12 months",
+    "thisYear": "This year",
+    "lastYear": "Last year"
+  },
+  "ReportSection": {
+    "funnel": "Funnel",
+    "lenders": "Approvals by lender",
+    "places": "Approvals by place in your lender order",
+    "volume": "Financed volume"
   },
   "Residence": {
     "Rent": "Rent",

@@ -134,6 +134,8 @@ const compact = {
   Studio_Rollback: 'post /api/Studio/Rollback wb',
   Studio_Revert: 'post /api/Studio/Revert wb',
   Health_GetHealth: 'get /api/health',
+  Reports_GetReport: 'put /api/Reports/GetReport b',
+  Reports_GetReportCSV: 'put /api/Reports/GetReportCSV/{section} db',
 } as const;
 
 export type OperationId = keyof typeof compact;

@@ -8073,5 +8073,163 @@ export const samples: Readonly<Record<string, unknown>> = {
   "Health_GetHealth": {
     "status": "ok",
     "database": "up"
+  },
+  "Reports_GetReport": {
+    "fromDate": "03/16/2026",
+    "toDate": "03/16/2026",
+    "interval": "week",
+    "funnel": [
+      {
+        "step": "started",
+        "count": 101,
+        "shareOfPrevious": 100,
+        "shareOfStarted": 100
+      },
+      {
+        "step": "opened",
+        "count": 102,
+        "shareOfPrevious": 100,
+        "shareOfStarted": 100
+      },
+      {
+        "step": "prequalified",
+        "count": 103,
+        "shareOfPrevious": 100,
+        "shareOfStarted": 100
+      }
+    ],
+    "approval": {
+      "patients": 101,
+      "approved": 101,
+      "approvedByFirst": 101,
+      "shareApproved": 100,
+      "shareApprovedByFirst": 100
+    },
+    "lenders": [
+      {
+        "lenderId": 101,
+        "lenderName": "Sample lender name",
+        "asked": 101,
+        "approved": 101,
+        "approvalRate": 100,
+        "approvedOnly": 101,
+        "averageApprovedAmount": 1250,
+        "averageApr": 100
+      },
+      {
+        "lenderId": 102,
+        "lenderName": "Sample lender name 2",
+        "asked": 102,
+        "approved": 102,
+        "approvalRate": 100,
+        "approvedOnly": 102,
+        "averageApprovedAmount": 1500,
+        "averageApr": 100
+      },
+      {
+        "lenderId": 103,
+        "lenderName": "Sample lender name 3",
+        "asked": 103,
+        "approved": 103,
+        "approvalRate": 100,
+        "approvedOnly": 103,
+        "averageApprovedAmount": 1750,
+        "averageApr": 100
+      }
+    ],
+    "places": [
+      {
+        "place": 100,
+        "count": 101,
+        "share": 100
+      },
+      {
+        "place": 100,
+        "count": 102,
+        "share": 100
+      },
+      {
+        "place": 100,
+        "count": 103,
+        "share": 100
+      }
+    ],
+    "volume": [
+      {
+        "periodStart": "Sample",
+        "funded": 101,
+        "financed": 1250,
+        "discountFees": 1250,
+        "net": 1250,
+        "refunds": 1250
+      },
+      {
+        "periodStart": "Sample",
+        "funded": 102,
+        "financed": 1500,
+        "discountFees": 1500,
+        "net": 1500,
+        "refunds": 1500
+      },
+      {
+        "periodStart": "Sample",
+        "funded": 103,
+        "financed": 1750,
+        "discountFees": 1750,
+        "net": 1750,
+        "refunds": 1750
+      }
+    ],
+    "totals": {
+      "funded": 101,
+      "financed": 1250,
+      "discountFees": 1250,
+      "net": 1250,
+      "refunds": 1250
+    },
+    "choices": {
+      "offices": [
+        {
+          "value": 101,
+          "label": "Sample label"
+        },
+        {
+          "value": 102,
+          "label": "Sample label 2"
+        },
+        {
+          "value": 103,
+          "label": "Sample label 3"
+        }
+      ],
+      "lenders": [
+        {
+          "value": 101,
+          "label": "Sample label"
+        },
+        {
+          "value": 102,
+          "label": "Sample label 2"
+        },
+        {
+          "value": 103,
+          "label": "Sample label 3"
+        }
+      ],
+      "staff": [
+        {
+          "value": 101,
+          "label": "Sample label"
+        },
+        {
+          "value": 102,
+          "label": "Sample label 2"
+        },
+        {
+          "value": 103,
+          "label": "Sample label 3"
+        }
+      ]
+    }
   }
 };

@@ -466,6 +466,34 @@ export type AppLogKind = 'Event' | 'Decision' | 'Contract';
  */
 export type LenderTrySample = 'Approve' | 'Decline' | 'Review' | 'Counter';
 /**
+ * A period of the reports, in whole days (UTC, as the lists' dates): this or last calendar month, the last 3 or 12 months up to today, this or last calendar year.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ReportPeriod".
+ */
+export type ReportPeriod = 'thisMonth' | 'lastMonth' | 'last3Months' | 'last12Months' | 'thisYear' | 'lastYear';
+/**
+ * How the reports' figures over time are grouped: by week (starting Monday) or by calendar month.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ReportInterval".
+ */
+export type ReportInterval = 'week' | 'month';
+/**
+ * A step of the financing funnel (issue 40, decision 0277): how far an application got, whenever it got there. Each step counts the applications that reached it or a later one.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FunnelStep".
+ */
+export type FunnelStep = 'started' | 'opened' | 'prequalified' | 'offers' | 'selected' | 'signed' | 'funded';
+/**
+ * One report of the Reports page, as a CSV file of its table.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ReportSection".
+ */
+export type ReportSection = 'funnel' | 'lenders' | 'places' | 'volume';
+/**
  * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -8275,6 +8303,187 @@ export interface StudioRevert {
 export interface Health {
   status: 'ok' | 'degraded';
   database: 'up' | 'down';
+}
+/**
+ * Body of Reports_GetReport and Reports_GetReportCSV. Office admins name their office; platform admins may leave it out for every office. fromDate and toDate (both days included) take the place of the period when given.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ReportQuery".
+ */
+export interface ReportQuery {
+  /**
+   * The location reported on.
+   */
+  officeId?: number;
+  period?: ReportPeriod;
+  /**
+   * From this day, MM/dd/yyyy.
+   */
+  fromDate?: string;
+  /**
+   * To this day, MM/dd/yyyy.
+   */
+  toDate?: string;
+  interval?: ReportInterval;
+  /**
+   * Only what this lender was asked, approved, chose or funded.
+   */
+  lenderId?: number;
+  /**
+   * Only the applications this staff member started.
+   */
+  userId?: string;
+}
+/**
+ * Answer of Reports_GetReport (issue 40, decision 0277). The funnel, the approvals and the places count the applications started in the period (whenever they got further); the volume counts what was funded, and refunds what was asked back, in the period. Every figure is the sum of the applications behind it.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "Report".
+ */
+export interface Report {
+  /**
+   * The period's first day, MM/dd/yyyy.
+   */
+  fromDate: string;
+  /**
+   * The period's last day, MM/dd/yyyy.
+   */
+  toDate: string;
+  interval: ReportInterval;
+  /**
+   * @maxItems 7
+   */
+  funnel:
+    | []
+    | [FunnelRow]
+    | [FunnelRow, FunnelRow]
+    | [FunnelRow, FunnelRow, FunnelRow]
+    | [FunnelRow, FunnelRow, FunnelRow, FunnelRow]
+    | [FunnelRow, FunnelRow, FunnelRow, FunnelRow, FunnelRow]
+    | [FunnelRow, FunnelRow, FunnelRow, FunnelRow, FunnelRow, FunnelRow]
+    | [FunnelRow, FunnelRow, FunnelRow, FunnelRow, FunnelRow, FunnelRow, FunnelRow];
+  approval: ApprovalSummary;
+  /**
+   * @maxItems 100
+   */
+  lenders: LenderReportRow[];
+  /**
+   * @maxItems 101
+   */
+  places: PlaceReportRow[];
+  /**
+   * @maxItems 800
+   */
+  volume: VolumeReportRow[];
+  totals: VolumeTotals;
+  /**
+   * What the filters offer this caller: the locations, lenders and staff members it may report on.
+   */
+  choices: {
+    /**
+     * @maxItems 1000
+     */
+    offices: {
+      value: number | string;
+      label: string;
+    }[];
+    /**
+     * @maxItems 1000
+     */
+    lenders: {
+      value: number | string;
+      label: string;
+    }[];
+    /**
+     * @maxItems 1000
+     */
+    staff: {
+      value: number | string;
+      label: string;
+    }[];
+  };
+}
+export interface FunnelRow {
+  step: FunnelStep;
+  count: number;
+  /**
+   * Percent, one decimal; null where there is nothing to divide by.
+   */
+  shareOfPrevious: number | null;
+  /**
+   * Percent, one decimal; null where there is nothing to divide by.
+   */
+  shareOfStarted: number | null;
+}
+export interface ApprovalSummary {
+  /**
+   * Applications sent to at least one lender.
+   */
+  patients: number;
+  /**
+   * …of which at least one lender approved.
+   */
+  approved: number;
+  /**
+   * …of which the first lender of the office's order approved.
+   */
+  approvedByFirst: number;
+  /**
+   * Percent, one decimal; null where there is nothing to divide by.
+   */
+  shareApproved: number | null;
+  /**
+   * Percent, one decimal; null where there is nothing to divide by.
+   */
+  shareApprovedByFirst: number | null;
+}
+export interface LenderReportRow {
+  lenderId: number;
+  lenderName: string;
+  asked: number;
+  approved: number;
+  /**
+   * Percent, one decimal; null where there is nothing to divide by.
+   */
+  approvalRate: number | null;
+  /**
+   * Applications this lender alone approved: without it, the patient had no offer.
+   */
+  approvedOnly: number;
+  averageApprovedAmount: number | null;
+  /**
+   * The average of the lowest APR this lender offered, percent.
+   */
+  averageApr: number | null;
+}
+export interface PlaceReportRow {
+  /**
+   * The place, in the office's lender order, of the first lender that approved; null: none approved.
+   */
+  place: number | null;
+  count: number;
+  /**
+   * Percent, one decimal; null where there is nothing to divide by.
+   */
+  share: number | null;
+}
+export interface VolumeReportRow {
+  /**
+   * The week's Monday or the month's first day, MM/dd/yyyy.
+   */
+  periodStart: string;
+  funded: number;
+  financed: number;
+  discountFees: number;
+  net: number;
+  refunds: number;
+}
+export interface VolumeTotals {
+  funded: number;
+  financed: number;
+  discountFees: number;
+  net: number;
+  refunds: number;
 }
 /**
  * Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.

@@ -19,6 +19,7 @@ import { studioHandlers } from './studio/handlers.ts';
 import { webhookHandlers } from './webhooks/handlers.ts';
 import { apiKeyHandlers } from './api-keys/handlers.ts';
 import { eventHandlers } from './events-handlers.ts';
+import { reportHandlers } from './reports/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -42,6 +43,7 @@ export function createHandlers(): Handlers {
     ...webhookHandlers,
     ...apiKeyHandlers,
     ...eventHandlers,
+    ...reportHandlers,
     // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,
   };

@@ -6,6 +6,7 @@ import Archive from 'lucide-react/icons/archive';
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right';
 import Banknote from 'lucide-react/icons/banknote';
 import Building from 'lucide-react/icons/building';
+import ChartColumn from 'lucide-react/icons/chart-column';
 import CircleDollarSign from 'lucide-react/icons/circle-dollar-sign';
 import Download from 'lucide-react/icons/download';
 import Globe from 'lucide-react/icons/globe';
@@ -32,6 +33,7 @@ export const icons: Record<string, ComponentType<IconProps>> = {
   'arrow-left-right': ArrowLeftRight,
   banknote: Banknote,
   building: Building,
+  chart: ChartColumn,
   'circle-dollar-sign': CircleDollarSign,
   download: Download,
   globe: Globe,

@@ -271,6 +271,8 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     { operationId: 'Config_GetConfigItems', request: get('/api/Config/GetConfigItems/States') },
     { operationId: 'Config_GetAllConfigItems', request: get('/api/Config/GetAllConfigItems') },
     { operationId: 'Office_GetConfigItems', as: admin, request: get(`/api/Office/GetConfigItems/${DEMO.brightSmiles}`) },
+    { operationId: 'Reports_GetReport', as: admin, request: put('/api/Reports/GetReport', { officeId: DEMO.brightSmiles, period: 'last12Months', interval: 'month' }) },
+    { operationId: 'Reports_GetReportCSV', as: admin, request: put('/api/Reports/GetReportCSV/lenders', { officeId: DEMO.brightSmiles, period: 'last12Months' }) },
     { operationId: 'Office_GetOfficeInfo', as: admin, request: get(`/api/Office/GetOfficeInfo/${DEMO.brightSmiles}`) },
     { operationId: 'Office_GetUserOffices', as: admin, request: get('/api/Office/GetUserOffices/-1/1') },
     { operationId: 'Office_GetOfficeLandingPage', as: admin, request: get(`/api/Office/GetOfficeLandingPage/${DEMO.brightSmiles}`) },

@@ -152,9 +152,30 @@ export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<{ offi
       select id, office_id, refunded_amount, 'Partial refund', 'Completed', 'Settled', funded_at, funded_at
       from applications
       where stage = 'Refund' and refunded_amount > 0 and office_id = any(string_to_array(${officeList}, ',')::int[])`);
+
+    // Every lender of the office answers an application that reached the lenders (the reports read them): the chosen
+    // one approved, about a third of the others too, each approval with an offer; a declined application none.
+    await tx.execute(sql`
+      insert into application_lenders (app_id, lender_id, status, responded_at, created_at)
+      select a.id, ol.lender_id,
+             case when a.decision_status = 'PendingReview' then 'PendingReview'
+                  when a.decision_status = 'Declined' then 'Declined'
+                  when ol.lender_id = a.lender_id or (a.id + ol.num_order) % 3 = 0 then 'Approved'
+                  else 'Declined' end::lender_answer_status,
+             a.created_at, a.created_at
+      from applications a join office_lenders ol on ol.office_id = a.office_id
+      where a.decision_status <> 'Pending' and a.office_id = any(string_to_array(${officeList}, ',')::int[])`);
+    await tx.execute(sql`
+      insert into offers (app_id, lender_id, product_code, product_name, term, apr, amount, min_line, max_line, monthly_payment,
+        discount_rate, is_selected, created_at)
+      select al.app_id, al.lender_id, 'BENCH-INST36', '36-Month Fixed Payment Plan', 36, 12.99 + ol.num_order, a.amount, 25000,
+             a.amount + 100000 * ol.num_order, round(a.amount * 0.0361)::bigint, ol.discount_rate, coalesce(al.lender_id = a.lender_id, false), a.created_at
+      from application_lenders al join applications a on a.id = al.app_id
+      join office_lenders ol on ol.office_id = a.office_id and ol.lender_id = al.lender_id
+      where al.status = 'Approved' and a.office_id = any(string_to_array(${officeList}, ',')::int[])`);
   });
 
   // VACUUM as well as ANALYZE: it sets the visibility map, so COUNT(*) can use index-only scans at once.
-  await db.execute(sql`vacuum analyze offices, office_lenders, applications, refunds`);
+  await db.execute(sql`vacuum analyze offices, office_lenders, applications, refunds, application_lenders, offers`);
   return { offices: officeCount, apps };
 }

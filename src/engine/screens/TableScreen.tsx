@@ -1,38 +1,23 @@
 import { useMemo, useState } from 'react';
-import { Box, Button, chakra, Flex, Input, Link, NativeSelect, SimpleGrid, Table, Text } from '@chakra-ui/react';
+import { Box, Button, chakra, Flex, Table, Text } from '@chakra-ui/react';
 import { rowPaginationFeature, rowSortingFeature, tableFeatures, useTable, type ColumnDef, type PaginationState, type SortingState } from '@tanstack/react-table';
-import type { Column, TableFilter, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
+import type { Column, TableScreen as TableDescriptor } from '../../../codegen/generated/descriptors.ts';
 import type { ScreenProps } from './props.ts';
-import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
+import { condition, evaluate, getPath, text } from '../../../core/expressions.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
-import { formatField, formatValue } from '../../../core/formats.ts';
-import { resolveTarget } from '../routing.ts';
-import { useEngine, type WidgetRegistry } from '../services.ts';
+import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 import { ScrollRegion } from '../scroll-region.tsx';
-import type { ActionRuntime } from '../actions.ts';
 import { tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
+import { Filters, filterDefaults } from './filters.tsx';
+import { Cell, CELLS } from './cell.tsx';
 
 const features = tableFeatures({ rowPaginationFeature, rowSortingFeature });
 type Row = Record<string, unknown>;
 const NO_ROWS: Row[] = [];
 
-/**
- * A long free text (a status detail) wraps, but never narrower than a readable width: left to the browser, a narrow
- * screen squeezed it into a column a word wide and every row grew many lines tall. Amounts and dates keep to one
- * line. A long header wraps too: in Spanish the offers' 'Intereses si no se paga en la promoción' on one line pushed a
- * 1280-pixel screen's table sideways. On a phone the table scrolls sideways anyway, so short texts, headers and the
- * row's buttons keep to one line too.
- * One rule for the table, not a style per cell (decisions 0131, 0132).
- */
-const CELLS = {
-  '& td, & th': { whiteSpace: { base: 'nowrap', sm: 'normal' } },
-  '& .cell-prose': { display: 'block', minWidth: '12rem', whiteSpace: 'normal' },
-  '& .cell-line': { whiteSpace: 'nowrap' },
-  '& .cell-buttons': { display: 'flex', gap: '2', flexWrap: { base: 'nowrap', sm: 'wrap' } },
-} as const;
 /**
  * `narrow: "cards"`: under 600px each row is a card of 'header: value' lines (the header comes from the cell's
  * data-label), its buttons on a line of their own. A borrower comparing offers on a phone then sees every term and
@@ -64,42 +49,6 @@ const CARDS = {
   '& .cell-prose': { minWidth: { base: '0', sm: '12rem' } },
   '& .cell-buttons': { flexWrap: 'wrap' },
 } as const;
-/** A plain text longer than this is prose (it may wrap). */
-const PROSE_CHARS = 30;
-
-function Cell({ column, row, context, runtime, widgets }: { column: Column; row: Row; context: Context; runtime: ActionRuntime; widgets: WidgetRegistry }) {
-  const services = useEngine();
-  const ctx = { ...context, row };
-  if (column.buttons) {
-    return (
-      <div className="cell-buttons">
-        {column.buttons.map((b, i) => (
-          <ActionButton key={b.id ?? i} button={b} context={ctx} runtime={runtime} size="xs" />
-        ))}
-      </div>
-    );
-  }
-  const value = evaluate(column.value ?? { var: `row.${column.id}` }, ctx);
-  if (column.format === 'chip') return <widgets.StatusChip value={value} />;
-  const shown = formatField(column.format, value, (at) => getPath(ctx, at));
-  if (column.to && shown) {
-    try {
-      const target = resolveTarget(column.to, ctx, services.descriptors.table);
-      const href = target.kind === 'route' ? `#${target.path}` : target.href;
-      return (
-        <Link href={href} color="brand.fg" textDecoration="underline" target={target.kind === 'href' ? '_blank' : undefined}>
-          {shown}
-        </Link>
-      );
-    } catch {
-      return <>{shown}</>;
-    }
-  }
-  // Formatted values (money, dates) keep to one line; words, translated or not, may wrap.
-  if (column.format && column.format !== 'text') return <span className="cell-line">{shown}</span>;
-  return shown.length > PROSE_CHARS ? <span className="cell-prose">{shown}</span> : <>{shown}</>;
-}
-
 /** A native checkbox (no state machine) in the brand colour, for row selection. */
 function SelectBox({ label, checked, onChange, disabled, indeterminate }: { label: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; indeterminate?: boolean }) {
   return (
@@ -121,84 +70,13 @@ function SelectBox({ label, checked, onChange, disabled, indeterminate }: { labe
   );
 }
 
-function Filters({ filters, values, onApply, context }: { filters: TableFilter[]; values: Row; onApply: (v: Row) => void; context: Context }) {
-  const [draft, setDraft] = useState<Row>(values);
-  return (
-    <Box
-      as="form"
-      id="table-filters"
-      bg="bg"
-      borderWidth="1px"
-      borderColor="border"
-      borderRadius="md"
-      p="4"
-      mb="4"
-      onSubmit={(e) => {
-        e.preventDefault();
-        onApply(draft);
-      }}
-    >
-      <SimpleGrid columns={{ base: 1, sm: 2, lg: 4 }} gap="3">
-        {filters.map((f) => {
-          const id = `filter-${f.id}`;
-          const label = text(f.label, context);
-          return (
-            <Box key={f.id}>
-              <Text asChild fontSize="sm" fontWeight="medium" display="block" mb="1">
-                <label htmlFor={id}>{label}</label>
-              </Text>
-              {f.widget === 'select' ? (
-                <NativeSelect.Root size="sm">
-                  <NativeSelect.Field id={id} value={String(draft[f.id] ?? '')} onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}>
-                    <option value="">{tr('All')}</option>
-                    {(f.choices ?? []).map((c) => (
-                      <option key={String(c.value)} value={String(c.value)}>
-                        {c.label === undefined ? formatValue(f.format, c.value) : text(c.label, context)}
-                      </option>
-                    ))}
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              ) : (
-                <Input
-                  id={id}
-                  size="sm"
-                  value={String(draft[f.id] ?? '')}
-                  placeholder={f.widget === 'date' ? tr('mm/dd/yyyy') : undefined}
-                  inputMode={f.widget === 'date' ? 'numeric' : undefined}
-                  onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}
-                />
-              )}
-            </Box>
-          );
-        })}
-      </SimpleGrid>
-      <Flex gap="2" mt="3" justify="flex-end">
-        <Button
-          size="sm"
-          variant="ghost"
-          onClick={() => {
-            setDraft({});
-            onApply({});
-          }}
-        >
-          {tr('Clear')}
-        </Button>
-        <Button size="sm" type="submit" colorPalette="brand">
-          {tr('Apply')}
-        </Button>
-      </Flex>
-    </Box>
-  );
-}
-
 /** table: server paging and sorting over the paged result (spec §3), status chips, the filter button. */
 export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
   const services = useEngine();
   const widgets = read(loadWidgets(services));
   const context = useExprContext();
   const source = screen.source;
-  const [filter, setFilter] = useState<Row>({});
+  const [filter, setFilter] = useState<Row>(() => filterDefaults(screen.filters));
   const [showFilters, setShowFilters] = useState(false);
   const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: source.pageSize ?? 25 });
   const [sorting, setSorting] = useState<SortingState>(() => {

@@ -10,4 +10,5 @@ export const screenKinds: ScreenKinds = {
   dialog: () => import('./ChoiceScreen.tsx'),
   composite: () => import('./CompositeScreen.tsx'),
   component: () => import('./ComponentScreen.tsx'),
+  report: () => import('./ReportScreen.tsx'),
 };

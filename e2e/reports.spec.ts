@@ -1,0 +1,73 @@
+/**
+ * Reports (issue 40, item 1), in Chromium against the real server: an office admin opens Reports from the menu, reads
+ * last month's figures, checks the loans funded against the Funded Apps list of the same days, narrows the approvals
+ * to one lender and downloads the funnel as CSV. A support member has neither the menu item nor the page.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { menuItem } from './support/navigation.ts';
+import { signIn } from './support/session.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+
+const ready = (page: Page) => expect(page.locator('main [data-screen="report"][data-ready]')).toBeVisible();
+const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+
+async function applyFilters(page: Page, choose: (filters: ReturnType<Page['locator']>) => Promise<unknown>) {
+  const filters = page.locator('#report-filters');
+  await choose(filters);
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await ready(page);
+}
+
+test("an office admin reads last month's financing, checks it against the list, narrows it to a lender and downloads it", async ({ page }) => {
+  await signIn(page, 'office.admin@demo.test');
+  await menuItem(page, 'Reports');
+  await ready(page);
+  await applyFilters(page, (f) => f.getByLabel('Period').selectOption({ label: 'Last month' }));
+
+  // The funnel: a chart with its table, each step as many as reached it.
+  const funnel = section(page, 'Funnel');
+  await expect(funnel.locator('[data-report-chart] svg')).toBeVisible();
+  const counts = await funnel.locator('tbody tr td:nth-child(2)').allTextContents();
+  expect(counts).toHaveLength(7);
+  const numbers = counts.map((c) => Number(c.replace(/,/g, '')));
+  expect(numbers[0]).toBeGreaterThan(0);
+  expect([...numbers].sort((a, b) => b - a)).toEqual(numbers);
+  await expect(funnel.locator('[data-report-summary]')).toContainText(`Of ${counts[0]} applications started from`);
+
+  // The loans funded equal the Funded Apps list of the same days.
+  const summary = (await section(page, 'Financed volume').locator('[data-report-summary]').textContent())!;
+  const [, funded, from, to] = /^(\d+) loans? funded from (\S+) to (\S+):/.exec(summary)!;
+  await menuItem(page, 'Funded Apps');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await page.getByLabel('From').fill(from!);
+  await page.getByLabel('To').fill(to!);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.getByText(new RegExp(`^${funded} records? · Page`))).toBeVisible();
+  await page.goBack();
+  await ready(page);
+
+  // One lender: the approvals show its row alone.
+  await applyFilters(page, (f) => f.getByLabel('Lender').selectOption({ index: 1 }));
+  const lender = await page.locator('#filter-lenderId option:checked').textContent();
+  const approvals = section(page, 'Approvals by lender');
+  await expect(approvals.locator('tbody tr')).toHaveCount(1);
+  await expect(approvals.locator('tbody tr')).toContainText(lender!);
+
+  // The funnel as CSV, with the page's filters.
+  const [download] = await Promise.all([page.waitForEvent('download'), section(page, 'Funnel').getByRole('button', { name: 'Download CSV' }).click()]);
+  expect(download.suggestedFilename()).toMatch(/^report-funnel-office-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
+  const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').split('\r\n');
+  expect(csv[0]).toBe('Step,Applications,Share of the step before (%),Share of those started (%)');
+  expect(csv[1]).toMatch(/^Started \(link sent or in the office\),\d+,,$/);
+});
+
+test('a support member has no Reports', async ({ page }) => {
+  await signIn(page, 'office.support@demo.test');
+  const menu = page.getByRole('navigation', { name: 'Main menu' });
+  await expect(menu.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Reports', exact: true })).toHaveCount(0);
+  await page.goto('/#/reports');
+  await expect(page.getByText('You are not authorized to view this page.')).toBeVisible();
+});

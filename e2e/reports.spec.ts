@@ -1,7 +1,7 @@
 /**
  * Reports (issue 40, item 1), in Chromium against the real server: an office admin opens Reports from the menu, reads
- * last month's figures, checks the loans funded against the Funded Apps list of the same days, narrows the approvals
- * to one lender and downloads the funnel as CSV. A support member has neither the menu item nor the page.
+ * last month's funnel and opens the applications behind one of its steps, checks the loans funded against the Funded
+ * Apps list of the same days, narrows the approvals to one lender and downloads the funnel as CSV. A support member has neither the menu item nor the page.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -35,6 +35,15 @@ test("an office admin reads last month's financing, checks it against the list, 
   expect(numbers[0]).toBeGreaterThan(0);
   expect([...numbers].sort((a, b) => b - a)).toEqual(numbers);
   await expect(funnel.locator('[data-report-summary]')).toContainText(`Of ${counts[0]} applications started from`);
+
+  // A step's number opens the applications behind it: as many as it says. Back, the report keeps its period.
+  const offers = funnel.locator('tbody tr').filter({ hasText: 'Pre-qualified with offers' });
+  await offers.getByRole('link', { name: counts[3]! }).click();
+  await expect(page.getByRole('heading', { name: /^Pre-qualified with offers: applications started from \S+ to \S+$/ })).toBeVisible();
+  await expect(page.getByText(new RegExp(`^${counts[3]} records? · Page`))).toBeVisible();
+  await page.goBack();
+  await ready(page);
+  await expect(page.locator('#filter-period')).toHaveValue('lastMonth');
 
   // The loans funded equal the Funded Apps list of the same days.
   const summary = (await section(page, 'Financed volume').locator('[data-report-summary]').textContent())!;

@@ -3017,6 +3017,15 @@ export interface components {
             userRoles?: components["schemas"]["UserRole"][];
             /** @description Funded lists: only rows with this funding status. */
             fundingStatus?: components["schemas"]["FundingStatus"];
+            /** @description App_GetOfficeApps and AdminApps_GetApps: only applications that got this far in the reports' funnel (decision 0277), asked of lenderId when given. */
+            reached?: components["schemas"]["FunnelStep"];
+            /** @description App_GetOfficeApps and AdminApps_GetApps: only applications this lender was asked about. */
+            lenderId?: number;
+            /**
+             * Format: uuid
+             * @description App_GetOfficeApps and AdminApps_GetApps: only applications this staff member started.
+             */
+            createdBy?: string;
             /** @description AdminApps_GetFundedApps: the Office Funding view (applications awaiting funding); df.admin only. Default false. */
             forFunding?: boolean;
             /** @description Created on or after, MM/dd/yyyy; funded on or after in the funded lists and their CSV. */
@@ -4999,6 +5008,12 @@ export interface components {
          */
         UserRole: "df.admin" | "dfi.admin" | "product.owner";
         /**
+         * Funnel step
+         * @description A step of the financing funnel (issue 40, decision 0277): how far an application got, whenever it got there. Each step counts the applications that reached it or a later one.
+         * @enum {string}
+         */
+        FunnelStep: "started" | "opened" | "prequalified" | "offers" | "selected" | "signed" | "funded";
+        /**
          * KBA question
          * @description A question of a knowledge-based authentication quiz.
          */
@@ -5310,12 +5325,6 @@ export interface components {
          * @enum {string}
          */
         ReportInterval: "week" | "month";
-        /**
-         * Funnel step
-         * @description A step of the financing funnel (issue 40, decision 0277): how far an application got, whenever it got there. Each step counts the applications that reached it or a later one.
-         * @enum {string}
-         */
-        FunnelStep: "started" | "opened" | "prequalified" | "offers" | "selected" | "signed" | "funded";
         /**
          * KBA choice
          * @description An answer choice of a KBA question.

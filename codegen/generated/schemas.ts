@@ -206,6 +206,10 @@ export type UserRole = 'df.admin' | 'dfi.admin' | 'product.owner';
  */
 export type FundingStatus1 = 'Initiated' | 'Processing' | 'Completed';
 /**
+ * App_GetOfficeApps and AdminApps_GetApps: only applications that got this far in the reports' funnel (decision 0277), asked of lenderId when given.
+ */
+export type FunnelStep = 'started' | 'opened' | 'prequalified' | 'offers' | 'selected' | 'signed' | 'funded';
+/**
  * Kind of a transaction an office submits to a lender for an application.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -485,7 +489,7 @@ export type ReportInterval = 'week' | 'month';
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "FunnelStep".
  */
-export type FunnelStep = 'started' | 'opened' | 'prequalified' | 'offers' | 'selected' | 'signed' | 'funded';
+export type FunnelStep1 = 'started' | 'opened' | 'prequalified' | 'offers' | 'selected' | 'signed' | 'funded';
 /**
  * One report of the Reports page, as a CSV file of its table.
  *
@@ -2079,6 +2083,15 @@ export interface ListQuery {
    */
   userRoles?: [UserRole] | [UserRole, UserRole];
   fundingStatus?: FundingStatus1;
+  reached?: FunnelStep;
+  /**
+   * App_GetOfficeApps and AdminApps_GetApps: only applications this lender was asked about.
+   */
+  lenderId?: number;
+  /**
+   * App_GetOfficeApps and AdminApps_GetApps: only applications this staff member started.
+   */
+  createdBy?: string;
   /**
    * AdminApps_GetFundedApps: the Office Funding view (applications awaiting funding); df.admin only. Default false.
    */
@@ -8404,7 +8417,7 @@ export interface Report {
   };
 }
 export interface FunnelRow {
-  step: FunnelStep;
+  step: FunnelStep1;
   count: number;
   /**
    * Percent, one decimal; null where there is nothing to divide by.

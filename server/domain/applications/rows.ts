@@ -8,6 +8,7 @@ import { toDollars, toUsDate, toUtc } from '../values.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalApart, totalRows, type Page } from '../paging.ts';
 import { inline, nameOrIdSearch, withinDates, type Bind } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
+import { askedLender, FUNNEL_STEPS, furthestStep } from '../reports/figures.ts';
 
 type Schemas = components['schemas'];
 export type AppRow = Schemas['AppRow'];
@@ -60,8 +61,15 @@ function conditions(scope: ListScope, query: ListQuery, params: Params): SQL | u
     query.fundingStatus ? eq(applications.fundingStatus, bind('fundingStatus', query.fundingStatus)) : undefined,
     applicantSearch(query.search, bind),
     withinDates(applications.createdAt, query, bind),
+    // The applications behind a figure of the reports (decision 0277).
+    query.reached ? sql`${furthestStep(query.lenderId, TABLE, bind)} >= ${bind('reached', FUNNEL_STEPS.indexOf(query.reached) + 1)}` : undefined,
+    query.lenderId === undefined ? undefined : askedLender(query.lenderId, TABLE, bind),
+    query.createdBy === undefined ? undefined : eq(applications.createdBy, bind('createdBy', query.createdBy)),
   );
 }
+
+/** The applications table as the list statements name it, for the reports' conditions written over an alias. */
+const TABLE = sql.raw('"applications"');
 
 const rowColumns = {
   id: applications.id,

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { buckets, usDay, type ReportPeriod } from './period.ts';
+import { inline, type Bind } from '../search.ts';
 
 type Schemas = components['schemas'];
 type Report = Schemas['Report'];
@@ -21,24 +22,30 @@ export const FUNNEL_STEPS: readonly FunnelStep[] = ['started', 'opened', 'prequa
 const SIGNED_STAGES = sql.raw(`('ReadyToFinalize','Finalized','SubmittedForFunding','Funded','Refund')`);
 
 /**
- * How far each application got, as the number of its furthest step (1 = started … 7 = funded), read from the record as
+ * How far an application got, as the number of its furthest step (1 = started … 7 = funded), read from the record as
  * it is now: each step implies the ones before it, so the funnel never grows downwards whatever path an application took
  * (one started at the desk is opened; a patient who began on the office's page opened it). With a lender, the steps from
- * 'offers' on are that lender's: its approval, its offer chosen, signed and funded with it.
+ * 'offers' on are that lender's: its approval, its offer chosen, signed and funded with it. `a` names the applications
+ * table in the statement: the reports alias it, the lists do not.
  */
-function furthestStep(scope: ReportScope): SQL {
-  const theLender = scope.lenderId === undefined ? sql`true` : sql`a.lender_id = ${scope.lenderId}`;
-  const askedLender = scope.lenderId === undefined ? sql`` : sql` and al.lender_id = ${scope.lenderId}`;
+export function furthestStep(lenderId: number | undefined, a: SQL = sql.raw('a'), bind: Bind = inline): SQL {
+  const lender = lenderId === undefined ? undefined : bind('reachedLenderId', lenderId);
+  const theLender = lender === undefined ? sql`true` : sql`${a}.lender_id = ${lender}`;
+  const askedLender = lender === undefined ? sql`` : sql` and al.lender_id = ${lender}`;
   return sql`case
-    when a.funded_at is not null and ${theLender} then 7
-    when a.stage in ${SIGNED_STAGES} and ${theLender} then 6
-    when a.lender_id is not null and ${theLender} then 5
-    when exists (select 1 from application_lenders al where al.app_id = a.id and al.status = 'Approved'${askedLender}) then 4
-    when exists (select 1 from application_lenders al where al.app_id = a.id${askedLender}) then 3
-    when a.in_office_apply or a.created_by is null
-      or exists (select 1 from events e where e.app_id = a.id and e.type = 'application.link_opened') then 2
+    when ${a}.funded_at is not null and ${theLender} then 7
+    when ${a}.stage in ${SIGNED_STAGES} and ${theLender} then 6
+    when ${a}.lender_id is not null and ${theLender} then 5
+    when exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.status = 'Approved'${askedLender}) then 4
+    when exists (select 1 from application_lenders al where al.app_id = ${a}.id${askedLender}) then 3
+    when ${a}.in_office_apply or ${a}.created_by is null
+      or exists (select 1 from events e where e.app_id = ${a}.id and e.type = 'application.link_opened') then 2
     else 1 end`;
 }
+
+/** The applications one lender was asked about. */
+export const askedLender = (lenderId: number, a: SQL = sql.raw('a'), bind: Bind = inline): SQL =>
+  sql`exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.lender_id = ${bind('askedLenderId', lenderId)})`;
 
 /** The applications a report counts: started in the period, in scope. */
 function startedIn(period: ReportPeriod, scope: ReportScope): SQL {
@@ -47,7 +54,7 @@ function startedIn(period: ReportPeriod, scope: ReportScope): SQL {
       sql`a.created_at >= ${period.from.toISOString()}::timestamptz and a.created_at < ${period.until.toISOString()}::timestamptz`,
       scope.officeId === undefined ? undefined : sql`a.office_id = ${scope.officeId}`,
       scope.userId === undefined ? undefined : sql`a.created_by = ${scope.userId}`,
-      scope.lenderId === undefined ? undefined : sql`exists (select 1 from application_lenders al where al.app_id = a.id and al.lender_id = ${scope.lenderId})`,
+      scope.lenderId === undefined ? undefined : askedLender(scope.lenderId),
     ].filter((part): part is SQL => part !== undefined),
     sql` and `,
   );
@@ -62,7 +69,7 @@ const n = (value: unknown) => (value === null || value === undefined ? 0 : Numbe
 export async function funnel(db: Db, period: ReportPeriod, scope: ReportScope): Promise<Report['funnel']> {
   const rows = await rowsOf<{ step: number; count: unknown }>(
     db,
-    sql`select ${furthestStep(scope)} as step, count(*) as count from applications a where ${startedIn(period, scope)} group by 1`,
+    sql`select ${furthestStep(scope.lenderId)} as step, count(*) as count from applications a where ${startedIn(period, scope)} group by 1`,
   );
   const reached = FUNNEL_STEPS.map((_, index) => rows.filter((row) => n(row.step) >= index + 1).reduce((sum, row) => sum + n(row.count), 0));
   return FUNNEL_STEPS.map((step, index) => ({
@@ -74,18 +81,24 @@ export async function funnel(db: Db, period: ReportPeriod, scope: ReportScope): 
 }
 
 /**
- * Every lender's answer on the applications in scope, with its place in the office's lender order (ties by lender id)
- * and what it offered: the highest amount and the lowest APR.
+ * Every lender's answer on the applications in scope with its place in the office's lender order (ties by lender id),
+ * what each lender offered at best (the highest amount, the lowest APR), and per application the place of the first
+ * lender that approved and how many did. Offers are read once, grouped, not once per answer.
  */
-function answers(period: ReportPeriod, scope: ReportScope): SQL {
-  return sql`select al.app_id, al.lender_id, al.status,
-      row_number() over (partition by al.app_id order by coalesce(ol.num_order, 0), al.lender_id) as place,
-      (select max(coalesce(o.max_line, o.amount)) from offers o where o.app_id = al.app_id and o.lender_id = al.lender_id) as approved_amount,
-      (select min(o.apr) from offers o where o.app_id = al.app_id and o.lender_id = al.lender_id) as apr
-    from application_lenders al
-    join applications a on a.id = al.app_id
-    left join office_lenders ol on ol.office_id = a.office_id and ol.lender_id = al.lender_id
-    where ${startedIn(period, scope)}`;
+function answersByApp(period: ReportPeriod, scope: ReportScope): SQL {
+  return sql`with answers as materialized (
+      select al.app_id, al.lender_id, al.status,
+        row_number() over (partition by al.app_id order by coalesce(ol.num_order, 0), al.lender_id) as place
+      from application_lenders al
+      join applications a on a.id = al.app_id
+      left join office_lenders ol on ol.office_id = a.office_id and ol.lender_id = al.lender_id
+      where ${startedIn(period, scope)}),
+    best as (
+      select o.app_id, o.lender_id, max(coalesce(o.max_line, o.amount)) as amount, min(o.apr) as apr
+      from offers o join applications a on a.id = o.app_id where ${startedIn(period, scope)} group by 1, 2),
+    apps as (
+      select app_id, min(place) filter (where status = 'Approved') as first_approved, count(*) filter (where status = 'Approved') as approvals
+      from answers group by app_id)`;
 }
 
 export interface Approvals {
@@ -99,23 +112,25 @@ export interface Approvals {
  * how many patients any lender approved against how many the first lender alone would have.
  */
 export async function approvals(db: Db, period: ReportPeriod, scope: ReportScope): Promise<Approvals> {
-  const byApp = sql`with answers as (${answers(period, scope)}),
-    apps as (
-      select app_id, min(place) filter (where status = 'Approved') as first_approved, count(*) filter (where status = 'Approved') as approvals
-      from answers group by app_id)`;
-  const [places, lenders] = await Promise.all([
-    rowsOf<{ place: unknown; count: unknown }>(db, sql`${byApp} select first_approved as place, count(*) as count from apps group by 1 order by 1 nulls last`),
-    rowsOf<{ lender_id: unknown; name: string; asked: unknown; approved: unknown; only: unknown; amount: unknown; apr: unknown }>(
-      db,
-      sql`${byApp} select x.lender_id, l.name, count(*) as asked, count(*) filter (where x.status = 'Approved') as approved,
-          count(*) filter (where x.status = 'Approved' and p.approvals = 1) as only,
-          round(avg(x.approved_amount) filter (where x.status = 'Approved')) as amount,
-          round(avg(x.apr) filter (where x.status = 'Approved'), 2) as apr
-        from answers x join apps p on p.app_id = x.app_id join lenders l on l.id = x.lender_id
+  // One statement for both tables: the answers are ranked once.
+  const rows = await rowsOf<{ place: unknown; lender_id: unknown; count: unknown; approved: unknown; only: unknown; amount: unknown; apr: unknown }>(
+    db,
+    sql`${answersByApp(period, scope)}
+      select first_approved as place, null::int as lender_id, count(*) as count, null::bigint as approved, null::bigint as only, null::numeric as amount, null::numeric as apr
+        from apps group by first_approved
+      union all
+      select null, x.lender_id, count(*), count(*) filter (where x.status = 'Approved'), count(*) filter (where x.status = 'Approved' and p.approvals = 1),
+          round(avg(b.amount) filter (where x.status = 'Approved')), round(avg(b.apr) filter (where x.status = 'Approved'), 2)
+        from answers x join apps p on p.app_id = x.app_id left join best b on b.app_id = x.app_id and b.lender_id = x.lender_id
         ${scope.lenderId === undefined ? sql`` : sql`where x.lender_id = ${scope.lenderId}`}
-        group by x.lender_id, l.name order by l.name`,
-    ),
-  ]);
+        group by x.lender_id`,
+  );
+  const places = rows.filter((row) => row.lender_id === null).sort((a, b) => (a.place === null ? 1 : b.place === null ? -1 : n(a.place) - n(b.place)));
+  const names = new Map((await rowsOf<{ id: unknown; name: string }>(db, sql`select id, name from lenders`)).map((l) => [n(l.id), l.name]));
+  const lenders = rows
+    .filter((row) => row.lender_id !== null)
+    .map((row) => ({ ...row, name: names.get(n(row.lender_id)) ?? '' }))
+    .sort((a, b) => a.name.localeCompare(b.name));
   const patients = places.reduce((sum, row) => sum + n(row.count), 0);
   const approved = places.filter((row) => row.place !== null).reduce((sum, row) => sum + n(row.count), 0);
   const approvedByFirst = n(places.find((row) => n(row.place) === 1)?.count);
@@ -125,9 +140,9 @@ export async function approvals(db: Db, period: ReportPeriod, scope: ReportScope
     lenders: lenders.map((row) => ({
       lenderId: n(row.lender_id),
       lenderName: row.name,
-      asked: n(row.asked),
+      asked: n(row.count),
       approved: n(row.approved),
-      approvalRate: share(n(row.approved), n(row.asked)),
+      approvalRate: share(n(row.approved), n(row.count)),
       approvedOnly: n(row.only),
       averageApprovedAmount: row.amount === null ? null : n(row.amount) / 100,
       averageApr: row.apr === null ? null : n(row.apr),

@@ -6,6 +6,7 @@ import { condition, evaluate, getPath, text, type Context } from '../../../core/
 import { formatField } from '../../../core/formats.ts';
 import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
 import { useEngine } from '../services.ts';
+import { queryString } from '../routing.ts';
 import { loadWidgets, read } from '../preload.ts';
 import { ActionButton, HeadingLevel, Lazy, Loading, ScreenTitle, useReadyMark } from '../ui.tsx';
 import { ScrollRegion } from '../scroll-region.tsx';
@@ -113,11 +114,20 @@ function Section({ section, context, runtime }: { section: ReportSection; contex
  */
 export default function ReportScreen({ screen }: ScreenProps<ReportDescriptor>) {
   const base = useExprContext();
-  const [filter, setFilter] = useState<FilterValues>(() => filterDefaults(screen.filters));
+  const route = base.route as { path: string; query: Record<string, string> };
+  // The address keeps the filters: back from the applications behind a figure, or from a shared link, the same report.
+  const [filter, setFilter] = useState<FilterValues>(() => ({
+    ...filterDefaults(screen.filters),
+    ...Object.fromEntries((screen.filters ?? []).filter((f) => route.query[f.id]).map((f) => [f.id, route.query[f.id]])),
+  }));
   const ctx = useMemo(() => ({ ...base, filter }), [base, filter]);
   const query = useOperationQuery(screen.source, ctx);
   const refetch = query.refetch;
   const runtime = useActionRuntime(useMemo(() => ({ reload: () => void refetch() }), [refetch]));
+  const apply = (values: FilterValues) => {
+    setFilter(values);
+    runtime.navigate(`${route.path}${queryString(values)}`, true);
+  };
   const context = useMemo(() => ({ ...ctx, data: query.data }), [ctx, query.data]);
   useReadyMark('report', !query.isLoading && !query.isFetching);
   const sections = screen.sections.filter((s) => condition(s.visible, context, true));
@@ -132,7 +142,7 @@ export default function ReportScreen({ screen }: ScreenProps<ReportDescriptor>) 
         </Flex>
       </Flex>
       {screen.intro ? <Text mb="4">{text(screen.intro, context)}</Text> : null}
-      {screen.filters?.length ? <Filters id="report-filters" filters={screen.filters} values={filter} context={context} onApply={setFilter} /> : null}
+      {screen.filters?.length ? <Filters id="report-filters" filters={screen.filters} values={filter} context={context} onApply={apply} /> : null}
       {query.isLoading ? (
         <Loading />
       ) : query.isError ? (

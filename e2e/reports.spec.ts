@@ -70,6 +70,15 @@ test("an office admin reads last month's financing, checks it against the list, 
   const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').split('\r\n');
   expect(csv[0]).toBe('Step,Applications,Share of the step before (%),Share of those started (%)');
   expect(csv[1]).toMatch(/^Started \(link sent or in the office\),\d+,,$/);
+
+  // Days the wrong way round: the server's words at the field, the days typed kept.
+  const filters = page.locator('#report-filters');
+  await filters.getByLabel('From').fill('02/01/2026');
+  await filters.getByLabel('To').fill('01/01/2026');
+  await filters.getByRole('button', { name: 'Apply' }).click();
+  await expect(filters.getByText("'To' must be on or after 'From'.")).toBeVisible();
+  await expect(filters.getByLabel('To')).toHaveAttribute('aria-invalid', 'true');
+  await expect(filters.getByLabel('From')).toHaveValue('02/01/2026');
 });
 
 test('a support member has no Reports', async ({ page }) => {

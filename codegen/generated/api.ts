@@ -4753,6 +4753,8 @@ export interface components {
                 approved: number;
                 /** @description …of which the first lender of the office's order approved. */
                 approvedByFirst: number;
+                /** @description …of which only lenders after the first approved: what asking several lenders added. */
+                approvedLater: number;
                 /** @description Percent, one decimal; null where there is nothing to divide by. */
                 shareApproved: number | null;
                 /** @description Percent, one decimal; null where there is nothing to divide by. */

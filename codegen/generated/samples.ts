@@ -8102,6 +8102,7 @@ export const samples: Readonly<Record<string, unknown>> = {
       "patients": 101,
       "approved": 101,
       "approvedByFirst": 101,
+      "approvedLater": 101,
       "shareApproved": 100,
       "shareApprovedByFirst": 100
     },

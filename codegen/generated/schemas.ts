@@ -8442,6 +8442,10 @@ export interface ApprovalSummary {
    */
   approvedByFirst: number;
   /**
+   * …of which only lenders after the first approved: what asking several lenders added.
+   */
+  approvedLater: number;
+  /**
    * Percent, one decimal; null where there is nothing to divide by.
    */
   shareApproved: number | null;

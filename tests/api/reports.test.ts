@@ -94,7 +94,7 @@ describe('reports', () => {
     expect(r.funnel.map((row) => row.step)).toEqual(['started', 'opened', 'prequalified', 'offers', 'selected', 'signed', 'funded']);
     expect(counts(r)).toEqual([7, 6, 5, 4, 3, 2, 1]);
     expect(r.funnel[3]).toEqual({ step: 'offers', count: 4, shareOfPrevious: 80, shareOfStarted: 57.1 });
-    expect(r.approval).toEqual({ patients: 5, approved: 4, approvedByFirst: 2, shareApproved: 80, shareApprovedByFirst: 40 });
+    expect(r.approval).toEqual({ patients: 5, approved: 4, approvedByFirst: 2, approvedLater: 2, shareApproved: 80, shareApprovedByFirst: 40 });
     expect(r.places).toEqual([
       { place: 1, count: 2, share: 40 },
       { place: 2, count: 2, share: 40 },

@@ -16,7 +16,8 @@ import { evaluate } from '../../core/expressions.ts';
 import type { FormModule } from '../../src/engine/forms/form-module.ts';
 import { cleanData, concretePaths, propertyPaths, withoutIndexes } from '../../src/engine/forms/model.ts';
 import { validateForm } from '../../src/engine/forms/validator.ts';
-import { brokenRules, fieldErrorsOf, uiSchemaFor } from '../../src/engine/screens/FormScreen.tsx';
+import { brokenRules, uiSchemaFor } from '../../src/engine/screens/FormScreen.tsx';
+import { fieldErrorsOf } from '../../src/engine/forms/model.ts';
 import { wizardPosition } from '../../src/engine/screens/WizardScreen.tsx';
 import { screensFile } from '../../core/descriptors/read.ts';
 

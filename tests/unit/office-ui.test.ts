@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
 import { condition, evaluate, fillTemplate, text, type Context } from '../../core/expressions.ts';
 import { formatBytes, formatField } from '../../core/formats.ts';
-import { fieldErrorsOf } from '../../src/engine/screens/FormScreen.tsx';
+import { fieldErrorsOf } from '../../src/engine/forms/model.ts';
 import { loadOnce, tracked } from '../../src/engine/preload.ts';
 import { fileFromDataUrl, isFileValue, toMultipart } from '../../src/app/api/multipart.ts';
 import { acceptLabel, accepts, fileProblem } from '../../src/widgets/file-check.ts';

@@ -135,7 +135,7 @@ export async function approvals(db: Db, period: ReportPeriod, scope: ReportScope
   const approved = places.filter((row) => row.place !== null).reduce((sum, row) => sum + n(row.count), 0);
   const approvedByFirst = n(places.find((row) => n(row.place) === 1)?.count);
   return {
-    approval: { patients, approved, approvedByFirst, shareApproved: share(approved, patients), shareApprovedByFirst: share(approvedByFirst, patients) },
+    approval: { patients, approved, approvedByFirst, approvedLater: approved - approvedByFirst, shareApproved: share(approved, patients), shareApprovedByFirst: share(approvedByFirst, patients) },
     places: places.map((row) => ({ place: row.place === null ? null : n(row.place), count: n(row.count), share: share(n(row.count), patients) })),
     lenders: lenders.map((row) => ({
       lenderId: n(row.lender_id),

@@ -152,3 +152,15 @@ export function setIn(data: Data, path: string, value: unknown): Data {
   const child = (data[head!] && typeof data[head!] === 'object' ? data[head!] : {}) as Data;
   return { ...data, [head!]: setIn(child, rest.join('.'), value) };
 }
+
+/** The field errors of a 400 answer (problem details' `errors`) that name fields of the form ('owners.1.dob' too), if any. */
+export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record<string, string[]> | undefined {
+  const { status, problem } = (error ?? {}) as { status?: unknown; problem?: { errors?: unknown } };
+  const errors = problem?.errors;
+  if (status !== 400 || !errors || typeof errors !== 'object') return undefined;
+  const out: Record<string, string[]> = {};
+  for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
+    if (fields.includes(withoutIndexes(field)) && Array.isArray(messages)) out[field] = messages.map(String);
+  }
+  return Object.keys(out).length ? out : undefined;
+}

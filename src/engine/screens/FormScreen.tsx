@@ -10,7 +10,7 @@ import { useActionRuntime, useExprContext, useLanguage, useOperationQuery, Wizar
 import { tr } from '../../../core/current-language.ts';
 import { useEngine } from '../services.ts';
 import { loadForm, loadWidgets, read } from '../preload.ts';
-import { cleanData, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf, propertyPaths, toErrorSchema, withoutIndexes, type ErrorSchemaNode } from '../forms/model.ts';
+import { cleanData, defaultsOf, displaySchemaFor, schemaInWords, getIn, itemsOf, propertyPaths, toErrorSchema, fieldErrorsOf, type ErrorSchemaNode } from '../forms/model.ts';
 import { createValidator, validateForm, type FormRules } from '../forms/validator.ts';
 import { catalogueIn } from '../../../core/messages.ts';
 import { templates } from '../forms/templates.tsx';
@@ -18,18 +18,6 @@ import { ButtonRow, Loading, Refusal, ScreenTitle } from '../ui.tsx';
 import { afterPaint } from '../after-paint.ts';
 
 type Data = Record<string, unknown>;
-
-/** The field errors of a 400 answer (problem details' `errors`) that name fields of the form ('owners.1.dob' too), if any. */
-export function fieldErrorsOf(error: unknown, fields: readonly string[]): Record<string, string[]> | undefined {
-  const { status, problem } = (error ?? {}) as { status?: unknown; problem?: { errors?: unknown } };
-  const errors = problem?.errors;
-  if (status !== 400 || !errors || typeof errors !== 'object') return undefined;
-  const out: Record<string, string[]> = {};
-  for (const [field, messages] of Object.entries(errors as Record<string, unknown>)) {
-    if (fields.includes(withoutIndexes(field)) && Array.isArray(messages)) out[field] = messages.map(String);
-  }
-  return Object.keys(out).length ? out : undefined;
-}
 
 /**
  * The @rjsf uiSchema of the descriptor's fields. A field path goes through a repeating group as if it were an object

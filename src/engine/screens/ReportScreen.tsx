@@ -14,6 +14,7 @@ import type { ActionRuntime } from '../actions.ts';
 import { tr } from '../../../core/current-language.ts';
 import { Filters, filterDefaults, type FilterValues } from './filters.tsx';
 import { Cell, CELLS } from './cell.tsx';
+import { fieldErrorsOf } from '../forms/model.ts';
 import type { ChartPoint } from './report-chart.tsx';
 
 /** The charting library is loaded with the first chart, never before a report is opened. */
@@ -130,6 +131,8 @@ export default function ReportScreen({ screen }: ScreenProps<ReportDescriptor>) 
   };
   const context = useMemo(() => ({ ...ctx, data: query.data }), [ctx, query.data]);
   useReadyMark('report', !query.isLoading && !query.isFetching);
+  // A value the server refuses (a 'To' before 'From') is said at its filter, not as a failed page.
+  const filterErrors = query.isError ? fieldErrorsOf(query.error, (screen.filters ?? []).map((f) => f.id)) : undefined;
   const sections = screen.sections.filter((s) => condition(s.visible, context, true));
   return (
     <Box data-screen="report" data-ready={(!query.isLoading && !query.isFetching) || undefined}>
@@ -142,10 +145,10 @@ export default function ReportScreen({ screen }: ScreenProps<ReportDescriptor>) 
         </Flex>
       </Flex>
       {screen.intro ? <Text mb="4">{text(screen.intro, context)}</Text> : null}
-      {screen.filters?.length ? <Filters id="report-filters" filters={screen.filters} values={filter} context={context} onApply={apply} /> : null}
+      {screen.filters?.length ? <Filters id="report-filters" filters={screen.filters} values={filter} context={context} onApply={apply} errors={filterErrors} /> : null}
       {query.isLoading ? (
         <Loading />
-      ) : query.isError ? (
+      ) : filterErrors ? null : query.isError ? (
         <Text color="fg.muted">{tr('The report could not be loaded.')}</Text>
       ) : (
         <Stack gap="6">

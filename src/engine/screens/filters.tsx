@@ -30,12 +30,15 @@ export function Filters({
   onApply,
   context,
   id = 'table-filters',
+  errors,
 }: {
   filters: readonly TableFilter[];
   values: FilterValues;
   onApply: (v: FilterValues) => void;
   context: Context;
   id?: string;
+  /** The server's words for what is wrong with a filter's value (a 400's field errors), shown at the filter. */
+  errors?: Record<string, string[]>;
 }) {
   const [draft, setDraft] = useState<FilterValues>(values);
   const shown = filters.filter((f) => condition(f.visible, context, true));
@@ -59,6 +62,8 @@ export function Filters({
           const inputId = `filter-${f.id}`;
           const label = text(f.label, context);
           const choices = f.widget === 'select' ? choicesOf(f, context) : [];
+          const wrong = errors?.[f.id];
+          const described = wrong ? { 'aria-invalid': true, 'aria-describedby': `${inputId}-error` } : {};
           return (
             <Box key={f.id}>
               <Text asChild fontSize="sm" fontWeight="medium" display="block" mb="1">
@@ -68,6 +73,7 @@ export function Filters({
                 <NativeSelect.Root size="sm">
                   <NativeSelect.Field
                     id={inputId}
+                    {...described}
                     value={String(draft[f.id] ?? '')}
                     onChange={(e) => setDraft({ ...draft, [f.id]: choices.find((c) => String(c.value) === e.target.value)?.value })}
                   >
@@ -83,6 +89,7 @@ export function Filters({
               ) : (
                 <Input
                   id={inputId}
+                  {...described}
                   size="sm"
                   value={String(draft[f.id] ?? '')}
                   placeholder={f.widget === 'date' ? tr('mm/dd/yyyy') : undefined}
@@ -90,6 +97,11 @@ export function Filters({
                   onChange={(e) => setDraft({ ...draft, [f.id]: e.target.value || undefined })}
                 />
               )}
+              {wrong ? (
+                <Text id={`${inputId}-error`} color="fg.error" fontSize="sm" mt="1">
+                  {wrong.join(' ')}
+                </Text>
+              ) : null}
             </Box>
           );
         })}

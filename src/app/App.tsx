@@ -8,6 +8,7 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import messages from '../../schemas/messages.json';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import { formModules } from '../../codegen/generated/forms/index.ts';
+import type { ConfigItemsResult } from '../../codegen/generated/schemas.ts';
 import { loadLabelTable } from './labels.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
 import { EngineRouter, preloadLocation } from '../engine/router.tsx';
@@ -45,13 +46,6 @@ function LazyToaster() {
   ) : null;
 }
 
-interface ConfigItem {
-  type?: string;
-  name?: string;
-  value?: string | null;
-  isEnabled?: boolean;
-}
-
 /** Every page reads the config items (its feature flags): asked for at start, beside the page's code (issue 17). */
 const CONFIG_ITEMS = { queryKey: ['Config_GetAllConfigItems', {}], queryFn: () => callOperation('Config_GetAllConfigItems'), staleTime: Infinity };
 
@@ -61,7 +55,7 @@ function useFlags(): Record<string, boolean> {
   useEffect(() => {
     if (query.isError) progress.hide();
   }, [query.isError]);
-  const items = (query.data as { items?: ConfigItem[] } | undefined)?.items;
+  const items = (query.data as ConfigItemsResult | undefined)?.items;
   return useMemo(() => flagsOf(items ?? []), [items]);
 }
 

@@ -53,26 +53,8 @@ export const fundedColumns = {
   updatedAt: applications.updatedAt,
 };
 
-export interface FundedRecord {
-  id: number;
-  officeId: number;
-  officeName: string;
-  firstName: string;
-  lastName: string;
-  lenderCode: string | null;
-  lenderName: string | null;
-  contractId: string | null;
-  amount: number;
-  fundedAmount: number | null;
-  discountAmount: number | null;
-  refundedAmount: number;
-  fundedAt: Date | null;
-  fundingStatus: Schemas['FundingStatus'] | null;
-  stage: Schemas['Stage'];
-  contractSubStatus: Schemas['ContractSubStatus'];
-  createdAt: Date;
-  updatedAt: Date;
-}
+/** A row of fundedColumns, as drizzle reads it (the select's own type, not a copy). */
+export type FundedRecord = Awaited<ReturnType<typeof selectRows<Record<never, never>>>>[number];
 
 /** What the office receives, in cents: the funded (or, before funding, the loan) amount less the discount. */
 export function netCents(row: Pick<FundedRecord, 'fundedAmount' | 'amount' | 'discountAmount'>): number | null {
@@ -150,11 +132,11 @@ export async function listFunded(db: Db, scope: FundedScope, query: ListQuery): 
     query,
     (limit, offset) => selectRows(db, scope, query, { total: totalRows() }).limit(limit ?? DEFAULT_PAGE_SIZE).offset(offset),
     () => db.$count(applications, where),
-    (row) => toFundedRow(row as FundedRecord),
+    (row) => toFundedRow(row),
   );
 }
 
 /** Every row of a funded list (the CSV download), in the list's order. */
 export async function allFunded(db: Db, scope: FundedScope, query: ListQuery): Promise<FundedRecord[]> {
-  return (await selectRows(db, scope, query).limit(CSV_ROW_LIMIT)) as FundedRecord[];
+  return selectRows(db, scope, query).limit(CSV_ROW_LIMIT);
 }

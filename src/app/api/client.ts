@@ -14,6 +14,7 @@ import { webConfig } from '../config.ts';
 import { noticeLiveSet } from '../live-descriptors.ts';
 import { sampleAnswers } from '../preview-visitor.ts';
 import { progress } from '../ui/progress.ts';
+import type { CallInput } from '../../engine/services.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
 import { ApiError, isProblem } from './problem.ts';
 import { currentLanguage, tr } from '../../../core/current-language.ts';
@@ -56,12 +57,6 @@ apiClient.use(
     language: () => currentLanguage().locale,
   }),
 );
-
-export interface CallInput {
-  params?: Record<string, unknown>;
-  query?: Record<string, unknown>;
-  body?: unknown;
-}
 
 /** spec §8 'The parameter X must be defined.' before a call with a missing path parameter leaves the browser. */
 function checkParams(id: string, path: string, params: Record<string, unknown> | undefined): void {

@@ -452,6 +452,16 @@ export const applications = pgTable(
     fundingStatus: fundingStatus('funding_status'),
     refundedAmount: cents('refunded_amount').notNull().default(0),
 
+    /**
+     * What the reports and the funded lists count of the lenders' answers (decision 0277), kept by the database whenever
+     * an answer or an offer is written (migration 0016): how many lenders were asked, how many approved, the place in
+     * the office's lender order of the first that approved, and the selected offer's discount rate.
+     */
+    lendersAsked: smallint('lenders_asked').notNull().default(0),
+    lendersApproved: smallint('lenders_approved').notNull().default(0),
+    firstApprovedPlace: smallint('first_approved_place'),
+    discountRate: rate('discount_rate'),
+
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -491,6 +501,10 @@ export const applicationLenders = pgTable(
     lenderAppId: text('lender_app_id'),
     respondedAt: at('responded_at'),
     latencyMs: integer('latency_ms'),
+    /** Kept by the database for the reports (migration 0016): the lender's place among those asked, in the office's order; its best offer. */
+    place: smallint('place'),
+    bestAmount: cents('best_amount'),
+    bestApr: rate('best_apr'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.lenderId] })],

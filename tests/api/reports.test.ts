@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../codegen/generated/api.ts';
 import { applicationLenders, applications, events, lenders, offers, refunds, users } from '../../server/db/schema.ts';
@@ -162,5 +162,20 @@ describe('reports', () => {
     const backwards = await report(office.admin, { officeId: office.officeId, fromDate: '02/01/2026', toDate: '01/01/2026' });
     expect(backwards.statusCode).toBe(400);
     expect(json<{ errors: Record<string, string[]> }>(backwards).errors).toEqual({ toDate: ["'To' must be on or after 'From'."] });
+  });
+
+  it("keeps each application's answer facts as a lender's answer changes, whoever writes it (decision 0277)", async () => {
+    const db = h.database.db;
+    const declined = await application({ createdBy: adminId, answers: { ally: 'Declined', gsky: 'Declined' }, stage: 'Declined' });
+    const facts = async () => (await db.select({ asked: applications.lendersAsked, approved: applications.lendersApproved, first: applications.firstApprovedPlace }).from(applications).where(eq(applications.id, declined)))[0];
+    expect(await facts()).toEqual({ asked: 2, approved: 0, first: null });
+    await db.update(applicationLenders).set({ status: 'Approved' }).where(and(eq(applicationLenders.appId, declined), eq(applicationLenders.lenderId, lenderIds.gsky!)));
+    expect(await facts()).toEqual({ asked: 2, approved: 1, first: 2 });
+    await db.insert(offers).values({ appId: declined, lenderId: lenderIds.gsky!, productCode: 'gsky-12', term: 12, apr: 7.5, amount: 400_000, maxLine: 800_000, isSelected: false });
+    const [answer] = await db.select({ place: applicationLenders.place, amount: applicationLenders.bestAmount, apr: applicationLenders.bestApr }).from(applicationLenders)
+      .where(and(eq(applicationLenders.appId, declined), eq(applicationLenders.lenderId, lenderIds.gsky!)));
+    expect(answer).toEqual({ place: 2, amount: 800_000, apr: 7.5 });
+    await db.delete(applicationLenders).where(eq(applicationLenders.appId, declined));
+    expect(await facts()).toEqual({ asked: 0, approved: 0, first: null });
   });
 });

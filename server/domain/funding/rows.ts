@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import { applications, offers, offices } from '../../db/schema.ts';
+import { applications, offices } from '../../db/schema.ts';
 import { applicantSearch, SORTABLE_COLUMNS } from '../applications/rows.ts';
 import { FUNDED_STAGES } from '../applications/status.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
@@ -23,14 +23,13 @@ export interface FundedScope {
 export const CSV_ROW_LIMIT = 100_000;
 
 /**
- * The discount the lender keeps, in cents: the selected offer's discount rate applied to the funded
- * amount (or, before funding, to the loan amount), computed in PostgreSQL numeric so that no binary
- * floating point touches money. Null when no offer was selected.
+ * The discount the lender keeps, in cents: the selected offer's discount rate (kept on the application by the
+ * database, migration 0016) applied to the funded amount (or, before funding, to the loan amount), computed in
+ * PostgreSQL numeric so that no binary floating point touches money. Null when no offer with a rate was selected.
  */
-const discountCents = sql<number | null>`(
-  select round(coalesce(${applications.fundedAmount}, ${applications.amount}) * o.discount_rate / 100)::bigint
-  from ${offers} o where o.app_id = ${applications.id} and o.is_selected and o.discount_rate is not null
-  order by o.id limit 1)`.mapWith((value) => (value === null ? null : Number(value)));
+const discountCents = sql<number | null>`round(coalesce(${applications.fundedAmount}, ${applications.amount}) * ${applications.discountRate} / 100)::bigint`.mapWith(
+  (value) => (value === null ? null : Number(value)),
+);
 
 export const fundedColumns = {
   id: applications.id,

@@ -31,13 +31,15 @@ const SIGNED_STAGES = sql.raw(`('ReadyToFinalize','Finalized','SubmittedForFundi
 export function furthestStep(lenderId: number | undefined, a: SQL = sql.raw('a'), bind: Bind = inline): SQL {
   const lender = lenderId === undefined ? undefined : bind('reachedLenderId', lenderId);
   const theLender = lender === undefined ? sql`true` : sql`${a}.lender_id = ${lender}`;
-  const askedLender = lender === undefined ? sql`` : sql` and al.lender_id = ${lender}`;
+  // The application's own count of answers (kept by the database, migration 0016), or that one lender's answer.
+  const approved = lender === undefined ? sql`${a}.lenders_approved > 0` : sql`exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.lender_id = ${lender} and al.status = 'Approved')`;
+  const asked = lender === undefined ? sql`${a}.lenders_asked > 0` : sql`exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.lender_id = ${lender})`;
   return sql`case
     when ${a}.funded_at is not null and ${theLender} then 7
     when ${a}.stage in ${SIGNED_STAGES} and ${theLender} then 6
     when ${a}.lender_id is not null and ${theLender} then 5
-    when exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.status = 'Approved'${askedLender}) then 4
-    when exists (select 1 from application_lenders al where al.app_id = ${a}.id${askedLender}) then 3
+    when ${approved} then 4
+    when ${asked} then 3
     when ${a}.in_office_apply or ${a}.created_by is null
       or exists (select 1 from events e where e.app_id = ${a}.id and e.type = 'application.link_opened') then 2
     else 1 end`;
@@ -80,27 +82,6 @@ export async function funnel(db: Db, period: ReportPeriod, scope: ReportScope): 
   }));
 }
 
-/**
- * Every lender's answer on the applications in scope with its place in the office's lender order (ties by lender id),
- * what each lender offered at best (the highest amount, the lowest APR), and per application the place of the first
- * lender that approved and how many did. Offers are read once, grouped, not once per answer.
- */
-function answersByApp(period: ReportPeriod, scope: ReportScope): SQL {
-  return sql`with answers as materialized (
-      select al.app_id, al.lender_id, al.status,
-        row_number() over (partition by al.app_id order by coalesce(ol.num_order, 0), al.lender_id) as place
-      from application_lenders al
-      join applications a on a.id = al.app_id
-      left join office_lenders ol on ol.office_id = a.office_id and ol.lender_id = al.lender_id
-      where ${startedIn(period, scope)}),
-    best as (
-      select o.app_id, o.lender_id, max(coalesce(o.max_line, o.amount)) as amount, min(o.apr) as apr
-      from offers o join applications a on a.id = o.app_id where ${startedIn(period, scope)} group by 1, 2),
-    apps as (
-      select app_id, min(place) filter (where status = 'Approved') as first_approved, count(*) filter (where status = 'Approved') as approvals
-      from answers group by app_id)`;
-}
-
 export interface Approvals {
   approval: Report['approval'];
   lenders: Report['lenders'];
@@ -112,25 +93,26 @@ export interface Approvals {
  * how many patients any lender approved against how many the first lender alone would have.
  */
 export async function approvals(db: Db, period: ReportPeriod, scope: ReportScope): Promise<Approvals> {
-  // One statement for both tables: the answers are ranked once.
-  const rows = await rowsOf<{ place: unknown; lender_id: unknown; count: unknown; approved: unknown; only: unknown; amount: unknown; apr: unknown }>(
-    db,
-    sql`${answersByApp(period, scope)}
-      select first_approved as place, null::int as lender_id, count(*) as count, null::bigint as approved, null::bigint as only, null::numeric as amount, null::numeric as apr
-        from apps group by first_approved
-      union all
-      select null, x.lender_id, count(*), count(*) filter (where x.status = 'Approved'), count(*) filter (where x.status = 'Approved' and p.approvals = 1),
-          round(avg(b.amount) filter (where x.status = 'Approved')), round(avg(b.apr) filter (where x.status = 'Approved'), 2)
-        from answers x join apps p on p.app_id = x.app_id left join best b on b.app_id = x.app_id and b.lender_id = x.lender_id
-        ${scope.lenderId === undefined ? sql`` : sql`where x.lender_id = ${scope.lenderId}`}
-        group by x.lender_id`,
-  );
-  const places = rows.filter((row) => row.lender_id === null).sort((a, b) => (a.place === null ? 1 : b.place === null ? -1 : n(a.place) - n(b.place)));
+  // The answers' places, best offers and each application's count are kept by the database (migration 0016).
+  const [places, rows] = await Promise.all([
+    rowsOf<{ place: unknown; count: unknown }>(
+      db,
+      sql`select a.first_approved_place as place, count(*) as count from applications a
+        where ${startedIn(period, scope)} and a.lenders_asked > 0 group by 1 order by 1 nulls last`,
+    ),
+    rowsOf<{ lender_id: unknown; count: unknown; approved: unknown; only: unknown; amount: unknown; apr: unknown }>(
+      db,
+      sql`select al.lender_id, count(*) as count, count(*) filter (where al.status = 'Approved') as approved,
+          count(*) filter (where al.status = 'Approved' and a.lenders_approved = 1) as only,
+          round(avg(al.best_amount) filter (where al.status = 'Approved')) as amount,
+          round(avg(al.best_apr) filter (where al.status = 'Approved'), 2) as apr
+        from application_lenders al join applications a on a.id = al.app_id
+        where ${startedIn(period, scope)}${scope.lenderId === undefined ? sql`` : sql` and al.lender_id = ${scope.lenderId}`}
+        group by al.lender_id`,
+    ),
+  ]);
   const names = new Map((await rowsOf<{ id: unknown; name: string }>(db, sql`select id, name from lenders`)).map((l) => [n(l.id), l.name]));
-  const lenders = rows
-    .filter((row) => row.lender_id !== null)
-    .map((row) => ({ ...row, name: names.get(n(row.lender_id)) ?? '' }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const lenders = rows.map((row) => ({ ...row, name: names.get(n(row.lender_id)) ?? '' })).sort((a, b) => a.name.localeCompare(b.name));
   const patients = places.reduce((sum, row) => sum + n(row.count), 0);
   const approved = places.filter((row) => row.place !== null).reduce((sum, row) => sum + n(row.count), 0);
   const approvedByFirst = n(places.find((row) => n(row.place) === 1)?.count);
@@ -157,7 +139,8 @@ export interface Volume {
 
 /**
  * What was funded in the period, by week or month of its funding — gross, the lenders' discount (the selected offer's
- * rate on the funded amount, as the funded lists reckon it) and net — and what was asked back, by the refund's day.
+ * rate on the funded amount, as the funded lists reckon it: funding/rows.ts) and net — and what was asked back, by the
+ * refund's day.
  */
 export async function volume(db: Db, period: ReportPeriod, scope: ReportScope): Promise<Volume> {
   const unit = sql.raw(`'${period.interval}'`);
@@ -175,8 +158,7 @@ export async function volume(db: Db, period: ReportPeriod, scope: ReportScope): 
     rowsOf<{ bucket: string; funded: unknown; financed: unknown; fees: unknown }>(
       db,
       sql`select to_char(date_trunc(${unit}, a.funded_at at time zone 'UTC'), 'YYYY-MM-DD') as bucket, count(*) as funded, sum(a.funded_amount) as financed,
-          sum((select round(a.funded_amount * o.discount_rate / 100) from offers o
-               where o.app_id = a.id and o.is_selected and o.discount_rate is not null order by o.id limit 1)) as fees
+          sum(round(a.funded_amount * a.discount_rate / 100)) as fees
         from applications a where a.funded_at is not null and ${where(sql`a.funded_at`)} group by 1`,
     ),
     rowsOf<{ bucket: string; refunds: unknown }>(

@@ -63,7 +63,7 @@ function startedIn(period: ReportPeriod, scope: ReportScope): SQL {
 }
 
 /** A share in percent with one decimal; none of nothing. */
-export const share = (part: number, whole: number) => (whole === 0 ? null : Math.round((part * 1000) / whole) / 10);
+const share = (part: number, whole: number) => (whole === 0 ? null : Math.round((part * 1000) / whole) / 10);
 
 const rowsOf = async <R>(db: Db, query: SQL) => (await db.execute<Record<string, unknown>>(query)).rows as R[];
 const n = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));

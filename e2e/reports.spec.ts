@@ -68,7 +68,7 @@ test("an office admin reads last month's financing, checks it against the list, 
   const [download] = await Promise.all([page.waitForEvent('download'), section(page, 'Funnel').getByRole('button', { name: 'Download CSV' }).click()]);
   expect(download.suggestedFilename()).toMatch(/^report-funnel-office-\d+-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '').split('\r\n');
-  expect(csv[0]).toBe('Step,Applications,Share of the step before (%),Share of those started (%)');
+  expect(csv[0]).toBe('Step,Applications,Kept from the step before (%),Of those started (%)');
   expect(csv[1]).toMatch(/^Started \(link sent or in the office\),\d+,,$/);
 
   // Days the wrong way round: the server's words at the field, the days typed kept.

@@ -142,6 +142,16 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
         if (part.screen && !pages.has(part.screen)) errors.push(`${descriptor.file}#/${doc.kind === 'wizard' ? 'steps' : 'parts'}/${i}/screen: no page screens/pages/${part.screen}.json`);
       });
       if (descriptor.file.includes('/dialogs/') && !doc.dialog) errors.push(`${descriptor.file}#: a dialog needs "dialog": {"title": …}`);
+      // A report's chart is drawn from its section's columns: a name that is none would draw nothing, silently.
+      if (doc.kind === 'report') {
+        (doc.sections as Array<{ columns?: Array<{ id: string }>; chart?: { x: string; series: string[] } }>).forEach((section, i) => {
+          const ids = new Set((Array.isArray(section.columns) ? section.columns : []).map((c) => c.id));
+          if (section.chart && !ids.has(section.chart.x)) errors.push(`${descriptor.file}#/sections/${i}/chart/x: no column ${quoted(section.chart.x)} in this section`);
+          section.chart?.series.forEach((id, j) => {
+            if (!ids.has(id)) errors.push(`${descriptor.file}#/sections/${i}/chart/series/${j}: no column ${quoted(id)} in this section`);
+          });
+        });
+      }
     }
   }
   errors.push(...containmentCycles(descriptors));

@@ -144,11 +144,24 @@ describe('reports', () => {
     expect(answer.headers['content-type']).toContain('text/csv');
     expect(answer.headers['content-disposition']).toContain(`report-funnel-office-${office.officeId}-`);
     const lines = answer.body.replace(/^\uFEFF/, '').trim().split('\r\n');
-    expect(lines[0]).toBe('Step,Applications,Share of the step before (%),Share of those started (%)');
+    expect(lines[0]).toBe('Step,Applications,Kept from the step before (%),Of those started (%)');
     expect(lines[1]).toBe('Started (link sent or in the office),7,,');
     expect(lines[7]).toBe('Funded,1,50,14.3');
     const volume = await h.request(office.admin, 'PUT', '/api/Reports/GetReportCSV/volume', { officeId: office.officeId, period: 'thisMonth' });
     expect(volume.body).toContain(',1,4000.00,200.00,3800.00,100.00');
+    const lenders = await h.request(office.admin, 'PUT', '/api/Reports/GetReportCSV/lenders', { officeId: office.officeId, period: 'thisMonth' });
+    expect(lenders.body.replace(/^\uFEFF/, '').split('\r\n').slice(0, 3)).toEqual([
+      'Lender,Asked,Approved,Approval rate (%),Approved by this lender alone,Average approved amount,Average APR (%)',
+      expect.stringMatching(/^Ally Lending,5,2,40,1,5000\.00,9\.99$/),
+      expect.stringMatching(/^GreenSky,4,3,75,2,3000\.00,19\.99$/),
+    ]);
+    const places = await h.request(office.admin, 'PUT', '/api/Reports/GetReportCSV/places', { officeId: office.officeId, period: 'thisMonth' });
+    expect(places.body.replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual([
+      'First lender that approved,Patients,Share (%)',
+      'Lender 1 in your order,2,40',
+      'Lender 2 in your order,2,40',
+      'None approved,1,20',
+    ]);
   });
 
   it("keeps an office's figures to its admins and the platform's, and says what is wrong with a period", async () => {

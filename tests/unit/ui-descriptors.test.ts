@@ -80,6 +80,16 @@ describe('UI descriptors (screens/)', () => {
     expect(menus.errors).toEqual(["screens/menus.json#/menus/0/items/0/to/route: no route named 'nope'"]);
     const ops = await checkDescriptors(edited('pages/home.json', (doc) => ((doc.source as Record<string, unknown>).operation = 'App_Nothing')));
     expect(ops.errors).toEqual(["screens/pages/home.json#/source/operation: no operation 'App_Nothing' in openapi/openapi.yaml"]);
+    const chart = await checkDescriptors(
+      edited('pages/reports.json', (doc) => {
+        const funnel = (doc.sections as Array<{ chart: { x: string; series: string[] } }>)[0]!;
+        funnel.chart = { ...funnel.chart, x: 'stage', series: ['count', 'total'] };
+      }),
+    );
+    expect(chart.errors).toEqual([
+      "screens/pages/reports.json#/sections/0/chart/x: no column 'stage' in this section",
+      "screens/pages/reports.json#/sections/0/chart/series/1: no column 'total' in this section",
+    ]);
   });
 
   it('accept the words of an enumeration or of config items as a format, and refuse a table that does not exist', async () => {

@@ -34,10 +34,10 @@ async function report(db: Db, caller: Caller, query: ReportQuery): Promise<Schem
 const percent = (share: number | null): Cell => value(share);
 const money = (dollars: number | null): Cell => value(dollars === null ? null : dollars.toFixed(2));
 
-/** Each report's table as CSV: the same rows the page shows, in the same words. */
+/** Each report's table as CSV: the same rows the page shows, in the page's words (screens/pages/reports.json), units in the header. */
 const SECTIONS: { [S in Schemas['ReportSection']]: { header: string[]; rows(report: Schemas['Report']): Cell[][] } } = {
   funnel: {
-    header: ['Step', 'Applications', 'Share of the step before (%)', 'Share of those started (%)'],
+    header: ['Step', 'Applications', 'Kept from the step before (%)', 'Of those started (%)'],
     rows: (r) => r.funnel.map((row) => [text(labels.FunnelStep![row.step] ?? row.step), value(row.count), percent(row.shareOfPrevious), percent(row.shareOfStarted)]),
   },
   lenders: {
@@ -48,11 +48,11 @@ const SECTIONS: { [S in Schemas['ReportSection']]: { header: string[]; rows(repo
       ]),
   },
   places: {
-    header: ['First lender that approved, by place in the order', 'Applications', 'Share (%)'],
-    rows: (r) => r.places.map((row) => [text(row.place === null ? 'None approved' : `Lender ${row.place} in the order`), value(row.count), percent(row.share)]),
+    header: ['First lender that approved', 'Patients', 'Share (%)'],
+    rows: (r) => r.places.map((row) => [text(row.place === null ? 'None approved' : `Lender ${row.place} in your order`), value(row.count), percent(row.share)]),
   },
   volume: {
-    header: ['Period starting', 'Funded', 'Financed', 'Discount fees', 'Net', 'Refunds'],
+    header: ['Period starting', 'Funded', 'Financed', 'Discount fees', 'Net to the office', 'Refunds'],
     rows: (r) => r.volume.map((row) => [value(row.periodStart), value(row.funded), money(row.financed), money(row.discountFees), money(row.net), money(row.refunds)]),
   },
 };

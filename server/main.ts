@@ -14,6 +14,7 @@ import { CertificateError, loadCertificate, type TlsMaterial } from './identity/
 import { createIdentity, type Identity } from './identity/index.ts';
 import { forgetIdempotencyKeys } from './http/idempotency.ts';
 import { forgetFinishedJobs } from './jobs/queue.ts';
+import { enqueueDailyFundingReport } from './domain/funding/daily-report.ts';
 import { jobRunnerOf } from './jobs/runner.ts';
 import { DUE_NOTICES_EVERY_MS, sendDueNotices } from './domain/notices/due.ts';
 import { expireOffers } from './domain/applications/expiry.ts';
@@ -80,12 +81,14 @@ async function serve(settings: Settings, prepared?: Awaited<ReturnType<typeof pr
   const id = identity ?? (await createIdentity(settings, database));
   const app = await buildServer({ settings, database, verifiers: id.verifiers, identity: id, https: tls });
   // Offers that expired untaken (decision 0233), then adverse-action notices that fall due while no offer is taken
-  // (decision 0222), then Idempotency-Keys past their day and jobs done a week ago; several servers may sweep at once.
+  // (decision 0222), then Idempotency-Keys past their day and jobs done a week ago, then the business morning's funding
+  // report (decision 0278); several servers may sweep at once.
   const sweep = () =>
     void expireOffers(database.db)
       .then(() => sendDueNotices(database.db, lenderCatalogue(settings)))
       .then(() => forgetIdempotencyKeys(database.db))
       .then(() => forgetFinishedJobs(database.db))
+      .then(() => enqueueDailyFundingReport(database.db))
       .catch((error: unknown) => app.log.error({ err: error }, 'the sweep of expired offers and due notices failed'));
   const sweeps = setInterval(sweep, DUE_NOTICES_EVERY_MS);
   sweeps.unref();

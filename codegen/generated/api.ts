@@ -2458,6 +2458,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Funding/GetTracker": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * List finalized loans with where their money is
+         * @description The funding tracker (issue 40, decision 0278): each finalized loan of an office (every office for a platform admin who names none) with its funding step, requested, initiated, expected and actual deposit days, gross, discount, net and refunds taken back. Newest request first unless sorted.
+         */
+        put: operations["Funding_GetTracker"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Funding/GetTrackerCSV/fundingCSV": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Download the funding tracker as CSV
+         * @description Every row of Funding_GetTracker with the same filters, as a CSV file.
+         */
+        put: operations["Funding_GetTrackerCSV"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Funding/GetSummary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Sum an office's finalized loans by funding step and by lender
+         * @description What is requested, on its way, deposited and reconciled, with the soonest expected deposit and the late ones, by lender, and the bank account deposits go to (decision 0278).
+         */
+        put: operations["Funding_GetSummary"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Funding/Reconcile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark deposits reconciled with the bank statement, or take it back
+         * @description Each named loan must be the office's and deposited; all or none are changed, and each change is written to the loan's log with who made it (decision 0278).
+         */
+        post: operations["Funding_Reconcile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -3004,7 +3084,7 @@ export interface components {
              * @description Sortable columns; a list ignores a column its rows do not have.
              * @enum {string}
              */
-            sortBy?: "id" | "firstName" | "lastName" | "name" | "email" | "officeName" | "amount" | "approvedAmount" | "fundedAmount" | "refundAmount" | "stage" | "status" | "lenderName" | "serviceDate" | "fundedDate" | "lastLoginDateTimeUtc" | "createdAtUtc" | "updatedAtUtc" | "submittedAtUtc";
+            sortBy?: "id" | "firstName" | "lastName" | "name" | "email" | "officeName" | "amount" | "approvedAmount" | "fundedAmount" | "refundAmount" | "stage" | "status" | "lenderName" | "serviceDate" | "fundedDate" | "lastLoginDateTimeUtc" | "createdAtUtc" | "updatedAtUtc" | "submittedAtUtc" | "requestedDate" | "expectedDepositDate";
             /** @description Default false. */
             sortDesc?: boolean;
             /** @description Applicant name or id, office name, user name or e-mail, depending on the list. */
@@ -3017,9 +3097,11 @@ export interface components {
             userRoles?: components["schemas"]["UserRole"][];
             /** @description Funded lists: only rows with this funding status. */
             fundingStatus?: components["schemas"]["FundingStatus"];
+            /** @description Funding_GetTracker: only loans at this step of their funding (decision 0278). */
+            fundingStep?: components["schemas"]["FundingStep"];
             /** @description App_GetOfficeApps and AdminApps_GetApps: only applications that got this far in the reports' funnel (decision 0277), asked of lenderId when given. */
             reached?: components["schemas"]["FunnelStep"];
-            /** @description App_GetOfficeApps and AdminApps_GetApps: only applications this lender was asked about. */
+            /** @description App_GetOfficeApps and AdminApps_GetApps: only applications this lender was asked about; Funding_GetTracker: only this lender's loans. */
             lenderId?: number;
             /**
              * Format: uuid
@@ -4820,6 +4902,105 @@ export interface components {
          */
         ReportSection: "funnel" | "lenders" | "places" | "volume";
         /**
+         * Funding tracker row
+         * @description A finalized loan in the funding tracker: its step, its days and its money (decision 0278). Dates are days, MM/dd/yyyy.
+         */
+        FundingTrackerRow: {
+            id: number;
+            officeId: number;
+            officeName: string;
+            firstName: string;
+            lastName: string;
+            lenderName: string | null;
+            contractId: string | null;
+            step: components["schemas"]["FundingStep"];
+            /** @description The day the office finalized the loan and its funding was requested. */
+            requestedDate: string | null;
+            /** @description The day the lender paid the platform. */
+            initiatedDate: string | null;
+            /** @description The deposit day counted in business days from the request, and again from the lender's payment; kept once deposited, beside the actual day. */
+            expectedDepositDate: string | null;
+            /** @description The day the deposit was made (the funded day). */
+            depositedDate: string | null;
+            /** @description The day the office reconciled the deposit. */
+            reconciledDate: string | null;
+            /** @description Not deposited and the expected day has passed. */
+            late: boolean;
+            /** @description The funded amount, or the loan amount before funding. */
+            grossAmount: number;
+            /** @description What the lender keeps: the selected offer's discount rate applied to the gross amount. */
+            discountAmount: number | null;
+            /** @description What the office receives: the gross amount less the discount. */
+            netAmount: number | null;
+            /** @description Refunds taken back from the office for this loan. */
+            refundedAmount: number;
+        };
+        /**
+         * Funding summary query
+         * @description Body of Funding_GetSummary. Office admins name their office; platform admins may leave it out for every office.
+         */
+        FundingSummaryQuery: {
+            /** @description The location. */
+            officeId?: number;
+        };
+        /**
+         * Funding summary
+         * @description Answer of Funding_GetSummary: the office's finalized loans by funding step and by lender, and the bank account deposits go to (decision 0278). Across offices for a platform admin who names none (then bank is null).
+         */
+        FundingSummary: {
+            /** @description Today, the banks' day (Eastern time). */
+            today: string | null;
+            /** @description Every step, in order, with its totals. */
+            steps: {
+                step: components["schemas"]["FundingStep"];
+                count: number;
+                /** @description Sum of the gross amounts. */
+                grossAmount: number;
+                /** @description Sum of the discounts. */
+                discountAmount: number;
+                /** @description Sum of what the office receives. */
+                netAmount: number;
+                /** @description Sum of the refunds taken back. */
+                refundedAmount: number;
+                /** @description Loans of this step not deposited by their expected day. */
+                late: number;
+                /** @description The soonest expected deposit of this step from today on; null once deposited. */
+                nextExpectedDate: string | null;
+            }[];
+            lenders: {
+                lenderName: string;
+                requested: number;
+                initiated: number;
+                deposited: number;
+                reconciled: number;
+                /** @description What the office is still to receive from this lender's loans (requested and initiated). */
+                netOnItsWay: number;
+            }[];
+            /** @description The office's bank account for deposits, or null across offices. */
+            bank: {
+                status: components["schemas"]["AchVerifyStatus"];
+                accountLast4: string | null;
+                /** @description The day the account was verified. */
+                verifiedDate: string | null;
+            } | null;
+            choices: {
+                /** @description The locations this caller may see. */
+                offices: {
+                    value: number;
+                    label: string;
+                }[];
+            };
+        };
+        /**
+         * Funding reconciliation
+         * @description Body of Funding_Reconcile: deposits of one office the office matched to its bank statement (reconciled true), or a reconciliation taken back (false).
+         */
+        FundingReconcile: {
+            officeId: number;
+            appIds: number[];
+            reconciled: boolean;
+        };
+        /**
          * Event
          * @description Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.
          */
@@ -5009,6 +5190,12 @@ export interface components {
          * @enum {string}
          */
         UserRole: "df.admin" | "dfi.admin" | "product.owner";
+        /**
+         * Funding step
+         * @description Where a finalized loan's money is (issue 40, decision 0278): Requested (the office finalized, the lender is asked to pay), Initiated (the lender paid the platform; the deposit to the office is on its way), Deposited (in the office's bank account on the funded day), Reconciled (the office matched the deposit to its bank statement).
+         * @enum {string}
+         */
+        FundingStep: "Requested" | "Initiated" | "Deposited" | "Reconciled";
         /**
          * Funnel step
          * @description A step of the financing funnel (issue 40, decision 0277): how far an application got, whenever it got there. Each step counts the applications that reached it or a later one.
@@ -5236,7 +5423,7 @@ export interface components {
          * @description The kinds of background work of the durable job queue (decision 0262): each queue's jobs are run by its handler on the server.
          * @enum {string}
          */
-        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund" | "webhook";
+        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund" | "webhook" | "daily-funding-report";
         /**
          * Application event log entry
          * @description Something a user, borrower or the system did to an application.
@@ -9899,6 +10086,133 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Funding_GetTracker: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PagedResult"] & {
+                        results: components["schemas"]["FundingTrackerRow"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Funding_GetTrackerCSV: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListQuery"];
+            };
+        };
+        responses: {
+            /** @description The tracker's rows. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["ContentDisposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Funding_GetSummary: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FundingSummaryQuery"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FundingSummary"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Funding_Reconcile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FundingReconcile"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["ServerError"];
         };

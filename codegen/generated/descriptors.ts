@@ -195,6 +195,10 @@ export type Text4 = (string | number | boolean | null) | Expression[] | Operatio
  */
 export type LenderDescriptor = Lender;
 /**
+ * How many business days the lender takes to pay a finalized loan to the platform, which pays the office the next business day: the funding tracker's expected deposit date counts them (weekends and Federal Reserve holidays skipped). Two when not given.
+ */
+export type DaysToFund = number;
+/**
  * The API style in which the lender service (npm run lender-service) plays this lender: json-oauth, answers at once with an OAuth 2.0 token; async-callback, decides after a delay and tells it by signed callback; hosted-signing, signs on its own page and tells the completion by callback. Without it, json-oauth. Real lenders ignore it.
  */
 export type LenderServiceStyle = 'json-oauth' | 'async-callback' | 'hosted-signing';
@@ -968,6 +972,7 @@ export interface Lender {
    * The lender's postal address as a creditor: an adverse-action notice names each creditor with its address (Reg B §1002.9(a)(2)). One line, as on an envelope: street, city, state and ZIP code.
    */
   address: string;
+  fundingDays?: DaysToFund;
   /**
    * Which implementation of the lender adapter interface serves this lender: sandbox, played in the portal's own process from `sandbox` below; http, the lender's API spoken to over HTTP as `http` below describes it (issue 38).
    */

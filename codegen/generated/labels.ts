@@ -130,6 +130,12 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Processing": "Processing",
     "Completed": "Completed"
   },
+  "FundingStep": {
+    "Requested": "Requested from the lender",
+    "Initiated": "On its way to you",
+    "Deposited": "Deposited",
+    "Reconciled": "Reconciled"
+  },
   "FunnelStep": {
     "started": "Started (link sent or in the office)",
     "opened": "Opened by the patient",
@@ -146,7 +152,8 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "lender-finalize": "Finalizing at the lender",
     "lender-fund": "Funding request to the lender",
     "lender-refund": "Refund sent to the lender",
-    "webhook": "Webhook delivery"
+    "webhook": "Webhook delivery",
+    "daily-funding-report": "Daily funding report"
   },
   "JobState": {
     "Queued": "Waiting",

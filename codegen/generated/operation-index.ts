@@ -136,6 +136,10 @@ const compact = {
   Health_GetHealth: 'get /api/health',
   Reports_GetReport: 'put /api/Reports/GetReport b',
   Reports_GetReportCSV: 'put /api/Reports/GetReportCSV/{section} db',
+  Funding_GetTracker: 'put /api/Funding/GetTracker bl',
+  Funding_GetTrackerCSV: 'put /api/Funding/GetTrackerCSV/fundingCSV db',
+  Funding_GetSummary: 'put /api/Funding/GetSummary bl',
+  Funding_Reconcile: 'post /api/Funding/Reconcile wb',
 } as const;
 
 export type OperationId = keyof typeof compact;

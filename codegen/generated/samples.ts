@@ -8232,5 +8232,159 @@ export const samples: Readonly<Record<string, unknown>> = {
         }
       ]
     }
+  },
+  "Funding_GetTracker": {
+    "currentPage": 101,
+    "nextPage": 101,
+    "pageSize": 100,
+    "rowCount": 101,
+    "results": [
+      {
+        "id": 101,
+        "officeId": 101,
+        "officeName": "Sample office name",
+        "firstName": "Sample first name",
+        "lastName": "Sample last name",
+        "lenderName": "Sample lender name",
+        "contractId": "Sample contract id",
+        "step": "Requested",
+        "requestedDate": "03/16/2026",
+        "initiatedDate": "03/16/2026",
+        "expectedDepositDate": "03/16/2026",
+        "depositedDate": "03/16/2026",
+        "reconciledDate": "03/16/2026",
+        "late": true,
+        "grossAmount": 1250,
+        "discountAmount": 1250,
+        "netAmount": 1250,
+        "refundedAmount": 1250
+      },
+      {
+        "id": 102,
+        "officeId": 102,
+        "officeName": "Sample office name 2",
+        "firstName": "Sample first name 2",
+        "lastName": "Sample last name 2",
+        "lenderName": "Sample lender name 2",
+        "contractId": "Sample contract id 2",
+        "step": "Initiated",
+        "requestedDate": "03/16/2026",
+        "initiatedDate": "03/16/2026",
+        "expectedDepositDate": "03/16/2026",
+        "depositedDate": "03/16/2026",
+        "reconciledDate": "03/16/2026",
+        "late": false,
+        "grossAmount": 1500,
+        "discountAmount": 1500,
+        "netAmount": 1500,
+        "refundedAmount": 1500
+      },
+      {
+        "id": 103,
+        "officeId": 103,
+        "officeName": "Sample office name 3",
+        "firstName": "Sample first name 3",
+        "lastName": "Sample last name 3",
+        "lenderName": "Sample lender name 3",
+        "contractId": "Sample contract id 3",
+        "step": "Deposited",
+        "requestedDate": "03/16/2026",
+        "initiatedDate": "03/16/2026",
+        "expectedDepositDate": "03/16/2026",
+        "depositedDate": "03/16/2026",
+        "reconciledDate": "03/16/2026",
+        "late": true,
+        "grossAmount": 1750,
+        "discountAmount": 1750,
+        "netAmount": 1750,
+        "refundedAmount": 1750
+      }
+    ]
+  },
+  "Funding_GetSummary": {
+    "today": "03/16/2026",
+    "steps": [
+      {
+        "step": "Requested",
+        "count": 101,
+        "grossAmount": 1250,
+        "discountAmount": 1250,
+        "netAmount": 1250,
+        "refundedAmount": 1250,
+        "late": 101,
+        "nextExpectedDate": "03/16/2026"
+      },
+      {
+        "step": "Initiated",
+        "count": 102,
+        "grossAmount": 1500,
+        "discountAmount": 1500,
+        "netAmount": 1500,
+        "refundedAmount": 1500,
+        "late": 102,
+        "nextExpectedDate": "03/16/2026"
+      },
+      {
+        "step": "Deposited",
+        "count": 103,
+        "grossAmount": 1750,
+        "discountAmount": 1750,
+        "netAmount": 1750,
+        "refundedAmount": 1750,
+        "late": 103,
+        "nextExpectedDate": "03/16/2026"
+      }
+    ],
+    "lenders": [
+      {
+        "lenderName": "Sample lender name",
+        "requested": 101,
+        "initiated": 101,
+        "deposited": 101,
+        "reconciled": 101,
+        "netOnItsWay": 1250
+      },
+      {
+        "lenderName": "Sample lender name 2",
+        "requested": 102,
+        "initiated": 102,
+        "deposited": 102,
+        "reconciled": 102,
+        "netOnItsWay": 1500
+      },
+      {
+        "lenderName": "Sample lender name 3",
+        "requested": 103,
+        "initiated": 103,
+        "deposited": 103,
+        "reconciled": 103,
+        "netOnItsWay": 1750
+      }
+    ],
+    "bank": {
+      "status": "NotStarted",
+      "accountLast4": "0101",
+      "verifiedDate": "03/16/2026"
+    },
+    "choices": {
+      "offices": [
+        {
+          "value": 101,
+          "label": "Sample label"
+        },
+        {
+          "value": 102,
+          "label": "Sample label 2"
+        },
+        {
+          "value": 103,
+          "label": "Sample label 3"
+        }
+      ]
+    }
+  },
+  "Funding_Reconcile": {
+    "success": true,
+    "message": "Sample message"
   }
 };

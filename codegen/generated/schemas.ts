@@ -206,6 +206,10 @@ export type UserRole = 'df.admin' | 'dfi.admin' | 'product.owner';
  */
 export type FundingStatus1 = 'Initiated' | 'Processing' | 'Completed';
 /**
+ * Funding_GetTracker: only loans at this step of their funding (decision 0278).
+ */
+export type FundingStep = 'Requested' | 'Initiated' | 'Deposited' | 'Reconciled';
+/**
  * App_GetOfficeApps and AdminApps_GetApps: only applications that got this far in the reports' funnel (decision 0277), asked of lenderId when given.
  */
 export type FunnelStep = 'started' | 'opened' | 'prequalified' | 'offers' | 'selected' | 'signed' | 'funded';
@@ -454,7 +458,8 @@ export type JobQueue =
   | 'lender-finalize'
   | 'lender-fund'
   | 'lender-refund'
-  | 'webhook';
+  | 'webhook'
+  | 'daily-funding-report';
 /**
  * Kind of an application audit log entry.
  *
@@ -497,6 +502,13 @@ export type FunnelStep1 = 'started' | 'opened' | 'prequalified' | 'offers' | 'se
  * via the `definition` "ReportSection".
  */
 export type ReportSection = 'funnel' | 'lenders' | 'places' | 'volume';
+/**
+ * Where a finalized loan's money is (issue 40, decision 0278): Requested (the office finalized, the lender is asked to pay), Initiated (the lender paid the platform; the deposit to the office is on its way), Deposited (in the office's bank account on the funded day), Reconciled (the office matched the deposit to its bank statement).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FundingStep".
+ */
+export type FundingStep1 = 'Requested' | 'Initiated' | 'Deposited' | 'Reconciled';
 /**
  * A person's name as they write it (spec §5): letters of any alphabet ('Lucía', 'Peña', 'Nguyễn'), spaces, hyphens and apostrophes (' or ’, as phones type it). Each use says its length.
  *
@@ -1991,7 +2003,9 @@ export interface ListQuery {
     | 'lastLoginDateTimeUtc'
     | 'createdAtUtc'
     | 'updatedAtUtc'
-    | 'submittedAtUtc';
+    | 'submittedAtUtc'
+    | 'requestedDate'
+    | 'expectedDepositDate';
   /**
    * Default false.
    */
@@ -2083,9 +2097,10 @@ export interface ListQuery {
    */
   userRoles?: [UserRole] | [UserRole, UserRole];
   fundingStatus?: FundingStatus1;
+  fundingStep?: FundingStep;
   reached?: FunnelStep;
   /**
-   * App_GetOfficeApps and AdminApps_GetApps: only applications this lender was asked about.
+   * App_GetOfficeApps and AdminApps_GetApps: only applications this lender was asked about; Funding_GetTracker: only this lender's loans.
    */
   lenderId?: number;
   /**
@@ -8501,6 +8516,432 @@ export interface VolumeTotals {
   discountFees: number;
   net: number;
   refunds: number;
+}
+/**
+ * A finalized loan in the funding tracker: its step, its days and its money (decision 0278). Dates are days, MM/dd/yyyy.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FundingTrackerRow".
+ */
+export interface FundingTrackerRow {
+  id: number;
+  officeId: number;
+  officeName: string;
+  firstName: string;
+  lastName: string;
+  lenderName: string | null;
+  contractId: string | null;
+  step: FundingStep1;
+  /**
+   * The day the office finalized the loan and its funding was requested.
+   */
+  requestedDate: string | null;
+  /**
+   * The day the lender paid the platform.
+   */
+  initiatedDate: string | null;
+  /**
+   * The deposit day counted in business days from the request, and again from the lender's payment; kept once deposited, beside the actual day.
+   */
+  expectedDepositDate: string | null;
+  /**
+   * The day the deposit was made (the funded day).
+   */
+  depositedDate: string | null;
+  /**
+   * The day the office reconciled the deposit.
+   */
+  reconciledDate: string | null;
+  /**
+   * Not deposited and the expected day has passed.
+   */
+  late: boolean;
+  /**
+   * The funded amount, or the loan amount before funding.
+   */
+  grossAmount: number;
+  /**
+   * What the lender keeps: the selected offer's discount rate applied to the gross amount.
+   */
+  discountAmount: number | null;
+  /**
+   * What the office receives: the gross amount less the discount.
+   */
+  netAmount: number | null;
+  /**
+   * Refunds taken back from the office for this loan.
+   */
+  refundedAmount: number;
+}
+/**
+ * Body of Funding_GetSummary. Office admins name their office; platform admins may leave it out for every office.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FundingSummaryQuery".
+ */
+export interface FundingSummaryQuery {
+  /**
+   * The location.
+   */
+  officeId?: number;
+}
+/**
+ * Answer of Funding_GetSummary: the office's finalized loans by funding step and by lender, and the bank account deposits go to (decision 0278). Across offices for a platform admin who names none (then bank is null).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FundingSummary".
+ */
+export interface FundingSummary {
+  /**
+   * Today, the banks' day (Eastern time).
+   */
+  today: string | null;
+  /**
+   * Every step, in order, with its totals.
+   *
+   * @maxItems 4
+   */
+  steps:
+    | []
+    | [
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        }
+      ]
+    | [
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        },
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        }
+      ]
+    | [
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        },
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        },
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        }
+      ]
+    | [
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        },
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        },
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        },
+        {
+          step: FundingStep1;
+          count: number;
+          /**
+           * Sum of the gross amounts.
+           */
+          grossAmount: number;
+          /**
+           * Sum of the discounts.
+           */
+          discountAmount: number;
+          /**
+           * Sum of what the office receives.
+           */
+          netAmount: number;
+          /**
+           * Sum of the refunds taken back.
+           */
+          refundedAmount: number;
+          /**
+           * Loans of this step not deposited by their expected day.
+           */
+          late: number;
+          /**
+           * The soonest expected deposit of this step from today on; null once deposited.
+           */
+          nextExpectedDate: string | null;
+        }
+      ];
+  /**
+   * @maxItems 1000
+   */
+  lenders: {
+    lenderName: string;
+    requested: number;
+    initiated: number;
+    deposited: number;
+    reconciled: number;
+    /**
+     * What the office is still to receive from this lender's loans (requested and initiated).
+     */
+    netOnItsWay: number;
+  }[];
+  /**
+   * The office's bank account for deposits, or null across offices.
+   */
+  bank: {
+    status: AchVerifyStatus;
+    accountLast4: string | null;
+    /**
+     * The day the account was verified.
+     */
+    verifiedDate: string | null;
+  } | null;
+  choices: {
+    /**
+     * The locations this caller may see.
+     *
+     * @maxItems 1000
+     */
+    offices: {
+      value: number;
+      label: string;
+    }[];
+  };
+}
+/**
+ * Body of Funding_Reconcile: deposits of one office the office matched to its bank statement (reconciled true), or a reconciliation taken back (false).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "FundingReconcile".
+ */
+export interface FundingReconcile {
+  officeId: number;
+  /**
+   * @minItems 1
+   * @maxItems 100
+   */
+  appIds: [number, ...number[]];
+  reconciled: boolean;
 }
 /**
  * Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.

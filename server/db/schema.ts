@@ -451,6 +451,17 @@ export const applications = pgTable(
     fundedAt: at('funded_at'),
     fundingStatus: fundingStatus('funding_status'),
     refundedAmount: cents('refunded_amount').notNull().default(0),
+    /**
+     * The funding tracker's steps (issue 40, decision 0278): requested when the office finalized, initiated when the
+     * lender said it paid, deposited on the funded day, reconciled when the office matched the deposit to its bank
+     * statement. The expected deposit day is counted in business days when the loan is requested and again when the
+     * lender pays; it stays once deposited, to be set against the actual day.
+     */
+    fundingRequestedAt: at('funding_requested_at'),
+    fundingInitiatedAt: at('funding_initiated_at'),
+    expectedDepositOn: date('expected_deposit_on', { mode: 'string' }),
+    reconciledAt: at('reconciled_at'),
+    reconciledBy: uuid('reconciled_by').references(() => users.id, { onDelete: 'set null' }),
 
     /**
      * What the reports and the funded lists count of the lenders' answers (decision 0277), kept by the database whenever
@@ -484,6 +495,8 @@ export const applications = pgTable(
     // Funded lists; partial because most applications are never funded.
     index('applications_office_funded_idx').on(t.officeId, t.fundedAt).where(sql`${t.fundedAt} is not null`),
     index('applications_funded_idx').on(t.fundedAt).where(sql`${t.fundedAt} is not null`),
+    // The funding tracker: an office's loans from the finalize on, newest request first.
+    index('applications_office_funding_idx').on(t.officeId, t.fundingRequestedAt).where(sql`${t.fundingRequestedAt} is not null`),
     check('applications_amount_check', sql`${t.amount} > 0`),
   ],
 );

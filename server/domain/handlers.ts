@@ -20,6 +20,7 @@ import { webhookHandlers } from './webhooks/handlers.ts';
 import { apiKeyHandlers } from './api-keys/handlers.ts';
 import { eventHandlers } from './events-handlers.ts';
 import { reportHandlers } from './reports/handlers.ts';
+import { trackerHandlers } from './funding/tracker-handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -44,6 +45,7 @@ export function createHandlers(): Handlers {
     ...apiKeyHandlers,
     ...eventHandlers,
     ...reportHandlers,
+    ...trackerHandlers,
     // The borrower journey, App_GetApp included (the application with the route of its next step).
     ...journeyHandlers,
   };

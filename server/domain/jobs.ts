@@ -5,6 +5,7 @@ import { lenderOrderQueues } from './journey/lender-orders.ts';
 import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
 import { webhookQueues } from '../events/webhook-delivery.ts';
+import { dailyFundingQueues } from './funding/daily-report.ts';
 
 /**
  * The process's job runner with every queue the domain has (decision 0262), registered for its database until it
@@ -16,6 +17,7 @@ export function processJobRunner(services: Services): JobRunner {
     ...lenderNewsQueues(services),
     ...lenderOrderQueues(services),
     ...webhookQueues(services.database.db, services.settings),
+    ...dailyFundingQueues(services.database.db, services.settings),
   }, services.log);
   const unregister = registerJobRunner(services.database.db, runner);
   return {

@@ -77,6 +77,10 @@ export async function insertApplication(db: Db, seed: AppSeed): Promise<number> 
       fundedAmount,
       fundedAt: funded ? new Date(Date.now() - 86_400_000) : null,
       fundingStatus: funded ? 'Completed' : seed.stage === 'SubmittedForFunding' ? 'Initiated' : null,
+      // The funding tracker's days (decision 0278): requested three days ago, paid out on the funded day.
+      fundingRequestedAt: FINALIZED.includes(seed.stage) ? new Date(Date.now() - 3 * 86_400_000) : null,
+      fundingInitiatedAt: funded ? new Date(Date.now() - 86_400_000) : null,
+      expectedDepositOn: FINALIZED.includes(seed.stage) ? new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) : null,
       refundedAmount: seed.refundedAmount ?? 0,
     })
     .returning({ id: applications.id });

@@ -153,6 +153,14 @@ export async function seedBulk(db: Db, options: BulkSeedOptions): Promise<{ offi
       from applications
       where stage = 'Refund' and refunded_amount > 0 and office_id = any(string_to_array(${officeList}, ',')::int[])`);
 
+    // The funding tracker's days: requested two days after the application, paid out on the funded day.
+    await tx.execute(sql`
+      update applications
+      set funding_requested_at = created_at + interval '2 days',
+          funding_initiated_at = funded_at,
+          expected_deposit_on = (created_at + interval '5 days')::date
+      where funding_status is not null and office_id = any(string_to_array(${officeList}, ',')::int[])`);
+
     // Every lender of the office answers an application that reached the lenders (the reports read them): the chosen
     // one approved, about a third of the others too, each approval with an offer; a declined application none.
     await tx.execute(sql`

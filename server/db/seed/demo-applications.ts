@@ -16,6 +16,7 @@ import {
 } from '../schema.ts';
 import type { SeededOffice } from './demo-offices.ts';
 import { sandboxAppUrl } from '../../lenders/sandbox.ts';
+import { depositAfterLenderPaid, depositAfterRequest } from '../../domain/funding/steps.ts';
 
 type Stage = (typeof appStage.enumValues)[number];
 type SubStatus = (typeof contractSubStatus.enumValues)[number];
@@ -88,10 +89,32 @@ export interface DemoApplicationContext {
   /** Where the sandbox lenders' pages are (sandboxSiteUrl): the lenders' links of the demo applications go there. */
   lenderSite: string | null;
   offices: readonly SeededOffice[];
-  lenders: ReadonlyMap<string, { id: number; name: string }>;
+  lenders: ReadonlyMap<string, { id: number; name: string; fundingDays: number | undefined }>;
   staffUserId: string;
   staffEmail: string;
   count: number;
+}
+
+/**
+ * The funding tracker's days of a demo loan: requested three days after the application, paid by the lender (a loan
+ * whose funding is Processing, or one funded) a day later, deposited on the funded day; every third deposit reconciled
+ * by the office admin two days on. The expected deposit is counted as the server counts it.
+ */
+function fundingDaysFor(stage: Stage, i: number, createdAt: Date, fundedAt: Date, now: number, lenderDays: number | undefined, adminId: string) {
+  const funded = stage === 'Funded' || stage === 'Refund';
+  if (!funded && stage !== 'SubmittedForFunding') return {};
+  const day = 86_400_000;
+  const requestedAt = new Date(Math.min(createdAt.getTime() + 3 * day, now - 3 * 3_600_000, fundedAt.getTime() - 2 * 3_600_000));
+  const paid = funded || i % 2 === 1;
+  const initiatedAt = paid ? new Date(Math.max(requestedAt.getTime(), Math.min(requestedAt.getTime() + day, (funded ? fundedAt.getTime() : now) - 3_600_000))) : null;
+  const reconciledAt = funded && i % 3 === 0 ? new Date(Math.min(fundedAt.getTime() + 2 * day, now)) : null;
+  return {
+    fundingRequestedAt: requestedAt,
+    fundingInitiatedAt: initiatedAt,
+    expectedDepositOn: initiatedAt && !funded ? depositAfterLenderPaid(initiatedAt) : depositAfterRequest(requestedAt, lenderDays),
+    reconciledAt,
+    reconciledBy: reconciledAt ? adminId : null,
+  };
 }
 
 /**
@@ -127,6 +150,7 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
     const fundedAt = new Date(Math.min(createdAt.getTime() + 6 * 86_400_000, now - 3_600_000));
     const isFunded = stage === 'Funded' || stage === 'Refund';
     const refundRows = stage === 'Refund' ? refundsFor(amount, i) : [];
+    const funding = fundingDaysFor(stage, i, createdAt, fundedAt, now, chosenLender?.fundingDays, ctx.staffUserId);
 
     const [row] = await db
       .insert(applications)
@@ -191,6 +215,7 @@ export async function seedDemoApplications(db: Db, ctx: DemoApplicationContext):
         fundedAt: isFunded ? fundedAt : null,
         fundingStatus: isFunded ? 'Completed' : stage === 'SubmittedForFunding' ? (i % 2 ? 'Processing' : 'Initiated') : null,
         refundedAmount: refundRows.reduce((sum, r) => sum + r.amount, 0),
+        ...funding,
         createdAt,
         updatedAt: createdAt,
         statusSince: createdAt,

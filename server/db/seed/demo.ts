@@ -108,7 +108,8 @@ export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode
     await tx.execute(sql`select pg_advisory_xact_lock(${SEED_LOCK})`);
     await seedReferenceData(tx);
     // The lenders are the lender files' (their names and phones are written there only).
-    await syncLenderRows(tx, lenderCatalogue(settings));
+    const catalogue = lenderCatalogue(settings);
+    await syncLenderRows(tx, catalogue);
     const existing = await tx.select({ id: users.id }).from(users).where(eq(users.email, MARKER_EMAIL));
     if (existing.length > 0) return { created: false };
 
@@ -125,7 +126,7 @@ export async function seedDemo(db: Db, settings: Pick<Settings, 'piiKey' | 'mode
       piiKey: settings.piiKey,
       lenderSite: sandboxSiteUrl(settings),
       offices: seededOffices.filter((o) => o.hasApplications),
-      lenders: new Map(lenderRows.map((l) => [l.code, l])),
+      lenders: new Map(lenderRows.map((l) => [l.code, { ...l, fundingDays: catalogue.get(l.code)?.descriptor.fundingDays }])),
       staffUserId: userIds.get(OFFICE_ADMIN_EMAIL)!,
       staffEmail: OFFICE_ADMIN_EMAIL,
       count: APPLICATION_COUNT,

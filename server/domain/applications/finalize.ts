@@ -8,6 +8,7 @@ import { displayFlags } from './status.ts';
 import { fieldError, lockApplication, notAllowedNow, writeLogs } from './records.ts';
 import { enqueueLenderOrder } from '../journey/lender-orders.ts';
 import { recordApplicationChange } from '../../events/application-events.ts';
+import { depositAfterRequest } from '../funding/steps.ts';
 
 type Schemas = components['schemas'];
 
@@ -17,9 +18,15 @@ type Schemas = components['schemas'];
  * for: the application's amount while it is ReadyToFinalize (decision 0210). It may be less. The stage moves
  * to Finalized and, in the same transaction, on to SubmittedForFunding with the funding Initiated:
  * the platform's Office Funding queue picks it up from there (decision 0081). The lender is told by a job: it closes
- * the contract, then is asked to fund it (lender-orders.ts).
+ * the contract, then is asked to fund it (lender-orders.ts). The funding tracker counts the deposit from now, in the
+ * lender's days to fund (`fundingDaysOf` its code).
  */
-export async function finalizeApplication(db: Db, caller: Caller, body: Schemas['FinalizeApp']): Promise<void> {
+export async function finalizeApplication(
+  db: Db,
+  caller: Caller,
+  body: Schemas['FinalizeApp'],
+  fundingDaysOf: (lenderCode: string | null) => number | undefined,
+): Promise<void> {
   const loanCents = toCents(body.loanAmount);
   await db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
@@ -27,10 +34,15 @@ export async function finalizeApplication(db: Db, caller: Caller, body: Schemas[
     if (app.approvedAmount === null) throw notAllowedNow('be finalized without an approved amount');
     if (loanCents > app.approvedAmount) throw fieldError('loanAmount', 'loanExceedsApproved');
     if (loanCents > app.amount) throw fieldError('loanAmount', 'loanExceedsSigned');
-    const after = { stage: 'SubmittedForFunding' as const, amountCents: loanCents, isFinalized: true, fundingStatus: 'Initiated' as const };
+    const requestedAt = new Date();
+    const expectedDepositOn = depositAfterRequest(requestedAt, fundingDaysOf(app.lenderCode));
+    const after = { stage: 'SubmittedForFunding' as const, amountCents: loanCents, isFinalized: true, fundingStatus: 'Initiated' as const, expectedDepositOn };
     await tx
       .update(applications)
-      .set({ stage: after.stage, amount: loanCents, isFinalized: true, fundingStatus: after.fundingStatus, statusText: 'Submitted for funding', updatedAt: sql`now()` })
+      .set({
+        stage: after.stage, amount: loanCents, isFinalized: true, fundingStatus: after.fundingStatus, statusText: 'Submitted for funding',
+        fundingRequestedAt: requestedAt, expectedDepositOn, updatedAt: sql`now()`,
+      })
       .where(eq(applications.id, app.id));
     await recordApplicationChange(tx, app, { stage: after.stage, amount: loanCents });
     const contract = { contractStatus: app.contractStatus, contractSubStatus: app.contractSubStatus };

@@ -2,6 +2,7 @@ import type { Handlers } from '../../http/handler-types.ts';
 import { getApplication } from './detail.ts';
 import { appFileList, uploadAppFile } from './files.ts';
 import { finalizeApplication } from './finalize.ts';
+import { catalogueOf } from '../journey/office-lenders.ts';
 import { addReferenceCode, appLenderAnswers, appStipulations } from './followup.ts';
 import { appNoteList, upsertAppNote } from './notes.ts';
 import { applicationsByStage, listApplications } from './rows.ts';
@@ -55,7 +56,7 @@ export const applicationHandlers: Pick<Handlers, ApplicationReads | ApplicationF
 
   // Finalize and lender transactions (money: each writes an audit log line under the application's lock).
   async App_FinalizeApp({ body, caller, services }) {
-    await finalizeApplication(services.db, caller, body);
+    await finalizeApplication(services.db, caller, body, (code) => (code ? catalogueOf(services).get(code)?.descriptor.fundingDays : undefined));
     return { status: 200, body: await getApplication(services.db, services.settings.piiKey, body.appId) };
   },
   async App_GetLenderTrans({ params, services }) {

@@ -75,6 +75,8 @@ export async function markFunded(db: Db, caller: Caller, body: Schemas['MarkFund
         .update(applications)
         .set({
           stage: 'Funded', fundedAmount: app.amount, fundedAt, fundingStatus: 'Completed', contractStatus: 'Funded',
+          // Paid out without the lender's word first: the tracker's initiated day is the funded day.
+          fundingInitiatedAt: app.fundingInitiatedAt ?? fundedAt,
           contractSubStatus: 'FundsReleased', statusText: 'Funded', updatedAt: sql`now()`,
         })
         .where(eq(applications.id, app.id));

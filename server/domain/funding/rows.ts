@@ -27,7 +27,7 @@ export const CSV_ROW_LIMIT = 100_000;
  * database, migration 0016) applied to the funded amount (or, before funding, to the loan amount), computed in
  * PostgreSQL numeric so that no binary floating point touches money. Null when no offer with a rate was selected.
  */
-const discountCents = sql<number | null>`round(coalesce(${applications.fundedAmount}, ${applications.amount}) * ${applications.discountRate} / 100)::bigint`.mapWith(
+export const discountCents = sql<number | null>`round(coalesce(${applications.fundedAmount}, ${applications.amount}) * ${applications.discountRate} / 100)::bigint`.mapWith(
   (value) => (value === null ? null : Number(value)),
 );
 

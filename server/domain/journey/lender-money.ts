@@ -4,6 +4,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { updateRefund } from '../refunds/refunds.ts';
 import type { ApplicationRecord } from '../applications/records.ts';
+import { depositAfterLenderPaid } from '../funding/steps.ts';
 
 /**
  * Money a lender says it moved, by its callback (decision 0272). The lender pays the platform and the platform pays
@@ -18,10 +19,16 @@ export const LENDER: Caller = { kind: 'anonymous' };
 /** Stages in which the office's payout is still to come. */
 const AWAITING_PAYOUT = new Set(['Finalized', 'SubmittedForFunding']);
 
-/** What a lender's funding changes on the application: the office's payout is on its way. */
+/** What a lender's funding changes on the application: the office's payout is on its way, expected the next business day. */
 export function fundedByLender(app: ApplicationRecord, lenderName: string): Partial<typeof applications.$inferInsert> {
   if (!AWAITING_PAYOUT.has(app.stage) || (app.fundingStatus !== null && app.fundingStatus !== 'Initiated')) return {};
-  return { fundingStatus: 'Processing', statusText: `Funded by ${lenderName}: the payout to the office is on its way` };
+  const now = new Date();
+  return {
+    fundingStatus: 'Processing',
+    statusText: `Funded by ${lenderName}: the payout to the office is on its way`,
+    fundingInitiatedAt: now,
+    expectedDepositOn: depositAfterLenderPaid(now),
+  };
 }
 
 /** The refund a lender's refund callback is about: the Idempotency-Key of the portal's order, which the lender sends back. */

@@ -1,8 +1,9 @@
 /**
  * After the signature (issue 6 "Done when"), in Chromium with real sign-in through the built-in provider:
- * an application of the demo data that is ready to finalize → the office finalizes it → its lender funds it (by
- * callback, seen on the open detail) → the platform admin marks it funded on Office Funding and the funding file
- * downloads → the office sees it under Funded Apps and in their CSV →
+ * an application of the demo data that is ready to finalize → the office finalizes it (its funding tracker: requested)
+ * → its lender funds it (by callback, seen on the open detail; the tracker: on its way, the deposit expected) → the
+ * platform admin marks it funded on Office Funding and the funding file downloads → the office sees it under Funded
+ * Apps and in their CSV, and on the tracker deposited on the funded day, which it reconciles →
  * the office requests a partial refund, then a second one that would exceed the rest is refused with spec §5's
  * message (in the browser, and by the server) → the lender takes the refund back (Processing, by callback) → the
  * platform admin completes it.
@@ -46,14 +47,17 @@ async function open(page: Page, path: string, title: string): Promise<void> {
   await expect(page.locator('main [data-screen][data-ready]').first()).toBeVisible({ timeout: 15_000 });
 }
 
-/** Applies the table's filters (the filter button) and waits for the list to answer. */
-async function filter(page: Page, operation: string, values: Record<string, string>, selects: Record<string, string> = {}): Promise<void> {
+/**
+ * Applies the table's filters (the filter button) and waits for the list to answer; `operation` null when the same
+ * filters were asked before on this page, whose answer may come from the cache.
+ */
+async function filter(page: Page, operation: string | null, values: Record<string, string>, selects: Record<string, string> = {}): Promise<void> {
   const toggle = page.getByRole('button', { name: /^Filter/ });
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   const form = page.locator('#table-filters');
   for (const [label, value] of Object.entries(values)) await form.getByLabel(label, { exact: true }).fill(value);
   for (const [label, value] of Object.entries(selects)) await form.getByLabel(label, { exact: true }).selectOption({ label: value });
-  const answered = page.waitForResponse((r) => r.url().endsWith(`/${operation}`) && r.ok());
+  const answered = operation && page.waitForResponse((r) => r.url().endsWith(`/${operation}`) && r.ok());
   await page.getByRole('button', { name: 'Apply' }).click();
   await answered;
 }
@@ -96,6 +100,15 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await expect(page.getByText(`Application #${appId} is finalized and submitted for funding.`)).toBeVisible();
   await expect(finalize).toBeHidden();
 
+  // The funding tracker shows it requested today (the sandbox lender may have paid already: then on its way).
+  await open(page, '/funding', 'Funding tracker');
+  await expect(page.locator('#report-filters')).toHaveCount(0);
+  await filter(page, 'GetTracker', { 'Applicant Name or ID': appId });
+  const tracked = page.getByRole('row').filter({ has: page.getByRole('link', { name: appId, exact: true }) });
+  await expect(tracked).toContainText(/Requested from the lender|On its way to you/);
+  await expect(tracked).toContainText(usDate(new Date()));
+  await open(page, '/home', 'Active Applications');
+
   // The funding status is shown to the office on the open detail view, and moves as it happens: the lender is asked to
   // fund the loan and tells by callback that it did; the payout to the office (the platform's) is then Processing.
   await filter(page, 'GetOfficeApps', { 'Applicant Name or ID': appId }, { Stage: 'All' });
@@ -104,6 +117,12 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await expect(detail.getByText(/^Funded by .+: the payout to the office is on its way$/)).toBeVisible({ timeout: 30_000 });
   await expect(detail.getByText('Processing', { exact: true })).toBeVisible();
   await detail.getByRole('button', { name: 'Close the dialog' }).click();
+  // On the tracker: on its way, the deposit expected the next business day.
+  await open(page, '/funding', 'Funding tracker');
+  await filter(page, null, { 'Applicant Name or ID': appId });
+  await expect(tracked).toContainText('On its way to you');
+  const expectedOn = /\d\d\/\d\d\/\d{4}/.exec((await tracked.getByRole('cell').nth(7).innerText()))![0];
+  expect(new Date(expectedOn).getTime()).toBeGreaterThan(Date.now() - 86_400_000);
 
   // 2. The platform admin marks it funded on Office Funding; the funding file downloads.
   const ap = admin.page;
@@ -141,6 +160,20 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await page.getByRole('button', { name: 'Download CSV' }).click();
   const officeCsv = await text(await officeFile);
   expect(officeCsv.split(/\r\n/).some((line) => line.startsWith(`${appId},`))).toBe(true);
+
+  // The tracker: deposited on the funded day, beside the day it was expected; the office reconciles it with its statement.
+  await open(page, '/funding', 'Funding tracker');
+  await expect(page.getByRole('region', { name: 'Where the money is', exact: true })).toContainText('Deposits go to your verified bank account ending');
+  await filter(page, null, { 'Applicant Name or ID': appId });
+  await expect(tracked).toContainText('Deposited');
+  await expect(tracked).toContainText(fundedOn);
+  await expect(tracked).toContainText(expectedOn);
+  await tracked.getByRole('button', { name: 'Mark reconciled' }).click();
+  await expect(page.getByText(/^The deposit for .+ is marked reconciled\.$/)).toBeVisible();
+  await expect(tracked).toContainText('Reconciled');
+  await expect(tracked.getByRole('button', { name: 'Undo reconciled' })).toBeVisible();
+  await open(page, '/logs/funded', 'Funded Apps');
+  await filter(page, null, { 'Applicant Name or ID': appId });
 
   // 4. A partial refund, then one more than what is left: refused with the spec's message.
   const partial = 100.25;

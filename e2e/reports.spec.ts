@@ -1,7 +1,9 @@
 /**
  * Reports (issue 40, item 1), in Chromium against the real server: an office admin opens Reports from the menu, reads
  * last month's funnel and opens the applications behind one of its steps, checks the loans funded against the Funded
- * Apps list of the same days, narrows the approvals to one lender and downloads the funnel as CSV. A support member has neither the menu item nor the page.
+ * Apps list of the same days, narrows the approvals to one lender and downloads the funnel as CSV. A support member has
+ * neither the menu items nor the pages of Reports and the funding tracker; a platform admin narrows the funding tracker
+ * to one location, its list following. (An office admin follows a loan on the tracker in after-signature.spec.ts.)
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -81,11 +83,29 @@ test("an office admin reads last month's financing, checks it against the list, 
   await expect(filters.getByLabel('From')).toHaveValue('02/01/2026');
 });
 
-test('a support member has no Reports', async ({ page }) => {
+test('a support member has neither Reports nor the funding tracker', async ({ page }) => {
   await signIn(page, 'office.support@demo.test');
   const menu = page.getByRole('navigation', { name: 'Main menu' });
   await expect(menu.getByRole('link', { name: 'Home', exact: true })).toBeVisible();
-  await expect(menu.getByRole('link', { name: 'Reports', exact: true })).toHaveCount(0);
-  await page.goto('/#/reports');
-  await expect(page.getByText('You are not authorized to view this page.')).toBeVisible();
+  for (const [item, path] of [['Reports', '/#/reports'], ['Funding tracker', '/#/funding']] as const) {
+    await expect(menu.getByRole('link', { name: item, exact: true })).toHaveCount(0);
+    await page.goto(path);
+    await expect(page.getByText('You are not authorized to view this page.')).toBeVisible();
+  }
+});
+
+test("a platform admin reads the funding tracker across offices, then one location's, its list following", async ({ page }) => {
+  await signIn(page, 'admin@demo.test');
+  await menuItem(page, 'Funding tracker');
+  await ready(page);
+  const money = section(page, 'Where the money is');
+  await expect(money.locator('[data-report-summary]')).toContainText(/^Across every office on /);
+  const list = page.locator('main [data-screen="table"]');
+  await expect(list.locator('tbody tr').first()).toBeVisible();
+  const offices = new Set((await list.locator('tbody tr td:nth-child(3)').allTextContents()).map((name) => name.trim()));
+  expect(offices.size).toBeGreaterThan(1);
+  await applyFilters(page, (f) => f.getByLabel('Location').selectOption({ label: 'Bright Smiles Dental' }));
+  await expect(money.locator('[data-report-summary]')).toContainText(/^(Deposits go to your verified bank account|Your bank account is not verified)/);
+  await expect(list.locator('tbody tr td:nth-child(3)').filter({ hasNotText: 'Bright Smiles Dental' })).toHaveCount(0);
+  await expect(list.locator('tbody tr').first()).toBeVisible();
 });

@@ -96,15 +96,18 @@ export interface DemoApplicationContext {
 }
 
 /**
- * The funding tracker's days of a demo loan: requested three days after the application, paid by the lender (a loan
- * whose funding is Processing, or one funded) a day later, deposited on the funded day; every third deposit reconciled
- * by the office admin two days on. The expected deposit is counted as the server counts it.
+ * The funding tracker's days of a demo loan: a funded one requested three days after the application, paid by the
+ * lender a day later and deposited on the funded day, every third reconciled by the office admin two days on; one still
+ * waiting requested in the last few days (a loan waits days, not weeks), paid by the lender a day on when its funding
+ * is Processing. The expected deposit is counted as the server counts it.
  */
 function fundingDaysFor(stage: Stage, i: number, createdAt: Date, fundedAt: Date, now: number, lenderDays: number | undefined, adminId: string) {
   const funded = stage === 'Funded' || stage === 'Refund';
   if (!funded && stage !== 'SubmittedForFunding') return {};
   const day = 86_400_000;
-  const requestedAt = new Date(Math.min(createdAt.getTime() + 3 * day, now - 3 * 3_600_000, fundedAt.getTime() - 2 * 3_600_000));
+  const requestedAt = funded
+    ? new Date(Math.min(createdAt.getTime() + 3 * day, fundedAt.getTime() - 2 * 3_600_000))
+    : new Date(Math.max(createdAt.getTime(), now - ((i % 3) + 1) * day));
   const paid = funded || i % 2 === 1;
   const initiatedAt = paid ? new Date(Math.max(requestedAt.getTime(), Math.min(requestedAt.getTime() + day, (funded ? fundedAt.getTime() : now) - 3_600_000))) : null;
   const reconciledAt = funded && i % 3 === 0 ? new Date(Math.min(fundedAt.getTime() + 2 * day, now)) : null;

@@ -44,7 +44,7 @@ const inTracker = (officeId: number | undefined) =>
 
 const SORTABLE = {
   id: applications.id,
-  name: applications.searchName,
+  lastName: applications.lastName,
   officeName: offices.name,
   lenderName: applications.lenderName,
   amount: applications.amount,

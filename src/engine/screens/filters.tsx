@@ -42,6 +42,8 @@ export function Filters({
 }) {
   const [draft, setDraft] = useState<FilterValues>(values);
   const shown = filters.filter((f) => condition(f.visible, context, true));
+  // Every filter hidden from this person (a platform admin's Location, shown to an office admin): no empty bar.
+  if (shown.length === 0) return null;
   return (
     <Box
       as="form"

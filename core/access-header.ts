@@ -2,7 +2,7 @@
  * What a staff caller may do, as the server found it for this request, carried on every staff answer (`x-access`,
  * decision 0257): the browser's session follows a role changed or access turned off by someone else on the next answer,
  * so menus and the route guard agree with the server from the next page on, without signing in again. The caller's own
- * facts only: office ids with the role held there, and the internal role.
+ * facts only: office ids with the role and the permissions held there, and the internal role.
  */
 export const ACCESS_HEADER = 'x-access';
 
@@ -10,6 +10,8 @@ export interface CallerAccess {
   userRole: string | null;
   /** Office id → the role held there, for offices whose access is on. */
   roles: Record<string, string>;
+  /** Office id → the permissions held there (decision 0279). */
+  permissions: Record<string, readonly string[]>;
   /** Offices whose access is turned off for this person. */
   disabled: number[];
 }
@@ -24,8 +26,9 @@ export function decodeAccess(value: string | null): CallerAccess | undefined {
   try {
     const parsed = JSON.parse(value) as Partial<CallerAccess>;
     const roles = parsed.roles && typeof parsed.roles === 'object' ? parsed.roles : undefined;
-    if (!roles || !Array.isArray(parsed.disabled) || (parsed.userRole !== null && typeof parsed.userRole !== 'string')) return undefined;
-    return { userRole: parsed.userRole, roles, disabled: parsed.disabled.filter((id): id is number => typeof id === 'number') };
+    const permissions = parsed.permissions && typeof parsed.permissions === 'object' ? parsed.permissions : undefined;
+    if (!roles || !permissions || !Array.isArray(parsed.disabled) || (parsed.userRole !== null && typeof parsed.userRole !== 'string')) return undefined;
+    return { userRole: parsed.userRole, roles, permissions, disabled: parsed.disabled.filter((id): id is number => typeof id === 'number') };
   } catch {
     return undefined;
   }
@@ -34,6 +37,7 @@ export function decodeAccess(value: string | null): CallerAccess | undefined {
 export interface SessionAccess {
   userRole: string | null;
   role: string | null;
+  permissions: readonly string[];
   accessDisabled: boolean;
 }
 
@@ -48,6 +52,8 @@ export function accessChanges(held: SessionAccess & { officeId: number | null },
   if (held.officeId !== null) {
     const role = access.roles[String(held.officeId)];
     if (role !== undefined && role !== held.role) changes.role = role;
+    const permissions = access.permissions[String(held.officeId)];
+    if (permissions !== undefined && permissions.join() !== held.permissions.join()) changes.permissions = [...permissions];
     const disabled = role === undefined && access.userRole === null;
     if (disabled !== held.accessDisabled) changes.accessDisabled = disabled;
   }

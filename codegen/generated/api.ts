@@ -1401,6 +1401,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Users/SetPermissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set what a user may do in an office
+         * @description The permissions the person holds in the office from now on (decision 0279): their role stays a template, and what differs from it is kept as their own. An admin cannot take away their own permission to manage users (409).
+         */
+        put: operations["Users_SetPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Users/DeleteUser/{userId}/{officeId}": {
         parameters: {
             query?: never;
@@ -4121,6 +4141,8 @@ export interface components {
             patientOnlyApplication: boolean;
             /** @description The reason given with the current office's status (e.g. why it was declined); null when none was given. */
             statusReason: string | null;
+            /** @description What the user may do in the current office (decision 0279); empty without one. */
+            permissions: components["schemas"]["OfficePermission"][];
         };
         /**
          * Office user
@@ -4151,6 +4173,8 @@ export interface components {
             inviteExpiresAtUtc: string | null;
             /** Format: date-time */
             lastLoginDateTimeUtc: string | null;
+            /** @description What the user may do in this office: the role's template with their own grants and withdrawals (decision 0279). */
+            permissions: components["schemas"]["OfficePermission"][];
         };
         /**
          * Upsert office user
@@ -4173,6 +4197,16 @@ export interface components {
             isDisabled?: boolean;
             /** @description Send (or resend) the invite e-mail. Default true. */
             sendInvite?: boolean;
+        };
+        /**
+         * Office user permissions
+         * @description Body of Users_SetPermissions: everything the person may do in the office from now on (decision 0279). What differs from their role's template is kept as their own grants and withdrawals.
+         */
+        OfficeUserPermissions: {
+            officeId: number;
+            /** Format: uuid */
+            userId: string;
+            permissions: components["schemas"]["OfficePermission"][];
         };
         /**
          * Invite info
@@ -5388,6 +5422,12 @@ export interface components {
             logoUrl: string | null;
             landingPageCode: string | null;
         };
+        /**
+         * Office permission
+         * @description One thing a member of an office may do (issue 40, decision 0279). A role is a template: it gives the permissions x-roles lists; an office admin grants or withdraws single ones per person. The server checks each operation's x-access permission against what the person holds in the office.
+         * @enum {string}
+         */
+        OfficePermission: "startApplications" | "finalizeLoans" | "requestRefunds" | "seeFunding" | "seeReports" | "manageUsers" | "editSettings";
         /**
          * Office user status
          * @description Where a person stands in an office (spec §3 office user: invited, disabled), derived by the server: Active (the invitation was accepted, or they were added without one, and the link is enabled), Invited (an invitation waits, its link still valid), InviteExpired (the invitation was not accepted in time; resend it or revoke it), Disabled (the office turned their access off).
@@ -8238,6 +8278,40 @@ export interface operations {
         };
         responses: {
             /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfficeUser"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Users_SetPermissions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfficeUserPermissions"];
+            };
+        };
+        responses: {
+            /** @description The user, with the permissions they now hold. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -192,6 +192,15 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Completed": "Enrolled",
     "Cancelled": "Cancelled"
   },
+  "OfficePermission": {
+    "startApplications": "Start applications and send links",
+    "finalizeLoans": "Finalize loans",
+    "requestRefunds": "Request refunds",
+    "seeFunding": "See funding and reconcile deposits",
+    "seeReports": "See reports",
+    "manageUsers": "Manage users",
+    "editSettings": "Edit settings and the landing page"
+  },
   "OfficeRole": {
     "admin": "Administrator",
     "support": "Support",

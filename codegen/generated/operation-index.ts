@@ -80,6 +80,7 @@ const compact = {
   Users_GetUserInfo: 'post /api/Users/GetUserInfo wb',
   Users_GetUsers: 'get /api/Users/GetUsers/{officeId} l',
   Users_UpsertUser: 'put /api/Users/UpsertUser wb',
+  Users_SetPermissions: 'put /api/Users/SetPermissions wb',
   Users_DeleteUser: 'put /api/Users/DeleteUser/{userId}/{officeId} w',
   Users_ResendInvite: 'put /api/Users/ResendInvite/{userId}/{officeId} w',
   Users_RevokeInvite: 'put /api/Users/RevokeInvite/{userId}/{officeId} w',

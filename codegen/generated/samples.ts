@@ -3758,7 +3758,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",
@@ -4052,7 +4057,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",
@@ -4266,7 +4276,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",
@@ -5048,7 +5063,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",
@@ -5262,7 +5282,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",
@@ -5433,7 +5458,12 @@ export const samples: Readonly<Record<string, unknown>> = {
     "accessDisabled": true,
     "officeLandingCode": "Sample",
     "patientOnlyApplication": true,
-    "statusReason": "Sample status reason"
+    "statusReason": "Sample status reason",
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
   },
   "Users_GetUsers": [
     {
@@ -5452,7 +5482,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     {
       "userId": "00000000-0000-4000-8000-000000000002",
@@ -5470,7 +5505,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": false,
       "status": "Invited",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     {
       "userId": "00000000-0000-4000-8000-000000000003",
@@ -5488,7 +5528,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "InviteExpired",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     }
   ],
   "Users_UpsertUser": {
@@ -5507,7 +5552,35 @@ export const samples: Readonly<Record<string, unknown>> = {
     "isDisabled": true,
     "status": "Active",
     "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
+  },
+  "Users_SetPermissions": {
+    "userId": "00000000-0000-4000-8000-000000000001",
+    "officeId": 101,
+    "officeName": "Sample office name",
+    "firstName": "Sample first name",
+    "lastName": "Sample last name",
+    "email": "sample1@example.com",
+    "title": "Sample title",
+    "role": "admin",
+    "userRole": "df.admin",
+    "isPrimary": true,
+    "isInvited": true,
+    "isInviteProcessed": true,
+    "isDisabled": true,
+    "status": "Active",
+    "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
+    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
   },
   "Users_DeleteUser": {
     "success": true,
@@ -5529,7 +5602,12 @@ export const samples: Readonly<Record<string, unknown>> = {
     "isDisabled": true,
     "status": "Active",
     "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
   },
   "Users_RevokeInvite": {
     "success": true,
@@ -5564,7 +5642,12 @@ export const samples: Readonly<Record<string, unknown>> = {
     "isDisabled": true,
     "status": "Active",
     "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
   },
   "Users_GetUserOfficeInfo": {
     "officeId": 101,
@@ -5612,7 +5695,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": true,
             "status": "Active",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           },
           {
             "userId": "00000000-0000-4000-8000-000000000002",
@@ -5630,7 +5718,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": false,
             "status": "Invited",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           },
           {
             "userId": "00000000-0000-4000-8000-000000000003",
@@ -5648,7 +5741,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": true,
             "status": "InviteExpired",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           }
         ]
       },
@@ -5680,7 +5778,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": true,
             "status": "Active",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           },
           {
             "userId": "00000000-0000-4000-8000-000000000002",
@@ -5698,7 +5801,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": false,
             "status": "Invited",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           },
           {
             "userId": "00000000-0000-4000-8000-000000000003",
@@ -5716,7 +5824,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": true,
             "status": "InviteExpired",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           }
         ]
       },
@@ -5748,7 +5861,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": true,
             "status": "Active",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           },
           {
             "userId": "00000000-0000-4000-8000-000000000002",
@@ -5766,7 +5884,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": false,
             "status": "Invited",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           },
           {
             "userId": "00000000-0000-4000-8000-000000000003",
@@ -5784,7 +5907,12 @@ export const samples: Readonly<Record<string, unknown>> = {
             "isDisabled": true,
             "status": "InviteExpired",
             "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+            "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+            "permissions": [
+              "startApplications",
+              "finalizeLoans",
+              "requestRefunds"
+            ]
           }
         ]
       }
@@ -5818,7 +5946,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "isDisabled": true,
         "status": "Active",
         "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       },
       {
         "userId": "00000000-0000-4000-8000-000000000002",
@@ -5836,7 +5969,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "isDisabled": false,
         "status": "Invited",
         "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       },
       {
         "userId": "00000000-0000-4000-8000-000000000003",
@@ -5854,7 +5992,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "isDisabled": true,
         "status": "InviteExpired",
         "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       }
     ]
   },
@@ -5887,7 +6030,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": true,
           "status": "Active",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         },
         {
           "userId": "00000000-0000-4000-8000-000000000002",
@@ -5905,7 +6053,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": false,
           "status": "Invited",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         },
         {
           "userId": "00000000-0000-4000-8000-000000000003",
@@ -5923,7 +6076,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": true,
           "status": "InviteExpired",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         }
       ]
     },
@@ -5955,7 +6113,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": true,
           "status": "Active",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         },
         {
           "userId": "00000000-0000-4000-8000-000000000002",
@@ -5973,7 +6136,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": false,
           "status": "Invited",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         },
         {
           "userId": "00000000-0000-4000-8000-000000000003",
@@ -5991,7 +6159,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": true,
           "status": "InviteExpired",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         }
       ]
     },
@@ -6023,7 +6196,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": true,
           "status": "Active",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         },
         {
           "userId": "00000000-0000-4000-8000-000000000002",
@@ -6041,7 +6219,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": false,
           "status": "Invited",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         },
         {
           "userId": "00000000-0000-4000-8000-000000000003",
@@ -6059,7 +6242,12 @@ export const samples: Readonly<Record<string, unknown>> = {
           "isDisabled": true,
           "status": "InviteExpired",
           "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+          "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+          "permissions": [
+            "startApplications",
+            "finalizeLoans",
+            "requestRefunds"
+          ]
         }
       ]
     }
@@ -6092,7 +6280,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "isDisabled": true,
         "status": "Active",
         "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       },
       {
         "userId": "00000000-0000-4000-8000-000000000002",
@@ -6110,7 +6303,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "isDisabled": false,
         "status": "Invited",
         "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       },
       {
         "userId": "00000000-0000-4000-8000-000000000003",
@@ -6128,7 +6326,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "isDisabled": true,
         "status": "InviteExpired",
         "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+        "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       }
     ]
   },
@@ -6312,7 +6515,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",
@@ -7235,7 +7443,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     {
       "userId": "00000000-0000-4000-8000-000000000002",
@@ -7253,7 +7466,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": false,
       "status": "Invited",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     {
       "userId": "00000000-0000-4000-8000-000000000003",
@@ -7271,7 +7489,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "InviteExpired",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     }
   ],
   "AdminOffices_UpsertLenders": [
@@ -7344,7 +7567,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     {
       "userId": "00000000-0000-4000-8000-000000000002",
@@ -7362,7 +7590,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": false,
       "status": "Invited",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     {
       "userId": "00000000-0000-4000-8000-000000000003",
@@ -7380,7 +7613,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "InviteExpired",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     }
   ],
   "AdminOffices_UpsertUser": {
@@ -7399,7 +7637,12 @@ export const samples: Readonly<Record<string, unknown>> = {
     "isDisabled": true,
     "status": "Active",
     "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+    "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
   },
   "AdminOffices_SubmitOfficeToLender": {
     "lenderId": 101,
@@ -7598,7 +7841,12 @@ export const samples: Readonly<Record<string, unknown>> = {
       "isDisabled": true,
       "status": "Active",
       "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
-      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z"
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
     },
     "achProvider": "Sample ach provider",
     "achAccountId": "Sample ach account id",

@@ -279,6 +279,20 @@ export type OfficeRole = 'admin' | 'support' | 'tpa' | 'sales';
  */
 export type OfficeUserStatus = 'Active' | 'Invited' | 'InviteExpired' | 'Disabled';
 /**
+ * One thing a member of an office may do (issue 40, decision 0279). A role is a template: it gives the permissions x-roles lists; an office admin grants or withdraws single ones per person. The server checks each operation's x-access permission against what the person holds in the office.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficePermission".
+ */
+export type OfficePermission =
+  | 'startApplications'
+  | 'finalizeLoans'
+  | 'requestRefunds'
+  | 'seeFunding'
+  | 'seeReports'
+  | 'manageUsers'
+  | 'editSettings';
+/**
  * Verification status of an office's bank account with the ACH provider (decision 0152): NotStarted, Pending (two micro-deposits sent, waiting for the office to confirm their amounts), Verified, Locked (three wrong pairs: a platform admin resets it) or Failed (the provider could not deposit).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -3937,6 +3951,236 @@ export interface OfficeUser {
    */
   inviteExpiresAtUtc: string | null;
   lastLoginDateTimeUtc: string | null;
+  /**
+   * What the user may do in this office: the role's template with their own grants and withdrawals (decision 0279).
+   *
+   * @maxItems 20
+   */
+  permissions:
+    | []
+    | [OfficePermission]
+    | [OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ];
 }
 /**
  * A document an enrollment needs before it can be submitted (decision 0148): one per required office file type, and a photo-id per owner.
@@ -7190,6 +7434,236 @@ export interface SessionUser {
    * The reason given with the current office's status (e.g. why it was declined); null when none was given.
    */
   statusReason: string | null;
+  /**
+   * What the user may do in the current office (decision 0279); empty without one.
+   *
+   * @maxItems 20
+   */
+  permissions:
+    | []
+    | [OfficePermission]
+    | [OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ];
 }
 /**
  * Body of Users_UpsertUser and AdminOffices_UpsertUser, and an entry of AdminOffices_UpsertUsers. Without userId the user is invited.
@@ -7220,6 +7694,244 @@ export interface OfficeUserUpsert {
    * Send (or resend) the invite e-mail. Default true.
    */
   sendInvite?: boolean;
+}
+/**
+ * Body of Users_SetPermissions: everything the person may do in the office from now on (decision 0279). What differs from their role's template is kept as their own grants and withdrawals.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeUserPermissions".
+ */
+export interface OfficeUserPermissions {
+  officeId: number;
+  userId: string;
+  /**
+   * @maxItems 20
+   */
+  permissions:
+    | []
+    | [OfficePermission]
+    | [OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ];
 }
 /**
  * Public information about an office user invite (Users_GetInviteInfo).

@@ -26,7 +26,8 @@ export function addKeywords(ajv: Ajv2020): void {
   // x-emptyValues values are dropped before validation (server/http/bind.ts, the form engine).
   // x-labels-borrower: an enumeration's words for the borrower (decision 0190), beside x-labels, the office's.
   // x-zones: the IANA zone of each office time zone code (core/time-zones.ts, decision 0258).
-  for (const annotation of ['x-messages', 'x-emptyValues', 'x-mask', 'x-enum-varnames', 'x-labels', 'x-labels-borrower', 'x-zones', 'x-widget', 'x-order', 'x-label', 'x-hint', 'x-placeholder']) {
+  // x-roles: each office role's template of permissions (core/permissions.ts, decision 0279).
+  for (const annotation of ['x-messages', 'x-emptyValues', 'x-mask', 'x-enum-varnames', 'x-labels', 'x-labels-borrower', 'x-zones', 'x-roles', 'x-widget', 'x-order', 'x-label', 'x-hint', 'x-placeholder']) {
     ajv.addKeyword({ keyword: annotation });
   }
 

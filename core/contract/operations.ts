@@ -14,6 +14,11 @@ export interface AccessRule {
   /** An office's API key (X-Api-Key pk_…) may call it, on its own office's records (office or application scope). */
   partner?: boolean;
   office?: string[];
+  /**
+   * The office permission the operation needs (schemas/enums/office-permission.json, decision 0279): an office member
+   * is admitted by holding it, and `office` lists the roles whose template gives it.
+   */
+  permission?: string;
   internal?: string[];
   scope?: { kind: ScopeKind; from?: string };
   /** Body-dependent narrowing: the first entry whose `when` holds replaces the keys it names. */

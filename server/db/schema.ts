@@ -296,6 +296,12 @@ export const userOffices = pgTable(
     isInvited: boolean('is_invited').notNull().default(false),
     isInviteProcessed: boolean('is_invite_processed').notNull().default(false),
     isDisabled: boolean('is_disabled').notNull().default(false),
+    /**
+     * Permissions given beyond the role's template, and taken from it (core/permissions.ts, decision 0279): the role
+     * stays a template, so a person whose role changes keeps what was said of them alone.
+     */
+    permissionsGranted: text('permissions_granted').array().notNull().default(sql`'{}'::text[]`),
+    permissionsWithdrawn: text('permissions_withdrawn').array().notNull().default(sql`'{}'::text[]`),
     lastLoginAt: at('last_login_at'),
     createdAt: createdAt(),
   },

@@ -8,6 +8,7 @@ import { PARTNER_KEY_PREFIX, partnerOf } from './partner-keys.ts';
 import type { Caller } from './caller.ts';
 import { HttpProblem } from './problem.ts';
 import { recordSecurityEvent } from './security-events.ts';
+import { heldPermissions } from '../../core/permissions.ts';
 
 /** Verifies bearer tokens; the identity layer supplies the real ones (built-in provider or external issuer). */
 export interface TokenVerifiers {
@@ -22,7 +23,18 @@ type Staff = Extract<Caller, { kind: 'staff' }>;
 const BEARER = /^Bearer\s+(\S+)$/i;
 
 const staffStatement = new StatementCache<
-  { id: string; email: string; role: string | null; userRole: string | null; isDisabled: boolean; officeId: number | null; officeRole: string | null; linkDisabled: boolean | null }[]
+  {
+    id: string;
+    email: string;
+    role: string | null;
+    userRole: string | null;
+    isDisabled: boolean;
+    officeId: number | null;
+    officeRole: string | null;
+    linkDisabled: boolean | null;
+    granted: string[] | null;
+    withdrawn: string[] | null;
+  }[]
 >('staff_');
 
 const NOT_AUTHORIZED = 'You are not authorized to perform this action.';
@@ -43,6 +55,8 @@ export async function loadStaff(services: Pick<Services, 'db'>, userId: string):
         officeId: userOffices.officeId,
         officeRole: userOffices.role,
         linkDisabled: userOffices.isDisabled,
+        granted: userOffices.permissionsGranted,
+        withdrawn: userOffices.permissionsWithdrawn,
       })
       .from(users)
       .leftJoin(
@@ -58,13 +72,17 @@ export async function loadStaff(services: Pick<Services, 'db'>, userId: string):
   const first = list[0];
   if (!first || first.isDisabled) return undefined;
   const offices = new Map<number, string>();
+  const permissions = new Map<number, readonly string[]>();
   const disabledOffices = new Set<number>();
   for (const row of list) {
     if (row.officeId === null || !row.officeRole) continue;
     if (row.linkDisabled) disabledOffices.add(row.officeId);
-    else offices.set(row.officeId, row.officeRole);
+    else {
+      offices.set(row.officeId, row.officeRole);
+      permissions.set(row.officeId, heldPermissions(row.officeRole, row.granted ?? [], row.withdrawn ?? []));
+    }
   }
-  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.userRole, offices, disabledOffices };
+  return { kind: 'staff', userId: first.id, email: first.email, role: first.role, userRole: first.userRole, offices, permissions, disabledOffices };
 }
 
 /** The office that owns the record an operation touches; undefined when there is no such record. */
@@ -111,7 +129,17 @@ function mayAdmit(rule: AccessRule, caller: Caller): boolean {
   if (caller.kind !== 'staff') return false;
   if ((caller.userRole && rule.internal?.includes(caller.userRole)) || rule.user) return true;
   if (!rule.office) return false;
-  return kind !== 'none' || [...caller.offices.values()].some((role) => rule.office!.includes(role));
+  return kind !== 'none' || [...caller.offices.keys()].some((officeId) => holds(rule, caller, officeId));
+}
+
+/**
+ * Whether the caller may act in this office under the rule: by its permission where it names one (the role is then a
+ * template, and a person may hold it by a grant or have lost it), else by the role (decision 0279).
+ */
+function holds(rule: AccessRule, caller: Staff, officeId: number): boolean {
+  if (rule.permission) return caller.permissions.get(officeId)?.includes(rule.permission) ?? false;
+  const role = caller.offices.get(officeId);
+  return role !== undefined && rule.office!.includes(role);
 }
 
 async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
@@ -172,12 +200,12 @@ export function createAccess(services: Services, verifiers: TokenVerifiers) {
       if (rule.user && (kind === 'none' || (kind === 'user' && (id === undefined || id === caller.userId)))) return;
       if (rule.office) {
         if (kind === 'none') {
-          if ([...caller.offices.values()].some((role) => rule.office!.includes(role))) return;
+          if ([...caller.offices.keys()].some((officeId) => holds(rule, caller, officeId))) return;
           throw new HttpProblem(403, NOT_AUTHORIZED);
         }
         const officeId = await owningOffice(services, kind, id);
         const role = officeId === undefined ? undefined : caller.offices.get(officeId);
-        if (role && rule.office.includes(role)) return;
+        if (role && holds(rule, caller, officeId!)) return;
         if (role) throw new HttpProblem(403, NOT_AUTHORIZED);
         if (officeId !== undefined && caller.disabledOffices.has(officeId)) throw new HttpProblem(403, ACCESS_DISABLED);
         if (officeId !== undefined) await securityEvent(services, request, 'cross-office', caller, { operationId: op.operationId, kind, id });

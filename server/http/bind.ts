@@ -136,7 +136,10 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
       onRequest: async (request, reply) => {
         const caller = await access.authenticate(op, request);
         // Before admit: a refusal after a demotion carries the new facts too.
-        if (caller.kind === 'staff') reply.header(ACCESS_HEADER, encodeAccess({ userRole: caller.userRole, roles: Object.fromEntries(caller.offices), disabled: [...caller.disabledOffices] }));
+        if (caller.kind === 'staff') reply.header(
+            ACCESS_HEADER,
+            encodeAccess({ userRole: caller.userRole, roles: Object.fromEntries(caller.offices), permissions: Object.fromEntries(caller.permissions), disabled: [...caller.disabledOffices] }),
+          );
         access.admit(op, caller);
         callers.set(request, caller);
       },

@@ -11,6 +11,8 @@ export type Caller =
       role: string | null;
       /** officeId → the user's role in that office. */
       offices: ReadonlyMap<number, string>;
+      /** officeId → what the user holds there: the role's template with their own grants and withdrawals (decision 0279). */
+      permissions: ReadonlyMap<number, readonly string[]>;
       /** Offices the user belongs to whose admins turned the user's access off: refused with 403, not 404. */
       disabledOffices: ReadonlySet<number>;
     }

@@ -394,6 +394,11 @@ function identityExamples(appOfBrightSmiles: number, fixtures: ExampleFixtures):
     { operationId: 'Users_GetUserInfo', as: owner, request: post('/api/Users/GetUserInfo', { utmSource: 'newsletter', utmMedium: 'email', utmCampaign: 'spring' }) },
     { operationId: 'Users_GetUsers', as: owner, request: get(`/api/Users/GetUsers/${office}`) },
     { operationId: 'Users_UpsertUser', as: owner, request: put('/api/Users/UpsertUser', { ...person('Casey', 'support'), title: 'Treatment Coordinator' }) },
+    {
+      operationId: 'Users_SetPermissions',
+      as: owner,
+      request: put('/api/Users/SetPermissions', { officeId: office, userId: fixtures.identity.pendingUserId, permissions: ['startApplications', 'seeReports'] }),
+    },
     { operationId: 'Users_GetInviteInfo', request: get(`/api/Users/GetInviteInfo/${inviteToken}`) },
     { operationId: 'Users_ProcessInvite', as: inviteeEmail, request: post('/api/Users/ProcessInvite', { inviteId: inviteToken }) },
     { operationId: 'Users_DeleteUser', as: owner, request: { method: 'PUT', url: `/api/Users/DeleteUser/${inviteeUserId}/${office}` } },

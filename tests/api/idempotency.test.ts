@@ -12,7 +12,7 @@ describe('Idempotency-Key', () => {
   let caller: Caller;
   beforeAll(async () => {
     h = await harness();
-    caller = { kind: 'staff', userId: await h.userId('office.admin@demo.test'), email: 'office.admin@demo.test', role: 'admin', userRole: null, offices: new Map(), disabledOffices: new Set() };
+    caller = { kind: 'staff', userId: await h.userId('office.admin@demo.test'), email: 'office.admin@demo.test', role: 'admin', userRole: null, offices: new Map(), permissions: new Map(), disabledOffices: new Set() };
   });
 
   const CLAIM_FIRST = { atomic: false };

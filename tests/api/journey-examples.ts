@@ -1,3 +1,4 @@
+import { rolePermissions } from '../../core/permissions.ts';
 import { randomBytes, randomInt } from 'node:crypto';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
@@ -78,7 +79,7 @@ export async function journeyExampleFixtures(h: Harness, officeId: number, admin
     .values(ids.map((l, i) => ({ officeId, lenderId: l.id, status: 'Completed' as const, numOrder: 10 + i, isEnrollmentCompleted: true, discountRate: 5 })))
     .onConflictDoUpdate({ target: [officeLenders.officeId, officeLenders.lenderId], set: { status: 'Completed', isEnabled: true } });
   const [admin] = await db.select({ id: users.id }).from(users).where(eq(users.email, adminEmail));
-  const staff: Caller = { kind: 'staff', userId: admin!.id, email: adminEmail, role: 'admin', userRole: null, offices: new Map([[officeId, 'admin']]), disabledOffices: new Set() };
+  const staff: Caller = { kind: 'staff', userId: admin!.id, email: adminEmail, role: 'admin', userRole: null, offices: new Map([[officeId, 'admin']]), permissions: new Map([[officeId, rolePermissions('admin')]]), disabledOffices: new Set() };
   const request = { ip: '198.51.100.7', headers: { 'user-agent': 'ExampleFixtures/1.0' } } as unknown as FastifyRequest;
   const borrower = (appId: number): Caller => ({ kind: 'borrower', appId });
 

@@ -295,7 +295,7 @@ describe('users and invites', () => {
       expect(body(await as(email, 'POST', '/api/Users/GetUserInfo', {}))).toMatchObject({ role: 'tpa', title: 'Billing', officeId: office.officeId });
       // Their next answer, whatever they ask, says their new role: their browser follows it without a new sign-in (issue 37).
       const next = await as(email, 'GET', `/api/Office/GetOfficeInfo/${office.officeId}`);
-      expect(decodeAccess(String(next.headers[ACCESS_HEADER]))).toEqual({ userRole: null, roles: { [office.officeId]: 'tpa' }, disabled: [] });
+      expect(decodeAccess(String(next.headers[ACCESS_HEADER]))).toEqual({ userRole: null, roles: { [office.officeId]: 'tpa' }, permissions: { [office.officeId]: [] }, disabled: [] });
       const bad = await update(office.admin, office.officeId, { userId, email }, { firstName: 'Eve1' });
       expect(bad.statusCode).toBe(400);
       expect(body(bad).errors.firstName).toEqual(['Names can only contain alphabets, spaces, hyphens and apostrophes.']);
@@ -348,7 +348,7 @@ describe('users and invites', () => {
       const refused = await read();
       expect(refused.statusCode).toBe(403);
       // The refusal itself tells the browser that this office is shut to them.
-      expect(decodeAccess(String(refused.headers[ACCESS_HEADER]))).toEqual({ userRole: null, roles: {}, disabled: [office.officeId] });
+      expect(decodeAccess(String(refused.headers[ACCESS_HEADER]))).toEqual({ userRole: null, roles: {}, permissions: {}, disabled: [office.officeId] });
       expect(refused.headers['content-type']).toContain('application/problem+json');
       expect(body(refused).detail).toBe('Your access to this office has been disabled. Ask an admin of the office to enable it.');
       // Signing in again lands on that office (not on enrollment), whose Home tells them their access is off (issue 37).

@@ -1,3 +1,4 @@
+import { rolePermissions } from '../../core/permissions.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -76,7 +77,7 @@ describe('a portal restarted while lenders decide', () => {
   it('applies each decision that came by callback while it was down, once', async () => {
     const first = await startPortal(true);
     const [admin] = (await first.database.db.execute<{ id: string }>(sql`select id from users where email = ${OFFICE_ADMIN}`)).rows;
-    const staff: Caller = { kind: 'staff', userId: admin!.id, email: OFFICE_ADMIN, role: 'admin', userRole: null, offices: new Map([[OFFICE, 'admin']]), disabledOffices: new Set() };
+    const staff: Caller = { kind: 'staff', userId: admin!.id, email: OFFICE_ADMIN, role: 'admin', userRole: null, offices: new Map([[OFFICE, 'admin']]), permissions: new Map([[OFFICE, rolePermissions('admin')]]), disabledOffices: new Set() };
     const app = await submitApplication(first.services, staff, prequalForm(OFFICE) as never);
     const answers = async (db: Database['db']) =>
       (await db.execute<{ code: string; status: string; lender_app_id: string | null }>(sql`select l.code, al.status, al.lender_app_id from application_lenders al join lenders l on l.id = al.lender_id where al.app_id = ${app.id} order by l.code`)).rows;

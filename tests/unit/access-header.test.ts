@@ -2,8 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { accessChanges, decodeAccess, encodeAccess, type CallerAccess } from '../../core/access-header.ts';
 
 /** Olivia, admin of office 100 and 101, as her session holds her in office 100. */
-const held = { officeId: 100, role: 'admin', userRole: null, accessDisabled: false };
-const access = (roles: Record<string, string>, disabled: number[] = [], userRole: string | null = null): CallerAccess => ({ userRole, roles, disabled });
+const ADMIN = ['startApplications', 'finalizeLoans', 'requestRefunds', 'seeFunding', 'seeReports', 'manageUsers', 'editSettings'];
+const held = { officeId: 100, role: 'admin', permissions: ADMIN, userRole: null, accessDisabled: false };
+const access = (roles: Record<string, string>, disabled: number[] = [], userRole: string | null = null, permissions: Record<string, string[]> = { 100: ADMIN }): CallerAccess => ({
+  userRole,
+  roles,
+  permissions,
+  disabled,
+});
 
 describe("the session follows the server's facts about the caller (x-access, issue 37)", () => {
   it('reads back what it wrote, and nothing that is not its own', () => {
@@ -21,6 +27,12 @@ describe("the session follows the server's facts about the caller (x-access, iss
     expect(accessChanges(held, access({ 100: 'admin', 101: 'tpa' }))).toBeUndefined();
   });
 
+  it('takes the permissions granted or withdrawn in the office the session is in (decision 0279)', () => {
+    const fewer = ADMIN.filter((p) => p !== 'seeReports');
+    expect(accessChanges(held, access({ 100: 'admin' }, [], null, { 100: fewer, 101: [] }))).toEqual({ permissions: fewer });
+    expect(accessChanges(held, access({ 100: 'admin' }, [], null, { 100: ADMIN, 101: [] }))).toBeUndefined();
+  });
+
   it('shuts an office whose access was turned off or which the person left, and opens it again', () => {
     expect(accessChanges(held, access({ 101: 'admin' }, [100]))).toEqual({ accessDisabled: true });
     expect(accessChanges(held, access({ 101: 'admin' }))).toEqual({ accessDisabled: true });
@@ -28,7 +40,7 @@ describe("the session follows the server's facts about the caller (x-access, iss
   });
 
   it("follows a platform admin's internal role, with or without an office", () => {
-    const admin = { officeId: null, role: null, userRole: 'df.admin', accessDisabled: false };
+    const admin = { officeId: null, role: null, permissions: [], userRole: 'df.admin', accessDisabled: false };
     expect(accessChanges(admin, access({}, [], 'dfi.admin'))).toEqual({ userRole: 'dfi.admin' });
     expect(accessChanges(admin, access({}, [], 'df.admin'))).toBeUndefined();
   });

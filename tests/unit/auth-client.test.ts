@@ -69,8 +69,12 @@ describe('after sign-in (spec §4)', () => {
       userId: 'u1', firstName: 'Olivia', lastName: 'Bennett', email: 'o@x.test', role: 'admin', userRole: null, title: 'Manager', timeZone: 'CT',
       isMultipleOffices: true, hasBizApps: false, isEnrollmentCompleted: true, isApproved: false, officeId: 100, officeName: 'Bright Smiles Dental',
       enrollmentStatus: 'Submitted', statusReason: null, patientOnlyApplication: true, officeLandingCode: 'brightsmiles', accessDisabled: true,
+      permissions: ['seeReports'],
     });
-    expect(state).toMatchObject({ userInfoLoaded: true, officeId: 100, selectedOfficeId: 100, enrolled: true, approved: false, isMultipleOffices: true, role: 'admin', patientOnlyApplication: true, officeLandingCode: 'brightsmiles', accessDisabled: true });
+    expect(state).toMatchObject({
+      userInfoLoaded: true, officeId: 100, selectedOfficeId: 100, enrolled: true, approved: false, isMultipleOffices: true, role: 'admin', patientOnlyApplication: true,
+      officeLandingCode: 'brightsmiles', accessDisabled: true, permissions: ['seeReports'],
+    });
   });
 
   it("keeps an office chosen while the user's info was on its way: a colleague who accepted an invitation stays in its office", () => {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { isBusinessDay } from '../../../core/business-days.ts';
+import { heldPermissions } from '../../../core/permissions.ts';
 import type { Settings } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
 import { enqueue, type ClaimedJob } from '../../jobs/queue.ts';
@@ -12,7 +13,8 @@ import { depositedSince, fundingFigures } from './tracker.ts';
 
 /**
  * The daily funding report (issue 40, decision 0278): each business morning, from 8 a.m. Eastern, every office with a
- * loan still to be deposited, or one deposited since the business day before, e-mails its admins where its money is.
+ * loan still to be deposited, or one deposited since the business day before, e-mails those who may see its funding
+ * (its admins, and anyone granted it) where its money is.
  * The day's job is enqueued by the sweep (once per day by its key); it enqueues one job per office (once per office and
  * day by their keys), and each office's e-mails are written to the outbox in one transaction.
  */
@@ -78,12 +80,14 @@ async function sendOfficeReport(db: Db, settings: Pick<Settings, 'publicUrl'>, d
       ? `Deposits go to your verified bank account ending ${office.last4 ?? '----'}.`
       : 'Your bank account is not verified: no deposit can be made until it is. Verify it on the Bank Account page.',
   ];
-  const admins = await db.execute<{ email: string }>(sql`
-    select u.email from users u join user_offices uo on uo.user_id = u.id
-    where uo.office_id = ${officeId} and uo.role = 'admin' and not uo.is_disabled and not u.is_disabled order by u.email`);
+  // Those who may see funding (decision 0279): the admins by their role's template, and anyone granted it.
+  const members = await db.execute<{ email: string; role: string; granted: string[]; withdrawn: string[] }>(sql`
+    select u.email, uo.role, uo.permissions_granted as granted, uo.permissions_withdrawn as withdrawn from users u join user_offices uo on uo.user_id = u.id
+    where uo.office_id = ${officeId} and not uo.is_disabled and not u.is_disabled and (not uo.is_invited or uo.is_invite_processed) order by u.email`);
+  const readers = members.rows.filter((m) => heldPermissions(m.role, m.granted, m.withdrawn).includes('seeFunding'));
   const tracker = `${settings.publicUrl}/#/funding`;
   await db.transaction(async (tx) => {
-    for (const { email } of admins.rows) {
+    for (const { email } of readers) {
       await sendEmail(tx, {
         to: email,
         subject: `Daily funding report for ${office.name}, ${toUsDate(day)}`,
@@ -92,7 +96,7 @@ async function sendOfficeReport(db: Db, settings: Pick<Settings, 'publicUrl'>, d
       });
     }
   });
-  return admins.rows.length;
+  return readers.length;
 }
 
 async function run(db: Db, settings: Pick<Settings, 'publicUrl'>, job: ClaimedJob): Promise<JobOutcome> {

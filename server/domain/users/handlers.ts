@@ -4,12 +4,13 @@ import type { Caller } from '../../http/caller.ts';
 import { userOfficePage } from '../offices/reads.ts';
 import { toUtc } from '../values.ts';
 import { inviteByToken } from './invites.ts';
+import { setPermissions } from './permissions.ts';
 import { adminUser, adminUserPage, adminUsers, officeUserList, sessionUser } from './reads.ts';
 import { processInvite, recordUserVisit, removeOfficeUser, resendInvite, revokeInvite, upsertAdminUser, upsertOfficeUser, type WriteContext } from './writes.ts';
 
 type UserOperations =
   | 'Users_GetUserOfficeInfo' | 'Users_GetUserInfo' | 'Users_GetUsers' | 'Users_UpsertUser' | 'Users_DeleteUser'
-  | 'Users_ResendInvite' | 'Users_RevokeInvite' | 'Users_GetInviteInfo' | 'Users_ProcessInvite'
+  | 'Users_ResendInvite' | 'Users_RevokeInvite' | 'Users_GetInviteInfo' | 'Users_ProcessInvite' | 'Users_SetPermissions'
   | 'AdminUsers_GetAllUsers' | 'AdminUsers_GetUserDetails' | 'AdminUsers_UpsertUser' | 'AdminUsers_UpsertUsers'
   | 'AdminOffices_GetUsers' | 'AdminOffices_UpsertUsers' | 'AdminOffices_UpsertUser';
 
@@ -34,6 +35,10 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
     const user = await sessionUser(services.db, me.userId);
     await recordUserVisit(services.db, me.userId, body, user.officeId);
     return { status: 200, body: user };
+  },
+
+  async Users_SetPermissions({ body, caller, services }) {
+    return { status: 200, body: await setPermissions(services.db, staff(caller).userId, body) };
   },
 
   async Users_GetUsers({ params, services }) {

@@ -1,3 +1,4 @@
+import { heldPermissions, type Permission } from '../../../core/permissions.ts';
 import { patientOnlyApplication } from '../../../core/eligibility.ts';
 import { stateRules } from '../../descriptors/states.ts';
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
@@ -60,7 +61,13 @@ export function toOfficeUser(
     status: officeUserStatus(link, inviteExpiresAt, new Date()),
     inviteExpiresAtUtc: toUtc(inviteExpiresAt),
     lastLoginDateTimeUtc: toUtc(link.lastLoginAt),
+    permissions: permissionsOf(link),
   };
+}
+
+/** What a link to an office lets its user do there (decision 0279). */
+function permissionsOf(link: typeof userOffices.$inferSelect): Permission[] {
+  return heldPermissions(link.role, link.permissionsGranted, link.permissionsWithdrawn);
 }
 
 /** Office links with their user, office name and pending invitation. */
@@ -132,6 +139,7 @@ export async function sessionUser(db: Db, userId: string): Promise<Schemas['Sess
     patientOnlyApplication: patientOnlyApplication(stateRules(), current?.office.state),
     officeLandingCode: current && current.office.isApproved && current.office.isActive ? current.office.code : null,
     accessDisabled: current?.link.isDisabled ?? false,
+    permissions: current ? permissionsOf(current.link) : [],
   };
 }
 

@@ -43,6 +43,7 @@ export function sessionFromUser(user: SessionUser): Partial<SessionState> {
     selectedOfficeId: user.officeId,
     selectedOfficeName: user.officeName,
     role: user.role,
+    permissions: user.permissions,
     userRole: user.userRole,
     title: user.title,
     timeZone: user.timeZone,

@@ -19,6 +19,8 @@ export interface SessionState {
   officeId: number | null;
   officeName: string | null;
   role: string | null;
+  /** What this person may do in the current office (core/permissions.ts): the menus and buttons follow it. */
+  permissions: readonly string[];
   userRole: string | null;
   title: string | null;
   timeZone: string | null;
@@ -63,6 +65,7 @@ export const EMPTY_SESSION: SessionState = {
   officeId: null,
   officeName: null,
   role: null,
+  permissions: [],
   userRole: null,
   title: null,
   timeZone: null,

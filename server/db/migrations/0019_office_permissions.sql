@@ -1,0 +1,2 @@
+ALTER TABLE "user_offices" ADD COLUMN "permissions_granted" text[] DEFAULT '{}'::text[] NOT NULL;--> statement-breakpoint
+ALTER TABLE "user_offices" ADD COLUMN "permissions_withdrawn" text[] DEFAULT '{}'::text[] NOT NULL;

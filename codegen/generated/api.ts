@@ -3721,6 +3721,8 @@ export interface components {
             isPrimary: boolean;
             isEnrollmentCompleted: boolean;
             isApproved: boolean;
+            /** @description What the user may do in this office (decision 0279). */
+            permissions: components["schemas"]["OfficePermission"][];
         };
         /**
          * Landing page
@@ -5358,6 +5360,12 @@ export interface components {
          */
         OfficeRole: "admin" | "support" | "tpa" | "sales";
         /**
+         * Office permission
+         * @description One thing a member of an office may do (issue 40, decision 0279). A role is a template: it gives the permissions x-roles lists; an office admin grants or withdraws single ones per person. The server checks each operation's x-access permission against what the person holds in the office.
+         * @enum {string}
+         */
+        OfficePermission: "startApplications" | "finalizeLoans" | "requestRefunds" | "seeFunding" | "seeReports" | "manageUsers" | "editSettings";
+        /**
          * Landing page lender
          * @description A lender shown on a landing page.
          */
@@ -5422,12 +5430,6 @@ export interface components {
             logoUrl: string | null;
             landingPageCode: string | null;
         };
-        /**
-         * Office permission
-         * @description One thing a member of an office may do (issue 40, decision 0279). A role is a template: it gives the permissions x-roles lists; an office admin grants or withdraws single ones per person. The server checks each operation's x-access permission against what the person holds in the office.
-         * @enum {string}
-         */
-        OfficePermission: "startApplications" | "finalizeLoans" | "requestRefunds" | "seeFunding" | "seeReports" | "manageUsers" | "editSettings";
         /**
          * Office user status
          * @description Where a person stands in an office (spec §3 office user: invited, disabled), derived by the server: Active (the invitation was accepted, or they were added without one, and the link is enabled), Invited (an invitation waits, its link still valid), InviteExpired (the invitation was not accepted in time; resend it or revoke it), Disabled (the office turned their access off).

@@ -1307,7 +1307,7 @@ export interface MenuItem {
   visible?: Expression;
 }
 /**
- * Who may open a route (docs/decisions/0040): anonymous; borrower (borrower sign-in for the route's :id); or staff — with roles and/or userRoles a staff user passes when their office role is in roles OR their userRole is in userRoles; with neither list any signed-in staff user.
+ * Who may open a route (docs/decisions/0040): anonymous; borrower (borrower sign-in for the route's :id); or staff — with roles and/or userRoles a staff user passes when their office role is in roles OR their userRole is in userRoles; with neither list any signed-in staff user. With permission, an office member passes by holding that office permission (decision 0279) instead of by role; roles then lists the roles whose template gives it.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "routes__access".
@@ -1323,6 +1323,10 @@ export interface RouteAccess {
    * @maxItems 20
    */
   userRoles?: string[];
+  /**
+   * The office permission the route needs (schemas/enums/office-permission.json).
+   */
+  permission?: string;
 }
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema

@@ -4331,7 +4331,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "timeZone": "AT",
         "isPrimary": true,
         "isEnrollmentCompleted": true,
-        "isApproved": true
+        "isApproved": true,
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       },
       {
         "officeId": 102,
@@ -4343,7 +4348,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "timeZone": "AZT",
         "isPrimary": false,
         "isEnrollmentCompleted": false,
-        "isApproved": false
+        "isApproved": false,
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       },
       {
         "officeId": 103,
@@ -4355,7 +4365,12 @@ export const samples: Readonly<Record<string, unknown>> = {
         "timeZone": "CT",
         "isPrimary": true,
         "isEnrollmentCompleted": true,
-        "isApproved": true
+        "isApproved": true,
+        "permissions": [
+          "startApplications",
+          "finalizeLoans",
+          "requestRefunds"
+        ]
       }
     ]
   },
@@ -5659,7 +5674,12 @@ export const samples: Readonly<Record<string, unknown>> = {
     "timeZone": "AT",
     "isPrimary": true,
     "isEnrollmentCompleted": true,
-    "isApproved": true
+    "isApproved": true,
+    "permissions": [
+      "startApplications",
+      "finalizeLoans",
+      "requestRefunds"
+    ]
   },
   "AdminUsers_GetAllUsers": {
     "currentPage": 101,

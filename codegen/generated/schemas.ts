@@ -4317,6 +4317,236 @@ export interface UserOffice {
   isPrimary: boolean;
   isEnrollmentCompleted: boolean;
   isApproved: boolean;
+  /**
+   * What the user may do in this office (decision 0279).
+   *
+   * @maxItems 20
+   */
+  permissions:
+    | []
+    | [OfficePermission]
+    | [OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ]
+    | [
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission,
+        OfficePermission
+      ];
 }
 /**
  * An office's public landing page (spec §3 Landing page).

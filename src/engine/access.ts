@@ -7,6 +7,8 @@ import type { RouteAccess } from '../../codegen/generated/descriptors.ts';
 export interface Visitor {
   authenticated: boolean;
   role: string | null;
+  /** The office permissions held where the visitor is (decision 0279). */
+  permissions: readonly string[];
   userRole: string | null;
   borrowerAuthenticated: boolean;
   borrowerAppId: number | null;
@@ -27,6 +29,7 @@ export function visitorOf(session: Record<string, unknown>): Visitor {
   return {
     authenticated: session.authenticated === true,
     role: str(session.role),
+    permissions: Array.isArray(session.permissions) ? session.permissions.filter((p): p is string => typeof p === 'string') : [],
     userRole: str(session.userRole),
     borrowerAuthenticated: session.borrowerAuthenticated === true,
     borrowerAppId: typeof session.borrowerAppId === 'number' ? session.borrowerAppId : null,
@@ -44,7 +47,9 @@ export function decideAccess(access: RouteAccess, visitor: Visitor, params: Reco
   const roles: readonly string[] = access.roles ?? [];
   const userRoles: readonly string[] = access.userRoles ?? [];
   if (roles.length === 0 && userRoles.length === 0) return { kind: 'allow' };
-  // A staff user passes when their office role OR their internal userRole is listed (decision 0040).
-  const passes = (visitor.role !== null && roles.includes(visitor.role)) || (visitor.userRole !== null && userRoles.includes(visitor.userRole));
+  // A staff user passes when their office role OR their internal userRole is listed (decision 0040); where the route
+  // names a permission, an office member passes by holding it instead of by role (decision 0279).
+  const asMember = access.permission ? visitor.role !== null && visitor.permissions.includes(access.permission) : visitor.role !== null && roles.includes(visitor.role);
+  const passes = asMember || (visitor.userRole !== null && userRoles.includes(visitor.userRole));
   return passes ? { kind: 'allow' } : { kind: 'forbidden' };
 }

@@ -4,6 +4,7 @@
  * refund rules with the spec's words, the funding selection), and the small pieces of code they rely on work:
  * multipart bodies, the file check, `{value|format}` texts, 400 answers on form fields, settled preloads.
  */
+import { rolePermissions } from '../../core/permissions.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -72,19 +73,24 @@ describe('application lists (spec §2, §4; decision 0006)', () => {
     }
   });
 
-  it('finalize is hidden from TPA users, refunds from sales and TPA users (x-access of the contract)', () => {
+  it('finalize and refunds follow the permissions held: by the role\'s template, a grant or a withdrawal (x-access of the contract)', () => {
     const buttons = rowButtons(page('home'));
     const finalize = buttons.find((b) => b.id === 'finalize')!;
     const row = { showFinalizeButton: true, showRefundButton: true };
-    expect(condition(finalize.visible, { ...cond({ tpa: true }), row }, true)).toBe(false);
-    expect(condition(finalize.visible, { ...cond(), row }, true)).toBe(true);
+    // What a role's template gives (decision 0279), as the session holds it.
+    const as = (role: string) => ({ role, permissions: rolePermissions(role) });
+    expect(condition(finalize.visible, { ...cond({ tpa: true }), session: as('tpa'), row }, true)).toBe(false);
+    expect(condition(finalize.visible, { ...cond(), session: as('sales'), row }, true)).toBe(true);
     const refund = rowButtons(page('logs-funded')).find((b) => b.id === 'refund')!;
     const funded = { stage: 'Funded', fundedAmount: 100, totalRefundedAmount: 40 };
-    expect(condition(refund.visible, { ...cond(), session: { role: 'support' }, row: funded }, true)).toBe(true);
-    expect(condition(refund.visible, { ...cond(), session: { role: 'sales' }, row: funded }, true)).toBe(false);
-    expect(condition(refund.visible, { ...cond({ internalAdmin: true }), session: { role: 'sales' }, row: funded }, true)).toBe(true);
+    expect(condition(refund.visible, { ...cond(), session: as('support'), row: funded }, true)).toBe(true);
+    expect(condition(refund.visible, { ...cond(), session: as('sales'), row: funded }, true)).toBe(false);
+    expect(condition(refund.visible, { ...cond({ internalAdmin: true }), session: as('sales'), row: funded }, true)).toBe(true);
+    // A support member whose 'request refunds' was withdrawn, and a sales member granted it.
+    expect(condition(refund.visible, { ...cond(), session: { role: 'support', permissions: ['startApplications'] }, row: funded }, true)).toBe(false);
+    expect(condition(refund.visible, { ...cond(), session: { role: 'sales', permissions: ['requestRefunds'] }, row: funded }, true)).toBe(true);
     // Nothing left to refund: no button.
-    expect(condition(refund.visible, { ...cond(), session: { role: 'admin' }, row: { ...funded, totalRefundedAmount: 100 } }, true)).toBe(false);
+    expect(condition(refund.visible, { ...cond(), session: as('admin'), row: { ...funded, totalRefundedAmount: 100 } }, true)).toBe(false);
   });
 
   it('/search/{id} asks for every stage (decision 0080), and so does the admin list when it searches', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decideAccess, type Visitor } from '../../src/engine/access.ts';
+import { rolePermissions } from '../../core/permissions.ts';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPath, buildRouteTable, guardRoute, paramsOf, queryString, resolveTarget, TargetError } from '../../src/engine/routing.ts';
@@ -10,8 +11,8 @@ import type { LenderDescriptor, RoutesDescriptor } from '../../codegen/generated
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
 import { lenderStepPath } from '../../server/domain/journey/routing.ts';
 
-const anonymous: Visitor = { authenticated: false, role: null, userRole: null, borrowerAuthenticated: false, borrowerAppId: null };
-const staff = (role: string | null, userRole: string | null = null): Visitor => ({ ...anonymous, authenticated: true, role, userRole });
+const anonymous: Visitor = { authenticated: false, role: null, permissions: [], userRole: null, borrowerAuthenticated: false, borrowerAppId: null };
+const staff = (role: string | null, userRole: string | null = null, permissions: string[] = []): Visitor => ({ ...anonymous, authenticated: true, role, userRole, permissions });
 
 describe('the route guard', () => {
   it('lets anyone open anonymous routes', () => {
@@ -42,6 +43,13 @@ describe('the route guard', () => {
     expect(decideAccess(access, staff('r2', 'u2'), {}).kind).toBe('allow');
     expect(decideAccess(access, staff('r2'), {}).kind).toBe('forbidden');
     expect(decideAccess({ userRoles: ['u1'] }, staff('r1', 'u2'), {}).kind).toBe('forbidden');
+  });
+
+  it('passes an office member by the permission a route names, whatever the role (decision 0279)', () => {
+    const access = { roles: ['admin'], permission: 'seeReports', userRoles: ['u1'] };
+    expect(decideAccess(access, staff('support', null, ['seeReports']), {}).kind).toBe('allow');
+    expect(decideAccess(access, staff('admin', null, ['manageUsers']), {}).kind).toBe('forbidden');
+    expect(decideAccess(access, staff(null, 'u1'), {}).kind).toBe('allow');
   });
 });
 
@@ -99,7 +107,9 @@ describe('the guard on the route table', () => {
   const [routes, table] = [deployedRoutes, deployedTable];
   const OWN_APP = 5;
   const sessionOf = (v: E2eVisitor): Record<string, unknown> =>
-    v.kind === 'staff' ? { authenticated: true, role: v.role ?? null, userRole: v.userRole ?? null } : v.kind === 'borrower' ? { borrowerAuthenticated: true, borrowerAppId: OWN_APP } : {};
+    v.kind === 'staff'
+      ? { authenticated: true, role: v.role ?? null, permissions: v.role ? rolePermissions(v.role) : [], userRole: v.userRole ?? null }
+      : v.kind === 'borrower' ? { borrowerAuthenticated: true, borrowerAppId: OWN_APP } : {};
 
   it('is the e2e run’s table, route for route', () => {
     expect(table.map((r) => [r.name, r.path])).toEqual(routeTable().map((r) => [r.name, r.path]));

@@ -20,6 +20,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   OfficeDocUpload: () => import('./OfficeDocUpload.ts') as Promise<FormModule>,
   OfficeStatusUpdate: () => import('./OfficeStatusUpdate.ts') as Promise<FormModule>,
   OfficeUpsert: () => import('./OfficeUpsert.ts') as Promise<FormModule>,
+  OfficeUserPermissions: () => import('./OfficeUserPermissions.ts') as Promise<FormModule>,
   OfficeUserUpsert: () => import('./OfficeUserUpsert.ts') as Promise<FormModule>,
   OtpSend: () => import('./OtpSend.ts') as Promise<FormModule>,
   OtpVerify: () => import('./OtpVerify.ts') as Promise<FormModule>,

@@ -1,3 +1,4 @@
+import { heldPermissions } from '../../../core/permissions.ts';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
@@ -64,6 +65,7 @@ export async function userOfficePage(db: Db, userId: string, pageSize: number, p
       isPrimary: link.isPrimary,
       isEnrollmentCompleted: office.isEnrollmentCompleted,
       isApproved: office.isApproved,
+      permissions: heldPermissions(link.role, link.permissionsGranted, link.permissionsWithdrawn),
     }),
   );
 }

@@ -2,6 +2,7 @@
  * The studio's model, without React (decision 0228): the files as live, the product owner's drafts (as JSON text, so
  * a half-typed file is kept as typed), what a preview shows, and which part of a meta-schema describes a file.
  */
+import { rolePermissions } from '../../../core/permissions.ts';
 import type { DescriptorSet, PreviewVisitor } from '../live-descriptors.ts';
 import type { StudioFiles } from '../../../codegen/generated/schemas.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
@@ -104,6 +105,8 @@ function staffSession(role: string | null, userRole: string | null): Partial<Ses
     approved: true,
     userInfoLoaded: true,
     role,
+    // What the role's template gives (decision 0279): the preview shows each role's menus and buttons.
+    permissions: role ? rolePermissions(role) : [],
     userRole,
     officeId: FIRST_SAMPLE_ID,
     officeName: 'Sample office',

@@ -1,0 +1,65 @@
+/**
+ * Permissions per action (issue 40, decision 0279), in Chromium against the real server: an office admin gives a sales
+ * colleague 'Request refunds' on Manage Users, and the colleague's Funded Apps offer Refund; the admin withdraws it, and
+ * the colleague's next page no longer offers it, while the API refuses the refund itself.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { menuItem } from './support/navigation.ts';
+import { signIn } from './support/session.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+
+async function signedIn(browser: Browser, email: string): Promise<{ page: Page; token: () => string }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  let token = '';
+  page.on('request', (request) => {
+    const auth = request.headers().authorization;
+    if (auth && new URL(request.url()).pathname.startsWith('/api/')) token = auth;
+  });
+  await signIn(page, email);
+  return { page, token: () => token };
+}
+
+async function setRefunds(admin: Page, on: boolean): Promise<void> {
+  await menuItem(admin, 'Manage Users');
+  const row = admin.getByRole('row').filter({ hasText: 'sales@demo.test' });
+  await row.getByRole('button', { name: 'Permissions' }).click();
+  const dialog = admin.getByRole('dialog', { name: /^What .+ may do$/ });
+  const box = dialog.getByRole('checkbox', { name: 'Request refunds' });
+  await expect(box).toBeVisible();
+  await box.setChecked(on);
+  const saved = admin.waitForResponse((r) => r.url().endsWith('/api/Users/SetPermissions'));
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  expect((await saved).status()).toBe(200);
+  await expect(admin.getByText(/permissions were saved\.$/)).toBeVisible();
+}
+
+const refundButtons = (page: Page) => page.locator('main').getByRole('button', { name: 'Refund', exact: true });
+
+test("an office admin gives and withdraws 'Request refunds': the colleague's Refund follows, and the API refuses once withdrawn", async ({ browser }) => {
+  test.setTimeout(120_000);
+  const admin = await signedIn(browser, 'office.admin@demo.test');
+  const sales = await signedIn(browser, 'sales@demo.test');
+
+  await menuItem(sales.page, 'Funded Apps');
+  await expect(sales.page.locator('main [data-screen="table"][data-ready]')).toBeVisible();
+  await expect(refundButtons(sales.page)).toHaveCount(0);
+
+  // The colleague's next answer from the server carries what they may do now (a reload asks at once).
+  await setRefunds(admin.page, true);
+  await sales.page.reload();
+  await expect(refundButtons(sales.page).first()).toBeVisible();
+  const appId = (await sales.page.getByRole('row').filter({ has: sales.page.getByRole('button', { name: 'Refund', exact: true }) }).first().getByRole('link').first().innerText()).trim();
+
+  await setRefunds(admin.page, false);
+  await sales.page.reload();
+  await expect(sales.page.locator('main [data-screen="table"][data-ready]')).toBeVisible();
+  await expect(refundButtons(sales.page)).toHaveCount(0);
+  const origin = new URL(sales.page.url()).origin;
+  const refused = await sales.page.request.post(`${origin}/api/App/SubmitRefund`, {
+    headers: { authorization: sales.token(), 'idempotency-key': crypto.randomUUID() },
+    data: { appId: Number(appId), amount: 1, reason: 'Trying without the permission' },
+  });
+  expect(refused.status()).toBe(403);
+});

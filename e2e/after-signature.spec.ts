@@ -11,8 +11,8 @@
  * The office and the platform admin each have their own browser context (their own session), side by side.
  */
 import { readFile } from 'node:fs/promises';
-import { expect as baseExpect, test, type Browser, type Download, type Page } from '@playwright/test';
-import { signIn } from './support/session.ts';
+import { expect as baseExpect, test, type Download, type Page } from '@playwright/test';
+import { signedInContext } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 /** Calls go to a real server on a small machine: allow them more than the default 5 s. */
@@ -22,19 +22,6 @@ const OFFICE = 'office.admin@demo.test';
 const ADMIN = 'admin@demo.test';
 const REFUND_EXCEEDS = 'Refund amount cannot exceed the original loan amount.';
 const LOAN_EXCEEDS_SIGNED = 'Loan amount cannot exceed the amount the borrower signed for. A larger loan needs a new agreement.';
-
-/** A context of its own, signed in at the built-in provider; answers the page and the bearer token it uses. */
-async function signedIn(browser: Browser, email: string): Promise<{ page: Page; token: () => string }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  let token = '';
-  page.on('request', (request) => {
-    const auth = request.headers().authorization;
-    if (auth && new URL(request.url()).pathname.startsWith('/api/')) token = auth;
-  });
-  await signIn(page, email);
-  return { page, token: () => token };
-}
 
 /** MM/dd/yyyy in the browser's (and this machine's) time zone. */
 const usDate = (d: Date) => `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
@@ -71,8 +58,8 @@ const money = (shown: string) => Number(shown.replace(/[$,\s]/g, ''));
 
 test('finalize → fund and download the file → funded list and CSV → partial refund, refused excess → refund completed', async ({ browser }) => {
   test.setTimeout(150_000);
-  const office = await signedIn(browser, OFFICE);
-  const admin = await signedIn(browser, ADMIN);
+  const office = await signedInContext(browser, OFFICE);
+  const admin = await signedInContext(browser, ADMIN);
   const { page } = office;
 
   // 1. The office finds an application ready to finalize (Home, filtered by stage) and finalizes it.

@@ -3,23 +3,11 @@
  * colleague 'Request refunds' on Manage Users, and the colleague's Funded Apps offer Refund; the admin withdraws it, and
  * the colleague's next page no longer offers it, while the API refuses the refund itself.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { menuItem } from './support/navigation.ts';
-import { signIn } from './support/session.ts';
+import { signedInContext } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
-
-async function signedIn(browser: Browser, email: string): Promise<{ page: Page; token: () => string }> {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: 1400, height: 1000 } });
-  const page = await context.newPage();
-  let token = '';
-  page.on('request', (request) => {
-    const auth = request.headers().authorization;
-    if (auth && new URL(request.url()).pathname.startsWith('/api/')) token = auth;
-  });
-  await signIn(page, email);
-  return { page, token: () => token };
-}
 
 async function setRefunds(admin: Page, on: boolean): Promise<void> {
   await menuItem(admin, 'Manage Users');
@@ -39,8 +27,8 @@ const refundButtons = (page: Page) => page.locator('main').getByRole('button', {
 
 test("an office admin gives and withdraws 'Request refunds': the colleague's Refund follows, and the API refuses once withdrawn", async ({ browser }) => {
   test.setTimeout(120_000);
-  const admin = await signedIn(browser, 'office.admin@demo.test');
-  const sales = await signedIn(browser, 'sales@demo.test');
+  const admin = await signedInContext(browser, 'office.admin@demo.test');
+  const sales = await signedInContext(browser, 'sales@demo.test');
 
   await menuItem(sales.page, 'Funded Apps');
   await expect(sales.page.locator('main [data-screen="table"][data-ready]')).toBeVisible();

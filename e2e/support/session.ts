@@ -4,7 +4,7 @@
  * key in IndexedDB under the tab id from sessionStorage, and the state sealed with it in sessionStorage. A seeded
  * session has no token, so the calls that need one answer 401; specs of routing and access use it because it is fast.
  */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { hashOf, outbox } from './borrower.ts';
 
 /** The demo accounts' password (README, Demo accounts). */
@@ -18,6 +18,22 @@ export async function signIn(page: Page, email: string, landing = /^\/(?!auth|si
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect.poll(() => hashOf(page), { timeout: 30_000 }).toMatch(landing);
+}
+
+/**
+ * A browser context of its own (its own session, beside others), signed in at the built-in provider; answers the page
+ * and the bearer token its calls carry, for a spec that also calls the API as that person.
+ */
+export async function signedInContext(browser: Browser, email: string): Promise<{ page: Page; token: () => string }> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, acceptDownloads: true, viewport: { width: 1400, height: 1000 } });
+  const page = await context.newPage();
+  let token = '';
+  page.on('request', (request) => {
+    const auth = request.headers().authorization;
+    if (auth && new URL(request.url()).pathname.startsWith('/api/')) token = auth;
+  });
+  await signIn(page, email);
+  return { page, token: () => token };
 }
 
 /**

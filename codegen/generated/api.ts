@@ -236,6 +236,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/App/ApproveRefund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or reject a refund that awaits a second person
+         * @description A refund above the office's approval amount waits (decision 0280). Someone other than who requested it, holding 'approve refunds', approves it (the lender is then told) or rejects it (it is cancelled, its amount refundable again). Each decision is on the application's log.
+         */
+        post: operations["App_ApproveRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/App/SubmitRefund": {
         parameters: {
             query?: never;
@@ -2558,6 +2578,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Office/SetRefundApproval": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the refund amount above which a second person approves
+         * @description Refunds above the amount need a second person's approval before the lender is told (decision 0280); null turns it off. Refunds already requested keep what they needed.
+         */
+        put: operations["Office_SetRefundApproval"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     event: {
@@ -3044,15 +3084,15 @@ export interface components {
             linkExpiresAtUtc: string;
         };
         /**
-         * Refund request
-         * @description Body of App_SubmitRefund. amount may not exceed the original amount minus refunds already requested (server rule, message refundExceeds).
+         * Refund approval decision
+         * @description Body of App_ApproveRefund: a second person approves or rejects a refund that awaits approval.
          */
-        RefundRequest: {
-            /** @description Application id. */
+        RefundApprovalDecision: {
             appId: number;
-            /** @description Amount to refund. */
-            amount: number;
-            reason: string;
+            refundId: number;
+            approve: boolean;
+            /** @description Why, for the log (a rejection's reason). */
+            note?: string | null;
         };
         /**
          * Refund
@@ -3080,6 +3120,26 @@ export interface components {
             createdAtUtc: string;
             /** Format: date-time */
             updatedAtUtc: string;
+            /**
+             * Format: uuid
+             * @description Who requested it: another person approves it.
+             */
+            requestedById: string | null;
+            /** @description Null when no second approval was needed (decision 0280). */
+            approval: components["schemas"]["RefundApproval"] | null;
+            /** @description Who approved or rejected it. */
+            approvedBy: string | null;
+        };
+        /**
+         * Refund request
+         * @description Body of App_SubmitRefund. amount may not exceed the original amount minus refunds already requested (server rule, message refundExceeds).
+         */
+        RefundRequest: {
+            /** @description Application id. */
+            appId: number;
+            /** @description Amount to refund. */
+            amount: number;
+            reason: string;
         };
         /**
          * Validate borrower result
@@ -3643,6 +3703,8 @@ export interface components {
             achDebitStatus: components["schemas"]["AchDebitStatus"] | null;
             /** Format: date-time */
             achVerifiedAtUtc: string | null;
+            /** @description Refunds above this amount need a second person's approval (decision 0280); null: none do. */
+            refundApprovalAbove: number | null;
             /**
              * Format: date-time
              * @description When the two verification deposits were sent; null before.
@@ -5037,6 +5099,15 @@ export interface components {
             reconciled: boolean;
         };
         /**
+         * Refund approval setting
+         * @description Body of Office_SetRefundApproval: refunds above this amount need a second person's approval; left out or null, none do.
+         */
+        RefundApprovalSetting: {
+            officeId: number;
+            /** @description Dollars; left out or null turns approval off. */
+            approvalAbove?: number | null;
+        };
+        /**
          * Event
          * @description Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.
          */
@@ -5215,6 +5286,12 @@ export interface components {
          */
         KbaStatus: "Pending" | "Passed" | "Failed";
         /**
+         * Refund approval
+         * @description A refund above the office's approval amount waits for a second person (decision 0280): Awaiting, then Approved (the lender is told) or Rejected (the refund is cancelled).
+         * @enum {string}
+         */
+        RefundApproval: "Awaiting" | "Approved" | "Rejected";
+        /**
          * Enrollment status
          * @description Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
          * @enum {string}
@@ -5364,7 +5441,7 @@ export interface components {
          * @description One thing a member of an office may do (issue 40, decision 0279). A role is a template: it gives the permissions x-roles lists; an office admin grants or withdraws single ones per person. The server checks each operation's x-access permission against what the person holds in the office.
          * @enum {string}
          */
-        OfficePermission: "startApplications" | "finalizeLoans" | "requestRefunds" | "seeFunding" | "seeReports" | "manageUsers" | "editSettings";
+        OfficePermission: "startApplications" | "finalizeLoans" | "requestRefunds" | "approveRefunds" | "seeFunding" | "seeReports" | "manageUsers" | "editSettings";
         /**
          * Landing page lender
          * @description A lender shown on a landing page.
@@ -6092,6 +6169,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResendLinkResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    App_ApproveRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundApprovalDecision"];
+            };
+        };
+        responses: {
+            /** @description The refund after the decision. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -10272,6 +10383,40 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["FundingReconcile"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuccessResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Office_SetRefundApproval: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefundApprovalSetting"];
             };
         };
         responses: {

@@ -196,6 +196,7 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "startApplications": "Start applications and send links",
     "finalizeLoans": "Finalize loans",
     "requestRefunds": "Request refunds",
+    "approveRefunds": "Approve refunds above the office's amount",
     "seeFunding": "See funding and reconcile deposits",
     "seeReports": "See reports",
     "manageUsers": "Manage users",
@@ -217,6 +218,11 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Invited": "Invited",
     "InviteExpired": "Invite expired",
     "Disabled": "Disabled"
+  },
+  "RefundApproval": {
+    "Awaiting": "Awaiting a second approval",
+    "Approved": "Approved",
+    "Rejected": "Rejected"
   },
   "RefundStatus": {
     "Submitted": "Submitted",

@@ -15,6 +15,7 @@ const compact = {
   App_FinalizeApp: 'put /api/App/FinalizeApp wb',
   App_SendESignLink: 'put /api/App/SendESignLink wb',
   App_ResendLink: 'put /api/App/ResendLink wb',
+  App_ApproveRefund: 'post /api/App/ApproveRefund wb',
   App_SubmitRefund: 'post /api/App/SubmitRefund wb',
   App_ValidateBorrower: 'post /api/App/ValidateBorrower kb',
   App_GetOfficeApps: 'put /api/App/GetOfficeApps bl',
@@ -141,6 +142,7 @@ const compact = {
   Funding_GetTrackerCSV: 'put /api/Funding/GetTrackerCSV/fundingCSV db',
   Funding_GetSummary: 'put /api/Funding/GetSummary bl',
   Funding_Reconcile: 'post /api/Funding/Reconcile wb',
+  Office_SetRefundApproval: 'put /api/Office/SetRefundApproval wb',
 } as const;
 
 export type OperationId = keyof typeof compact;

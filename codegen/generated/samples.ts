@@ -1537,6 +1537,27 @@ export const samples: Readonly<Record<string, unknown>> = {
     ],
     "linkExpiresAtUtc": "2026-03-16T15:30:00Z"
   },
+  "App_ApproveRefund": {
+    "refundId": 101,
+    "appId": 101,
+    "officeId": 101,
+    "officeName": "Sample office name",
+    "firstName": "Sample first name",
+    "lastName": "Sample last name",
+    "lenderName": "Sample lender name",
+    "reason": "Sample reason",
+    "status": "Submitted",
+    "achStatus": "Initiated",
+    "estimatedAchDeliveryDate": "03/16/2026",
+    "amount": 1250,
+    "refundAmount": 1250,
+    "requestedBy": "Sample requested by",
+    "createdAtUtc": "2026-03-16T15:30:00Z",
+    "updatedAtUtc": "2026-03-16T15:30:00Z",
+    "requestedById": "00000000-0000-4000-8000-000000000001",
+    "approval": "Awaiting",
+    "approvedBy": "Sample approved by"
+  },
   "App_SubmitRefund": {
     "refundId": 101,
     "appId": 101,
@@ -1553,7 +1574,10 @@ export const samples: Readonly<Record<string, unknown>> = {
     "refundAmount": 1250,
     "requestedBy": "Sample requested by",
     "createdAtUtc": "2026-03-16T15:30:00Z",
-    "updatedAtUtc": "2026-03-16T15:30:00Z"
+    "updatedAtUtc": "2026-03-16T15:30:00Z",
+    "requestedById": "00000000-0000-4000-8000-000000000001",
+    "approval": "Awaiting",
+    "approvedBy": "Sample approved by"
   },
   "App_ValidateBorrower": {
     "isValid": true,
@@ -3132,7 +3156,10 @@ export const samples: Readonly<Record<string, unknown>> = {
     "refundAmount": 1250,
     "requestedBy": "Sample requested by",
     "createdAtUtc": "2026-03-16T15:30:00Z",
-    "updatedAtUtc": "2026-03-16T15:30:00Z"
+    "updatedAtUtc": "2026-03-16T15:30:00Z",
+    "requestedById": "00000000-0000-4000-8000-000000000001",
+    "approval": "Awaiting",
+    "approvedBy": "Sample approved by"
   },
   "App_GetOfficeRefunds": [
     {
@@ -3151,7 +3178,10 @@ export const samples: Readonly<Record<string, unknown>> = {
       "refundAmount": 1250,
       "requestedBy": "Sample requested by",
       "createdAtUtc": "2026-03-16T15:30:00Z",
-      "updatedAtUtc": "2026-03-16T15:30:00Z"
+      "updatedAtUtc": "2026-03-16T15:30:00Z",
+      "requestedById": "00000000-0000-4000-8000-000000000001",
+      "approval": "Awaiting",
+      "approvedBy": "Sample approved by"
     },
     {
       "refundId": 102,
@@ -3169,7 +3199,10 @@ export const samples: Readonly<Record<string, unknown>> = {
       "refundAmount": 1500,
       "requestedBy": "Sample requested by 2",
       "createdAtUtc": "2026-03-16T15:30:00Z",
-      "updatedAtUtc": "2026-03-16T15:30:00Z"
+      "updatedAtUtc": "2026-03-16T15:30:00Z",
+      "requestedById": "00000000-0000-4000-8000-000000000002",
+      "approval": "Approved",
+      "approvedBy": "Sample approved by 2"
     },
     {
       "refundId": 103,
@@ -3187,7 +3220,10 @@ export const samples: Readonly<Record<string, unknown>> = {
       "refundAmount": 1750,
       "requestedBy": "Sample requested by 3",
       "createdAtUtc": "2026-03-16T15:30:00Z",
-      "updatedAtUtc": "2026-03-16T15:30:00Z"
+      "updatedAtUtc": "2026-03-16T15:30:00Z",
+      "requestedById": "00000000-0000-4000-8000-000000000003",
+      "approval": "Rejected",
+      "approvedBy": "Sample approved by 3"
     }
   ],
   "App_UploadFile": {
@@ -3770,6 +3806,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -4069,6 +4106,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -4288,6 +4326,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -5090,6 +5129,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -5309,6 +5349,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -6547,6 +6588,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -6863,7 +6905,10 @@ export const samples: Readonly<Record<string, unknown>> = {
         "refundAmount": 1250,
         "requestedBy": "Sample requested by",
         "createdAtUtc": "2026-03-16T15:30:00Z",
-        "updatedAtUtc": "2026-03-16T15:30:00Z"
+        "updatedAtUtc": "2026-03-16T15:30:00Z",
+        "requestedById": "00000000-0000-4000-8000-000000000001",
+        "approval": "Awaiting",
+        "approvedBy": "Sample approved by"
       },
       {
         "refundId": 102,
@@ -6881,7 +6926,10 @@ export const samples: Readonly<Record<string, unknown>> = {
         "refundAmount": 1500,
         "requestedBy": "Sample requested by 2",
         "createdAtUtc": "2026-03-16T15:30:00Z",
-        "updatedAtUtc": "2026-03-16T15:30:00Z"
+        "updatedAtUtc": "2026-03-16T15:30:00Z",
+        "requestedById": "00000000-0000-4000-8000-000000000002",
+        "approval": "Approved",
+        "approvedBy": "Sample approved by 2"
       },
       {
         "refundId": 103,
@@ -6899,7 +6947,10 @@ export const samples: Readonly<Record<string, unknown>> = {
         "refundAmount": 1750,
         "requestedBy": "Sample requested by 3",
         "createdAtUtc": "2026-03-16T15:30:00Z",
-        "updatedAtUtc": "2026-03-16T15:30:00Z"
+        "updatedAtUtc": "2026-03-16T15:30:00Z",
+        "requestedById": "00000000-0000-4000-8000-000000000003",
+        "approval": "Rejected",
+        "approvedBy": "Sample approved by 3"
       }
     ]
   },
@@ -6919,7 +6970,10 @@ export const samples: Readonly<Record<string, unknown>> = {
     "refundAmount": 1250,
     "requestedBy": "Sample requested by",
     "createdAtUtc": "2026-03-16T15:30:00Z",
-    "updatedAtUtc": "2026-03-16T15:30:00Z"
+    "updatedAtUtc": "2026-03-16T15:30:00Z",
+    "requestedById": "00000000-0000-4000-8000-000000000001",
+    "approval": "Awaiting",
+    "approvedBy": "Sample approved by"
   },
   "Webhooks_GetEndpoints": [
     {
@@ -7873,6 +7927,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     "achVerifyStatus": "NotStarted",
     "achDebitStatus": "NotAuthorized",
     "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
     "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
     "achVerifyTriesLeft": 3,
     "statusReason": "Sample status reason",
@@ -8652,6 +8707,10 @@ export const samples: Readonly<Record<string, unknown>> = {
     }
   },
   "Funding_Reconcile": {
+    "success": true,
+    "message": "Sample message"
+  },
+  "Office_SetRefundApproval": {
     "success": true,
     "message": "Sample message"
   }

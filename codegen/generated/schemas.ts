@@ -178,6 +178,13 @@ export type KbaStatus = 'Pending' | 'Passed' | 'Failed';
  */
 export type SendChannel1 = 'Email' | 'Sms';
 /**
+ * A refund above the office's approval amount waits for a second person (decision 0280): Awaiting, then Approved (the lender is told) or Rejected (the refund is cancelled).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "RefundApproval".
+ */
+export type RefundApproval = 'Awaiting' | 'Approved' | 'Rejected';
+/**
  * Owner / enrollment status of an office and of an office-lender link (spec §4 Owner/enrollment status).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -288,6 +295,7 @@ export type OfficePermission =
   | 'startApplications'
   | 'finalizeLoans'
   | 'requestRefunds'
+  | 'approveRefunds'
   | 'seeFunding'
   | 'seeReports'
   | 'manageUsers'
@@ -1917,21 +1925,19 @@ export interface ResendLinkResult {
   linkExpiresAtUtc: string;
 }
 /**
- * Body of App_SubmitRefund. amount may not exceed the original amount minus refunds already requested (server rule, message refundExceeds).
+ * Body of App_ApproveRefund: a second person approves or rejects a refund that awaits approval.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
- * via the `definition` "RefundRequest".
+ * via the `definition` "RefundApprovalDecision".
  */
-export interface RefundRequest {
-  /**
-   * Application id.
-   */
+export interface RefundApprovalDecision {
   appId: number;
+  refundId: number;
+  approve: boolean;
   /**
-   * Amount to refund.
+   * Why, for the log (a rejection's reason).
    */
-  amount: number;
-  reason: string;
+  note?: string | null;
 }
 /**
  * A refund request and its list row (spec §3 Refund request / row).
@@ -1965,6 +1971,35 @@ export interface Refund {
   requestedBy: string | null;
   createdAtUtc: string;
   updatedAtUtc: string;
+  /**
+   * Who requested it: another person approves it.
+   */
+  requestedById: string | null;
+  /**
+   * Null when no second approval was needed (decision 0280).
+   */
+  approval: RefundApproval | null;
+  /**
+   * Who approved or rejected it.
+   */
+  approvedBy: string | null;
+}
+/**
+ * Body of App_SubmitRefund. amount may not exceed the original amount minus refunds already requested (server rule, message refundExceeds).
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "RefundRequest".
+ */
+export interface RefundRequest {
+  /**
+   * Application id.
+   */
+  appId: number;
+  /**
+   * Amount to refund.
+   */
+  amount: number;
+  reason: string;
 }
 /**
  * Answer of App_ValidateBorrower.
@@ -3815,6 +3850,10 @@ export interface Office {
   achVerifyStatus: AchVerifyStatus | null;
   achDebitStatus: AchDebitStatus | null;
   achVerifiedAtUtc: string | null;
+  /**
+   * Refunds above this amount need a second person's approval (decision 0280); null: none do.
+   */
+  refundApprovalAbove: number | null;
   /**
    * When the two verification deposits were sent; null before.
    */
@@ -9884,6 +9923,19 @@ export interface FundingReconcile {
    */
   appIds: [number, ...number[]];
   reconciled: boolean;
+}
+/**
+ * Body of Office_SetRefundApproval: refunds above this amount need a second person's approval; left out or null, none do.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "RefundApprovalSetting".
+ */
+export interface RefundApprovalSetting {
+  officeId: number;
+  /**
+   * Dollars; left out or null turns approval off.
+   */
+  approvalAbove?: number | null;
 }
 /**
  * Something that happened (issue 39), as a webhook delivers it: its id (the same on every attempt and replay: a receiver processes each id once), type, time, office and subject, and data that never carries an SSN, a date of birth or a bank number.

@@ -73,6 +73,7 @@ export const lenderAnswerStatus = pgEnum('lender_answer_status', [
 ]);
 export const fundingStatus = pgEnum('funding_status', ['Initiated', 'Processing', 'Completed']);
 export const refundStatus = pgEnum('refund_status', ['Submitted', 'Processing', 'Completed', 'Cancelled']);
+export const refundApproval = pgEnum('refund_approval', ['Awaiting', 'Approved', 'Rejected']);
 export const lenderTransactionStatus = pgEnum('lender_transaction_status', ['Submitted', 'Completed', 'Cancelled', 'Failed']);
 export const appLogKind = pgEnum('app_log_kind', ['Event', 'Decision', 'Contract']);
 export const messageChannel = pgEnum('message_channel', ['Email', 'Sms']);
@@ -163,6 +164,8 @@ export const offices = pgTable(
     achVerifyMethod: text('ach_verify_method'),
     achVerifyStatus: text('ach_verify_status'),
     achVerifiedAt: at('ach_verified_at'),
+    /** Refunds above this many cents need a second person's approval (decision 0280); null: none do. */
+    refundApprovalAbove: cents('refund_approval_above'),
     achDebitStatus: text('ach_debit_status'),
     achDebitAuthorizedAt: at('ach_debit_authorized_at'),
     /** Micro-deposit verification: when the deposits were sent and how many wrong pairs the office typed since (decision 0152). */
@@ -649,6 +652,13 @@ export const refunds = pgTable(
     achStatus: text('ach_status'),
     estimatedAchDeliveryDate: date('estimated_ach_delivery_date', { mode: 'string' }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * A refund above the office's approval amount waits for a second person (decision 0280): Awaiting until approved
+     * (then the lender is told) or rejected (then it is cancelled); null when no approval was needed.
+     */
+    approval: refundApproval('approval'),
+    approvedBy: uuid('approved_by').references(() => users.id, { onDelete: 'set null' }),
+    approvedAt: at('approved_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { encryptPii } from '../../server/crypto/pii.ts';
-import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpChallenges, userOffices, users } from '../../server/db/schema.ts';
+import { achSandboxDeposits, applications, files, lenders, officeLenders, officeOwners, offices, otpChallenges, refunds, userOffices, users } from '../../server/db/schema.ts';
 import { bankNumberValues } from '../../server/domain/offices/enrollment.ts';
 import { hashCode } from '../../server/domain/otp/challenge.ts';
 import { issueInvite } from '../../server/domain/users/invites.ts';
@@ -156,7 +156,7 @@ const PLACEHOLDER: ExampleFixtures = {
     otpChallengeId: '00000000-0000-4000-8000-000000000000',
     otpCode: '000000',
   },
-  apps: { officeId: DEMO.brightSmiles, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1, apiKeyId: 1, sentAppId: 1000 },
+  apps: { officeId: DEMO.brightSmiles, awaitingRefundId: 1, openAppId: 1000, readyAppId: 1000, awaitingAppId: 1000, fundedAppId: 1000, refundedAppId: 1000, refundId: 1, transactionId: 1, deadJobId: 1, webhookEndpointId: 1, webhookDeliveryId: 1, spareEndpointId: 1, apiKeyId: 1, sentAppId: 1000 },
   journey: JOURNEY_PLACEHOLDER,
 };
 
@@ -437,6 +437,8 @@ function identityExamples(appOfBrightSmiles: number, fixtures: ExampleFixtures):
  */
 export interface AppExampleFixtures {
   officeId: number;
+  /** A refund above the office's approval amount, requested by someone else, awaiting its second approval. */
+  awaitingRefundId: number;
   openAppId: number;
   readyAppId: number;
   awaitingAppId: number;
@@ -467,6 +469,8 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
     const fundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Fay', lastName: 'Funded' });
     const refundedAppId = await insertApplication(tx, { officeId, stage: 'Funded', firstName: 'Rory', lastName: 'Refunded' });
     const refundId = await insertRefund(tx, refundedAppId, 50_000);
+    const awaitingRefundId = await insertRefund(tx, refundedAppId, 10_000);
+    await tx.update(refunds).set({ approval: 'Awaiting' }).where(eq(refunds.id, awaitingRefundId));
     const dead = await tx.execute<{ id: number }>(
       sql`insert into jobs (queue, key, payload, state, attempts, max_attempts, last_error, finished_at) values ('lender-fund', ${`example-${fundedAppId}`}, ${JSON.stringify({ appId: fundedAppId })}::jsonb, 'Dead', 12, 12, 'the lender answered 503', now()) returning id`,
     );
@@ -482,7 +486,7 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
       sql`insert into api_keys (office_id, name, hash, prefix, per_minute) values (${officeId}, 'Old bridge', ${randomBytes(32).toString('hex')}, 'pk_example', 60) returning id`,
     );
     return {
-      officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id),
+      officeId, awaitingRefundId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId: Number(dead.rows[0]!.id),
       webhookEndpointId, webhookDeliveryId: Number(delivery.rows[0]!.id), spareEndpointId, apiKeyId: Number(apiKey.rows[0]!.id), sentAppId,
     };
   });
@@ -490,7 +494,8 @@ async function appExampleFixtures(h: Harness, officeId: number): Promise<AppExam
 
 function appExamples(fixtures: ExampleFixtures): Example[] {
   const { adminEmail: owner } = fixtures;
-  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId, apiKeyId, sentAppId } = fixtures.apps;
+  const { officeId, openAppId, readyAppId, awaitingAppId, fundedAppId, refundedAppId, refundId, awaitingRefundId, transactionId, deadJobId, webhookEndpointId, webhookDeliveryId, spareEndpointId, apiKeyId, sentAppId } =
+    fixtures.apps;
   const platform = 'admin@demo.test';
   return [
     { operationId: 'App_UpsertAppNote', as: owner, request: put('/api/App/UpsertAppNote', { appId: openAppId, note: 'Called the patient about proof of income.' }) },
@@ -516,6 +521,8 @@ function appExamples(fixtures: ExampleFixtures): Example[] {
     { operationId: 'Funding_GetTrackerCSV', as: owner, request: put('/api/Funding/GetTrackerCSV/fundingCSV', { officeId }) },
     { operationId: 'Funding_GetSummary', as: owner, request: put('/api/Funding/GetSummary', { officeId }) },
     { operationId: 'Funding_Reconcile', as: owner, request: post('/api/Funding/Reconcile', { officeId, appIds: [fundedAppId], reconciled: true }) },
+    { operationId: 'Office_SetRefundApproval', as: owner, request: put('/api/Office/SetRefundApproval', { officeId, approvalAbove: 2500 }) },
+    { operationId: 'App_ApproveRefund', as: owner, request: post('/api/App/ApproveRefund', { appId: refundedAppId, refundId: awaitingRefundId, approve: true }) },
     { operationId: 'App_SubmitRefund', as: owner, request: post('/api/App/SubmitRefund', { appId: fundedAppId, amount: 125.25, reason: 'Treatment plan reduced' }) },
     { operationId: 'App_GetRefundRequest', as: owner, request: get(`/api/App/GetRefundRequest/${officeId}/${refundedAppId}`) },
     { operationId: 'App_GetOfficeRefunds', as: owner, request: put('/api/App/GetOfficeRefunds', { officeId }) },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { accessChanges, decodeAccess, encodeAccess, type CallerAccess } from '../../core/access-header.ts';
 
 /** Olivia, admin of office 100 and 101, as her session holds her in office 100. */
-const ADMIN = ['startApplications', 'finalizeLoans', 'requestRefunds', 'seeFunding', 'seeReports', 'manageUsers', 'editSettings'];
+const ADMIN = ['startApplications', 'finalizeLoans', 'requestRefunds', 'approveRefunds', 'seeFunding', 'seeReports', 'manageUsers', 'editSettings'];
 const held = { officeId: 100, role: 'admin', permissions: ADMIN, userRole: null, accessDisabled: false };
 const access = (roles: Record<string, string>, disabled: number[] = [], userRole: string | null = null, permissions: Record<string, string[]> = { 100: ADMIN }): CallerAccess => ({
   userRole,

@@ -26,6 +26,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   OtpVerify: () => import('./OtpVerify.ts') as Promise<FormModule>,
   OwnersUpsert: () => import('./OwnersUpsert.ts') as Promise<FormModule>,
   ReferenceCode: () => import('./ReferenceCode.ts') as Promise<FormModule>,
+  RefundApprovalSetting: () => import('./RefundApprovalSetting.ts') as Promise<FormModule>,
   RefundRequest: () => import('./RefundRequest.ts') as Promise<FormModule>,
   RefundUpdate: () => import('./RefundUpdate.ts') as Promise<FormModule>,
   SelectOffer: () => import('./SelectOffer.ts') as Promise<FormModule>,

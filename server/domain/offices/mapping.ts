@@ -141,6 +141,7 @@ export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners
     achVerifiedAtUtc: toUtc(row.achVerifiedAt),
     achDepositsSentAtUtc: toUtc(row.achDepositsSentAt),
     achVerifyTriesLeft: triesLeft(row.achVerifyFailures),
+    refundApprovalAbove: toDollars(row.refundApprovalAbove),
     statusReason: row.statusReason,
     statusChangedAtUtc: toUtc(row.statusChangedAt),
     createdAtUtc: toUtc(row.createdAt),

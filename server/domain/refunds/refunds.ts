@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { applications, offices, refunds, users } from '../../db/schema.ts';
@@ -51,6 +52,9 @@ function achStatus(stored: string | null): Schemas['FundingStatus'] | null {
   return ACH_STATUSES.find((status) => status === stored) ?? null;
 }
 
+/** Who approved or rejected a refund (decision 0280), beside who requested it. */
+const approvers = alias(users, 'approvers');
+
 const columns = {
   refund: refunds,
   officeName: offices.name,
@@ -61,6 +65,8 @@ const columns = {
   amount: applications.amount,
   byFirstName: users.firstName,
   byLastName: users.lastName,
+  approverFirstName: approvers.firstName,
+  approverLastName: approvers.lastName,
 };
 
 interface RefundRecord {
@@ -73,6 +79,8 @@ interface RefundRecord {
   amount: number;
   byFirstName: string | null;
   byLastName: string | null;
+  approverFirstName: string | null;
+  approverLastName: string | null;
 }
 
 function toRefund(row: RefundRecord): Refund {
@@ -94,6 +102,9 @@ function toRefund(row: RefundRecord): Refund {
     requestedBy: row.byFirstName === null ? null : `${row.byFirstName} ${row.byLastName}`.slice(0, 51),
     createdAtUtc: toUtc(refund.createdAt),
     updatedAtUtc: toUtc(refund.updatedAt),
+    requestedById: refund.createdBy,
+    approval: refund.approval,
+    approvedBy: row.approverFirstName === null ? null : `${row.approverFirstName} ${row.approverLastName}`.slice(0, 51),
   };
 }
 
@@ -104,7 +115,8 @@ function select<E extends Record<string, SQL.Aliased>>(db: Db, extra = {} as E) 
     .from(refunds)
     .innerJoin(applications, eq(applications.id, refunds.appId))
     .innerJoin(offices, eq(offices.id, refunds.officeId))
-    .leftJoin(users, eq(users.id, refunds.createdBy));
+    .leftJoin(users, eq(users.id, refunds.createdBy))
+    .leftJoin(approvers, eq(approvers.id, refunds.approvedBy));
 }
 
 async function refundById(db: Db, id: number): Promise<Refund> {
@@ -144,9 +156,12 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
       throw HttpProblem.conflict(`A refund of $${toDollars(cents).toFixed(2)} for this loan is already pending (refund #${open.id}). Wait until it completes, or cancel it first.`);
     }
     if (cents > refundable(app)) throw fieldError('amount', 'refundExceeds');
+    // Above the office's approval amount, a second person approves before the lender is told (decision 0280).
+    const [office] = await tx.select({ above: offices.refundApprovalAbove }).from(offices).where(eq(offices.id, app.officeId));
+    const awaiting = office?.above !== null && office?.above !== undefined && cents > office.above;
     const [row] = await tx
       .insert(refunds)
-      .values({ appId: app.id, officeId: app.officeId, amount: cents, reason: body.reason, status: 'Submitted', createdBy: staffUserId(caller) })
+      .values({ appId: app.id, officeId: app.officeId, amount: cents, reason: body.reason, status: 'Submitted', createdBy: staffUserId(caller), approval: awaiting ? 'Awaiting' : null })
       .returning({ id: refunds.id });
     const after = {
       stage: 'Refund' as const,
@@ -172,8 +187,11 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
         },
       },
       { kind: 'Contract', message: 'Refund requested', data: { stage: 'Refund', contractStatus: app.contractStatus, contractSubStatus: 'RefundSubmitted', refundId: row!.id } },
+      ...(awaiting
+        ? [{ kind: 'Event' as const, message: 'Refund awaits a second approval', data: { refundId: row!.id, amountCents: cents, approvalAboveCents: office!.above } }]
+        : []),
     ]);
-    await enqueueLenderOrder(tx, 'refund', { appId: app.id, refundId: row!.id });
+    if (!awaiting) await enqueueLenderOrder(tx, 'refund', { appId: app.id, refundId: row!.id });
     await recordApplicationEvent(tx, app, 'application.refund_requested', { refundId: row!.id, amount: cents / 100, refundedAmount: after.refundedAmountCents / 100, fundedAmount: app.fundedAmount / 100 });
     return row!.id;
   });
@@ -188,54 +206,82 @@ export async function submitRefund(db: Db, caller: Caller, body: Schemas['Refund
  */
 export async function updateRefund(db: Db, caller: Caller, body: Schemas['RefundUpdate']): Promise<Refund> {
   const estimated = body.estimatedAchDeliveryDate ? calendarDate(body.estimatedAchDeliveryDate, 'estimatedAchDeliveryDate') : body.estimatedAchDeliveryDate;
+  await db.transaction((tx) => moveRefund(tx, caller, body, estimated));
+  return refundById(db, body.refundId);
+}
+
+/** The move of updateRefund, inside the caller's transaction (a rejected approval cancels in the same commit). */
+async function moveRefund(tx: Db, caller: Caller, body: Schemas['RefundUpdate'], estimated: string | null | undefined): Promise<void> {
+  const app = await lockApplication(tx, body.appId);
+  const [refund] = await tx.select().from(refunds).where(and(eq(refunds.id, body.refundId), eq(refunds.appId, app.id))).for('update');
+  if (!refund) throw new HttpProblem(404, 'The refund could not be found.');
+  if (refund.approval === 'Awaiting' && body.status !== 'Cancelled') {
+    throw HttpProblem.conflict('The refund awaits a second approval at the office: it moves on once approved.');
+  }
+  if (!NEXT[refund.status].includes(body.status)) {
+    throw new HttpProblem(409, `A ${refund.status.toLowerCase()} refund cannot become ${body.status.toLowerCase()}.`, { errors: { status: [`Allowed: ${NEXT[refund.status].join(', ') || 'none'}.`] } });
+  }
+  // Without an ACH status in the request: a refund in process has its debit at least Initiated, a completed one Completed.
+  const ach = body.achStatus !== undefined ? body.achStatus
+    : body.status === 'Completed' ? 'Completed'
+    : body.status === 'Processing' ? (refund.achStatus ?? 'Initiated')
+    : refund.achStatus;
+  const changes = {
+    status: body.status,
+    achStatus: ach,
+    estimatedAchDeliveryDate: estimated !== undefined ? estimated : refund.estimatedAchDeliveryDate,
+  };
+  await tx.update(refunds).set({ ...changes, updatedAt: sql`now()` }).where(eq(refunds.id, refund.id));
+
+  const cancelled = body.status === 'Cancelled';
+  const refundedAmount = cancelled ? app.refundedAmount - refund.amount : app.refundedAmount;
+  const [{ value: live } = { value: 0 }] = await tx
+    .select({ value: count() })
+    .from(refunds)
+    .where(and(eq(refunds.appId, app.id), ne(refunds.status, 'Cancelled')));
+  const stage = live === 0 ? 'Funded' : 'Refund';
+  const contractSubStatus = await appSubStatus(tx, app.id);
+  const statusText = live === 0 ? 'Refund cancelled' : `Refund ${body.status === 'Submitted' ? 'requested' : body.status.toLowerCase()}`;
+  await tx.update(applications).set({ refundedAmount, stage, contractSubStatus, statusText, updatedAt: sql`now()` }).where(eq(applications.id, app.id));
+  if (body.status === 'Completed' && refund.status !== 'Completed') {
+    await recordApplicationEvent(tx, app, 'application.refund_completed', { refundId: refund.id, amount: refund.amount / 100, refundedAmount: refundedAmount / 100 });
+  } else {
+    // Processing or cancelled: the status the office's screens show moved (application.status_changed).
+    await recordApplicationChange(tx, app, { refundedAmount, stage, contractSubStatus, statusText });
+  }
+  const before = { status: refund.status, achStatus: refund.achStatus, estimatedAchDeliveryDate: refund.estimatedAchDeliveryDate };
+  const appBefore = { stage: app.stage, contractSubStatus: app.contractSubStatus, refundedAmountCents: app.refundedAmount };
+  const appAfter = { stage, contractSubStatus, refundedAmountCents: refundedAmount };
+  await writeLogs(tx, app.id, caller, [
+    {
+      kind: 'Event',
+      message: refund.status === body.status ? 'Refund ACH details updated' : `Refund ${body.status.toLowerCase()}`,
+      data: { refundId: refund.id, amountCents: refund.amount, notes: body.notes ?? null, before: { ...before, ...appBefore }, after: { ...changes, ...appAfter } },
+    },
+    ...(refund.status === body.status
+      ? []
+      : [{ kind: 'Contract' as const, message: `Refund ${body.status.toLowerCase()}`, data: { stage, contractStatus: app.contractStatus, contractSubStatus, refundId: refund.id } }]),
+  ]);
+}
+
+/**
+ * App_ApproveRefund (decision 0280): a refund above the office's approval amount, approved by someone other than who
+ * requested it — the lender is then told, as for any refund — or rejected, which cancels it in the same commit.
+ */
+export async function decideRefund(db: Db, caller: Caller, body: Schemas['RefundApprovalDecision']): Promise<Refund> {
   await db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
     const [refund] = await tx.select().from(refunds).where(and(eq(refunds.id, body.refundId), eq(refunds.appId, app.id))).for('update');
     if (!refund) throw new HttpProblem(404, 'The refund could not be found.');
-    if (!NEXT[refund.status].includes(body.status)) {
-      throw new HttpProblem(409, `A ${refund.status.toLowerCase()} refund cannot become ${body.status.toLowerCase()}.`, { errors: { status: [`Allowed: ${NEXT[refund.status].join(', ') || 'none'}.`] } });
-    }
-    // Without an ACH status in the request: a refund in process has its debit at least Initiated, a completed one Completed.
-    const ach = body.achStatus !== undefined ? body.achStatus
-      : body.status === 'Completed' ? 'Completed'
-      : body.status === 'Processing' ? (refund.achStatus ?? 'Initiated')
-      : refund.achStatus;
-    const changes = {
-      status: body.status,
-      achStatus: ach,
-      estimatedAchDeliveryDate: estimated !== undefined ? estimated : refund.estimatedAchDeliveryDate,
-    };
-    await tx.update(refunds).set({ ...changes, updatedAt: sql`now()` }).where(eq(refunds.id, refund.id));
-
-    const cancelled = body.status === 'Cancelled';
-    const refundedAmount = cancelled ? app.refundedAmount - refund.amount : app.refundedAmount;
-    const [{ value: live } = { value: 0 }] = await tx
-      .select({ value: count() })
-      .from(refunds)
-      .where(and(eq(refunds.appId, app.id), ne(refunds.status, 'Cancelled')));
-    const stage = live === 0 ? 'Funded' : 'Refund';
-    const contractSubStatus = await appSubStatus(tx, app.id);
-    const statusText = live === 0 ? 'Refund cancelled' : `Refund ${body.status === 'Submitted' ? 'requested' : body.status.toLowerCase()}`;
-    await tx.update(applications).set({ refundedAmount, stage, contractSubStatus, statusText, updatedAt: sql`now()` }).where(eq(applications.id, app.id));
-    if (body.status === 'Completed' && refund.status !== 'Completed') {
-      await recordApplicationEvent(tx, app, 'application.refund_completed', { refundId: refund.id, amount: refund.amount / 100, refundedAmount: refundedAmount / 100 });
-    } else {
-      // Processing or cancelled: the status the office's screens show moved (application.status_changed).
-      await recordApplicationChange(tx, app, { refundedAmount, stage, contractSubStatus, statusText });
-    }
-    const before = { status: refund.status, achStatus: refund.achStatus, estimatedAchDeliveryDate: refund.estimatedAchDeliveryDate };
-    const appBefore = { stage: app.stage, contractSubStatus: app.contractSubStatus, refundedAmountCents: app.refundedAmount };
-    const appAfter = { stage, contractSubStatus, refundedAmountCents: refundedAmount };
+    if (refund.approval !== 'Awaiting') throw HttpProblem.conflict('The refund does not await an approval.');
+    const approver = staffUserId(caller);
+    if (approver === null || approver === refund.createdBy) throw HttpProblem.conflict('A refund needs the approval of someone other than who requested it.');
+    await tx.update(refunds).set({ approval: body.approve ? 'Approved' : 'Rejected', approvedBy: approver, approvedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(refunds.id, refund.id));
     await writeLogs(tx, app.id, caller, [
-      {
-        kind: 'Event',
-        message: refund.status === body.status ? 'Refund ACH details updated' : `Refund ${body.status.toLowerCase()}`,
-        data: { refundId: refund.id, amountCents: refund.amount, notes: body.notes ?? null, before: { ...before, ...appBefore }, after: { ...changes, ...appAfter } },
-      },
-      ...(refund.status === body.status
-        ? []
-        : [{ kind: 'Contract' as const, message: `Refund ${body.status.toLowerCase()}`, data: { stage, contractStatus: app.contractStatus, contractSubStatus, refundId: refund.id } }]),
+      { kind: 'Event', message: body.approve ? 'Refund approved by a second person' : 'Refund rejected by a second person', data: { refundId: refund.id, amountCents: refund.amount, note: body.note ?? null } },
     ]);
+    if (body.approve) await enqueueLenderOrder(tx, 'refund', { appId: app.id, refundId: refund.id });
+    else await moveRefund(tx, caller, { appId: app.id, refundId: refund.id, status: 'Cancelled', notes: body.note ?? 'Rejected at approval' }, undefined);
   });
   return refundById(db, body.refundId);
 }

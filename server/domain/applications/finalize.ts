@@ -36,11 +36,12 @@ export async function finalizeApplication(
     if (loanCents > app.amount) throw fieldError('loanAmount', 'loanExceedsSigned');
     const requestedAt = new Date();
     const expectedDepositOn = depositAfterRequest(requestedAt, fundingDaysOf(app.lenderCode));
-    const after = { stage: 'SubmittedForFunding' as const, amountCents: loanCents, isFinalized: true, fundingStatus: 'Initiated' as const, expectedDepositOn };
+    const after = { stage: 'SubmittedForFunding' as const, amountCents: loanCents, isFinalized: true, fundingStatus: 'Initiated' as const };
     await tx
       .update(applications)
       .set({
         stage: after.stage, amount: loanCents, isFinalized: true, fundingStatus: after.fundingStatus, statusText: 'Submitted for funding',
+        // The tracker's estimate, not the office's act: kept on the loan, not in the log's before and after.
         fundingRequestedAt: requestedAt, expectedDepositOn, updatedAt: sql`now()`,
       })
       .where(eq(applications.id, app.id));

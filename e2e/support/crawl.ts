@@ -18,10 +18,8 @@ const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf
 // ---------------------------------------------------------------------------------------------------------------
 // Visitors: the route specs' visitors (anonymous, a borrower, each role), plus a session without an office.
 
-export interface CrawlVisitor extends Visitor {
-  /** A staff account that belongs to no office (signed up, not enrolled). */
-  officeless?: true;
-}
+/** A visitor of the crawl: the route specs' own, and the staff account that belongs to no office (signed up, not enrolled). */
+export type CrawlVisitor = Visitor;
 
 /** The demo account that signed up and enrolled no office yet (README, demo accounts). */
 export const OFFICELESS_EMAIL = 'newoffice@demo.test';

@@ -7,6 +7,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { screensFile } from '../../core/descriptors/read.ts';
 
+import { rolePermissions } from '../../core/permissions.ts';
+
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
 
@@ -14,6 +16,8 @@ export interface Access {
   anonymous?: true;
   borrower?: true;
   roles?: string[];
+  /** The office permission a member must hold (decision 0279): by their role's template in an office they belong to. */
+  permission?: string;
   userRoles?: string[];
 }
 
@@ -61,6 +65,8 @@ export interface Visitor {
   /** A demo account with this role, for real sign-in. */
   email?: string;
   borrowerAppId?: number;
+  /** Belongs to no office (the demo's internal users, or one who signed up and enrolled none): holds no office permission. */
+  officeless?: true;
 }
 
 const officeRoles = read<{ enum: string[] }>('schemas/enums/office-role.json').enum;
@@ -84,7 +90,9 @@ export function visitors(): Visitor[] {
     { name: 'anonymous', kind: 'anonymous' },
     { name: 'a borrower', kind: 'borrower' },
     ...officeRoles.map((role): Visitor => ({ name: `staff role ${role}`, kind: 'staff', role, userRole: null, email: DEMO_EMAIL[role] })),
-    ...userRoles.map((userRole): Visitor => ({ name: `staff userRole ${userRole}`, kind: 'staff', role: INTERNAL_ROLE[userRole] ?? 'support', userRole, email: DEMO_EMAIL[userRole] })),
+    ...userRoles.map(
+      (userRole): Visitor => ({ name: `staff userRole ${userRole}`, kind: 'staff', role: INTERNAL_ROLE[userRole] ?? 'support', userRole, email: DEMO_EMAIL[userRole], officeless: true }),
+    ),
   ];
 }
 
@@ -111,6 +119,10 @@ export function expectation(route: E2eRoute, visitor: Visitor, path: string): Ex
   const roles = a.roles ?? [];
   const internal = a.userRoles ?? [];
   if (roles.length === 0 && internal.length === 0) return { kind: 'page' };
-  const allowed = (visitor.role !== undefined && roles.includes(visitor.role)) || (!!visitor.userRole && internal.includes(visitor.userRole));
+  const member =
+    visitor.role === undefined ? false
+    : a.permission ? !visitor.officeless && rolePermissions(visitor.role).includes(a.permission as never)
+    : roles.includes(visitor.role);
+  const allowed = member || (!!visitor.userRole && internal.includes(visitor.userRole));
   return allowed ? { kind: 'page' } : { kind: 'forbidden' };
 }

@@ -108,7 +108,7 @@ describe('the guard on the route table', () => {
   const OWN_APP = 5;
   const sessionOf = (v: E2eVisitor): Record<string, unknown> =>
     v.kind === 'staff'
-      ? { authenticated: true, role: v.role ?? null, permissions: v.role ? rolePermissions(v.role) : [], userRole: v.userRole ?? null }
+      ? { authenticated: true, role: v.role ?? null, permissions: v.role && !v.officeless ? rolePermissions(v.role) : [], userRole: v.userRole ?? null }
       : v.kind === 'borrower' ? { borrowerAuthenticated: true, borrowerAppId: OWN_APP } : {};
 
   it('is the e2e run’s table, route for route', () => {

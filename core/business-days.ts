@@ -60,3 +60,11 @@ export function addBusinessDays(day: string, count: number): string {
   }
   return date.toISOString().slice(0, 10);
 }
+
+/** The business day before `day`: what was deposited from it on is news the next morning. */
+export function previousBusinessDay(day: string): string {
+  let date = new Date(`${day}T00:00:00Z`);
+  do date = new Date(date.getTime() - 86_400_000);
+  while (!isBusinessDay(date.toISOString().slice(0, 10)));
+  return date.toISOString().slice(0, 10);
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addBusinessDays, isBusinessDay } from '../../core/business-days.ts';
+import { addBusinessDays, isBusinessDay, previousBusinessDay } from '../../core/business-days.ts';
 
 describe('business days (ACH: weekdays that are not Federal Reserve holidays)', () => {
   it('knows the Fed holidays of 2026, moving a Sunday holiday to Monday and leaving a Saturday one', () => {
@@ -19,5 +19,7 @@ describe('business days (ACH: weekdays that are not Federal Reserve holidays)', 
     expect(addBusinessDays('2026-11-28', 2)).toBe('2026-12-01'); // from a Saturday: Monday is the first
     expect(addBusinessDays('2026-11-28', 0)).toBe('2026-11-30');
     expect(addBusinessDays('2026-12-01', 0)).toBe('2026-12-01');
+    expect(previousBusinessDay('2026-11-30')).toBe('2026-11-27'); // Monday: the Friday before
+    expect(previousBusinessDay('2026-11-27')).toBe('2026-11-25'); // the day after Thanksgiving
   });
 });

@@ -5,6 +5,7 @@
  * multipart bodies, the file check, `{value|format}` texts, 400 answers on form fields, settled preloads.
  */
 import { rolePermissions } from '../../core/permissions.ts';
+import { labelNamesIn, registerLabels } from '../../core/labels.ts';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +92,27 @@ describe('application lists (spec §2, §4; decision 0006)', () => {
     expect(condition(refund.visible, { ...cond(), session: { role: 'sales', permissions: ['requestRefunds'] }, row: funded }, true)).toBe(true);
     // Nothing left to refund: no button.
     expect(condition(refund.visible, { ...cond(), session: as('admin'), row: { ...funded, totalRefundedAmount: 100 } }, true)).toBe(false);
+  });
+
+  it("the funding tracker says where deposits go, or that the bank account is not verified with a way to verify it (decision 0278)", () => {
+    const summary = page('funding-summary') as { sections: Array<{ summary: Json; toolbar: Array<{ visible: Json; actions: Array<{ to: Json }> }> }> };
+    // The engine loads the words of every enumeration a screen names (labelNamesIn) before it shows it.
+    expect(labelNamesIn(summary).has('label:AchVerifyStatus')).toBe(true);
+    registerLabels('label:AchVerifyStatus', labels.AchVerifyStatus!);
+    const where = summary.sections[0]!;
+    const steps = [{ netAmount: 3840, late: 0 }, { netAmount: 1200, late: 0 }];
+    const ctx = (bank: Json | null, internalAdmin = false): Context => ({ ...cond({ internalAdmin }), data: { bank, steps, today: '11/30/2026' } } as unknown as Context);
+    const verified = ctx({ status: 'Verified', accountLast4: '6789', verifiedDate: '11/01/2026' });
+    expect(text(where.summary as never, verified)).toBe('Deposits go to your verified bank account ending 6789. $1,200.00 is on its way to you and $3,840.00 is requested from lenders.');
+    const verify = where.toolbar[0]!;
+    expect(condition(verify.visible as never, verified, true)).toBe(false);
+    const pending = ctx({ status: 'Pending', accountLast4: '6789', verifiedDate: null });
+    expect(text(where.summary as never, pending)).toBe('Your bank account is not verified (Waiting for the two deposit amounts): no deposit can be made until it is. Verify it on the Bank Account page.');
+    expect(condition(verify.visible as never, pending, true)).toBe(true);
+    expect(verify.actions[0]!.to).toEqual({ route: 'settings-bank' });
+    // A platform admin reads it across offices, without the office's button.
+    expect(text(where.summary as never, ctx(null, true))).toBe('Across every office on 11/30/2026: $1,200.00 on its way to the offices and $3,840.00 requested from lenders; none is late.');
+    expect(condition(verify.visible as never, ctx({ status: 'Pending', accountLast4: null, verifiedDate: null }, true), true)).toBe(false);
   });
 
   it('/search/{id} asks for every stage (decision 0080), and so does the admin list when it searches', () => {

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { isBusinessDay } from '../../../core/business-days.ts';
+import { isBusinessDay, previousBusinessDay } from '../../../core/business-days.ts';
 import { heldPermissions } from '../../../core/permissions.ts';
 import type { Settings } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
@@ -7,7 +7,7 @@ import { enqueue, type ClaimedJob } from '../../jobs/queue.ts';
 import type { JobOutcome, QueueWork } from '../../jobs/runner.ts';
 import { sendEmail } from '../../notify/outbox.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
-import { toUsDate } from '../values.ts';
+import { fromUsDate, toUsDate } from '../values.ts';
 import { bankDay } from './steps.ts';
 import { depositedSince, fundingFigures } from './tracker.ts';
 
@@ -35,14 +35,6 @@ export async function enqueueDailyFundingReport(db: Db, now = new Date()): Promi
 const money = (dollars: number) => dollars.toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 const loans = (count: number) => `${count} ${count === 1 ? 'loan' : 'loans'}`;
 
-/** The previous business day: what was deposited from it on is news this morning. */
-function previousBusinessDay(day: string): string {
-  let date = new Date(`${day}T00:00:00Z`);
-  do date = new Date(date.getTime() - 86_400_000);
-  while (!isBusinessDay(date.toISOString().slice(0, 10)));
-  return date.toISOString().slice(0, 10);
-}
-
 /** The offices that have news: a loan not yet deposited, or one deposited since the previous business day. */
 async function officesWithNews(db: Db, day: string): Promise<number[]> {
   const since = previousBusinessDay(day);
@@ -51,9 +43,6 @@ async function officesWithNews(db: Db, day: string): Promise<number[]> {
     where funding_requested_at is not null and stage <> 'Cancelled' and (funded_at is null or funded_at >= ${since}::date)`);
   return found.rows.map((row) => Number(row.office_id));
 }
-
-/** MM/dd/yyyy → yyyy-mm-dd, to order days. */
-const toIso = (us: string) => `${us.slice(6)}-${us.slice(0, 2)}-${us.slice(3, 5)}`;
 
 async function sendOfficeReport(db: Db, settings: Pick<Settings, 'publicUrl'>, day: string, officeId: number): Promise<number> {
   const since = previousBusinessDay(day);
@@ -69,7 +58,7 @@ async function sendOfficeReport(db: Db, settings: Pick<Settings, 'publicUrl'>, d
   const office = found.rows[0];
   if (!office) return 0;
   const late = requested.late + initiated.late;
-  const next = [requested.nextExpectedDate, initiated.nextExpectedDate].filter((d): d is string => d !== null).sort((a, b) => toIso(a).localeCompare(toIso(b)))[0];
+  const next = [requested.nextExpectedDate, initiated.nextExpectedDate].filter((d): d is string => d !== null).sort((a, b) => fromUsDate(a).localeCompare(fromUsDate(b)))[0];
   const lines = [
     `Deposited since ${toUsDate(since)}: ${loans(deposited.count)}, ${money(deposited.netAmount)} to you.`,
     `On its way to you (the lender has paid): ${loans(initiated.count)}, ${money(initiated.netAmount)}.`,

@@ -1,8 +1,5 @@
 import type { Handlers } from '../../http/handler-types.ts';
-import { eq, sql } from 'drizzle-orm';
-import { offices } from '../../db/schema.ts';
-import { toCents } from '../values.ts';
-import { decideRefund, listRefunds, officeRefunds, refundRequestOf, submitRefund, updateRefund } from './refunds.ts';
+import { decideRefund, listRefunds, officeRefunds, refundRequestOf, setRefundApproval, submitRefund, updateRefund } from './refunds.ts';
 
 type Refunds = 'App_SubmitRefund' | 'App_ApproveRefund' | 'App_GetRefundRequest' | 'App_GetOfficeRefunds' | 'AdminApps_GetRefunds' | 'AdminApps_UpdateRefund' | 'Office_SetRefundApproval';
 
@@ -16,10 +13,7 @@ export const refundHandlers: Pick<Handlers, Refunds> = {
     return { status: 200, body: await decideRefund(services.db, caller, body) };
   },
   async Office_SetRefundApproval({ body, services }) {
-    const cents = body.approvalAbove === undefined || body.approvalAbove === null ? null : toCents(body.approvalAbove);
-    await services.db.update(offices).set({ refundApprovalAbove: cents, updatedAt: sql`now()` }).where(eq(offices.id, body.officeId));
-    const message = cents === null ? 'Refunds no longer need a second approval.' : `Refunds above $${(cents / 100).toFixed(2)} now need a second person's approval.`;
-    return { status: 200, body: { success: true, message } };
+    return { status: 200, body: { success: true, message: await setRefundApproval(services.db, body) } };
   },
   async App_GetRefundRequest({ params, services }) {
     return { status: 200, body: await refundRequestOf(services.db, params.officeId, params.appId) };

@@ -286,6 +286,13 @@ export async function decideRefund(db: Db, caller: Caller, body: Schemas['Refund
   return refundById(db, body.refundId);
 }
 
+/** Office_SetRefundApproval (decision 0280): the amount above which a refund waits for a second person; answers it in words. */
+export async function setRefundApproval(db: Db, body: Schemas['RefundApprovalSetting']): Promise<string> {
+  const cents = body.approvalAbove === undefined || body.approvalAbove === null ? null : toCents(body.approvalAbove);
+  await db.update(offices).set({ refundApprovalAbove: cents, updatedAt: sql`now()` }).where(eq(offices.id, body.officeId));
+  return cents === null ? 'Refunds no longer need a second approval.' : `Refunds above $${(cents / 100).toFixed(2)} now need a second person's approval.`;
+}
+
 /** App_GetRefundRequest: the application's latest refund request, of the office named in the path. */
 export async function refundRequestOf(db: Db, officeId: number, appId: number): Promise<Refund> {
   const [row] = await select(db)

@@ -39,6 +39,8 @@ export interface SessionAccess {
   role: string | null;
   permissions: readonly string[];
   accessDisabled: boolean;
+  /** Whether the header offers Switch Offices: the person works in more than one office whose access is on. */
+  isMultipleOffices: boolean;
 }
 
 /**
@@ -49,6 +51,9 @@ export interface SessionAccess {
 export function accessChanges(held: SessionAccess & { officeId: number | null }, access: CallerAccess): Partial<SessionAccess> | undefined {
   const changes: Partial<SessionAccess> = {};
   if (held.userRole !== access.userRole) changes.userRole = access.userRole;
+  // Joining another location (an invitation to several, decision 0281) or leaving one shows on the next answer.
+  const several = Object.keys(access.roles).length > 1;
+  if (several !== held.isMultipleOffices) changes.isMultipleOffices = several;
   if (held.officeId !== null) {
     const role = access.roles[String(held.officeId)];
     if (role !== undefined && role !== held.role) changes.role = role;

@@ -97,6 +97,9 @@ export function formatEin(value: unknown): string {
 }
 
 /** A file size: '512 B', '12.3 KB', '4.5 MB' (1 KB = 1,024 bytes); '' when absent. */
+/** Names as a sentence lists them in the language: 'A', 'A and B', 'A, B and C'. */
+export const formatList = (names: readonly string[], languageTag = 'en-US') => new Intl.ListFormat(languageTag, { style: 'long', type: 'conjunction' }).format(names);
+
 export function formatBytes(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   const n = Number(value);

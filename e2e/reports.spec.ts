@@ -1,9 +1,10 @@
 /**
- * Reports (issue 40, item 1), in Chromium against the real server: an office admin opens Reports from the menu, reads
- * last month's funnel and opens the applications behind one of its steps, checks the loans funded against the Funded
- * Apps list of the same days, narrows the approvals to one lender and downloads the funnel as CSV. A support member has
- * neither the menu items nor the pages of Reports and the funding tracker; a platform admin narrows the funding tracker
- * to one location, its list following. (An office admin follows a loan on the tracker in after-signature.spec.ts.)
+ * Reports (issue 40, items 1 and 4), in Chromium against the real server: an office admin opens Reports from the menu,
+ * reads last month's funnel rolled up over her organization's two locations and opens the applications behind one of
+ * its steps, adds the locations up one by one, checks the loans funded against the Funded Apps list of the same days,
+ * narrows the approvals to one lender and downloads the funnel as CSV. A support member has neither the menu items nor
+ * the pages of Reports and the funding tracker; a platform admin narrows the funding tracker to one location, its list
+ * following. (An office admin follows a loan on the tracker in after-signature.spec.ts.)
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -38,16 +39,28 @@ test("an office admin reads last month's financing, checks it against the list, 
   expect([...numbers].sort((a, b) => b - a)).toEqual(numbers);
   await expect(funnel.locator('[data-report-summary]')).toContainText(`Of ${counts[0]} applications started from`);
 
-  // A step's number opens the applications behind it: as many as it says. Back, the report keeps its period.
+  // Her two offices are locations of one organization: the report rolls them up, and a step's number opens the
+  // applications behind it at both, as many as it says. Back, the report keeps its period.
+  await expect(page.locator('#filter-officeId option:checked')).toHaveText('All');
   const offers = funnel.locator('tbody tr').filter({ hasText: 'Pre-qualified with offers' });
   await offers.getByRole('link', { name: counts[3]! }).click();
   await expect(page.getByRole('heading', { name: /^Pre-qualified with offers: applications started from \S+ to \S+$/ })).toBeVisible();
   await expect(page.getByText(new RegExp(`^${counts[3]} records? · Page`))).toBeVisible();
+  await expect(page.getByRole('columnheader', { name: 'Location' })).toBeVisible();
   await page.goBack();
   await ready(page);
   await expect(page.locator('#filter-period')).toHaveValue('lastMonth');
 
-  // The loans funded equal the Funded Apps list of the same days.
+  // Each location alone adds up to the whole.
+  const started = async (location: string) => {
+    await applyFilters(page, (f) => f.getByLabel('Location').selectOption({ label: location }));
+    return Number((await funnel.locator('tbody tr td:nth-child(2)').first().textContent())!.replace(/,/g, ''));
+  };
+  const lakeside = await started('Lakeside Family Dental');
+  const bright = await started('Bright Smiles Dental');
+  expect(bright + lakeside).toBe(numbers[0]);
+
+  // The loans funded at the office signed into equal its Funded Apps list of the same days.
   const summary = (await section(page, 'Financed volume').locator('[data-report-summary]').textContent())!;
   const [, funded, from, to] = /^(\d+) loans? funded from (\S+) to (\S+):/.exec(summary)!;
   await menuItem(page, 'Funded Apps');

@@ -915,6 +915,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Office/GetOrganization/{officeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the organization of an office and its locations
+         * @description The practice group the office belongs to and those of its locations the caller belongs to, with what the caller may do at each (decision 0281): the Manage Offices page, the invitation to several locations. An office of no organization answers itself alone.
+         */
+        get: operations["Office_GetOrganization"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Office/AddLocation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a location to the office's organization
+         * @description A new office of the organization of fromOfficeId, which is formed on the first added location and named by the office's legal name (decision 0281). The business is copied; the caller becomes the location's admin and primary user; the location then enrolls (documents, owners, bank, lenders) and is reviewed on its own.
+         */
+        post: operations["Office_AddLocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Office/GetOfficeLandingPage/{id}": {
         parameters: {
             query?: never;
@@ -3156,6 +3196,8 @@ export interface components {
         ListQuery: {
             /** @description Office id. */
             officeId?: number;
+            /** @description App_GetOfficeApps: every location of officeId's organization the caller belongs to, not only officeId (decision 0281). */
+            allLocations?: boolean;
             /** @description Default 1. */
             page?: number;
             /** @description Default 25. */
@@ -3606,7 +3648,7 @@ export interface components {
             id: number;
             name: string;
             legalName: string;
-            phone: string;
+            phone: components["schemas"]["PhoneNumber"];
             fax?: string | null;
             /** @description The practice's web site, an http(s) address. */
             website?: string | null;
@@ -3785,6 +3827,38 @@ export interface components {
             isApproved: boolean;
             /** @description What the user may do in this office (decision 0279). */
             permissions: components["schemas"]["OfficePermission"][];
+        };
+        /**
+         * Organization
+         * @description Office_GetOrganization: the organization an office belongs to and those of its locations the caller belongs to (decision 0281). An office of no organization answers itself alone, with id and name null.
+         */
+        Organization: {
+            id: number | null;
+            name: string | null;
+            locations: {
+                officeId: number;
+                officeName: string;
+                city: string | null;
+                state: string | null;
+                /** @description 'name (city, state)', as the Switch Office dropdown reads. */
+                label: string;
+                enrollmentStatus: components["schemas"]["EnrollmentStatus"];
+                /** @description What the caller may do at this location. */
+                permissions: components["schemas"]["OfficePermission"][];
+            }[];
+        };
+        /**
+         * Location add
+         * @description Body of Office_AddLocation: a new location of the organization of fromOfficeId (decision 0281). The business (legal name, tax id, category, type, licence, group code) is copied from fromOfficeId; the new location then completes its enrollment and is reviewed on its own.
+         */
+        LocationAdd: {
+            /** @description The office signed into, whose organization the location joins. */
+            fromOfficeId: number;
+            /** @description The location's name as patients know it. */
+            name: string;
+            phone: components["schemas"]["PhoneNumber"];
+            address: components["schemas"]["Address"];
+            timeZone: components["schemas"]["TimeZone"];
         };
         /**
          * Landing page
@@ -4261,6 +4335,8 @@ export interface components {
             isDisabled?: boolean;
             /** @description Send (or resend) the invite e-mail. Default true. */
             sendInvite?: boolean;
+            /** @description Users_UpsertUser, inviting: other locations of the office's organization the same invitation joins, with the same role and title (decision 0281). The inviter manages users at each. */
+            alsoOfficeIds?: number[];
         };
         /**
          * Office user permissions
@@ -4893,6 +4969,8 @@ export interface components {
         ReportQuery: {
             /** @description The location reported on. */
             officeId?: number;
+            /** @description Rolled up: every location of officeId's organization in which the caller may see reports (decision 0281); officeId alone without it. */
+            allLocations?: boolean;
             period?: components["schemas"]["ReportPeriod"];
             /** @description From this day, MM/dd/yyyy. */
             fromDate?: string;
@@ -5365,6 +5443,11 @@ export interface components {
          * @enum {string}
          */
         OfficeLenderSubmission: "OfficeSubmitted" | "OfficeFundsSubmitted" | "SubmittedToLender" | "Completed" | "Cancelled";
+        /**
+         * Phone number
+         * @description A US phone number as typed into its mask: (###) ###-####.
+         */
+        PhoneNumber: string;
         /**
          * Time zone
          * @description Office or user time zone (spec §4 Time zone): Atlantic, Arizona, Central, Eastern, Hawaii, Mountain, Pacific. x-zones: the IANA zone of each, by which times are shown in an office's time zone (decision 0258).
@@ -7423,6 +7506,69 @@ export interface operations {
                     "application/json": components["schemas"]["PagedResult"] & {
                         results: components["schemas"]["UserOffice"][];
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Office_GetOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Office id. */
+                officeId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Organization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Office_AddLocation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LocationAdd"];
+            };
+        };
+        responses: {
+            /** @description The new location, as Office_GetOfficeInfo answers it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Office"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -176,13 +176,17 @@ export type ValueFormat =
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
 export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -205,10 +209,6 @@ export type LenderServiceStyle = 'json-oauth' | 'async-callback' | 'hosted-signi
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
- */
 export type Expression3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
@@ -218,6 +218,10 @@ export type Expression4 = (string | number | boolean | null) | Expression[] | Op
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -249,19 +253,15 @@ export type ValueFormat1 =
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
- */
 export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
- */
-export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ */
+export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
@@ -270,6 +270,10 @@ export type Expression9 = (string | number | boolean | null) | Expression[] | Op
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
 export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ */
+export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -293,11 +297,11 @@ export type Actions2 = Action[];
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -309,7 +313,7 @@ export type Text11 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression14 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -317,7 +321,7 @@ export type Text12 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
  */
-export type Expression14 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression15 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
  */
@@ -645,6 +649,7 @@ export interface FormField {
     }[];
     source?: Binding1;
     optionValue?: Expression;
+    optionWhere?: Expression1;
     optionLabel?: Text;
     addLabel?: Text3;
     /**
@@ -688,7 +693,7 @@ export interface Column {
    * The header is for screen readers only (a column of buttons): it still names the column for assistive technology (WCAG 1.3.1), and a phone's cards show no label for it.
    */
   headerHidden?: boolean;
-  value?: Expression1;
+  value?: Expression2;
   format?: ValueFormat;
   /**
    * The list query's sortBy value for this column; absent: not sortable.
@@ -1211,7 +1216,7 @@ export interface LenderSandbox {
   products: SandboxProduct[];
 }
 export interface SandboxRule {
-  when: Expression2;
+  when: Expression3;
   decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
   /**
    * With the decision Approved: the most the lender approves, in dollars, when the amount asked is more: a counteroffer (Reg B §1002.9(a)(1)(iv), decision 0237). Its plans are offered at this amount; `reason` says why.
@@ -1460,7 +1465,7 @@ export interface DataSource {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression3;
+  filter?: Expression4;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -1469,7 +1474,7 @@ export interface DataSource {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression4;
+  refetchWhile?: Expression5;
   syncSession?: Bindings3;
 }
 /**
@@ -1491,7 +1496,7 @@ export interface ServerCheck {
   query?: Bindings;
   body?: Bindings;
   when?: Expression;
-  valid: Expression5;
+  valid: Expression6;
   /**
    * A key of schemas/messages.json.
    */
@@ -1549,12 +1554,12 @@ export interface TableFilter {
     label?: Text6;
   }[];
   format?: ValueFormat1;
-  choicesFrom?: Expression6;
+  choicesFrom?: Expression7;
   /**
    * The filter's value when the screen opens and after 'Clear'. A select with a default always has a value: it offers no 'All'.
    */
   default?: string | number | boolean;
-  visible?: Expression7;
+  visible?: Expression8;
 }
 /**
  * A form rendered by @rjsf with the engine's widgets.
@@ -1589,7 +1594,7 @@ export interface FormScreen {
   order?: string[];
   values?: Bindings5;
   initial?: Bindings6;
-  from?: Expression8;
+  from?: Expression9;
   submit?: FormSubmit;
   /**
    * @maxItems 10
@@ -1640,7 +1645,7 @@ export interface DataSource1 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression3;
+  filter?: Expression4;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -1649,7 +1654,7 @@ export interface DataSource1 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression4;
+  refetchWhile?: Expression5;
   syncSession?: Bindings3;
 }
 /**
@@ -1669,7 +1674,7 @@ export interface FormRule {
    * The field the message shows at; 'group.*.field' checks the rule for each item of a repeating group, with `item` and `index` in the context.
    */
   field: string;
-  invalid: Expression9;
+  invalid: Expression10;
   /**
    * A key of schemas/messages.json.
    */
@@ -1729,7 +1734,7 @@ export interface DataSource2 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression3;
+  filter?: Expression4;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -1738,7 +1743,7 @@ export interface DataSource2 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression4;
+  refetchWhile?: Expression5;
   syncSession?: Bindings3;
 }
 export interface WizardStep {
@@ -1746,7 +1751,7 @@ export interface WizardStep {
   title: Text;
   screen: Name;
   visible?: Expression;
-  done?: Expression10;
+  done?: Expression11;
   incomplete?: Text8;
   next?: Text9;
   actions?: Actions1;
@@ -1770,7 +1775,7 @@ export interface TableScreen {
    * @maxItems 40
    */
   columns: Column[];
-  columnsFrom?: Expression11;
+  columnsFrom?: Expression12;
   /**
    * @maxItems 20
    */
@@ -1798,11 +1803,11 @@ export interface DialogFrame2 {
  * Rows can be selected with a checkbox; the toolbar's context then holds `selection` (the selected rows' values) and `selectedRows`. A selection keeps only rows still listed.
  */
 export interface TableSelection {
-  value?: Expression12;
+  value?: Expression13;
   label?: Text10;
   allLabel?: Text11;
   visible?: Expression;
-  enabled?: Expression13;
+  enabled?: Expression14;
 }
 /**
  * Lanes by a key (the stage), one card per item.
@@ -1895,7 +1900,7 @@ export interface DetailSection {
    */
   fields?: DisplayField[];
   visible?: Expression;
-  each?: Expression14;
+  each?: Expression15;
   image?: DetailImage;
   /**
    * Buttons at the section's title, e.g. an Edit link to where its data is changed.
@@ -2007,7 +2012,7 @@ export interface DataSource3 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression3;
+  filter?: Expression4;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -2016,7 +2021,7 @@ export interface DataSource3 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression4;
+  refetchWhile?: Expression5;
   syncSession?: Bindings3;
 }
 export interface CompositePart {
@@ -2076,7 +2081,7 @@ export interface DataSource4 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression3;
+  filter?: Expression4;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -2085,7 +2090,7 @@ export interface DataSource4 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression4;
+  refetchWhile?: Expression5;
   syncSession?: Bindings3;
 }
 /**

@@ -53,6 +53,8 @@ const compact = {
   Office_SubmitOffice: 'put /api/Office/SubmitOffice/{id} w',
   Office_GetOfficeInfo: 'get /api/Office/GetOfficeInfo/{id} l',
   Office_GetUserOffices: 'get /api/Office/GetUserOffices/{pageSize}/{page}',
+  Office_GetOrganization: 'get /api/Office/GetOrganization/{officeId}',
+  Office_AddLocation: 'post /api/Office/AddLocation wb',
   Office_GetOfficeLandingPage: 'get /api/Office/GetOfficeLandingPage/{id}',
   Office_GetLandingPage: 'get /api/Office/GetLandingPage/{code} k',
   Office_GetConfigItems: 'get /api/Office/GetConfigItems/{id}',

@@ -268,6 +268,13 @@ export type ConfigItemType =
   | 'Terms'
   | 'PromoTerms';
 /**
+ * A US phone number as typed into its mask: (###) ###-####.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "PhoneNumber".
+ */
+export type PhoneNumber = string;
+/**
  * Type of a bank account (spec §4 Bank account type: Checking=0, Savings=1). Crosses the API as the integer.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
@@ -2023,6 +2030,10 @@ export interface ListQuery {
    */
   officeId?: number;
   /**
+   * App_GetOfficeApps: every location of officeId's organization the caller belongs to, not only officeId (decision 0281).
+   */
+  allLocations?: boolean;
+  /**
    * Default 1.
    */
   page?: number;
@@ -3716,7 +3727,7 @@ export interface OfficeUpsert {
   id: number;
   name: string;
   legalName: string;
-  phone: string;
+  phone: PhoneNumber;
   fax?: string | null;
   /**
    * The practice's web site, an http(s) address.
@@ -4586,6 +4597,279 @@ export interface UserOffice {
         OfficePermission,
         OfficePermission
       ];
+}
+/**
+ * Office_GetOrganization: the organization an office belongs to and those of its locations the caller belongs to (decision 0281). An office of no organization answers itself alone, with id and name null.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "Organization".
+ */
+export interface Organization {
+  id: number | null;
+  name: string | null;
+  /**
+   * @maxItems 1000
+   */
+  locations: {
+    officeId: number;
+    officeName: string;
+    city: string | null;
+    state: string | null;
+    /**
+     * 'name (city, state)', as the Switch Office dropdown reads.
+     */
+    label: string;
+    enrollmentStatus: EnrollmentStatus;
+    /**
+     * What the caller may do at this location.
+     *
+     * @maxItems 20
+     */
+    permissions:
+      | []
+      | [OfficePermission]
+      | [OfficePermission, OfficePermission]
+      | [OfficePermission, OfficePermission, OfficePermission]
+      | [OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+      | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+      | [OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission, OfficePermission]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ]
+      | [
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission,
+          OfficePermission
+        ];
+  }[];
+}
+/**
+ * Body of Office_AddLocation: a new location of the organization of fromOfficeId (decision 0281). The business (legal name, tax id, category, type, licence, group code) is copied from fromOfficeId; the new location then completes its enrollment and is reviewed on its own.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "LocationAdd".
+ */
+export interface LocationAdd {
+  /**
+   * The office signed into, whose organization the location joins.
+   */
+  fromOfficeId: number;
+  /**
+   * The location's name as patients know it.
+   */
+  name: string;
+  phone: PhoneNumber;
+  address: Address;
+  timeZone: TimeZone;
 }
 /**
  * An office's public landing page (spec §3 Landing page).
@@ -7963,6 +8247,12 @@ export interface OfficeUserUpsert {
    * Send (or resend) the invite e-mail. Default true.
    */
   sendInvite?: boolean;
+  /**
+   * Users_UpsertUser, inviting: other locations of the office's organization the same invitation joins, with the same role and title (decision 0281). The inviter manages users at each.
+   *
+   * @maxItems 100
+   */
+  alsoOfficeIds?: number[];
 }
 /**
  * Body of Users_SetPermissions: everything the person may do in the office from now on (decision 0279). What differs from their role's template is kept as their own grants and withdrawals.
@@ -9324,6 +9614,10 @@ export interface ReportQuery {
    * The location reported on.
    */
   officeId?: number;
+  /**
+   * Rolled up: every location of officeId's organization in which the caller may see reports (decision 0281); officeId alone without it.
+   */
+  allLocations?: boolean;
   period?: ReportPeriod;
   /**
    * From this day, MM/dd/yyyy.

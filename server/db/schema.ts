@@ -99,6 +99,16 @@ export const configItems = pgTable(
 
 // ---- offices ------------------------------------------------------------------------------------
 
+/**
+ * A practice group: the offices (locations) one business runs (decision 0281). Its locations' members switch between
+ * them, report on them rolled up, and are invited to several at once; each location still enrolls and is reviewed alone.
+ */
+export const organizations = pgTable('organizations', {
+  id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
 export const offices = pgTable(
   'offices',
   {
@@ -166,6 +176,7 @@ export const offices = pgTable(
     achVerifiedAt: at('ach_verified_at'),
     /** Refunds above this many cents need a second person's approval (decision 0280); null: none do. */
     refundApprovalAbove: cents('refund_approval_above'),
+    organizationId: integer('organization_id').references(() => organizations.id),
     achDebitStatus: text('ach_debit_status'),
     achDebitAuthorizedAt: at('ach_debit_authorized_at'),
     /** Micro-deposit verification: when the deposits were sent and how many wrong pairs the office typed since (decision 0152). */
@@ -179,6 +190,7 @@ export const offices = pgTable(
     uniqueIndex('offices_code_key').on(t.code),
     index('offices_group_code_idx').on(t.groupCode),
     index('offices_enrollment_status_idx').on(t.enrollmentStatus),
+    index('offices_organization_idx').on(t.organizationId),
   ],
 );
 
@@ -322,6 +334,8 @@ export const invites = pgTable(
     tokenHash: text('token_hash').notNull(),
     expiresAt: at('expires_at').notNull(),
     usedAt: at('used_at'),
+    /** The other locations of the office's organization the same invitation joins (decision 0281). */
+    alsoOfficeIds: integer('also_office_ids').array().notNull().default(sql`'{}'::integer[]`),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },

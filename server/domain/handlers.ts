@@ -21,6 +21,7 @@ import { apiKeyHandlers } from './api-keys/handlers.ts';
 import { eventHandlers } from './events-handlers.ts';
 import { reportHandlers } from './reports/handlers.ts';
 import { trackerHandlers } from './funding/tracker-handlers.ts';
+import { organizationHandlers } from './organizations/handlers.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
@@ -29,6 +30,7 @@ export function createHandlers(): Handlers {
     ...healthHandlers,
     ...configHandlers,
     ...officeHandlers,
+    ...organizationHandlers,
     ...applicationHandlers,
     ...userHandlers,
     ...otpHandlers,

@@ -8,7 +8,7 @@
 import { lazy, useMemo, type ChangeEvent } from 'react';
 import { Box, chakra, Input, InputGroup, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
-import { evaluate, text } from '../../core/expressions.ts';
+import { condition, evaluate, text } from '../../core/expressions.ts';
 import { NativeCheck, type Option } from './native-check.tsx';
 import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
 import { useEngine } from '../engine/services.ts';
@@ -155,6 +155,7 @@ interface SelectOptions {
   source?: { operation: string; select?: string };
   optionValue?: unknown;
   optionLabel?: unknown;
+  optionWhere?: unknown;
 }
 
 /** Options from `choices`, from an operation (`source` + optionValue/optionLabel over each `item`), or the enum. */
@@ -169,7 +170,8 @@ function useChoices(props: WidgetProps): Option[] {
     if (opts.choices) return opts.choices.map((c) => ({ value: String(c.value), label: c.label === undefined ? (words[String(c.value)] ?? String(c.value)) : text(c.label, context) }));
     if (opts.source) {
       const answer = opts.source.select ? evaluate({ var: `data.${opts.source.select}` }, { data: query.data }) : query.data;
-      return (Array.isArray(answer) ? answer : []).map((item) => {
+      const listed = Array.isArray(answer) ? answer : [];
+      return (opts.optionWhere === undefined ? listed : listed.filter((item) => condition(opts.optionWhere, { ...context, item }, true))).map((item) => {
         const ctx = { ...context, item };
         return { value: String(evaluate(opts.optionValue ?? { var: 'item.id' }, ctx)), label: text(opts.optionLabel ?? { var: 'item.name' }, ctx) };
       });

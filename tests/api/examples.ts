@@ -275,6 +275,7 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     { operationId: 'Reports_GetReportCSV', as: admin, request: put('/api/Reports/GetReportCSV/lenders', { officeId: DEMO.brightSmiles, period: 'last12Months' }) },
     { operationId: 'Office_GetOfficeInfo', as: admin, request: get(`/api/Office/GetOfficeInfo/${DEMO.brightSmiles}`) },
     { operationId: 'Office_GetUserOffices', as: admin, request: get('/api/Office/GetUserOffices/-1/1') },
+    { operationId: 'Office_GetOrganization', as: admin, request: get(`/api/Office/GetOrganization/${DEMO.brightSmiles}`) },
     { operationId: 'Office_GetOfficeLandingPage', as: admin, request: get(`/api/Office/GetOfficeLandingPage/${DEMO.brightSmiles}`) },
     { operationId: 'Office_GetLandingPage', request: get(`/api/Office/GetLandingPage/${DEMO.brightSmilesCode}`) },
     { operationId: 'Office_GetMultiLandingPage', request: get(`/api/Office/GetMultiLandingPage/${DEMO.groupCode}`) },
@@ -302,6 +303,11 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
         id: officeId, name: 'Example Enrollment', legalName: 'Example Dental PLLC', phone: '(512) 555-0100', address, timeZone: 'CT',
         bankAccountType: 0, bankName: 'First Example Bank', routingNumber: '110000000', accountNumber: '000123456789',
       }),
+    },
+    {
+      operationId: 'Office_AddLocation',
+      as: owner,
+      request: post('/api/Office/AddLocation', { fromOfficeId: officeId, name: 'Example Enrollment North', phone: '(512) 555-0101', address, timeZone: 'CT' }),
     },
     {
       operationId: 'Office_UpsertOwners',

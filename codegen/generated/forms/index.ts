@@ -15,6 +15,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   KbaSubmit: () => import('./KbaSubmit.ts') as Promise<FormModule>,
   LandingPageForm: () => import('./LandingPageForm.ts') as Promise<FormModule>,
   LenderTransactionSubmit: () => import('./LenderTransactionSubmit.ts') as Promise<FormModule>,
+  LocationAdd: () => import('./LocationAdd.ts') as Promise<FormModule>,
   MarkFunded: () => import('./MarkFunded.ts') as Promise<FormModule>,
   OfficeAlert: () => import('./OfficeAlert.ts') as Promise<FormModule>,
   OfficeDocUpload: () => import('./OfficeDocUpload.ts') as Promise<FormModule>,

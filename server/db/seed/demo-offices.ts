@@ -4,7 +4,7 @@ import { PHOTO_ID_KIND } from '../../domain/offices/mapping.ts';
 import { REQUIRED_OFFICE_FILES } from '../../domain/offices/required-documents.ts';
 import { flagsOf, SUBMITTED_REASON, type EnrollmentStatus, type ReviewStatus } from '../../domain/review/transitions.ts';
 import type { Db } from '../index.ts';
-import { files, officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, type timeZone } from '../schema.ts';
+import { files, officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, organizations, type timeZone } from '../schema.ts';
 
 type TimeZone = (typeof timeZone.enumValues)[number];
 
@@ -27,7 +27,12 @@ interface DemoOffice {
   decisions?: readonly (readonly [ReviewStatus, string])[];
   /** An approved office that has started no application yet (the demo applications go to the others). */
   noApplications?: true;
+  /** The practice group the office is a location of (decision 0281). */
+  organization?: string;
 }
+
+/** The demo's practice group: the office admin's two offices are its locations, so Reports roll them up. */
+const DEMO_GROUP = 'Bright Smiles Dental Group';
 
 const VERIFIED = 'Licenses, owners and bank documents checked.';
 
@@ -36,12 +41,12 @@ const DEMO_OFFICES: readonly DemoOffice[] = [
   {
     key: 'bright', name: 'Bright Smiles Dental', legalName: 'Bright Smiles Dental PLLC', category: 'Dental', status: 'Approved',
     street: '2400 S Lamar Blvd', city: 'Austin', state: 'TX', zip: '78704', phone: '(512) 555-0142', timeZone: 'CT',
-    code: 'brightsmiles', lenders: ['ally', 'gsky', 'lpoint', 'lusa', 'powerpay', 'upg'], decisions: [['Approved', VERIFIED]],
+    code: 'brightsmiles', lenders: ['ally', 'gsky', 'lpoint', 'lusa', 'powerpay', 'upg'], decisions: [['Approved', VERIFIED]], organization: DEMO_GROUP,
   },
   {
     key: 'lakeside', name: 'Lakeside Family Dental', legalName: 'Lakeside Family Dental S.C.', category: 'Dental', status: 'Approved',
     street: '118 E Washington Ave', city: 'Madison', state: 'WI', zip: '53703', phone: '(608) 555-0177', timeZone: 'CT',
-    code: 'lakeside', lenders: ['cleargage', 'covered', 'gsky', 'lpoint', 'powerpay', 'upg'], decisions: [['Approved', VERIFIED]],
+    code: 'lakeside', lenders: ['cleargage', 'covered', 'gsky', 'lpoint', 'powerpay', 'upg'], decisions: [['Approved', VERIFIED]], organization: DEMO_GROUP,
   },
   {
     key: 'cedar', name: 'Cedar Park Orthodontics', legalName: 'Cedar Park Orthodontics LLC', category: 'Orthodontics', status: 'Submitted',
@@ -120,6 +125,11 @@ export async function seedDemoOffices(
   alertRecipient: string,
 ): Promise<SeededOffice[]> {
   const seeded: SeededOffice[] = [];
+  const groups = new Map<string, number>();
+  for (const name of new Set(DEMO_OFFICES.flatMap((office) => office.organization ?? []))) {
+    const [group] = await db.insert(organizations).values({ name }).returning({ id: organizations.id });
+    groups.set(name, group!.id);
+  }
   for (const [index, office] of DEMO_OFFICES.entries()) {
     const started = office.status !== 'New';
     const flags = flagsOf(office.status);
@@ -158,6 +168,7 @@ export async function seedDemoOffices(
         approvedAt: isApproved ? daysAgo(100 - index) : null,
         code: office.code ?? null,
         groupCode: office.code && isApproved ? GROUP_CODE : null,
+        organizationId: office.organization === undefined ? null : groups.get(office.organization)!,
         landingDescription: office.code
           ? `${office.name} offers flexible monthly payment plans from several lenders. Apply in minutes; checking your options does not affect your credit score.`
           : null,

@@ -39,7 +39,7 @@ const DEMO_USERS: readonly DemoUser[] = [
     firstName: 'Paula', lastName: 'Novak', title: 'Product Owner', role: 'admin', userRole: 'product.owner', offices: [],
   },
   {
-    email: 'office.admin@demo.test', description: 'Office admin of Bright Smiles Dental and Lakeside Family Dental (switch offices)',
+    email: 'office.admin@demo.test', description: 'Office admin of Bright Smiles Dental and Lakeside Family Dental, two locations of one organization (switch offices, reports rolled up)',
     firstName: 'Olivia', lastName: 'Bennett', title: 'Practice Manager', role: 'admin', offices: [['bright', 'admin'], ['lakeside', 'admin']],
   },
   {

@@ -7,6 +7,7 @@ import { addReferenceCode, appLenderAnswers, appStipulations } from './followup.
 import { appNoteList, upsertAppNote } from './notes.ts';
 import { applicationsByStage, listApplications } from './rows.ts';
 import { ACTIVE_STAGES, INACTIVE_STAGES } from './status.ts';
+import { belonging, locationsInView } from '../organizations/locations.ts';
 import { cancelLenderTransaction, lenderTransactionList, submitLenderTransaction } from './transactions.ts';
 
 type ApplicationReads = 'App_GetOfficeApps' | 'App_GetOfficeAppsByStage' | 'App_GetOfficeInactiveApps';
@@ -18,9 +19,10 @@ type ApplicationFollowUp =
 export const KANBAN_LANE_SIZE = 25;
 
 export const applicationHandlers: Pick<Handlers, ApplicationReads | ApplicationFollowUp> = {
-  async App_GetOfficeApps({ body, services }) {
+  async App_GetOfficeApps({ body, caller, services }) {
     // `stages` may name any stage: the search page (/search/{id}) looks for an applicant in all of them.
-    return { status: 200, body: await listApplications(services.db, { officeId: body.officeId, stages: ACTIVE_STAGES, anyStage: true }, body) };
+    const officeIds = body.allLocations ? await locationsInView(services.db, caller, body.officeId, belonging) : undefined;
+    return { status: 200, body: await listApplications(services.db, { officeId: body.officeId, officeIds, stages: ACTIVE_STAGES, anyStage: true }, body) };
   },
   async App_GetOfficeInactiveApps({ body, services }) {
     return { status: 200, body: await listApplications(services.db, { officeId: body.officeId, stages: INACTIVE_STAGES }, body) };

@@ -41,6 +41,8 @@ export const applicantSearch = (search: string | undefined, bind: Bind = inline)
 
 export interface ListScope {
   officeId?: number;
+  /** Several locations in place of officeId (a report's roll-up, decision 0281). */
+  officeIds?: readonly number[];
   stages: readonly Stage[];
   /** Only rows that were funded (Funded Apps lists). */
   funded?: boolean;
@@ -55,7 +57,9 @@ function conditions(scope: ListScope, query: ListQuery, params: Params): SQL | u
   const stages = !query.stages?.length ? scope.stages : scope.anyStage ? query.stages : scope.stages.filter((s) => query.stages!.includes(s));
   const { bind } = params;
   return and(
-    scope.officeId === undefined ? undefined : eq(applications.officeId, bind('officeId', scope.officeId)),
+    scope.officeIds !== undefined && scope.officeIds.length > 1
+      ? sql`${applications.officeId} = any(${bind('officeIds', `{${scope.officeIds.join(',')}}`)}::int[])`
+      : scope.officeId === undefined ? undefined : eq(applications.officeId, bind('officeId', scope.officeId)),
     sql`${applications.stage} = any(${bind('stages', stageArray(stages))}::app_stage[])`,
     scope.funded ? sql`${applications.fundedAt} is not null` : undefined,
     query.fundingStatus ? eq(applications.fundingStatus, bind('fundingStatus', query.fundingStatus)) : undefined,

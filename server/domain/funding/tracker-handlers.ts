@@ -60,7 +60,8 @@ export const trackerHandlers: Pick<Handlers, Operation> = {
     const [figures, bank, choices] = await Promise.all([
       fundingFigures(db, body.officeId),
       body.officeId === undefined ? Promise.resolve(null) : bankOf(db, body.officeId),
-      officeChoices(db, caller),
+      // The tracker follows one location at a time for office users (its reconciling acts on the office signed into).
+      officeChoices(db, caller, undefined, 'seeFunding'),
     ]);
     return { status: 200, body: { ...figures, bank, choices: { offices: choices.map((c) => ({ value: Number(c.value), label: c.label })) } } };
   },

@@ -25,6 +25,7 @@ import { tokenHash } from '../../identity/secrets.ts';
 import { isOffered, localeToKeep, speakerFor } from '../../descriptors/languages.ts';
 import type { Language } from '../../../core/i18n.ts';
 import { recordApplicationEvent } from '../../events/application-events.ts';
+import { formatList } from '../../../core/formats.ts';
 
 type Schemas = components['schemas'];
 type Channel = Schemas['SendChannel'];
@@ -281,8 +282,9 @@ export async function sendAppInfo(services: Services, appId: number, language: L
     channels: log ? channelsOf(log) : [],
     sentAtUtc: toUtc(log?.createdAt ?? app.createdAt),
     // The lenders SubmitApp may ask, named as the caller's language lists names ('A, B and C').
-    lenderNames: new Intl.ListFormat(language.tag, { style: 'long', type: 'conjunction' }).format(
+    lenderNames: formatList(
       (await officeLenderEntries(db, catalogueOf(services), app.officeId)).map((entry) => entry.adapter.descriptor.name),
+      language.tag,
     ),
     office: toOfficeProfile(found.office),
   };

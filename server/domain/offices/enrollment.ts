@@ -10,7 +10,7 @@ import { BANK_ACCOUNT_TYPES } from './mapping.ts';
 import { recordStatusChange } from '../review/status.ts';
 import { SUBMITTED_REASON } from '../review/transitions.ts';
 import { requiredDocuments } from './required-documents.ts';
-import { assertCodeFree, assertWebUrl, codeTaken, given, isInternal, isUniqueViolation, lockOffice, staffId } from './records.ts';
+import { addressColumns, assertCodeFree, assertWebUrl, codeTaken, given, isInternal, isUniqueViolation, lockOffice, staffId } from './records.ts';
 
 type OfficeUpsert = components['schemas']['OfficeUpsert'];
 type OfficeRecord = typeof offices.$inferSelect;
@@ -36,11 +36,7 @@ function profileValues(body: OfficeUpsert, stored: OfficeRecord | undefined): Of
     promoCode: keep(body.promoCode, 'promoCode'),
     howHeard: keep(body.howHeard, 'howHeard'),
     locationCount: keep(body.locationCount, 'locationCount'),
-    streetAddress: body.address.streetAddress,
-    suiteNo: body.address.suiteNo ?? null,
-    city: body.address.city,
-    state: body.address.state,
-    zipCode: body.address.zipCode,
+    ...addressColumns(body.address),
     timeZone: body.timeZone,
     bankAccountType: body.bankAccountType === undefined ? (stored?.bankAccountType ?? null) : body.bankAccountType === null ? null : BANK_ACCOUNT_TYPES[body.bankAccountType],
     bankName: keep(body.bankName, 'bankName'),

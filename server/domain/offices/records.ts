@@ -1,4 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
 import { loadMessageCatalogue } from '../../../core/contract/documents.ts';
 import type { Db } from '../../db/index.ts';
 import { offices } from '../../db/schema.ts';
@@ -80,3 +81,12 @@ export function staffId(caller: Caller): string | null {
 export function given<T>(value: T | undefined, stored: T): T {
   return value === undefined ? stored : value;
 }
+
+/** An address of the contract as an office's columns. */
+export const addressColumns = (address: components['schemas']['Address']) => ({
+  streetAddress: address.streetAddress,
+  suiteNo: address.suiteNo ?? null,
+  city: address.city,
+  state: address.state,
+  zipCode: address.zipCode,
+});

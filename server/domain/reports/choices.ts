@@ -2,6 +2,10 @@ import { sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import type { Caller } from '../../http/caller.ts';
+import { isInternal } from '../offices/records.ts';
+import { holding, locationsInView } from '../organizations/locations.ts';
+
+type OfficePermission = components['schemas']['OfficePermission'];
 
 type Choices = components['schemas']['Report']['choices'];
 
@@ -13,37 +17,39 @@ type Choice = { value: number | string; label: string };
 const rowsOf = async (db: Db, query: ReturnType<typeof sql>): Promise<Choice[]> =>
   (await db.execute<Choice>(query)).rows.map((row) => ({ value: row.value, label: row.label }));
 
-/** The locations a caller may choose: an office admin the offices it administers, a platform admin every office. */
-export async function officeChoices(db: Db, caller: Caller): Promise<Choice[]> {
-  const administered = caller.kind === 'staff' && !caller.userRole ? [...caller.offices].filter(([, role]) => role === 'admin').map(([id]) => id) : undefined;
-  return rowsOf(
-    db,
-    administered === undefined
-      ? sql`select id as value, name as label from offices order by name, id limit ${MOST}`
-      : sql`select id as value, name as label from offices where id = any(${`{${administered.join(',')}}`}::int[]) order by name, id`,
-  );
+/**
+ * The locations a caller may choose: a platform admin every office; anyone else the locations of the organization of the
+ * office in view where they hold `permission` (decision 0281) — with one location, nothing to choose.
+ */
+export async function officeChoices(db: Db, caller: Caller, officeId: number | undefined, permission: OfficePermission): Promise<Choice[]> {
+  if (isInternal(caller)) return rowsOf(db, sql`select id as value, name as label from offices order by name, id limit ${MOST}`);
+  if (officeId === undefined) return [];
+  const ids = await locationsInView(db, caller, officeId, holding(permission));
+  if (ids.length < 2) return [];
+  return rowsOf(db, sql`select id as value, name as label from offices where id = any(${`{${ids.join(',')}}`}::int[]) order by name, id`);
 }
 
 /**
  * What the report's filters offer this caller, from what it may see: its locations (officeChoices); the lenders of the
- * office reported on (of every office when none is); the staff of the office reported on (a staff member belongs to an
- * office, so none without one).
+ * offices reported on (of every office when none is); their staff (a staff member belongs to an office, so none without
+ * one).
  */
-export async function reportChoices(db: Db, caller: Caller, officeId: number | undefined): Promise<Choices> {
+export async function reportChoices(db: Db, caller: Caller, officeId: number | undefined, officeIds: readonly number[] | undefined): Promise<Choices> {
+  const inView = officeIds === undefined ? undefined : `{${officeIds.join(',')}}`;
   const [offices, lenders, staff] = await Promise.all([
-    officeChoices(db, caller),
+    officeChoices(db, caller, officeId, 'seeReports'),
     rowsOf(
       db,
-      officeId === undefined
+      inView === undefined
         ? sql`select id as value, name as label from lenders order by name limit ${MOST}`
-        : sql`select l.id as value, l.name as label from lenders l join office_lenders ol on ol.lender_id = l.id where ol.office_id = ${officeId} order by l.name`,
+        : sql`select distinct l.id as value, l.name as label from lenders l join office_lenders ol on ol.lender_id = l.id where ol.office_id = any(${inView}::int[]) order by l.name`,
     ),
-    officeId === undefined
+    inView === undefined
       ? Promise.resolve([])
       : rowsOf(
           db,
-          sql`select u.id as value, u.first_name || ' ' || u.last_name as label from users u join user_offices uo on uo.user_id = u.id
-            where uo.office_id = ${officeId} order by u.first_name, u.last_name, u.id limit ${MOST}`,
+          sql`select distinct u.id as value, u.first_name || ' ' || u.last_name as label, u.first_name, u.last_name from users u join user_offices uo on uo.user_id = u.id
+            where uo.office_id = any(${inView}::int[]) order by u.first_name, u.last_name, u.id limit ${MOST}`,
         ),
   ]);
   return { offices, lenders, staff };

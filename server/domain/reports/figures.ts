@@ -10,7 +10,8 @@ type FunnelStep = Schemas['FunnelStep'];
 
 /** Whose applications a report counts: one location or all, one staff member's, those one lender was asked about. */
 export interface ReportScope {
-  officeId?: number;
+  /** The locations counted; every office when none are given. */
+  officeIds?: readonly number[];
   userId?: string;
   lenderId?: number;
 }
@@ -49,12 +50,16 @@ export function furthestStep(lenderId: number | undefined, a: SQL = sql.raw('a')
 export const askedLender = (lenderId: number, a: SQL = sql.raw('a'), bind: Bind = inline): SQL =>
   sql`exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.lender_id = ${bind('askedLenderId', lenderId)})`;
 
+/** The scope's locations: one by equality, several as one array parameter. */
+const inOffices = ({ officeIds }: ReportScope): SQL | undefined =>
+  officeIds === undefined ? undefined : officeIds.length === 1 ? sql`a.office_id = ${officeIds[0]}` : sql`a.office_id = any(${`{${officeIds.join(',')}}`}::int[])`;
+
 /** The applications a report counts: started in the period, in scope. */
 function startedIn(period: ReportPeriod, scope: ReportScope): SQL {
   return sql.join(
     [
       sql`a.created_at >= ${period.from.toISOString()}::timestamptz and a.created_at < ${period.until.toISOString()}::timestamptz`,
-      scope.officeId === undefined ? undefined : sql`a.office_id = ${scope.officeId}`,
+      inOffices(scope),
       scope.userId === undefined ? undefined : sql`a.created_by = ${scope.userId}`,
       scope.lenderId === undefined ? undefined : askedLender(scope.lenderId),
     ].filter((part): part is SQL => part !== undefined),
@@ -148,7 +153,7 @@ export async function volume(db: Db, period: ReportPeriod, scope: ReportScope): 
     sql.join(
       [
         sql`${at} >= ${period.from.toISOString()}::timestamptz and ${at} < ${period.until.toISOString()}::timestamptz`,
-        scope.officeId === undefined ? undefined : sql`a.office_id = ${scope.officeId}`,
+        inOffices(scope),
         scope.userId === undefined ? undefined : sql`a.created_by = ${scope.userId}`,
         scope.lenderId === undefined ? undefined : sql`a.lender_id = ${scope.lenderId}`,
       ].filter((part): part is SQL => part !== undefined),

@@ -6,19 +6,29 @@ import { contentDisposition } from '../files/content.ts';
 import { CSV_TYPE, csvFile, fileDate, text, value, type Cell } from '../funding/csv.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 import { reportChoices } from './choices.ts';
+import { isInternal } from '../offices/records.ts';
+import { holding, locationsInView } from '../organizations/locations.ts';
 import { approvals, funnel, volume, type ReportScope } from './figures.ts';
 import { reportPeriod, usDay, type ReportQuery } from './period.ts';
 
 type Schemas = components['schemas'];
 
+/** The office reported on, or rolled up with the organization's others the caller reports on (decision 0281); none: every office. */
+async function officesReported(db: Db, caller: Caller, query: ReportQuery): Promise<number[] | undefined> {
+  if (query.officeId === undefined) return undefined;
+  if (!query.allLocations) return [query.officeId];
+  return locationsInView(db, caller, query.officeId, isInternal(caller) ? () => true : holding('seeReports'));
+}
+
 async function report(db: Db, caller: Caller, query: ReportQuery): Promise<Schemas['Report']> {
   const period = reportPeriod(query);
-  const scope: ReportScope = { officeId: query.officeId, userId: query.userId, lenderId: query.lenderId };
+  const officeIds = await officesReported(db, caller, query);
+  const scope: ReportScope = { officeIds, userId: query.userId, lenderId: query.lenderId };
   const [steps, approved, funded, choices] = await Promise.all([
     funnel(db, period, scope),
     approvals(db, period, scope),
     volume(db, period, scope),
-    reportChoices(db, caller, query.officeId),
+    reportChoices(db, caller, query.officeId, officeIds),
   ]);
   return {
     fromDate: usDay(period.from),
@@ -66,7 +76,7 @@ export const reportHandlers: Pick<Handlers, 'Reports_GetReport' | 'Reports_GetRe
   async Reports_GetReportCSV({ params, body, caller, services }) {
     const found = await report(services.db, caller, body);
     const section = SECTIONS[params.section];
-    const where = body.officeId === undefined ? 'all-offices' : `office-${body.officeId}`;
+    const where = body.officeId === undefined ? 'all-offices' : `${body.allLocations ? 'locations-of-' : ''}office-${body.officeId}`;
     return {
       status: 200,
       body: csvFile(section.header, section.rows(found)),

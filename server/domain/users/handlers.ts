@@ -1,12 +1,18 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import type { Caller } from '../../http/caller.ts';
+import type { Db } from '../../db/index.ts';
+import type { components } from '../../../codegen/generated/api.ts';
+import { isInternal } from '../offices/records.ts';
+import { holding, locationsInView } from '../organizations/locations.ts';
 import { userOfficePage } from '../offices/reads.ts';
 import { toUtc } from '../values.ts';
 import { inviteByToken } from './invites.ts';
 import { setPermissions } from './permissions.ts';
 import { adminUser, adminUserPage, adminUsers, officeUserList, sessionUser } from './reads.ts';
 import { processInvite, recordUserVisit, removeOfficeUser, resendInvite, revokeInvite, upsertAdminUser, upsertOfficeUser, type WriteContext } from './writes.ts';
+
+type Schemas = components['schemas'];
 
 type UserOperations =
   | 'Users_GetUserOfficeInfo' | 'Users_GetUserInfo' | 'Users_GetUsers' | 'Users_UpsertUser' | 'Users_DeleteUser'
@@ -20,6 +26,20 @@ function staff(caller: Caller): Extract<Caller, { kind: 'staff' }> {
 }
 
 const context = (caller: Caller, settings: WriteContext['settings']): WriteContext => ({ actorId: staff(caller).userId, settings });
+
+/**
+ * An invitation to several locations (decision 0281) names only other locations of the office's organization where the
+ * inviter manages users; and it is an invitation: an existing member is added elsewhere by inviting them there.
+ */
+async function checkOtherLocations(db: Db, caller: Caller, body: Schemas['OfficeUserUpsert']): Promise<void> {
+  const also = body.alsoOfficeIds ?? [];
+  if (also.length === 0) return;
+  if (body.userId) throw HttpProblem.conflict('Other locations are added by inviting the person there.');
+  const allowed = await locationsInView(db, caller, body.officeId, isInternal(caller) ? () => true : holding('manageUsers'));
+  if (also.some((officeId) => officeId === body.officeId || !allowed.includes(officeId))) {
+    throw new HttpProblem(403, 'You can invite people only to the other locations of this organization where you manage users.');
+  }
+}
 
 /** Spec §7 Users and Admin users calls; who may call which is the contract's x-access (server/http/access.ts). */
 export const userHandlers: Pick<Handlers, UserOperations> = {
@@ -46,6 +66,7 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
   },
 
   async Users_UpsertUser({ body, caller, services }) {
+    await checkOtherLocations(services.db, caller, body);
     const result = await services.db.transaction((tx) => upsertOfficeUser(tx, context(caller, services.settings), body));
     return { status: 200, body: result };
   },
@@ -122,6 +143,7 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
   },
 
   async AdminOffices_UpsertUser({ body, caller, services }) {
+    await checkOtherLocations(services.db, caller, body);
     const result = await services.db.transaction((tx) => upsertOfficeUser(tx, context(caller, services.settings), body));
     return { status: 200, body: result };
   },
@@ -134,7 +156,10 @@ export const userHandlers: Pick<Handlers, UserOperations> = {
     if (new Set(emails).size !== emails.length) throw HttpProblem.validation({ users: ['Each e-mail may appear once.'] });
     const result = await services.db.transaction(async (tx) => {
       const saved = [];
-      for (const user of body.users) saved.push(await upsertOfficeUser(tx, write, user));
+      for (const user of body.users) {
+        await checkOtherLocations(tx, caller, user);
+        saved.push(await upsertOfficeUser(tx, write, user));
+      }
       return saved;
     });
     return { status: 200, body: result };

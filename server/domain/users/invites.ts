@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/index.ts';
 import { invites, offices, users } from '../../db/schema.ts';
 import { tokenHash } from '../../identity/secrets.ts';
+import { formatList } from '../../../core/formats.ts';
 import type { TimeZone } from '../../../codegen/generated/schemas.ts';
 import { DEFAULT_OFFICE_ZONE } from '../../../core/time-zones.ts';
 
@@ -16,12 +17,15 @@ export type InviteRow = typeof invites.$inferSelect;
  * /users/invite/{id}) is the invitation's secret token: a random UUID (122 bits) e-mailed to the
  * invitee. Only its SHA-256 is stored, so the database cannot be read back into working links.
  */
-export async function issueInvite(db: Db, input: { officeId: number; email: string; role: InviteRow['role']; createdBy: string | null }): Promise<{ token: string; expiresAt: Date }> {
+export async function issueInvite(
+  db: Db,
+  input: { officeId: number; alsoOfficeIds?: readonly number[]; email: string; role: InviteRow['role']; createdBy: string | null },
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomUUID();
   const expiresAt = new Date(Date.now() + INVITE_DAYS * 86_400_000);
   // A new invitation replaces the pending ones of the same person and office.
   await db.delete(invites).where(and(eq(invites.officeId, input.officeId), eq(invites.email, input.email), isNull(invites.usedAt)));
-  await db.insert(invites).values({ officeId: input.officeId, email: input.email, role: input.role, tokenHash: tokenHash(token), expiresAt, createdBy: input.createdBy });
+  await db.insert(invites).values({ officeId: input.officeId, alsoOfficeIds: [...(input.alsoOfficeIds ?? [])], email: input.email, role: input.role, tokenHash: tokenHash(token), expiresAt, createdBy: input.createdBy });
   return { token, expiresAt };
 }
 
@@ -42,13 +46,15 @@ export async function inviteByToken(db: Db, token: string): Promise<InviteDetail
     .innerJoin(offices, eq(offices.id, invites.officeId))
     .where(eq(invites.tokenHash, tokenHash(token)));
   if (!row) return undefined;
+  // An invitation to several locations names them all (decision 0281).
+  const also = row.invite.alsoOfficeIds.length === 0 ? [] : await db.select({ name: offices.name }).from(offices).where(inArray(offices.id, row.invite.alsoOfficeIds)).orderBy(asc(offices.name));
   const [user] = await db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, passwordHash: users.passwordHash })
     .from(users)
     .where(eq(users.email, row.invite.email));
   return {
     invite: row.invite,
-    officeName: row.officeName,
+    officeName: formatList([row.officeName, ...also.map((o) => o.name)]),
     timeZone: row.timeZone ?? DEFAULT_OFFICE_ZONE,
     user: user ? { id: user.id, firstName: user.firstName, lastName: user.lastName, hasPassword: user.passwordHash !== null } : undefined,
     isExpired: row.expired,

@@ -1,4 +1,4 @@
-import { and, eq, isNull, ne, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Settings } from '../../config.ts';
 import type { Db } from '../../db/index.ts';
@@ -13,6 +13,7 @@ import { sendEmail } from '../../notify/outbox.ts';
 import { issueInvite, inviteByToken, useInvite } from './invites.ts';
 import { officeUser } from './reads.ts';
 import { recordEvent } from '../../events/record.ts';
+import { formatList } from '../../../core/formats.ts';
 
 type Schemas = components['schemas'];
 type OfficeRole = Schemas['OfficeRole'];
@@ -53,12 +54,36 @@ async function activeAdmins(db: Db, officeId: number): Promise<number> {
   return Number(rows.rows[0]?.n ?? 0);
 }
 
-async function sendOfficeInvite(db: Db, context: WriteContext, input: { officeId: number; office: { name: string; timeZone: string | null }; email: string; firstName: string; role: OfficeRole }): Promise<void> {
-  const { token, expiresAt } = await issueInvite(db, { officeId: input.officeId, email: input.email, role: input.role, createdBy: context.actorId });
-  await recordEvent(db, { type: 'user.invited', officeId: input.officeId, subject: { kind: 'user', id: input.email }, data: { role: input.role } });
+async function sendOfficeInvite(
+  db: Db,
+  context: WriteContext,
+  input: { officeId: number; office: { name: string; timeZone: string | null }; email: string; firstName: string; role: OfficeRole; also?: readonly { id: number; name: string }[] },
+): Promise<void> {
+  const also = input.also ?? [];
+  const { token, expiresAt } = await issueInvite(db, { officeId: input.officeId, alsoOfficeIds: also.map((o) => o.id), email: input.email, role: input.role, createdBy: context.actorId });
+  for (const officeId of [input.officeId, ...also.map((o) => o.id)]) {
+    await recordEvent(db, { type: 'user.invited', officeId, subject: { kind: 'user', id: input.email }, data: { role: input.role } });
+  }
   const url = inviteLink(context.settings.publicUrl, token);
   const brandName = linkBrand(context).name;
-  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName: input.office.name, role: ROLE_WORDS[input.role], url, expiresAt, timeZone: input.office.timeZone, brandName }));
+  const officeName = formatList([input.office.name, ...also.map((o) => o.name)]);
+  await sendEmail(db, officeInviteEmail({ to: input.email, firstName: input.firstName, officeName, role: ROLE_WORDS[input.role], url, expiresAt, timeZone: input.office.timeZone, brandName }));
+}
+
+/**
+ * The pending links of an invitation to several locations (decision 0281): the inviter's other locations, the same role
+ * and title. One the person already belongs to is refused by name, so that the inviter knows what the e-mail will say.
+ */
+async function linkOtherLocations(db: Db, input: { userId: string; email: string; officeIds: readonly number[]; role: OfficeRole; title: string | null }) {
+  const also: { id: number; name: string }[] = [];
+  for (const officeId of input.officeIds) {
+    const office = await officeOf(db, officeId);
+    const [link] = await db.select().from(userOffices).where(and(eq(userOffices.userId, input.userId), eq(userOffices.officeId, officeId)));
+    if (link) throw HttpProblem.conflict(`${input.email} is already ${isPending(link) ? 'invited to' : 'a user of'} ${office.name}: leave it out of this invitation.`);
+    await db.insert(userOffices).values({ userId: input.userId, officeId, role: input.role, title: input.title, isInvited: true, isInviteProcessed: false });
+    also.push({ id: officeId, name: office.name });
+  }
+  return also;
 }
 
 /** Two writes about one e-mail (a double-clicked Invite) run one after the other, so the second sees the first. */
@@ -107,6 +132,7 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
   const adminsBefore = await activeAdmins(db, input.officeId);
   let userId: string;
   let invite = false;
+  let also: { id: number; name: string }[] = [];
   if (input.userId) {
     const row = await linkOf(db, input.userId, input.officeId);
     if (input.isDisabled === true && !row.link.isDisabled) {
@@ -158,12 +184,13 @@ export async function upsertOfficeUser(db: Db, context: WriteContext, input: Sch
       isInviteProcessed: false,
     });
     invite = input.sendInvite !== false;
+    also = await linkOtherLocations(db, { userId, email, officeIds: input.alsoOfficeIds ?? [], role: input.role, title });
   }
   if (input.isPrimary) {
     await db.update(userOffices).set({ isPrimary: false }).where(and(eq(userOffices.officeId, input.officeId), ne(userOffices.userId, userId)));
   }
   await checkOffice(db, input.officeId, adminsBefore);
-  if (invite) await sendOfficeInvite(db, context, { officeId: input.officeId, office, email, firstName: input.firstName, role: input.role });
+  if (invite) await sendOfficeInvite(db, context, { officeId: input.officeId, office, email, firstName: input.firstName, role: input.role, also });
   return officeUser(db, userId, input.officeId);
 }
 
@@ -214,6 +241,13 @@ export async function processInvite(db: Db, caller: { userId: string; email: str
     .values({ userId: caller.userId, officeId, role, isInvited: true, isInviteProcessed: true, lastLoginAt })
     .onConflictDoUpdate({ target: [userOffices.userId, userOffices.officeId], set: { isInviteProcessed: true, role, lastLoginAt } });
   await recordEvent(db, { type: 'user.joined', officeId, subject: { kind: 'user', id: caller.userId }, data: { role } });
+  // The other locations the invitation named, where it is still pending: one revoked meanwhile stays out.
+  const joined = details.invite.alsoOfficeIds.length === 0 ? [] : await db
+    .update(userOffices)
+    .set({ isInviteProcessed: true, lastLoginAt })
+    .where(and(eq(userOffices.userId, caller.userId), inArray(userOffices.officeId, details.invite.alsoOfficeIds), eq(userOffices.isInvited, true), eq(userOffices.isInviteProcessed, false)))
+    .returning({ officeId: userOffices.officeId, role: userOffices.role });
+  for (const link of joined) await recordEvent(db, { type: 'user.joined', officeId: link.officeId, subject: { kind: 'user', id: caller.userId }, data: { role: link.role } });
   return officeUser(db, caller.userId, officeId);
 }
 

@@ -1,0 +1,111 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { components } from '../../../codegen/generated/api.ts';
+import type { Db } from '../../db/index.ts';
+import { officeOwners, offices, organizations, userOffices, users } from '../../db/schema.ts';
+import type { Caller } from '../../http/caller.ts';
+import { addressColumns, lockOffice } from '../offices/records.ts';
+
+type Schemas = components['schemas'];
+type Staff = Extract<Caller, { kind: 'staff' }>;
+
+/** 'name (city, state)', as the Switch Office dropdown reads (spec §2). */
+const locationLabel = (office: { name: string; city: string | null; state: string | null }) =>
+  office.city && office.state ? `${office.name} (${office.city}, ${office.state})` : office.name;
+
+/** The offices of `officeId`'s organization, `officeId` itself first; only it when it belongs to none. */
+async function organizationOffices(db: Db, officeId: number): Promise<number[]> {
+  const [office] = await db.select({ organizationId: offices.organizationId }).from(offices).where(eq(offices.id, officeId));
+  if (!office?.organizationId) return [officeId];
+  const rows = await db.select({ id: offices.id }).from(offices).where(eq(offices.organizationId, office.organizationId)).orderBy(asc(offices.id));
+  return [officeId, ...rows.map((row) => row.id).filter((id) => id !== officeId)];
+}
+
+/**
+ * The locations a roll-up from `officeId` covers for this caller (decision 0281): those of its organization where the
+ * caller `may` act — holds a permission, or belongs at all — `officeId` first. The caller was admitted at `officeId` by
+ * the operation's access rule before this is asked.
+ */
+export async function locationsInView(db: Db, caller: Caller, officeId: number, may: (caller: Staff, officeId: number) => boolean): Promise<number[]> {
+  if (caller.kind !== 'staff') return [officeId];
+  return (await organizationOffices(db, officeId)).filter((id) => id === officeId || may(caller, id));
+}
+
+/** What holds a permission at an office: the caller's permissions there (decision 0279). */
+export const holding = (permission: Schemas['OfficePermission']) => (caller: Staff, officeId: number) => caller.permissions.get(officeId)?.includes(permission) ?? false;
+
+/** Belongs to the office and was not turned off there. */
+export const belonging = (caller: Staff, officeId: number) => caller.offices.has(officeId);
+
+/** Office_GetOrganization: the office's organization and those of its locations the caller belongs to. */
+export async function organizationOf(db: Db, caller: Caller, officeId: number): Promise<Schemas['Organization']> {
+  const [office] = await db
+    .select({ organizationId: offices.organizationId, name: organizations.name })
+    .from(offices)
+    .leftJoin(organizations, eq(organizations.id, offices.organizationId))
+    .where(eq(offices.id, officeId));
+  const ids = await locationsInView(db, caller, officeId, belonging);
+  const rows = await db
+    .select({ id: offices.id, name: offices.name, city: offices.city, state: offices.state, enrollmentStatus: offices.enrollmentStatus })
+    .from(offices)
+    .where(inArray(offices.id, ids))
+    .orderBy(asc(offices.name), asc(offices.id));
+  return {
+    id: office?.organizationId ?? null,
+    name: office?.name ?? null,
+    locations: rows.map((row) => ({
+      officeId: row.id,
+      officeName: row.name,
+      city: row.city,
+      state: row.state,
+      label: locationLabel(row),
+      enrollmentStatus: row.enrollmentStatus,
+      permissions: (caller.kind === 'staff' ? [...(caller.permissions.get(row.id) ?? [])] : []) as Schemas['OfficePermission'][],
+    })),
+  };
+}
+
+/**
+ * Office_AddLocation: a new office of the organization of `fromOfficeId`, formed now if the office had none and named by
+ * its legal name. The business is the same, so its profile and owners are copied; its place, phone and time zone are the
+ * location's own, and so are its landing code, bank account, documents, lenders and review: it starts at 'New'.
+ */
+export async function addLocation(db: Db, caller: Staff, body: Schemas['LocationAdd']): Promise<number> {
+  return db.transaction(async (tx) => {
+    const from = await lockOffice(tx, body.fromOfficeId);
+    let organizationId = from.organizationId;
+    if (organizationId === null) {
+      const [created] = await tx.insert(organizations).values({ name: from.legalName ?? from.name }).returning({ id: organizations.id });
+      organizationId = created!.id;
+      await tx.update(offices).set({ organizationId }).where(eq(offices.id, from.id));
+    }
+    const [office] = await tx
+      .insert(offices)
+      .values({
+        organizationId,
+        name: body.name,
+        phone: body.phone,
+        ...addressColumns(body.address),
+        timeZone: body.timeZone,
+        legalName: from.legalName,
+        website: from.website,
+        category: from.category,
+        taxId: from.taxId,
+        businessType: from.businessType,
+        licenseNo: from.licenseNo,
+        licenseState: from.licenseState,
+        groupCode: from.groupCode,
+        enrollmentStatus: 'New',
+      })
+      .returning({ id: offices.id });
+    const officeId = office!.id;
+    const owners = await tx.select().from(officeOwners).where(eq(officeOwners.officeId, from.id)).orderBy(asc(officeOwners.id));
+    if (owners.length > 0) await tx.insert(officeOwners).values(owners.map(({ id: _id, createdAt: _created, updatedAt: _updated, ...owner }) => ({ ...owner, officeId })));
+    const [link] = await tx
+      .select({ title: userOffices.title, title2: users.title })
+      .from(users)
+      .leftJoin(userOffices, and(eq(userOffices.userId, users.id), eq(userOffices.officeId, from.id)))
+      .where(eq(users.id, caller.userId));
+    await tx.insert(userOffices).values({ userId: caller.userId, officeId, role: 'admin', title: link?.title ?? link?.title2 ?? null, timeZone: body.timeZone, isPrimary: true });
+    return officeId;
+  });
+}

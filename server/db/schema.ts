@@ -541,6 +541,16 @@ export const applicationLenders = pgTable(
     place: smallint('place'),
     bestAmount: cents('best_amount'),
     bestApr: rate('best_apr'),
+    /** Kept by the database (migration 0022): approved, and the only lender that approved the application. */
+    approvedAlone: boolean('approved_alone').notNull().default(false),
+    /**
+     * The application's day, office and author, copied by the database as the answer is written (migration 0022): they
+     * never change, and the reports' approvals by lender read the answers of a period without joining 100,000
+     * applications (decision 0282).
+     */
+    appCreatedAt: at('app_created_at'),
+    appOfficeId: integer('app_office_id'),
+    appCreatedBy: uuid('app_created_by'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.lenderId] })],

@@ -50,18 +50,34 @@ export function furthestStep(lenderId: number | undefined, a: SQL = sql.raw('a')
 export const askedLender = (lenderId: number, a: SQL = sql.raw('a'), bind: Bind = inline): SQL =>
   sql`exists (select 1 from application_lenders al where al.app_id = ${a}.id and al.lender_id = ${bind('askedLenderId', lenderId)})`;
 
-/** The scope's locations: one by equality, several as one array parameter. */
-const inOffices = ({ officeIds }: ReportScope): SQL | undefined =>
-  officeIds === undefined ? undefined : officeIds.length === 1 ? sql`a.office_id = ${officeIds[0]}` : sql`a.office_id = any(${`{${officeIds.join(',')}}`}::int[])`;
+/** The scope's locations in `column`: one by equality, several as one array parameter. */
+const inOffices = (column: SQL, { officeIds }: ReportScope): SQL | undefined =>
+  officeIds === undefined ? undefined : officeIds.length === 1 ? sql`${column} = ${officeIds[0]}` : sql`${column} = any(${`{${officeIds.join(',')}}`}::int[])`;
 
 /** The applications a report counts: started in the period, in scope. */
 function startedIn(period: ReportPeriod, scope: ReportScope): SQL {
   return sql.join(
     [
       sql`a.created_at >= ${period.from.toISOString()}::timestamptz and a.created_at < ${period.until.toISOString()}::timestamptz`,
-      inOffices(scope),
+      inOffices(sql`a.office_id`, scope),
       scope.userId === undefined ? undefined : sql`a.created_by = ${scope.userId}`,
       scope.lenderId === undefined ? undefined : askedLender(scope.lenderId),
+    ].filter((part): part is SQL => part !== undefined),
+    sql` and `,
+  );
+}
+
+/**
+ * The lenders' answers about the applications a report counts, read from the answers alone: each keeps its application's
+ * day, office and author (migration 0023, decision 0282), so a report over every office joins no application.
+ */
+function answeredIn(period: ReportPeriod, scope: ReportScope): SQL {
+  return sql.join(
+    [
+      sql`al.app_created_at >= ${period.from.toISOString()}::timestamptz and al.app_created_at < ${period.until.toISOString()}::timestamptz`,
+      inOffices(sql`al.app_office_id`, scope),
+      scope.userId === undefined ? undefined : sql`al.app_created_by = ${scope.userId}`,
+      scope.lenderId === undefined ? undefined : sql`al.lender_id = ${scope.lenderId}`,
     ].filter((part): part is SQL => part !== undefined),
     sql` and `,
   );
@@ -108,11 +124,10 @@ export async function approvals(db: Db, period: ReportPeriod, scope: ReportScope
     rowsOf<{ lender_id: unknown; count: unknown; approved: unknown; only: unknown; amount: unknown; apr: unknown }>(
       db,
       sql`select al.lender_id, count(*) as count, count(*) filter (where al.status = 'Approved') as approved,
-          count(*) filter (where al.status = 'Approved' and a.lenders_approved = 1) as only,
+          count(*) filter (where al.approved_alone) as only,
           round(avg(al.best_amount) filter (where al.status = 'Approved')) as amount,
           round(avg(al.best_apr) filter (where al.status = 'Approved'), 2) as apr
-        from application_lenders al join applications a on a.id = al.app_id
-        where ${startedIn(period, scope)}${scope.lenderId === undefined ? sql`` : sql` and al.lender_id = ${scope.lenderId}`}
+        from application_lenders al where ${answeredIn(period, scope)}
         group by al.lender_id`,
     ),
   ]);
@@ -153,7 +168,7 @@ export async function volume(db: Db, period: ReportPeriod, scope: ReportScope): 
     sql.join(
       [
         sql`${at} >= ${period.from.toISOString()}::timestamptz and ${at} < ${period.until.toISOString()}::timestamptz`,
-        inOffices(scope),
+        inOffices(sql`a.office_id`, scope),
         scope.userId === undefined ? undefined : sql`a.created_by = ${scope.userId}`,
         scope.lenderId === undefined ? undefined : sql`a.lender_id = ${scope.lenderId}`,
       ].filter((part): part is SQL => part !== undefined),

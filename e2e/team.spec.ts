@@ -207,3 +207,27 @@ test('an office admin adds a location to her organization and goes on to enroll 
   await page.goto('/#/offices');
   await expect(page.locator('main [data-screen="table"] tbody tr')).toHaveCount(3);
 });
+
+test('a platform admin groups an office that enrolled apart with the organization, and takes it out again', async ({ page }) => {
+  await signIn(page, 'admin@demo.test');
+  await page.goto('/#/admin/offices/102');
+  const profile = page.locator('main [data-screen="detail"]').filter({ hasText: 'Profile' });
+  await expect(profile.getByText('None', { exact: true })).toBeVisible();
+  const save = async (withOfficeId: string) => {
+    await page.getByRole('button', { name: 'Organization', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Organization of Cedar Park Orthodontics' });
+    await dialog.getByLabel('Group with office (id)').fill(withOfficeId);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    return dialog;
+  };
+  // The office itself is no organization to join: said at the field.
+  const refused = await save('102');
+  await expect(refused.getByText('Choose another office than this one.')).toBeVisible();
+  await refused.getByRole('button', { name: 'Cancel' }).click();
+  await save('100');
+  await expect(page.getByText(/^Cedar Park Orthodontics is now a location of Bright Smiles Dental Group \(\d+ locations\)\.$/)).toBeVisible();
+  await expect(profile.getByText(/^Bright Smiles Dental Group \(\d+ locations\)$/)).toBeVisible();
+  await save('');
+  await expect(page.getByText('Cedar Park Orthodontics belongs to no organization now.')).toBeVisible();
+  await expect(profile.getByText('None', { exact: true })).toBeVisible();
+});

@@ -2238,6 +2238,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/Offices/SetOrganization": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Group an office with another office's organization, or take it out of its organization
+         * @description Decision 0281. Offices that enrolled apart are grouped by a platform admin: the office joins withOfficeId's organization (formed now, named by that office's legal name, if it has none); withOfficeId null takes it out (an organization left without offices is removed). Nobody gains or loses access: what a person may do stays what they hold at each location. Platform admins (df.admin) only.
+         */
+        put: operations["AdminOffices_SetOrganization"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/Offices/GetOfficeHistory/{officeId}": {
         parameters: {
             query?: never;
@@ -3687,6 +3707,13 @@ export interface components {
          * @description A provider office (spec §3 Office). Bank account numbers are returned masked; full numbers are accepted in write requests only.
          */
         Office: {
+            /** @description The practice group the office is a location of (decision 0281); null: none. */
+            organization: null | {
+                id: number;
+                name: string;
+                /** @description Its offices, this one included. */
+                locationCount: number;
+            };
             id: number;
             name: string;
             legalName: string | null;
@@ -4735,6 +4762,16 @@ export interface components {
             status: "UnderReview" | "Approved" | "Declined" | "OnHold" | "WatchList" | "Terminated";
             /** @description Why; at least one character that is not a space. */
             reason: string;
+        };
+        /**
+         * Office organization set
+         * @description Body of AdminOffices_SetOrganization (decision 0281): the office becomes a location of withOfficeId's organization (formed now, named by that office's legal name, if it has none), or, with withOfficeId null or left out, belongs to none.
+         */
+        OfficeOrganizationSet: {
+            /** @description Office id. */
+            officeId: number;
+            /** @description An office of the organization to join; null or left out: leave the organization. */
+            withOfficeId?: number | null;
         };
         /**
          * Office status history
@@ -9950,6 +9987,40 @@ export interface operations {
         };
         responses: {
             /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Office"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    AdminOffices_SetOrganization: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OfficeOrganizationSet"];
+            };
+        };
+        responses: {
+            /** @description The office, with its organization. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -125,6 +125,7 @@ const compact = {
   AdminOffices_UpsertUser: 'put /api/admin/Offices/UpsertUser wb',
   AdminOffices_SubmitOfficeToLender: 'post /api/admin/Offices/SubmitOfficeToLender wb',
   AdminOffices_UpdateOfficeStatus: 'put /api/admin/Offices/UpdateOfficeStatus wb',
+  AdminOffices_SetOrganization: 'put /api/admin/Offices/SetOrganization wb',
   AdminOffices_GetOfficeHistory: 'get /api/admin/Offices/GetOfficeHistory/{officeId} l',
   Descriptors_GetLive: 'get /api/Descriptors/GetLive',
   Descriptors_GetSet: 'get /api/Descriptors/GetSet/{hash}',

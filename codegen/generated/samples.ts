@@ -3615,6 +3615,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     ]
   },
   "Office_UpsertOffice": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -3915,6 +3920,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     }
   ],
   "Office_SubmitOffice": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -4135,6 +4145,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     "updatedAtUtc": "2026-03-16T15:30:00Z"
   },
   "Office_GetOfficeInfo": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -4459,6 +4474,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     ]
   },
   "Office_AddLocation": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -5203,6 +5223,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     "uploadedAtUtc": "2026-03-16T15:30:00Z"
   },
   "Office_StartBankVerification": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -5423,6 +5448,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     "updatedAtUtc": "2026-03-16T15:30:00Z"
   },
   "Office_ConfirmBankVerification": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -6662,6 +6692,11 @@ export const samples: Readonly<Record<string, unknown>> = {
     ]
   },
   "AdminAch_UpsertAchInfo": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",
@@ -8001,6 +8036,236 @@ export const samples: Readonly<Record<string, unknown>> = {
     "showApply": true
   },
   "AdminOffices_UpdateOfficeStatus": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
+    "id": 101,
+    "name": "Sample name",
+    "legalName": "Sample legal name",
+    "phone": "(555) 010-0101",
+    "fax": "Sample fax",
+    "website": "https://example.com/",
+    "licenseNo": "Sample license no",
+    "licenseState": "CA",
+    "category": "Sample category",
+    "taxId": "Sample",
+    "businessType": "Sample business type",
+    "annualRevenue": 1250,
+    "code": "Sample code",
+    "groupCode": "Sample group code",
+    "promoCode": "Sample promo code",
+    "howHeard": "Sample how heard",
+    "locationCount": 101,
+    "isActive": true,
+    "isEnrollmentCompleted": true,
+    "isApproved": true,
+    "isReviewed": true,
+    "enrollmentStatus": "New",
+    "address": {
+      "streetAddress": "Sample street address",
+      "suiteNo": "Sample suite no",
+      "city": "Sample city",
+      "state": "CA",
+      "zipCode": "90210"
+    },
+    "timeZone": "AT",
+    "logoUrl": "/favicon.svg",
+    "bankAccountType": 0,
+    "bankName": "Sample bank name",
+    "routingNumberLast4": "0101",
+    "accountNumberLast4": "0101",
+    "googlePlaceId": "Sample google place id",
+    "utmSource": "Sample utm source",
+    "utmMedium": "Sample utm medium",
+    "utmCampaign": "Sample utm campaign",
+    "owners": [
+      {
+        "id": 101,
+        "officeId": 101,
+        "firstName": "Sample first name",
+        "lastName": "Sample last name",
+        "email": "sample1@example.com",
+        "mobilePhone": "(555) 010-0101",
+        "homePhone": "(555) 010-0101",
+        "title": "Sample title",
+        "dobDateTime": "**/**/1980",
+        "last4SSN": "0101",
+        "ownership": 100,
+        "address": {
+          "streetAddress": "Sample street address",
+          "suiteNo": "Sample suite no",
+          "city": "Sample city",
+          "state": "CA",
+          "zipCode": "90210"
+        },
+        "annualIncome": 1250,
+        "netWorth": 1250,
+        "primaryIncomeSource": "Sample primary income source",
+        "secondaryIncomeSource": "Sample secondary income source",
+        "isPrimary": true,
+        "isPhotoIdUploaded": true
+      },
+      {
+        "id": 102,
+        "officeId": 102,
+        "firstName": "Sample first name 2",
+        "lastName": "Sample last name 2",
+        "email": "sample2@example.com",
+        "mobilePhone": "(555) 010-0101",
+        "homePhone": "(555) 010-0101",
+        "title": "Sample title 2",
+        "dobDateTime": "**/**/1980",
+        "last4SSN": "0101",
+        "ownership": 100,
+        "address": {
+          "streetAddress": "Sample street address 2",
+          "suiteNo": "Sample suite no 2",
+          "city": "Sample city 2",
+          "state": "CA",
+          "zipCode": "90210"
+        },
+        "annualIncome": 1500,
+        "netWorth": 1500,
+        "primaryIncomeSource": "Sample primary income source 2",
+        "secondaryIncomeSource": "Sample secondary income source 2",
+        "isPrimary": false,
+        "isPhotoIdUploaded": false
+      },
+      {
+        "id": 103,
+        "officeId": 103,
+        "firstName": "Sample first name 3",
+        "lastName": "Sample last name 3",
+        "email": "sample3@example.com",
+        "mobilePhone": "(555) 010-0101",
+        "homePhone": "(555) 010-0101",
+        "title": "Sample title 3",
+        "dobDateTime": "**/**/1980",
+        "last4SSN": "0101",
+        "ownership": 100,
+        "address": {
+          "streetAddress": "Sample street address 3",
+          "suiteNo": "Sample suite no 3",
+          "city": "Sample city 3",
+          "state": "CA",
+          "zipCode": "90210"
+        },
+        "annualIncome": 1750,
+        "netWorth": 1750,
+        "primaryIncomeSource": "Sample primary income source 3",
+        "secondaryIncomeSource": "Sample secondary income source 3",
+        "isPrimary": true,
+        "isPhotoIdUploaded": true
+      }
+    ],
+    "files": [
+      {
+        "id": "00000000-0000-4000-8000-000000000001",
+        "officeId": 101,
+        "ownerId": 101,
+        "ownerName": "Sample owner name",
+        "fileName": "Sample file name",
+        "fileType": "Sample file type",
+        "fileTypeName": "Sample file type name",
+        "contentType": "Sample content type",
+        "size": 101,
+        "description": "Sample description",
+        "uploadedBy": "Sample uploaded by",
+        "uploadedAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "id": "00000000-0000-4000-8000-000000000002",
+        "officeId": 102,
+        "ownerId": 102,
+        "ownerName": "Sample owner name 2",
+        "fileName": "Sample file name 2",
+        "fileType": "Sample file type 2",
+        "fileTypeName": "Sample file type name 2",
+        "contentType": "Sample content type 2",
+        "size": 102,
+        "description": "Sample description 2",
+        "uploadedBy": "Sample uploaded by 2",
+        "uploadedAtUtc": "2026-03-16T15:30:00Z"
+      },
+      {
+        "id": "00000000-0000-4000-8000-000000000003",
+        "officeId": 103,
+        "ownerId": 103,
+        "ownerName": "Sample owner name 3",
+        "fileName": "Sample file name 3",
+        "fileType": "Sample file type 3",
+        "fileTypeName": "Sample file type name 3",
+        "contentType": "Sample content type 3",
+        "size": 103,
+        "description": "Sample description 3",
+        "uploadedBy": "Sample uploaded by 3",
+        "uploadedAtUtc": "2026-03-16T15:30:00Z"
+      }
+    ],
+    "primaryUser": {
+      "userId": "00000000-0000-4000-8000-000000000001",
+      "officeId": 101,
+      "officeName": "Sample office name",
+      "firstName": "Sample first name",
+      "lastName": "Sample last name",
+      "email": "sample1@example.com",
+      "title": "Sample title",
+      "role": "admin",
+      "userRole": "df.admin",
+      "isPrimary": true,
+      "isInvited": true,
+      "isInviteProcessed": true,
+      "isDisabled": true,
+      "status": "Active",
+      "inviteExpiresAtUtc": "2026-03-16T15:30:00Z",
+      "lastLoginDateTimeUtc": "2026-03-16T15:30:00Z",
+      "permissions": [
+        "startApplications",
+        "finalizeLoans",
+        "requestRefunds"
+      ]
+    },
+    "achProvider": "Sample ach provider",
+    "achAccountId": "Sample ach account id",
+    "achVerifyStatus": "NotStarted",
+    "achDebitStatus": "NotAuthorized",
+    "achVerifiedAtUtc": "2026-03-16T15:30:00Z",
+    "refundApprovalAbove": 1250,
+    "achDepositsSentAtUtc": "2026-03-16T15:30:00Z",
+    "achVerifyTriesLeft": 3,
+    "statusReason": "Sample status reason",
+    "statusChangedAtUtc": "2026-03-16T15:30:00Z",
+    "requiredDocuments": [
+      {
+        "fileType": "Sample file type",
+        "ownerId": 101,
+        "name": "Sample name",
+        "isUploaded": true
+      },
+      {
+        "fileType": "Sample file type 2",
+        "ownerId": 102,
+        "name": "Sample name 2",
+        "isUploaded": false
+      },
+      {
+        "fileType": "Sample file type 3",
+        "ownerId": 103,
+        "name": "Sample name 3",
+        "isUploaded": true
+      }
+    ],
+    "createdAtUtc": "2026-03-16T15:30:00Z",
+    "updatedAtUtc": "2026-03-16T15:30:00Z"
+  },
+  "AdminOffices_SetOrganization": {
+    "organization": {
+      "id": 101,
+      "name": "Sample name",
+      "locationCount": 101
+    },
     "id": 101,
     "name": "Sample name",
     "legalName": "Sample legal name",

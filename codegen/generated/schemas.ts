@@ -3784,6 +3784,17 @@ export interface OfficeUpsert {
  * via the `definition` "Office".
  */
 export interface Office {
+  /**
+   * The practice group the office is a location of (decision 0281); null: none.
+   */
+  organization: null | {
+    id: number;
+    name: string;
+    /**
+     * Its offices, this one included.
+     */
+    locationCount: number;
+  };
   id: number;
   name: string;
   legalName: string | null;
@@ -9055,6 +9066,22 @@ export interface OfficeStatusUpdate {
    * Why; at least one character that is not a space.
    */
   reason: string;
+}
+/**
+ * Body of AdminOffices_SetOrganization (decision 0281): the office becomes a location of withOfficeId's organization (formed now, named by that office's legal name, if it has none), or, with withOfficeId null or left out, belongs to none.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "OfficeOrganizationSet".
+ */
+export interface OfficeOrganizationSet {
+  /**
+   * Office id.
+   */
+  officeId: number;
+  /**
+   * An office of the organization to join; null or left out: leave the organization.
+   */
+  withOfficeId?: number | null;
 }
 /**
  * Answer of AdminOffices_GetOfficeHistory: the office's status, the statuses the platform admin may move it to now (the transition table of decision 0150), and its status changes, newest first.

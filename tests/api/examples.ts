@@ -339,6 +339,8 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
       request: put('/api/admin/Offices/UpdateOfficeStatus', { officeId, status: 'Approved', reason: 'Documents and owners checked.' }),
     },
     { operationId: 'AdminOffices_GetOfficeHistory', as: 'dfi@demo.test', request: get(`/api/admin/Offices/GetOfficeHistory/${officeId}`) },
+    // The location added above leaves the organization it formed with the fixture office.
+    { operationId: 'AdminOffices_SetOrganization', as: 'admin@demo.test', request: put('/api/admin/Offices/SetOrganization', { officeId, withOfficeId: null }) },
     { operationId: 'Office_StartBankVerification', as: owner, request: post('/api/Office/StartBankVerification', { officeId: fixtures.bankOfficeId }) },
     {
       operationId: 'Office_ConfirmBankVerification',

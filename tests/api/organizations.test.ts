@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { offices, userOffices, users } from '../../server/db/schema.ts';
+import { PLATFORM } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { insertApplication } from './apps-fixtures.ts';
 import { journeyOffice, json, outboxTo, type JourneyOffice } from './journey-fixtures.ts';
@@ -127,5 +128,38 @@ describe('inviting to several locations at once', () => {
     expect(twice.statusCode).toBe(409);
     expect(json<{ detail: string }>(twice).detail).toBe(`${once} is already invited to Journey Dental Round Rock: leave it out of this invitation.`);
     expect(await outboxTo(h, once)).toHaveLength(1);
+  });
+});
+
+describe('a platform admin groups offices that enrolled apart', () => {
+  type Office = { id: number; organization: { id: number; name: string; locationCount: number } | null };
+  const group = (officeId: number, withOfficeId: number | null, as = PLATFORM) => h.request(as, 'PUT', '/api/admin/Offices/SetOrganization', { officeId, withOfficeId });
+
+  it('forms an organization around the other office, moves an office between organizations, and removes one left empty', async () => {
+    const [a, b] = [await journeyOffice(h), await journeyOffice(h)];
+    const grouped = await group(a.officeId, b.officeId);
+    expect(grouped.statusCode, grouped.body).toBe(200);
+    const organization = json<Office>(grouped).organization!;
+    expect(organization).toMatchObject({ name: 'Journey Dental PLLC', locationCount: 2 });
+    const read = json<Office>(await h.request(b.admin, 'GET', `/api/Office/GetOfficeInfo/${b.officeId}`));
+    expect(read.organization).toEqual(organization);
+
+    const moved = json<Office>(await group(a.officeId, first.officeId));
+    expect(moved.organization!.id).not.toBe(organization.id);
+    expect(json<Office>(await h.request(b.admin, 'GET', `/api/Office/GetOfficeInfo/${b.officeId}`)).organization).toMatchObject({ id: organization.id, locationCount: 1 });
+    expect(json<Office>(await group(b.officeId, null)).organization).toBeNull();
+    const left = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from organizations where id = ${organization.id}`);
+    expect(left.rows[0]!.n).toBe(0);
+    // Grouping gave nobody access: b's admin still reports on b alone, and a is not theirs.
+    expect((await h.request(b.admin, 'GET', `/api/Office/GetOfficeInfo/${a.officeId}`)).statusCode).toBe(404);
+  });
+
+  it('says at the field what is wrong with the other office, and is refused to an office admin', async () => {
+    const self = await group(stranger.officeId, stranger.officeId);
+    expect(self.statusCode).toBe(400);
+    expect(json<{ errors: Record<string, string[]> }>(self).errors).toEqual({ withOfficeId: ['Choose another office than this one.'] });
+    const unknown = await group(stranger.officeId, 2_000_000_000);
+    expect(json<{ errors: Record<string, string[]> }>(unknown).errors).toEqual({ withOfficeId: ['No office has this id.'] });
+    expect((await group(stranger.officeId, first.officeId, stranger.admin)).statusCode).toBe(403);
   });
 });

@@ -19,6 +19,7 @@ export const formModules: Record<string, () => Promise<FormModule>> = {
   MarkFunded: () => import('./MarkFunded.ts') as Promise<FormModule>,
   OfficeAlert: () => import('./OfficeAlert.ts') as Promise<FormModule>,
   OfficeDocUpload: () => import('./OfficeDocUpload.ts') as Promise<FormModule>,
+  OfficeOrganizationSet: () => import('./OfficeOrganizationSet.ts') as Promise<FormModule>,
   OfficeStatusUpdate: () => import('./OfficeStatusUpdate.ts') as Promise<FormModule>,
   OfficeUpsert: () => import('./OfficeUpsert.ts') as Promise<FormModule>,
   OfficeUserPermissions: () => import('./OfficeUserPermissions.ts') as Promise<FormModule>,

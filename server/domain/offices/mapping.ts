@@ -99,7 +99,7 @@ export function toOfficeProfile(row: OfficeRecord, urlOf: (id: string | null) =>
   };
 }
 
-export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners' | 'files' | 'primaryUser' | 'requiredDocuments'> {
+export function toOfficeCore(row: OfficeRecord): Omit<Schemas['Office'], 'owners' | 'files' | 'primaryUser' | 'requiredDocuments' | 'organization'> {
   return {
     id: row.id,
     name: row.name,

@@ -2,7 +2,7 @@ import { heldPermissions } from '../../../core/permissions.ts';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import { files, lenders, officeLenders, officeOwners, offices, userOffices, users } from '../../db/schema.ts';
+import { files, lenders, officeLenders, officeOwners, offices, organizations, userOffices, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { paged, totalRows } from '../paging.ts';
 import { activeLink, primaryOfficeUser } from '../users/reads.ts';
@@ -19,7 +19,7 @@ async function officeRecord(db: Db, id: number) {
 
 export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Schemas['Office']> {
   const office = await officeRecord(db, id);
-  const [owners, officeFiles, primary, documents] = await Promise.all([
+  const [owners, officeFiles, primary, documents, organization] = await Promise.all([
     db.select().from(officeOwners).where(eq(officeOwners.officeId, id)).orderBy(asc(officeOwners.id)),
     db
       .select(officeFileColumns)
@@ -29,6 +29,7 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
       .orderBy(asc(files.createdAt)),
     primaryOfficeUser(db, id),
     requiredDocuments(db, id),
+    organizationSummary(db, office.organizationId),
   ]);
   const photoIds = new Set(officeFiles.filter((f) => f.ownerId !== null && f.kind === PHOTO_ID_KIND).map((f) => f.ownerId));
   return {
@@ -37,7 +38,18 @@ export async function getOffice(db: Db, piiKey: Buffer, id: number): Promise<Sch
     files: officeFiles.map(toOfficeFile),
     primaryUser: primary,
     requiredDocuments: documents,
+    organization,
   };
+}
+
+/** The practice group an office is a location of, with its count of locations (decision 0281). */
+async function organizationSummary(db: Db, organizationId: number | null): Promise<Schemas['Office']['organization']> {
+  if (organizationId === null) return null;
+  const [[row], locationCount] = await Promise.all([
+    db.select({ id: organizations.id, name: organizations.name }).from(organizations).where(eq(organizations.id, organizationId)),
+    db.$count(offices, eq(offices.organizationId, organizationId)),
+  ]);
+  return row ? { ...row, locationCount } : null;
 }
 
 /** The signed-in user's offices; pageSize -1 means all of them (the header's Switch Offices list). */

@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { officeOwners, offices, organizations, userOffices, users } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
+import { HttpProblem } from '../../http/problem.ts';
 import { addressColumns, lockOffice } from '../offices/records.ts';
 
 type Schemas = components['schemas'];
@@ -72,12 +73,7 @@ export async function organizationOf(db: Db, caller: Caller, officeId: number): 
 export async function addLocation(db: Db, caller: Staff, body: Schemas['LocationAdd']): Promise<number> {
   return db.transaction(async (tx) => {
     const from = await lockOffice(tx, body.fromOfficeId);
-    let organizationId = from.organizationId;
-    if (organizationId === null) {
-      const [created] = await tx.insert(organizations).values({ name: from.legalName ?? from.name }).returning({ id: organizations.id });
-      organizationId = created!.id;
-      await tx.update(offices).set({ organizationId }).where(eq(offices.id, from.id));
-    }
+    const organizationId = from.organizationId ?? (await formOrganization(tx, from));
     const [office] = await tx
       .insert(offices)
       .values({
@@ -107,5 +103,34 @@ export async function addLocation(db: Db, caller: Staff, body: Schemas['Location
       .where(eq(users.id, caller.userId));
     await tx.insert(userOffices).values({ userId: caller.userId, officeId, role: 'admin', title: link?.title ?? link?.title2 ?? null, timeZone: body.timeZone, isPrimary: true });
     return officeId;
+  });
+}
+
+/** A new organization around an office that had none, named by its legal name: the office is its first location. */
+async function formOrganization(tx: Db, office: { id: number; name: string; legalName: string | null }): Promise<number> {
+  const [created] = await tx.insert(organizations).values({ name: office.legalName ?? office.name }).returning({ id: organizations.id });
+  await tx.update(offices).set({ organizationId: created!.id }).where(eq(offices.id, office.id));
+  return created!.id;
+}
+
+/**
+ * AdminOffices_SetOrganization: a platform admin groups an office that enrolled apart with another office's organization
+ * (formed now if it has none), or takes it out; an organization left without offices goes. Access is untouched.
+ */
+export async function setOrganization(db: Db, body: Schemas['OfficeOrganizationSet']): Promise<void> {
+  await db.transaction(async (tx) => {
+    const office = await lockOffice(tx, body.officeId);
+    let organizationId: number | null = null;
+    if (body.withOfficeId !== undefined && body.withOfficeId !== null) {
+      if (body.withOfficeId === body.officeId) throw HttpProblem.validation({ withOfficeId: ['Choose another office than this one.'] });
+      const [other] = await tx.select().from(offices).where(eq(offices.id, body.withOfficeId)).for('update');
+      if (!other) throw HttpProblem.validation({ withOfficeId: ['No office has this id.'] });
+      organizationId = other.organizationId ?? (await formOrganization(tx, other));
+    }
+    await tx.update(offices).set({ organizationId, updatedAt: new Date() }).where(eq(offices.id, office.id));
+    const before = office.organizationId;
+    if (before !== null && before !== organizationId) {
+      await tx.delete(organizations).where(and(eq(organizations.id, before), sql`not exists (select 1 from offices o where o.organization_id = ${before})`));
+    }
   });
 }

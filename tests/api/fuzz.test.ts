@@ -434,7 +434,9 @@ describe('the fuzzer: hostile and broken input to every operation', () => {
     console.log(`fuzz: ${sent} requests over ${covered.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     expect(faults.length, `${faults.length} faults; replay with FUZZ_SEED=${SEED}:\n${faults.slice(0, 80).join('\n')}`).toBe(0);
     expect(covered.size).toBe(operations.size);
-  });
+    // Every operation's variants, one call at a time: about 35 s alone, twice that beside the other API files on two
+    // cores, and more with each operation the contract gains.
+  }, 180_000);
 
   describe('over a real keep-alive connection', () => {
     let server: Server;

@@ -3867,8 +3867,6 @@ export interface components {
                 officeName: string;
                 city: string | null;
                 state: string | null;
-                /** @description 'name (city, state)', as the Switch Office dropdown reads. */
-                label: string;
                 enrollmentStatus: components["schemas"]["EnrollmentStatus"];
                 /** @description What the caller may do at this location. */
                 permissions: components["schemas"]["OfficePermission"][];

@@ -4437,7 +4437,6 @@ export const samples: Readonly<Record<string, unknown>> = {
         "officeName": "Sample office name",
         "city": "Sample city",
         "state": "CA",
-        "label": "Sample label",
         "enrollmentStatus": "New",
         "permissions": [
           "startApplications",
@@ -4450,7 +4449,6 @@ export const samples: Readonly<Record<string, unknown>> = {
         "officeName": "Sample office name 2",
         "city": "Sample city 2",
         "state": "CA",
-        "label": "Sample label 2",
         "enrollmentStatus": "ESignSent",
         "permissions": [
           "startApplications",
@@ -4463,7 +4461,6 @@ export const samples: Readonly<Record<string, unknown>> = {
         "officeName": "Sample office name 3",
         "city": "Sample city 3",
         "state": "CA",
-        "label": "Sample label 3",
         "enrollmentStatus": "ESignCompleted",
         "permissions": [
           "startApplications",

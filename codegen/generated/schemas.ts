@@ -4626,10 +4626,6 @@ export interface Organization {
     officeName: string;
     city: string | null;
     state: string | null;
-    /**
-     * 'name (city, state)', as the Switch Office dropdown reads.
-     */
-    label: string;
     enrollmentStatus: EnrollmentStatus;
     /**
      * What the caller may do at this location.

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { offices, userOffices, users } from '../../server/db/schema.ts';
+import { officeOwners, offices, userOffices, users } from '../../server/db/schema.ts';
 import { PLATFORM } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { insertApplication } from './apps-fixtures.ts';
@@ -16,7 +16,7 @@ let first: JourneyOffice;
 let stranger: JourneyOffice;
 let secondId: number;
 
-type Organization = { id: number | null; name: string | null; locations: { officeId: number; label: string; enrollmentStatus: string; permissions: string[] }[] };
+type Organization = { id: number | null; name: string | null; locations: { officeId: number; officeName: string; city: string | null; enrollmentStatus: string; permissions: string[] }[] };
 type Report = { funnel: { step: string; count: number }[]; choices: { offices: { value: number; label: string }[] } };
 
 const location = (fromOfficeId: number, name: string) => ({
@@ -38,15 +38,22 @@ beforeAll(async () => {
 
 describe('adding a location', () => {
   it('forms the organization on the first one, copies the business and makes the caller its admin', async () => {
+    const db = h.database.db;
+    await db.update(offices).set({ taxId: '87-1234567', businessType: 'LLC' }).where(eq(offices.id, first.officeId));
+    await db.insert(officeOwners).values({ officeId: first.officeId, firstName: 'Olga', lastName: 'Owner', email: 'olga.owner@example.test', ownershipPercent: 100, isPrimary: true });
     const added = await h.request(first.admin, 'POST', '/api/Office/AddLocation', location(first.officeId, 'Journey Dental Round Rock'));
     expect(added.statusCode, added.body).toBe(201);
-    const office = json<{ id: number; name: string; legalName: string; enrollmentStatus: string; isApproved: boolean }>(added);
-    expect(office).toMatchObject({ name: 'Journey Dental Round Rock', legalName: 'Journey Dental PLLC', enrollmentStatus: 'New', isApproved: false });
+    type Office = { id: number; name: string; legalName: string; taxId: string; enrollmentStatus: string; isApproved: boolean; code: string | null; routingNumberLast4: string | null; owners: { firstName: string }[] };
+    const office = json<Office>(added);
+    expect(office).toMatchObject({ name: 'Journey Dental Round Rock', legalName: 'Journey Dental PLLC', taxId: '87-1234567', enrollmentStatus: 'New', isApproved: false });
+    // The business and its owners come along; the landing code and the bank account are the location's own.
+    expect(office.owners.map((o) => o.firstName)).toEqual(['Olga']);
+    expect(office).toMatchObject({ code: null, routingNumberLast4: null });
     secondId = office.id;
     const organization = json<Organization>(await h.request(first.admin, 'GET', `/api/Office/GetOrganization/${secondId}`));
     expect(organization.name).toBe('Journey Dental PLLC');
     expect(organization.locations.map((l) => l.officeId).sort()).toEqual([first.officeId, secondId].sort());
-    expect(organization.locations.find((l) => l.officeId === secondId)).toMatchObject({ label: 'Journey Dental Round Rock (Round Rock, TX)', enrollmentStatus: 'New' });
+    expect(organization.locations.find((l) => l.officeId === secondId)).toMatchObject({ officeName: 'Journey Dental Round Rock', city: 'Round Rock', enrollmentStatus: 'New', permissions: expect.arrayContaining(['manageUsers']) });
     const mine = json<{ results: { officeId: number; role: string }[] }>(await h.request(first.admin, 'GET', '/api/Office/GetUserOffices/-1/1'));
     expect(mine.results).toContainEqual(expect.objectContaining({ officeId: secondId, role: 'admin' }));
   });

@@ -9,10 +9,6 @@ import { addressColumns, lockOffice } from '../offices/records.ts';
 type Schemas = components['schemas'];
 type Staff = Extract<Caller, { kind: 'staff' }>;
 
-/** 'name (city, state)', as the Switch Office dropdown reads (spec §2). */
-const locationLabel = (office: { name: string; city: string | null; state: string | null }) =>
-  office.city && office.state ? `${office.name} (${office.city}, ${office.state})` : office.name;
-
 /** The offices of `officeId`'s organization, `officeId` itself first; only it when it belongs to none. */
 async function organizationOffices(db: Db, officeId: number): Promise<number[]> {
   const [office] = await db.select({ organizationId: offices.organizationId }).from(offices).where(eq(offices.id, officeId));
@@ -58,7 +54,6 @@ export async function organizationOf(db: Db, caller: Caller, officeId: number): 
       officeName: row.name,
       city: row.city,
       state: row.state,
-      label: locationLabel(row),
       enrollmentStatus: row.enrollmentStatus,
       permissions: (caller.kind === 'staff' ? [...(caller.permissions.get(row.id) ?? [])] : []) as Schemas['OfficePermission'][],
     })),

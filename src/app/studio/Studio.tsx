@@ -35,6 +35,12 @@ const VISITORS = previewVisitors(labels);
 const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
 const CHECK_DELAY_MS = 400;
+/**
+ * A draft state's check, kept this long: the studio mounted again meanwhile (the route settling, the live set swapped
+ * in) reads it instead of asking the server twice; a publication or a rollback forgets it.
+ */
+const CHECK_FRESH_MS = 10_000;
+const CHECK = 'Studio_CheckDraft';
 
 const KIND_WORDS: Record<string, string> = {
   routes: 'Routes', menus: 'Menus', layouts: 'Layouts', conditions: 'Conditions', fragments: 'Shared parts', screen: 'Pages and dialogs', brand: 'Brands', lender: 'Lenders', language: 'Languages', states: 'State rules',
@@ -99,7 +105,8 @@ export default function Studio() {
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      callOperation('Studio_CheckDraft', { body: { files: changed } })
+      queryClient
+        .fetchQuery({ queryKey: [CHECK, changedKey], queryFn: () => callOperation('Studio_CheckDraft', { body: { files: changed } }), staleTime: CHECK_FRESH_MS })
         .then((answer) => {
           if (current) setCheck({ of: changedKey, ...(answer as StudioCheck) });
         })
@@ -121,6 +128,7 @@ export default function Studio() {
   };
 
   const refresh = async () => {
+    queryClient.removeQueries({ queryKey: [CHECK] });
     await Promise.all([queryClient.invalidateQueries({ queryKey: FILES }), queryClient.invalidateQueries({ queryKey: HISTORY })]);
   };
   const [renderErrors, setRenderErrors] = useState<string[]>([]);

@@ -22,11 +22,13 @@ const BUDGET_MS_PER_ROUND = 40;
 
 type Row = Record<string, unknown>;
 
-/** The sample row, with a different id and dates per row. */
+const DATES = ['createdAtUtc', 'updatedAtUtc', 'expirationDateUtc'];
+
+/** The sample row, with a different id and dates (those of its kind) per row. */
 function rows(sample: Row, offset: number): Row[] {
   return Array.from({ length: PAGE }, (_, i) => {
     const at = new Date(Date.UTC(2026, 10, 1 + i, 9, i, 30, offset + i)).toISOString();
-    return { ...sample, id: 1000 + offset + i, createdAtUtc: at, updatedAtUtc: at, expirationDateUtc: at };
+    return { ...sample, id: 1000 + offset + i, ...Object.fromEntries(DATES.filter((name) => name in sample).map((name) => [name, at])) };
   });
 }
 

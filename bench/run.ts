@@ -44,6 +44,7 @@ import { percentile } from './stats.ts';
 import { benchQueue } from './queue.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { reportTimes, TARGET_REPORT_P95_MS } from './reports.ts';
+import { requireSupportedNode } from '../scripts/runtime.ts';
 import { ensureWebBuild } from '../scripts/web-build.ts';
 import { lendersWithLatency, submitAppTimes, TARGET_SUBMIT_P95_MS, TARGET_WATERFALL_MS } from './waterfall.ts';
 
@@ -61,6 +62,7 @@ const NOISE_LIMIT_PERCENT = 15;
 const QUIET_WAIT_MS = 120_000;
 const MAX_ATTEMPTS = 3;
 
+requireSupportedNode();
 const say = (message: string) => console.log(message);
 const pause = () => new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
 

@@ -4,8 +4,10 @@
  * lender service beside it (decision 0259).
  */
 import { startLenderServiceBeside } from './lender-service-beside.ts';
+import { requireSupportedNode } from './runtime.ts';
 import { ensureWebBuild } from './web-build.ts';
 
+requireSupportedNode();
 ensureWebBuild();
 startLenderServiceBeside();
 await import('../server/main.ts');

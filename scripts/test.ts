@@ -5,6 +5,10 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { CHROMIUM_MISSING, hasChromium } from '../e2e/chromium.ts';
+import { requireSupportedNode } from './runtime.ts';
+
+requireSupportedNode();
+console.log(`Node.js ${process.versions.node}`);
 
 if (!hasChromium()) {
   console.error(CHROMIUM_MISSING);

@@ -54,6 +54,7 @@ function printBanner(settings: Settings, tls: TlsMaterial | undefined, client: I
   console.log(
     `\n  Portal:        ${url}/\n  API reference: ${url}/api/docs\n${transport}\n  Sign-in:       ${signIn}` +
       (tls ? `\n  Certificate:   ${tls.certFile}${settings.tls.mode === 'self-signed' ? ' (self-signed: trust it once, see README "Trusting the local certificate")' : ''}` : '') +
+      `\n  Runtime:       Node.js ${process.versions.node}` +
       `\n  Database:      ${databaseKind === 'pglite' ? `PGlite in ${settings.dataDir}/pglite` : 'PostgreSQL (DATABASE_URL)'}\n  Mode:          ${settings.mode}` +
       (settings.workers > 1 ? `\n  Processes:     ${settings.workers} workers on one port` : '') +
       `\n  Messages:      ${[settings.notify.smtp ? 'e-mail by SMTP' : '', settings.notify.sms ? 'texts by the SMS gateway' : ''].filter(Boolean).join(', ') || 'kept in the outbox only'}` +

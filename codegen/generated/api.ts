@@ -3273,7 +3273,7 @@ export interface components {
         };
         /**
          * Application row
-         * @description Row shape of the application list calls (office and admin lists, kanban groups).
+         * @description Row shape of the application list calls (office and admin lists).
          */
         AppRow: {
             id: number;
@@ -3316,7 +3316,7 @@ export interface components {
         AppStageGroup: {
             stage: components["schemas"]["Stage"];
             count: number;
-            results: components["schemas"]["AppRow"][];
+            results: components["schemas"]["AppCard"][];
         };
         /**
          * Send-application log entry
@@ -5428,6 +5428,23 @@ export interface components {
          * @enum {string}
          */
         FunnelStep: "started" | "opened" | "prequalified" | "offers" | "selected" | "signed" | "funded";
+        /**
+         * Application card
+         * @description An application as a kanban card shows it (App_GetOfficeAppsByStage): who, how much, where it stands, with which lender, its funding and its last change. A lane's 25 cards carry only these, so the office's busiest screen reads and sends a third of an application row; a card that should show more names it here.
+         */
+        AppCard: {
+            id: number;
+            firstName: string;
+            lastName: string;
+            amount: number;
+            stage: components["schemas"]["Stage"];
+            statusChip: components["schemas"]["StatusChip"];
+            lenderName: string | null;
+            /** @description Funding status (Initiated, Processing, Completed); null before the office finalizes. */
+            fundingStatus: components["schemas"]["FundingStatus"] | null;
+            /** Format: date-time */
+            updatedAtUtc: string;
+        };
         /**
          * KBA question
          * @description A question of a knowledge-based authentication quiz.

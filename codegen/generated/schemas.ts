@@ -2203,7 +2203,7 @@ export interface PagedResult {
   results: unknown[];
 }
 /**
- * Row shape of the application list calls (office and admin lists, kanban groups).
+ * Row shape of the application list calls (office and admin lists).
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "AppRow".
@@ -2250,7 +2250,27 @@ export interface AppRow {
 export interface AppStageGroup {
   stage: Stage;
   count: number;
-  results: AppRow[];
+  results: AppCard[];
+}
+/**
+ * An application as a kanban card shows it (App_GetOfficeAppsByStage): who, how much, where it stands, with which lender, its funding and its last change. A lane's 25 cards carry only these, so the office's busiest screen reads and sends a third of an application row; a card that should show more names it here.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "AppCard".
+ */
+export interface AppCard {
+  id: number;
+  firstName: string;
+  lastName: string;
+  amount: number;
+  stage: Stage;
+  statusChip: StatusChip;
+  lenderName: string | null;
+  /**
+   * Funding status (Initiated, Processing, Completed); null before the office finalizes.
+   */
+  fundingStatus: FundingStatus | null;
+  updatedAtUtc: string;
 }
 /**
  * A sent application link (Send App Logs).

@@ -104,6 +104,34 @@ function resolveLocal(document: JsonObject, value: Json): Json {
   return value;
 }
 
+/** The properties of the objects a schema describes, arrays looked through and `allOf` parts joined. */
+function objectProperties(document: JsonObject, schema: Json): JsonObject | undefined {
+  const node = resolveLocal(document, schema) as JsonObject | null;
+  if (!node || typeof node !== 'object') return undefined;
+  if (node.items) return objectProperties(document, node.items);
+  const parts = [node.properties as JsonObject | undefined, ...((node.allOf ?? []) as Json[]).map((part) => objectProperties(document, part))];
+  const joined = Object.assign({}, ...parts.filter(Boolean)) as JsonObject;
+  return Object.keys(joined).length ? joined : undefined;
+}
+
+/**
+ * The fields of the objects an operation's answer (200, JSON) holds at `path` — what a screen's rows may name. Arrays
+ * are looked through: the kanban's answer is a list of lanes, and `['results']` names each lane's cards.
+ */
+export function answerFields(document: JsonObject, operationId: string, path: readonly string[]): ReadonlySet<string> | undefined {
+  for (const item of Object.values((document.paths ?? {}) as JsonObject)) {
+    for (const method of METHODS) {
+      const op = (item as JsonObject)[method] as JsonObject | undefined;
+      if (op?.operationId !== operationId) continue;
+      const answer = resolveLocal(document, ((op.responses ?? {}) as JsonObject)['200'] ?? null) as JsonObject | null;
+      let properties = objectProperties(document, (((answer?.content ?? {}) as JsonObject)['application/json'] as JsonObject | undefined)?.schema ?? null);
+      for (const name of path) properties = properties && objectProperties(document, properties[name] ?? null);
+      return properties && new Set(Object.keys(properties));
+    }
+  }
+  return undefined;
+}
+
 /** The operations of the bundled contract (core/contract/bundle.ts). */
 function multipartModelOf(document: JsonObject, body: JsonObject | null): string | undefined {
   const multipart = ((body?.content ?? {}) as JsonObject)['multipart/form-data'] as JsonObject | undefined;

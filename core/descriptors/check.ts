@@ -19,6 +19,8 @@ export interface CheckContext {
   operations: ReadonlySet<string>;
   /** Component names of the contract's schemas (form schemas). */
   schemas: ReadonlySet<string>;
+  /** The fields of the objects an operation's answer holds at a path (core/contract/operations.ts answerFields). */
+  answerFields: (operation: string, path: readonly string[]) => ReadonlySet<string> | undefined;
   /** The tables of words a format may name: 'label:<Enumeration>' (x-labels of schemas/enums/), 'config:<Type>'. */
   labels: ReadonlySet<string>;
 }
@@ -142,6 +144,15 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
         if (part.screen && !pages.has(part.screen)) errors.push(`${descriptor.file}#/${doc.kind === 'wizard' ? 'steps' : 'parts'}/${i}/screen: no page screens/pages/${part.screen}.json`);
       });
       if (descriptor.file.includes('/dialogs/') && !doc.dialog) errors.push(`${descriptor.file}#: a dialog needs "dialog": {"title": …}`);
+      // A kanban card shows what its lanes' answer carries (AppCard): a field it lacks would show nothing, silently.
+      if (doc.kind === 'kanban') {
+        const operation = (doc.source as { operation?: string } | undefined)?.operation;
+        const items = (doc.lanes as { items?: string } | undefined)?.items;
+        const fields = operation && items ? context.answerFields(operation, [items]) : undefined;
+        for (const [pointer, name] of rowFieldsNamed(doc.card, '#/card')) {
+          if (fields && !fields.has(name)) errors.push(`${descriptor.file}${pointer}: a card has no field ${quoted(name)} (the cards of ${operation} carry ${[...fields].join(', ')})`);
+        }
+      }
       // A report's chart is drawn from its section's columns: a name that is none would draw nothing, silently.
       if (doc.kind === 'report') {
         (doc.sections as Array<{ columns?: Array<{ id: string }>; chart?: { x: string; series: string[] } }>).forEach((section, i) => {
@@ -156,6 +167,16 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   }
   errors.push(...containmentCycles(descriptors));
   return errors;
+}
+
+/** The row fields an expression or a text names (`{"var": "row.x"}`, `"{row.x}"`), with where. */
+function rowFieldsNamed(node: Json, pointer: string): Array<[string, string]> {
+  if (typeof node === 'string') return [...node.matchAll(/\{row\.([A-Za-z0-9_]+)/g)].map((m) => [pointer, m[1]!]);
+  if (Array.isArray(node)) return node.flatMap((child, i) => rowFieldsNamed(child, `${pointer}/${i}`));
+  if (!node || typeof node !== 'object') return [];
+  return Object.entries(node).flatMap(([key, value]): Array<[string, string]> =>
+    key === 'var' && typeof value === 'string' && value.startsWith('row.') ? [[pointer, value.slice(4).split('.')[0]!]] : rowFieldsNamed(value, `${pointer}/${pointerSegment(key)}`),
+  );
 }
 
 /** Pages that hold themselves through their parts or steps: such a page never finishes rendering (it crashes the tab). */

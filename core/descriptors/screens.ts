@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { ROOT } from '../contract/documents.ts';
 import { bundleOpenApi } from '../contract/bundle.ts';
-import { readOperations } from '../contract/operations.ts';
+import { answerFields, readOperations } from '../contract/operations.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from './kinds.ts';
 import { CURRENT_FORMAT, formatOf, migrate, MigrationError } from './migrations.ts';
 import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from './fragments.ts';
@@ -60,6 +60,7 @@ export function contractContext(): CheckContext {
   return {
     operations: new Set(readOperations(contract).map((op) => op.operationId)),
     schemas: new Set([...Object.keys(((contract.components as Record<string, unknown>)?.schemas ?? {}) as Record<string, unknown>), ...formSchemaFiles().keys()]),
+    answerFields: (operation, path) => answerFields(contract, operation, path),
     labels: new Set([...[...enumerationLabels().keys()].map((name) => `label:${name}`), ...Object.keys(enumerationLabels().get('ConfigItemType') ?? {}).map((type) => `config:${type}`)]),
   };
 }

@@ -6,6 +6,7 @@
  */
 import { expect, type Browser, type Page } from '@playwright/test';
 import { hashOf, outbox } from './borrower.ts';
+import { rolePermissions } from '../../core/permissions.ts';
 
 /** The demo accounts' password (README, Demo accounts). */
 export const DEMO_PASSWORD = process.env.E2E_DEMO_PASSWORD ?? 'demo-pass-1234';
@@ -79,6 +80,8 @@ export function staffState(s: StaffSession): Record<string, unknown> {
     officeId: s.officeId === undefined ? 1 : s.officeId,
     officeName: s.officeName === undefined ? 'Bright Smiles Dental' : s.officeName,
     role: s.role === undefined ? 'admin' : s.role,
+    // What a real sign-in reads for the office (Users_GetUserInfo): the role's template of permissions.
+    permissions: s.officeId === null || s.role === null ? [] : rolePermissions(s.role ?? 'admin'),
     userRole: s.userRole ?? null,
     isMultipleOffices: s.isMultipleOffices ?? true,
     userInfoLoaded: true,

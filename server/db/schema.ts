@@ -504,8 +504,8 @@ export const applications = pgTable(
     // which an index declared DESC NULLS LAST could not serve).
     // Office lists, newest first, and their COUNT(*).
     index('applications_office_created_idx').on(t.officeId, t.createdAt),
-    // Kanban and stage-filtered office lists.
-    index('applications_office_stage_created_idx').on(t.officeId, t.stage, t.createdAt),
+    // Kanban and stage-filtered office lists: applications_office_stage_cards_idx (migration 0024), a covering index
+    // drizzle cannot declare.
     // Name prefix filter (LIKE 'q%'); text_pattern_ops makes LIKE usable whatever the collation.
     index('applications_office_search_idx').on(t.officeId, t.searchName.op('text_pattern_ops')),
     index('applications_search_idx').on(t.searchName.op('text_pattern_ops')),

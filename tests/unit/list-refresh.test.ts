@@ -20,8 +20,8 @@ const WRITES = [
   'App_UpdateContractStatus', 'App_SendESignLink', 'App_FinalizeApp', 'App_AddReferenceCode', 'App_SubmitToLender', 'App_SubmitTrans',
   'App_CancelTrans', 'App_SubmitRefund', 'AdminApps_UpdateRefund', 'AdminApps_MarkAppsFunded',
 ];
-/** The row schemas of the application lists (components of the bundled contract). */
-const ROWS = ['AppRow', 'FundedAppRow'];
+/** The row schemas of the application lists and the kanban's cards (components of the bundled contract). */
+const ROWS = ['AppRow', 'FundedAppRow', 'AppCard'];
 
 const contract = bundleOpenApi();
 const schemas = (contract.components as JsonObject).schemas as JsonObject;

@@ -29,6 +29,20 @@ describe('UI descriptors (screens/)', () => {
     expect(report.errors).toEqual(expect.arrayContaining(['screens/pages/error.json: the page holds itself (error → app-detail-logs → error); it would never finish rendering']));
   });
 
+  it("refuse a kanban card that names a field its lanes' answer does not carry", async () => {
+    const report = await checkDescriptors(
+      edited('pages/kanban.json', (doc) => {
+        const card = doc.card as { title: string; lines: unknown[] };
+        card.title = '{row.firstName} {row.referenceCode}';
+        card.lines.push({ label: 'Office', value: { var: 'row.officeName' } });
+      }),
+    );
+    expect(report.errors).toEqual([
+      expect.stringMatching(/^screens\/pages\/kanban\.json#\/card\/title: a card has no field 'referenceCode' \(the cards of App_GetOfficeAppsByStage carry id, firstName, .*updatedAtUtc\)$/),
+      expect.stringMatching(/^screens\/pages\/kanban\.json#\/card\/lines\/4\/value: a card has no field 'officeName' /),
+    ]);
+  });
+
   it('are all in the current format', () => {
     for (const f of files) expect((JSON.parse(f.text) as { format?: number }).format, f.file).toBe(CURRENT_FORMAT);
   });

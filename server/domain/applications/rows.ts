@@ -174,12 +174,43 @@ export async function listApplications(db: Db, scope: ListScope, query: ListQuer
   );
 }
 
-const boards = new StatementCache<{ stage: Stage; laneCount: number; card: RowRecord | null }[]>('app_board_');
+/** What a kanban card shows (AppCard), and what its status chip is worked out from. */
+const cardColumns = {
+  id: applications.id,
+  firstName: applications.firstName,
+  lastName: applications.lastName,
+  amount: applications.amount,
+  stage: applications.stage,
+  isOfferMatch: applications.isOfferMatch,
+  decisionStatus: applications.decisionStatus,
+  lenderName: applications.lenderName,
+  fundingStatus: applications.fundingStatus,
+  updatedAt: applications.updatedAt,
+};
+
+type CardRecord = Pick<RowRecord, keyof typeof cardColumns>;
+export type AppCard = Schemas['AppCard'];
+
+function toAppCard(card: CardRecord): AppCard {
+  return {
+    id: card.id,
+    firstName: card.firstName,
+    lastName: card.lastName,
+    amount: toDollars(card.amount),
+    stage: card.stage,
+    statusChip: statusChip(card),
+    lenderName: card.lenderName,
+    fundingStatus: card.fundingStatus,
+    updatedAtUtc: toUtc(card.updatedAt),
+  };
+}
+
+const boards = new StatementCache<{ stage: Stage; laneCount: number; card: CardRecord | null }[]>('app_board_');
 
 /**
- * The kanban: every active stage with its applications (newest first, at most `perStage` each) and
- * its full count, in one query: for each stage (unnest), a count and the newest cards (lateral joins),
- * each answered from the (office, stage, created) index.
+ * The kanban: every active stage with its newest cards (at most `perStage` each) and its full count, in one query:
+ * for each stage (unnest), a count and the newest cards (lateral joins), both read from the (office, stage, created)
+ * index alone, which carries what a card shows (applications_office_stage_cards_idx).
  */
 export async function applicationsByStage(db: Db, officeId: number, stages: readonly Stage[], search: string | undefined, perStage: number) {
   const params = new Params();
@@ -189,14 +220,7 @@ export async function applicationsByStage(db: Db, officeId: number, stages: read
   const limit = bind('perStage', perStage);
   const rows = await boards.run(db, params.names, params.values, () => {
     const counts = db.select({ laneCount: sql<number>`count(*)`.mapWith(Number).as('lane_count') }).from(applications).where(inLane).as('counts');
-    const cards = db
-      .select(rowColumns)
-      .from(applications)
-      .innerJoin(offices, ofItsOffice)
-      .where(inLane)
-      .orderBy(desc(applications.createdAt), desc(applications.id))
-      .limit(limit)
-      .as('cards');
+    const cards = db.select(cardColumns).from(applications).where(inLane).orderBy(desc(applications.createdAt), desc(applications.id)).limit(limit).as('cards');
     return db
       .select({ stage: sql<Stage>`lane.stage`.as('lane_stage'), laneCount: counts.laneCount, card: cards._.selectedFields })
       .from(sql`unnest(${lanes}::app_stage[]) as lane(stage)`)
@@ -205,6 +229,6 @@ export async function applicationsByStage(db: Db, officeId: number, stages: read
   });
   return stages.map((stage) => {
     const lane = rows.filter((row) => row.stage === stage);
-    return { stage, count: lane[0]?.laneCount ?? 0, results: lane.flatMap((row) => (row.card ? [toAppRow(row.card)] : [])) };
+    return { stage, count: lane[0]?.laneCount ?? 0, results: lane.flatMap((row) => (row.card ? [toAppCard(row.card)] : [])) };
   });
 }

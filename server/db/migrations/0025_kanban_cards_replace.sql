@@ -1,0 +1,1 @@
+DROP INDEX "applications_office_stage_created_idx";

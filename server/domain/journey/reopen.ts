@@ -4,7 +4,10 @@ import type { Db } from '../../db/index.ts';
 import { applicationLenders, applications, offers } from '../../db/schema.ts';
 import { demoServiceUrl, lenderEndpointOf } from '../../lenders/http/endpoint.ts';
 import { teachesDemoService } from '../../lenders/http/demo-teaching.ts';
+import { watchLenderNews } from '../../lenders/http/news.ts';
 import { lenderCatalogue } from '../../lenders/registry.ts';
+import type { LenderAdapter } from '../../lenders/types.ts';
+import type { OfferTerms } from '../../../core/lenders/terms.ts';
 import { writeLogs, type ApplicationRecord } from '../applications/records.ts';
 import { applicantOf } from './applicant.ts';
 import { routePath } from './routing.ts';
@@ -67,15 +70,28 @@ async function reopen(db: Db, settings: Settings, app: ApplicationRecord): Promi
   // plans are made up, not its lenders').
   const offer = answer.offers.find((o) => o.productCode === app.productCode) ?? answer.offers.find((o) => o.isDefault) ?? answer.offers[0];
   if (!answer.lenderAppId || !offer) return `the lender answered ${answer.status} without offers`;
+  // A lender that decides by callback may send it after its status told the decision: until the new id is recorded
+  // below, its callback waits in the queue (it then finds the decision recorded) instead of meeting the old id.
+  const watch = watchLenderNews(adapter.code, answer.lenderAppId);
+  try {
+    await reopenAs(db, settings, app, adapter, chosen, answer.lenderAppId, offer);
+  } finally {
+    watch.close();
+  }
+  return null;
+}
+
+/** The lender's new id, plan and contract, recorded and set in the lender service's books as the portal has them. */
+async function reopenAs(db: Db, settings: Settings, app: ApplicationRecord, adapter: LenderAdapter, chosen: typeof offers.$inferSelect, lenderAppId: string, offer: OfferTerms): Promise<void> {
   const opened = await adapter.select({
-    appId: app.id, lenderAppId: answer.lenderAppId, productCode: offer.productCode, amount: offer.amount,
+    appId: app.id, lenderAppId: lenderAppId, productCode: offer.productCode, amount: offer.amount,
     returnUrl: `${settings.publicUrl}/#${routePath('app-borrower-id', { id: app.id })}`,
   });
   const { productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount } = offer;
   const standing = AT_LENDER[app.stage as AtLender];
-  if (standing) await restoreContract(settings, adapter.code, answer.lenderAppId, standing, amount);
+  if (standing) await restoreContract(settings, adapter.code, lenderAppId, standing, amount);
   await db.transaction(async (tx) => {
-    await tx.update(applicationLenders).set({ lenderAppId: answer.lenderAppId }).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, app.lenderId!)));
+    await tx.update(applicationLenders).set({ lenderAppId: lenderAppId }).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, app.lenderId!)));
     await tx
       .update(offers)
       .set({ productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount, interestRate: offer.interestRate, minLine: offer.minLine, maxLine: offer.maxLine, originationFee: offer.originationFee, totalCost: offer.totalCost, totalInterest: offer.totalInterest, promoMonthlyPayment: offer.promoMonthlyPayment, discountAmount: offer.discountAmount })
@@ -88,11 +104,10 @@ async function reopen(db: Db, settings: Settings, app: ApplicationRecord): Promi
       {
         kind: 'Event',
         message: 'Opened again at the lender (demo)',
-        data: { lender: adapter.code, requestId: answer.lenderAppId, contractId: opened.contractId, product: productCode, amountCents: amount, before: { contractId: app.contractId, product: app.productCode, amountCents: app.amount } },
+        data: { lender: adapter.code, requestId: lenderAppId, contractId: opened.contractId, product: productCode, amountCents: amount, before: { contractId: app.contractId, product: app.productCode, amountCents: app.amount } },
       },
     ]);
   });
-  return null;
 }
 
 /**

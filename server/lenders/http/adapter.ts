@@ -10,7 +10,7 @@ import { repriceTerms, type PricedTerms } from '../../../core/lenders/payments.t
 import type { LenderDescriptor } from '../../../core/lenders/descriptor.ts';
 import type { Applicant, LenderAdapter, LenderEventEffect, LenderOrderAnswer, PrequalAnswer, StoredOffer } from '../types.ts';
 import { identityQuestionsOf, prequalAnswerOf } from './answers.ts';
-import { lenderNews } from './news.ts';
+import { watchLenderNews, type LenderNewsWatch } from './news.ts';
 import { contractEffectOf } from '../events.ts';
 import { lenderClient, type CallOptions, type CallResult, type ClientDependencies, type LenderEndpoint, type OperationName } from './client.ts';
 import { MappingError, read, render } from './mapping.ts';
@@ -114,15 +114,23 @@ export function httpAdapter(descriptor: LenderDescriptor, endpoint: LenderEndpoi
   async function decided(first: unknown, signal: AbortSignal, deadline: number, discountRate: number | null): Promise<PrequalAnswer> {
     let mapped = first;
     const place = '/http/operations/prequalify/answer';
-    while (isPending(mapped)) {
-      const lenderAppId = read.text((mapped as Record<string, unknown>).lenderAppId, `${place}/lenderAppId`);
-      const left = deadline - Date.now() - ANSWER_MARGIN_MS;
-      if (!http.operations.status || left <= 0 || signal.aborted) return { ...errorAnswer(), status: 'PendingReview', lenderAppId };
-      await lenderNews(lender.code, lenderAppId, Math.min(http.pollMs ?? POLL_MS, left), signal);
-      const { mapped: now } = await answerOf('status', base({ id: null, lenderAppId }), { signal });
-      if (now !== undefined) mapped = now;
+    // Watched from the first wait to the decision: a callback that comes while the status is being read is this
+    // pre-qualification's news too, not applied beside it.
+    let watch: LenderNewsWatch | undefined;
+    try {
+      while (isPending(mapped)) {
+        const lenderAppId = read.text((mapped as Record<string, unknown>).lenderAppId, `${place}/lenderAppId`);
+        const left = deadline - Date.now() - ANSWER_MARGIN_MS;
+        if (!http.operations.status || left <= 0 || signal.aborted) return { ...errorAnswer(), status: 'PendingReview', lenderAppId };
+        watch ??= watchLenderNews(lender.code, lenderAppId);
+        await watch.wait(Math.min(http.pollMs ?? POLL_MS, left), signal);
+        const { mapped: now } = await answerOf('status', base({ id: null, lenderAppId }), { signal });
+        if (now !== undefined) mapped = now;
+      }
+      return prequalAnswerOf(mapped, place, discountRate);
+    } finally {
+      watch?.close();
     }
-    return prequalAnswerOf(mapped, place, discountRate);
   }
 
   return {

@@ -3,33 +3,65 @@
  * pre-qualification waiting on that lender's decision: it reads the decision at once instead of at its next poll. On
  * several processes a callback may reach another one; the waiting side's poll covers that.
  */
-type Waiter = () => void;
 
-const waiting = new Map<string, Set<Waiter>>();
-const keyOf = (code: string, lenderAppId: string) => `${code}\n${lenderAppId}`;
-
-/** The callback's side: wakes whoever waits on this application of this lender; whether anyone did. */
-export function tellLenderNews(code: string, lenderAppId: string): boolean {
-  const waiters = [...(waiting.get(keyOf(code, lenderAppId)) ?? [])];
-  for (const wake of waiters) wake();
-  return waiters.length > 0;
+/** One pre-qualification's interest in one application, from its first wait to its decision. */
+interface Watch {
+  /** Ends the wait under way, if one is. */
+  wake?: () => void;
+  /** News came while no wait was under way (the status was being read): the next wait ends at once. */
+  told: boolean;
 }
 
-/** The waiting side: resolves on news, after `ms`, or when `signal` aborts, whichever comes first. */
-export function lenderNews(code: string, lenderAppId: string, ms: number, signal: AbortSignal): Promise<void> {
+const watching = new Map<string, Set<Watch>>();
+const keyOf = (code: string, lenderAppId: string) => `${code}\n${lenderAppId}`;
+
+/**
+ * The callback's side: tells whoever watches this application of this lender; whether anyone does. A watcher between
+ * two waits counts: the callback is then left to it, not applied beside it.
+ */
+export function tellLenderNews(code: string, lenderAppId: string): boolean {
+  const watches = watching.get(keyOf(code, lenderAppId));
+  if (!watches?.size) return false;
+  for (const watch of watches) {
+    watch.told = true;
+    watch.wake?.();
+  }
+  return true;
+}
+
+export interface LenderNewsWatch {
+  /** Resolves on news (at once if some came since the last wait), after `ms`, or when `signal` aborts. */
+  wait(ms: number, signal: AbortSignal): Promise<void>;
+  /** The decision is read: news of this application is no longer this watcher's. */
+  close(): void;
+}
+
+/** The waiting side: watches one application of one lender from the first wait to the decision. */
+export function watchLenderNews(code: string, lenderAppId: string): LenderNewsWatch {
   const key = keyOf(code, lenderAppId);
-  return new Promise((resolve) => {
-    const waiters = waiting.get(key) ?? new Set<Waiter>();
-    waiting.set(key, waiters);
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      waiters.delete(done);
-      if (waiters.size === 0) waiting.delete(key);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    waiters.add(done);
-  });
+  const watch: Watch = { told: false };
+  const watches = watching.get(key) ?? new Set<Watch>();
+  watching.set(key, watches);
+  watches.add(watch);
+  return {
+    wait(ms, signal) {
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          watch.wake = undefined;
+          watch.told = false;
+          resolve();
+        };
+        const timer = setTimeout(done, watch.told || signal.aborted ? 0 : ms);
+        signal.addEventListener('abort', done, { once: true });
+        watch.wake = done;
+      });
+    },
+    close() {
+      watch.wake?.();
+      watches.delete(watch);
+      if (watches.size === 0) watching.delete(key);
+    },
+  };
 }

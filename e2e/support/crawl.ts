@@ -513,6 +513,19 @@ async function openAnew(page: Page, url: string): Promise<void> {
   }
 }
 
+/**
+ * Lets the page's fades and slides end before axe-core reads its colours: mid-fade a text's contrast is not the page's
+ * (seen under a full run's load: colour-contrast on a page that passed alone). Endless ones (a spinner) are not awaited.
+ */
+async function animationsEnded(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
+}
+
 /** Where a visit ended, and the texts it showed there (none outside the app). */
 interface Seen {
   landed: string;
@@ -536,6 +549,7 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
   if (h1 === 0) found.push('no heading (h1)');
   found.push(...wordsProblems(texts));
   if (options.axe(html.replace(/>[^<]*</g, '><').replace(/\d+/g, '0'))) {
+    await animationsEnded(page);
     const results = await new AxeBuilder({ page }).analyze();
     for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
       found.push(`axe ${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);

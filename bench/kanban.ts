@@ -7,7 +7,7 @@
  *   benchKanban(options: KanbanBenchOptions): Promise<KanbanBenchResult>
  *
  *   options.baseUrl   origin of a running server (plain http with TLS_MODE=proxy, or https with its own certificate)
- *   options.officeId  the office whose board is measured (the bench office seeded by server/db/seed/bulk.ts)
+ *   options.officeId  the office whose board is measured (the bench office seeded by server/seed/bulk.ts)
  *   options.token     a bearer access token of a user who may read that office (bench/run.ts: `issuer.token(...)`);
  *                     without one the bench signs in at the server's built-in provider as options.email
  *                     (default admin@demo.test, a platform admin, who may read every office) with options.password

@@ -12,8 +12,8 @@ import { loadSettings } from '../server/config.ts';
 import { decryptPii } from '../server/crypto/pii.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
 import { userOffices, users } from '../server/db/schema.ts';
-import { seedBulk } from '../server/db/seed/bulk.ts';
-import { seedDemo } from '../server/db/seed/demo.ts';
+import { seedBulk } from '../server/seed/bulk.ts';
+import { seedDemo } from '../server/seed/demo.ts';
 import { ACTIVE_STAGES } from '../server/domain/applications/status.ts';
 import { FIXTURE_MARK, PROFILES, type Fixture, type Profile } from './profiles.ts';
 

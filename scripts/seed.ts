@@ -2,8 +2,8 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { loadSettings } from '../server/config.ts';
 import { openDatabase, type Db } from '../server/db/index.ts';
-import { seedBulk } from '../server/db/seed/bulk.ts';
-import { seedDemo } from '../server/db/seed/demo.ts';
+import { seedBulk } from '../server/seed/bulk.ts';
+import { seedDemo } from '../server/seed/demo.ts';
 
 /**
  * npm run seed                                      demo data (idempotent)

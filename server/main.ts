@@ -7,7 +7,7 @@
 import cluster from 'node:cluster';
 import { loadSettings, SettingsError, type Settings } from './config.ts';
 import { openDatabase } from './db/index.ts';
-import { seedDemo, DEMO_ACCOUNTS } from './db/seed/demo.ts';
+import { seedDemo, DEMO_ACCOUNTS } from './seed/demo.ts';
 import { reopenAtLenders } from './domain/journey/reopen.ts';
 import { buildServer } from './app.ts';
 import { CertificateError, loadCertificate, type TlsMaterial } from './identity/certificate.ts';

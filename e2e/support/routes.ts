@@ -72,7 +72,7 @@ export interface Visitor {
 const officeRoles = read<{ enum: string[] }>('schemas/enums/office-role.json').enum;
 const userRoles = read<{ enum: string[] }>('schemas/enums/user-role.json').enum;
 
-/** Demo accounts by role (server/db/seed/demo.ts): the office role's first user, the internal role's user. */
+/** Demo accounts by role (server/seed/demo.ts): the office role's first user, the internal role's user. */
 const DEMO_EMAIL: Record<string, string> = {
   admin: 'office.admin@demo.test',
   support: 'office.support@demo.test',

@@ -19,7 +19,7 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
-import type { CreditScoreUsed } from '../lenders/types.ts';
+import type { CreditScoreUsed } from '../../core/lenders/terms.ts';
 import type { KbaQuestion } from '../../codegen/generated/schemas.ts';
 
 /*

@@ -1,7 +1,7 @@
 import { createJobRunner, registerJobRunner, type JobRunner } from '../jobs/runner.ts';
 import type { Services } from '../services.ts';
 import { lenderNewsQueues } from './journey/lender-news.ts';
-import { lenderOrderQueues } from './journey/lender-orders.ts';
+import { lenderOrderQueues } from './applications/lender-orders.ts';
 import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
 import { webhookQueues } from '../events/webhook-delivery.ts';

@@ -19,3 +19,6 @@ export type Caller =
   | { kind: 'borrower'; appId: number }
   /** A partner's software, by an office's API key: what the key's office may show it. */
   | { kind: 'partner'; officeId: number; keyId: number; name: string };
+
+/** A platform admin (df.admin, dfi.admin): sees every office. */
+export const isInternal = (caller: Caller) => caller.kind === 'staff' && (caller.userRole === 'df.admin' || caller.userRole === 'dfi.admin');

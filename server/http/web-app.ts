@@ -13,7 +13,6 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Settings } from '../config.ts';
-import { signInOrigins } from '../identity/paths.ts';
 import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
 import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
 import { descriptorSetPath } from '../descriptors/live.ts';
@@ -98,4 +97,18 @@ export async function registerWebApp(app: FastifyInstance, settings: Settings, w
     acceptRanges: false,
     setHeaders: assetHeaders,
   });
+}
+
+/**
+ * The origins the browser talks to for sign-in (discovery, token, end-session): the page's
+ * Content-Security-Policy needs them in connect-src (and form-action). For the built-in provider, the
+ * origin of PUBLIC_URL: 'self' on that host, but not on a brand's own host (docs/decisions/0180).
+ */
+export function signInOrigins(
+  identity: { kind: 'builtin' } | { kind: 'external'; authority: string; knownAuthorities: string[]; passwordResetAuthority: string | undefined; metadataUrl: string },
+  publicUrl: string,
+): string[] {
+  if (identity.kind === 'builtin') return [new URL(publicUrl).origin];
+  const urls = [identity.authority, identity.metadataUrl, ...(identity.passwordResetAuthority ? [identity.passwordResetAuthority] : []), ...identity.knownAuthorities.map((host) => `https://${host}`)];
+  return [...new Set(urls.map((url) => new URL(url).origin))];
 }

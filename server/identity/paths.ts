@@ -14,17 +14,3 @@ export const signUpLink = (publicUrl: string, token: string, brand: string): str
 
 /** The web app's invitation page (spec route /users/invite/{id}); the id is the invitation token. */
 export const inviteLink = (publicUrl: string, token: string): string => `${publicUrl}/#/users/invite/${token}`;
-
-/**
- * The origins the browser talks to for sign-in (discovery, token, end-session): the page's
- * Content-Security-Policy needs them in connect-src (and form-action). For the built-in provider, the
- * origin of PUBLIC_URL: 'self' on that host, but not on a brand's own host (docs/decisions/0180).
- */
-export function signInOrigins(
-  identity: { kind: 'builtin' } | { kind: 'external'; authority: string; knownAuthorities: string[]; passwordResetAuthority: string | undefined; metadataUrl: string },
-  publicUrl: string,
-): string[] {
-  if (identity.kind === 'builtin') return [new URL(publicUrl).origin];
-  const urls = [identity.authority, identity.metadataUrl, ...(identity.passwordResetAuthority ? [identity.passwordResetAuthority] : []), ...identity.knownAuthorities.map((host) => `https://${host}`)];
-  return [...new Set(urls.map((url) => new URL(url).origin))];
-}

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import type { Settings } from '../config.ts';
 import type { Db } from '../db/index.ts';
-import { inviteByToken } from '../domain/users/invites.ts';
+import { inviteByToken } from './invitations.ts';
 import { sendEmail } from '../notify/outbox.ts';
 import { accountExistsEmail, confirmSignUpEmail, failedSignInsEmail, passwordResetEmail } from '../notify/messages.ts';
 import {

@@ -2,9 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applicationLenders, applications, lenders, offers } from '../db/schema.ts';
 import { CALLBACK_PATH } from './portal-addresses.ts';
-import { OPEN_STAGES } from '../domain/journey/esign.ts';
 import { normalName } from '../../core/typed-name.ts';
-import { AFTER_SIGNING } from '../domain/journey/routing.ts';
+import { AFTER_SIGNING, SIGNING_OPEN } from '../../core/signing-stages.ts';
 import type { Services } from '../services.ts';
 import { escapeHtml } from '../../core/html.ts';
 import { lenderCatalogue } from './registry.ts';
@@ -57,7 +56,7 @@ async function findApplication(services: Services, code: string, lenderAppId: st
 
 const portalUrl = (services: Services, appId: number) => `${services.settings.publicUrl}/#/app/borrower/${appId}`;
 const isChosen = (found: Found) => found.app.lenderId === found.lenderId;
-const signsHere = (found: Found) => found.lender.journey.esign === 'lender' && isChosen(found) && OPEN_STAGES.has(found.app.stage);
+const signsHere = (found: Found) => found.lender.journey.esign === 'lender' && isChosen(found) && SIGNING_OPEN.has(found.app.stage);
 const signedHere = (found: Found) => isChosen(found) && AFTER_SIGNING.includes(found.app.stage);
 
 function backToPortal(services: Services, found: Found): string {

@@ -3,7 +3,7 @@ import type { Db } from '../../server/db/index.ts';
 import { applicationLenders, applications, lenders, lenderTransactions, offers, refunds, stipulations, type appStage } from '../../server/db/schema.ts';
 
 /**
- * Applications made for a test, in the states the demo seed uses (server/db/seed/demo-applications.ts),
+ * Applications made for a test, in the states the demo seed uses (server/seed/demo-applications.ts),
  * so that tests of finalize, funding and refunds never change the demo rows other tests read.
  * Amounts are cents, as in the database.
  */

@@ -17,7 +17,7 @@ import { SAMPLE, uploadBody } from '../support/multipart.ts';
 import { insertApplication, insertLenderTransaction, insertRefund, insertStipulation } from './apps-fixtures.ts';
 import { JOURNEY_PLACEHOLDER, journeyExampleFixtures, journeyExamples, type JourneyExampleFixtures } from './journey-examples.ts';
 
-/** Ids from the demo seed (server/db/seed/): offices from 100, applications from 1000. */
+/** Ids from the demo seed (server/seed/): offices from 100, applications from 1000. */
 export const DEMO = {
   brightSmiles: 100,
   lakeside: 101,

@@ -4,7 +4,7 @@ import type { components } from '../../codegen/generated/api.ts';
 import { addBusinessDays } from '../../core/business-days.ts';
 import { applications, jobs, offices } from '../../server/db/schema.ts';
 import { DAILY_FUNDING_QUEUE, dailyFundingQueues, enqueueDailyFundingReport } from '../../server/domain/funding/daily-report.ts';
-import { bankDay } from '../../server/domain/funding/steps.ts';
+import { bankDay } from '../../server/domain/applications/funding-steps.ts';
 import { toUsDate } from '../../server/domain/values.ts';
 import { PLATFORM } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';

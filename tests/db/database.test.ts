@@ -8,8 +8,8 @@ import { decryptPii, last4 } from '../../server/crypto/pii.ts';
 import { openPglite, type Database, type Db } from '../../server/db/index.ts';
 import * as schema from '../../server/db/schema.ts';
 import { ROOT } from '../../core/contract/documents.ts';
-import { seedBulk } from '../../server/db/seed/bulk.ts';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed/demo.ts';
+import { seedBulk } from '../../server/seed/bulk.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/seed/demo.ts';
 import { prefixRange } from '../../server/domain/search.ts';
 import { verifyPassword } from '../../server/identity/password.ts';
 

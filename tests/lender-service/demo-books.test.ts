@@ -8,7 +8,7 @@ import { loadConfig } from '../../lender-service/config.ts';
 import { loadSettings, type Settings } from '../../server/config.ts';
 import { openDatabase, type Database } from '../../server/db/index.ts';
 import { applicationLenders, applications } from '../../server/db/schema.ts';
-import { seedDemo } from '../../server/db/seed/demo.ts';
+import { seedDemo } from '../../server/seed/demo.ts';
 import { reopenAtLenders } from '../../server/domain/journey/reopen.ts';
 import { lenderCatalogue } from '../../server/lenders/registry.ts';
 

@@ -13,7 +13,7 @@ import { loadConfig } from '../../lender-service/config.ts';
 import { buildServer } from '../../server/app.ts';
 import { loadSettings } from '../../server/config.ts';
 import { openDatabase, type Database } from '../../server/db/index.ts';
-import { seedDemo } from '../../server/db/seed/demo.ts';
+import { seedDemo } from '../../server/seed/demo.ts';
 import { submitApplication } from '../../server/domain/journey/prequal.ts';
 import type { Caller } from '../../server/http/caller.ts';
 import { createTokenVerifiers } from '../../server/identity/tokens.ts';

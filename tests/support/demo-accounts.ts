@@ -1,4 +1,4 @@
-/** The demo seed's staff accounts (server/db/seed/demo.ts) by what they may do. */
+/** The demo seed's staff accounts (server/seed/demo.ts) by what they may do. */
 export const OFFICE_ADMIN = 'office.admin@demo.test'; // admin of offices 100 and 101
 export const SUPPORT = 'office.support@demo.test'; // support in 100
 export const TPA = 'tpa@demo.test'; // tpa in 101

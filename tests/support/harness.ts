@@ -7,7 +7,7 @@ import { exportJWK, generateKeyPair, SignJWT, createLocalJWKSet } from 'jose';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadSettings, type Settings } from '../../server/config.ts';
 import { openDatabase, type Database } from '../../server/db/index.ts';
-import { seedDemo } from '../../server/db/seed/demo.ts';
+import { seedDemo } from '../../server/seed/demo.ts';
 import { buildServer } from '../../server/app.ts';
 import { createTokenVerifiers, issueBorrowerToken } from '../../server/identity/tokens.ts';
 import type { TokenVerifiers } from '../../server/http/access.ts';

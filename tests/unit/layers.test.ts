@@ -83,6 +83,33 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
+/**
+ * The room a file stands in, as farm-studio draws the house: a folder of server/ or src/ (server/domain/'s folders each
+ * on their own), or the file itself when it stands alone.
+ */
+function roomOf(file: string): string | undefined {
+  const parts = relative(ROOT, file).split(sep);
+  if (parts[0] !== 'server' && parts[0] !== 'src') return undefined;
+  const depth = parts[0] === 'server' && parts[1] === 'domain' ? 3 : 2;
+  return parts.slice(0, Math.min(depth, parts.length)).join('/');
+}
+
+/** The imports between rooms: a room importing another, once. */
+function roomGraph(files: Map<string, string[]>): Map<string, string[]> {
+  const rooms = new Map<string, Set<string>>();
+  for (const [file, targets] of files) {
+    const from = roomOf(file);
+    if (!from) continue;
+    const to = rooms.get(from) ?? new Set<string>();
+    rooms.set(from, to);
+    for (const target of targets) {
+      const room = roomOf(target);
+      if (room && room !== from) to.add(room);
+    }
+  }
+  return new Map([...rooms].map(([room, to]) => [room, [...to]]));
+}
+
 describe('the layers', () => {
   for (const layer of Object.keys(FORBIDDEN) as Layer[]) {
     it(`${layer}/ imports nothing of ${[...FORBIDDEN[layer].folders].join(' or ')}${FORBIDDEN[layer].packages ? ', nor a UI or server package' : ''}`, () => {
@@ -103,6 +130,10 @@ describe('the layers', () => {
 
   it('have no import circles: each file can be read, tested and split without the ones that import it', () => {
     expect(circles(importGraph()).map((circle) => circle.map((f) => relative(ROOT, f).split(sep).join('/')).join(' → '))).toEqual([]);
+  });
+
+  it("server/ and src/ import one way between their rooms (server/domain/'s folders among them): no arrow runs back up", () => {
+    expect(circles(roomGraph(importGraph())).map((circle) => circle.join(' → '))).toEqual([]);
   });
 
   it('finds a circle when there is one', () => {

@@ -6,7 +6,7 @@ import { lazyAuthPort, needsAuthAtStart } from '../../src/app/lazy-auth.ts';
 import type { AuthPort } from '../../src/app/auth-port.ts';
 import { signedOutAuthPort } from '../../src/app/auth-port.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
-import { signInOrigins } from '../../server/identity/paths.ts';
+import { signInOrigins } from '../../server/http/web-app.ts';
 import { appOriginAllowed } from '../../server/identity/provider.ts';
 import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
 import { readDescriptor } from '../../core/descriptors/read.ts';

@@ -3,7 +3,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { StatementCache } from '../../db/prepared.ts';
 import { applicationLenders, applications, files, lenders, offers, offices, refunds } from '../../db/schema.ts';
-import { ADVERSE_ACTION_KIND } from '../notices/adverse-action.ts';
+import { ADVERSE_ACTION_KIND } from './adverse-action.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { creditTermsOf, disclose } from '../../../core/credit.ts';

@@ -6,9 +6,9 @@ import type { Caller } from '../../http/caller.ts';
 import { toCents } from '../values.ts';
 import { displayFlags } from './status.ts';
 import { fieldError, lockApplication, notAllowedNow, writeLogs } from './records.ts';
-import { enqueueLenderOrder } from '../journey/lender-orders.ts';
+import { enqueueLenderOrder } from './lender-orders.ts';
 import { recordApplicationChange } from '../../events/application-events.ts';
-import { depositAfterRequest } from '../funding/steps.ts';
+import { depositAfterRequest } from './funding-steps.ts';
 
 type Schemas = components['schemas'];
 

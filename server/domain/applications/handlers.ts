@@ -2,12 +2,12 @@ import type { Handlers } from '../../http/handler-types.ts';
 import { getApplication } from './detail.ts';
 import { appFileList, uploadAppFile } from './files.ts';
 import { finalizeApplication } from './finalize.ts';
-import { catalogueOf } from '../journey/office-lenders.ts';
+import { catalogueOf } from '../offices/office-lenders.ts';
 import { addReferenceCode, appLenderAnswers, appStipulations } from './followup.ts';
 import { appNoteList, upsertAppNote } from './notes.ts';
 import { applicationsByStage, listApplications } from './rows.ts';
 import { ACTIVE_STAGES, INACTIVE_STAGES } from './status.ts';
-import { belonging, locationsInView } from '../organizations/locations.ts';
+import { belonging, locationsInView } from '../users/locations.ts';
 import { cancelLenderTransaction, lenderTransactionList, submitLenderTransaction } from './transactions.ts';
 
 type ApplicationReads = 'App_GetOfficeApps' | 'App_GetOfficeAppsByStage' | 'App_GetOfficeInactiveApps';

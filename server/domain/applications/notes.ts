@@ -2,9 +2,8 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
 import { appNotes, users } from '../../db/schema.ts';
-import type { Caller } from '../../http/caller.ts';
+import { isInternal, type Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { isInternal } from '../offices/records.ts';
 import { toUtc } from '../values.ts';
 import { lockApplication, staffUserId, writeLogs } from './records.ts';
 

@@ -10,7 +10,7 @@ import { sendEmail } from '../../notify/outbox.ts';
 import { activeAdminContacts, type MailContext } from '../offices/office-mail.ts';
 import { lockOffice, message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
-import { MAX_WRONG_PAIRS, triesLeft } from './tries.ts';
+import { MAX_WRONG_PAIRS, triesLeft } from '../offices/bank-tries.ts';
 
 type OfficeRecord = typeof offices.$inferSelect;
 

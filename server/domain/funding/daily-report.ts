@@ -8,7 +8,7 @@ import type { JobOutcome, QueueWork } from '../../jobs/runner.ts';
 import { sendEmail } from '../../notify/outbox.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 import { fromUsDate, toUsDate } from '../values.ts';
-import { bankDay } from './steps.ts';
+import { bankDay } from '../applications/funding-steps.ts';
 import { depositedSince, fundingFigures } from './tracker.ts';
 
 /**

@@ -1,6 +1,6 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { contentDisposition } from '../files/content.ts';
-import { CSV_TYPE, csvFile, dollars, fileDate, text, value } from './csv.ts';
+import { CSV_TYPE, csvFile, dollars, fileDate, text, value } from '../csv.ts';
 import { markFunded } from './mark.ts';
 import { allFunded, fundedDate, listFunded, netCents } from './rows.ts';
 

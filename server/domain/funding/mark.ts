@@ -6,7 +6,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { calendarDate, fieldError, writeLogs } from '../applications/records.ts';
 import { toUsDate } from '../values.ts';
-import { csvFile, dollars, text, value } from './csv.ts';
+import { csvFile, dollars, text, value } from '../csv.ts';
 import { fundedColumns, fundedDate, netCents, type FundedRecord } from './rows.ts';
 import { recordApplicationChange } from '../../events/application-events.ts';
 

@@ -7,9 +7,9 @@ import type { Handlers } from '../../http/handler-types.ts';
 import { contentDisposition } from '../files/content.ts';
 import { officeChoices } from '../reports/choices.ts';
 import { toUsDate } from '../values.ts';
-import { CSV_TYPE, csvFile, dollars, fileDate, text, value } from './csv.ts';
+import { CSV_TYPE, csvFile, dollars, fileDate, text, value } from '../csv.ts';
 import { reconcileDeposits } from './reconcile.ts';
-import { bankDay } from './steps.ts';
+import { bankDay } from '../applications/funding-steps.ts';
 import { allTracker, fundingFigures, listTracker, toTrackerRow } from './tracker.ts';
 
 type Operation = 'Funding_GetTracker' | 'Funding_GetTrackerCSV' | 'Funding_GetSummary' | 'Funding_Reconcile';

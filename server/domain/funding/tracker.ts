@@ -6,7 +6,7 @@ import { applicantSearch } from '../applications/rows.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { toDollars, toUsDate } from '../values.ts';
 import { discountCents, CSV_ROW_LIMIT } from './rows.ts';
-import { bankDay } from './steps.ts';
+import { bankDay } from '../applications/funding-steps.ts';
 
 type Schemas = components['schemas'];
 type Step = Schemas['FundingStep'];

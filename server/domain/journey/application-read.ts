@@ -8,7 +8,7 @@ import { readApplication, type Application } from '../applications/detail.ts';
 import { moveApplication } from '../applications/moves.ts';
 import { lockApplication } from '../applications/records.ts';
 import { contractChange } from './lender-news.ts';
-import { catalogueOf } from './office-lenders.ts';
+import { catalogueOf } from '../offices/office-lenders.ts';
 import { nextRoute } from './routing.ts';
 import { journeyStateOf } from './state.ts';
 

@@ -3,7 +3,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { files } from '../../db/schema.ts';
 import type { Services } from '../../services.ts';
 import { documentLink } from '../files/links.ts';
-import { ADVERSE_ACTION_KIND } from '../notices/adverse-action.ts';
+import { ADVERSE_ACTION_KIND } from '../applications/adverse-action.ts';
 import { toUtc } from '../values.ts';
 import { CONSENT_KIND, SIGNED_KIND } from './esign.ts';
 

@@ -20,12 +20,13 @@ import { moveApplication } from '../applications/moves.ts';
 import { appendESignEvent, esignEvents } from './esign-events.ts';
 import { kbaSummary } from './kba-records.ts';
 import { borrowerLink, issueLinkToken } from './links.ts';
-import { adapterOf, catalogueOf, lenderAppIdOf } from './office-lenders.ts';
+import { adapterOf, catalogueOf, lenderAppIdOf } from '../offices/office-lenders.ts';
 import { journeyStateOf } from './state.ts';
 import { clientOf } from '../../http/client.ts';
 import { lenderStepPath, nextRoute } from './routing.ts';
 import { requestLocale, speakerFor } from '../../descriptors/languages.ts';
 import { normalName } from '../../../core/typed-name.ts';
+import { SIGNING_OPEN } from '../../../core/signing-stages.ts';
 
 type Schemas = components['schemas'];
 type SubStatus = ApplicationRecord['contractSubStatus'];
@@ -143,9 +144,6 @@ async function esignResult(services: Services, appId: number, language: string |
   };
 }
 
-/** Stages in which the borrower may still sign. */
-export const OPEN_STAGES: ReadonlySet<string> = new Set(['OfferSelected', 'SigningRequired']);
-
 /**
  * App_SubmitForESign: generates the loan documents of the selected offer (once per contract) and
  * opens the signing ceremony: stage SigningRequired, sub-status ESignGenerated. Lender-hosted
@@ -156,7 +154,7 @@ export async function submitForESign(services: Services, caller: Caller, appId: 
   const client = clientOf(request);
   await services.db.transaction(async (tx) => {
     const app = await lockApplication(tx, appId);
-    if (!OPEN_STAGES.has(app.stage) || app.contractStatus === 'Signed' || !app.contractId) throw notReady();
+    if (!SIGNING_OPEN.has(app.stage) || app.contractStatus === 'Signed' || !app.contractId) throw notReady();
     if (!isPlatformSigning(services, app)) {
       if (app.stage !== 'SigningRequired') {
         await moveApplication(tx, app, caller, { stage: 'SigningRequired', contractSubStatus: 'ESignLinkSent', statusText: `Signing on ${app.lenderName ?? 'the lender'}'s site` }, 'Sent to the lender to sign');
@@ -351,7 +349,7 @@ export async function sendESignLink(services: Services, caller: Caller, body: Sc
   const sent = await services.db.transaction(async (tx) => {
     const app = await lockApplication(tx, body.appId);
     if (!app.enableRemoteSign) throw HttpProblem.conflict("Remote signing was not enabled for this application ('Enable Remote Sign').");
-    if (!OPEN_STAGES.has(app.stage) || app.contractStatus === 'Signed' || !app.contractId) throw notReady();
+    if (!SIGNING_OPEN.has(app.stage) || app.contractStatus === 'Signed' || !app.contractId) throw notReady();
     const [office] = await tx.select({ name: offices.name }).from(offices).where(eq(offices.id, app.officeId));
     const hours = settings.linkTokenTtlHours;
     const channels: string[] = [];

@@ -13,7 +13,7 @@ import { moveApplication } from '../applications/moves.ts';
 import { applicantOf } from './applicant.ts';
 import { appendESignEvent, esignEvents } from './esign-events.ts';
 import { KBA_ATTEMPTS, KBA_MINUTES, kbaAnswerHash, kbaSummary } from './kba-records.ts';
-import { adapterOf, catalogueOf, lenderAppIdOf } from './office-lenders.ts';
+import { adapterOf, catalogueOf, lenderAppIdOf } from '../offices/office-lenders.ts';
 import { clientOf } from '../../http/client.ts';
 import { wordsFor } from '../../descriptors/languages.ts';
 import type { Words } from '../../../core/i18n.ts';

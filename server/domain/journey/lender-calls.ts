@@ -16,7 +16,7 @@ import { lockApplication } from '../applications/records.ts';
 import { toDollars, toUtc } from '../values.ts';
 import { offerList } from './offers.ts';
 import { moveApplication } from '../applications/moves.ts';
-import { adapterOf, catalogueOf } from './office-lenders.ts';
+import { adapterOf, catalogueOf } from '../offices/office-lenders.ts';
 import { sha256Hex } from '../../esign/consent.ts';
 import { enqueue } from '../../jobs/queue.ts';
 import { createJobRunner } from '../../jobs/runner.ts';

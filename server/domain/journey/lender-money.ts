@@ -4,7 +4,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { updateRefund } from '../refunds/refunds.ts';
 import type { ApplicationRecord } from '../applications/records.ts';
-import { depositAfterLenderPaid } from '../funding/steps.ts';
+import { depositAfterLenderPaid } from '../applications/funding-steps.ts';
 
 /**
  * Money a lender says it moved, by its callback (decision 0272). The lender pays the platform and the platform pays

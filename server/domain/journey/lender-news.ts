@@ -11,7 +11,7 @@ import type { Services } from '../../services.ts';
 import { lockApplication, writeLogs, type ApplicationRecord } from '../applications/records.ts';
 import { moveApplication } from '../applications/moves.ts';
 import { applicantOf } from './applicant.ts';
-import { catalogueOf, discountRateOf } from './office-lenders.ts';
+import { catalogueOf, discountRateOf } from '../offices/office-lenders.ts';
 import { recordAnswers } from './prequal.ts';
 import { fundedByLender, LENDER, refundTakenByLender } from './lender-money.ts';
 import { DECISION_POLL, DECISION_POLL_QUEUE } from './decision-polls.ts';

@@ -11,7 +11,7 @@ import { lockApplication } from '../applications/records.ts';
 import { message } from '../offices/records.ts';
 import { toCents } from '../values.ts';
 import { moveApplication } from '../applications/moves.ts';
-import { catalogueOf, lenderAppIdOf } from './office-lenders.ts';
+import { catalogueOf, lenderAppIdOf } from '../offices/office-lenders.ts';
 import { routePath } from './routing.ts';
 import { formatCents } from '../../../core/i18n.ts';
 import { SOURCE_LANGUAGE } from '../../../core/current-language.ts';

@@ -2,6 +2,7 @@ import { screensFile } from '../../../core/descriptors/read.ts';
 import { perLiveSet } from '../../descriptors/live.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import type { Stage } from '../applications/status.ts';
+import { AFTER_SIGNING } from '../../../core/signing-stages.ts';
 
 /**
  * Where the borrower goes next (docs/decisions/0103): `/app/borrower/{id}` and `/app/{id}` read
@@ -49,9 +50,6 @@ export interface JourneyState {
   consented: boolean;
   kbaPassed: boolean;
 }
-
-/** Stages an application reaches once the borrower has signed. */
-export const AFTER_SIGNING: readonly Stage[] = ['ReadyToFinalize', 'Finalized', 'SubmittedForFunding', 'Funded', 'Refund'];
 
 export function nextRoute(catalogue: LenderCatalogue, state: JourneyState): string | null {
   const { id, stage } = state;

@@ -19,7 +19,7 @@ import { calendarDate, lockApplication, staffUserId, writeLogs } from '../applic
 import { mayResendLink } from '../applications/status.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { borrowerLink, issueLinkToken } from './links.ts';
-import { catalogueOf, officeLenderEntries } from './office-lenders.ts';
+import { catalogueOf, officeLenderEntries } from '../offices/office-lenders.ts';
 import { requireApprovedOffice } from '../offices/lookup.ts';
 import { tokenHash } from '../../identity/secrets.ts';
 import { isOffered, localeToKeep, speakerFor } from '../../descriptors/languages.ts';

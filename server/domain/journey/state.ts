@@ -5,7 +5,7 @@ import type { Services } from '../../services.ts';
 import type { ApplicationRecord } from '../applications/records.ts';
 import { esignEvents } from './esign-events.ts';
 import { kbaSummary } from './kba-records.ts';
-import { catalogueOf } from './office-lenders.ts';
+import { catalogueOf } from '../offices/office-lenders.ts';
 import { nextRoute, type JourneyState } from './routing.ts';
 
 /** What decides the borrower's next page: the stage, the lender's answer, the ceremony's events so far. */

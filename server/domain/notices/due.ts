@@ -3,7 +3,7 @@ import type { Db } from '../../db/index.ts';
 import { applications, files } from '../../db/schema.ts';
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { writeLogs } from '../applications/records.ts';
-import { ADVERSE_ACTION_KIND, bestLine, sendAdverseActionNotice } from './adverse-action.ts';
+import { ADVERSE_ACTION_KIND, bestLine, sendAdverseActionNotice } from '../applications/adverse-action.ts';
 
 /**
  * Reg B §1002.9(a)(1)(i) gives a declining lender 30 days from its decision; §1002.9(g) excuses the notice only when

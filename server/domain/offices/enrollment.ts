@@ -3,14 +3,14 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { decryptPii, encryptPii, last4 } from '../../crypto/pii.ts';
 import type { Db } from '../../db/index.ts';
 import { officeOwners, offices, userOffices, users } from '../../db/schema.ts';
-import type { Caller } from '../../http/caller.ts';
+import { isInternal, type Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { toCents } from '../values.ts';
 import { BANK_ACCOUNT_TYPES } from './mapping.ts';
-import { recordStatusChange } from '../review/status.ts';
-import { SUBMITTED_REASON } from '../review/transitions.ts';
+import { recordStatusChange } from './review-status.ts';
+import { SUBMITTED_REASON } from './review-transitions.ts';
 import { requiredDocuments } from './required-documents.ts';
-import { addressColumns, assertCodeFree, assertWebUrl, codeTaken, given, isInternal, isUniqueViolation, lockOffice, staffId } from './records.ts';
+import { addressColumns, assertCodeFree, assertWebUrl, codeTaken, given, isUniqueViolation, lockOffice, staffId } from './records.ts';
 
 type OfficeUpsert = components['schemas']['OfficeUpsert'];
 type OfficeRecord = typeof offices.$inferSelect;

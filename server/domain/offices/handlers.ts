@@ -6,10 +6,11 @@ import { upsertLandingPage } from './landing.ts';
 import { applyLenders, recordLenderESign, submitOfficeToLender } from './lenders.ts';
 import { upsertOwners } from './owners.ts';
 import { landingPageByCode, landingPageOfOffice, multiLandingPage, searchOffices } from './public-pages.ts';
-import { getOffice, newLenders, officeLenderList, userOfficePage } from './reads.ts';
+import { getOffice, newLenders, officeLenderList } from './reads.ts';
+import { userOfficePage } from '../users/reads.ts';
 import { staffId } from './records.ts';
 import { officeSettingList, upsertOfficeSettings } from './settings.ts';
-import { catalogueOf } from '../journey/office-lenders.ts';
+import { catalogueOf } from './office-lenders.ts';
 
 type OfficeReads =
   | 'Office_GetOfficeInfo' | 'Office_GetUserOffices' | 'Office_GetOfficeLandingPage' | 'Office_GetLandingPage'

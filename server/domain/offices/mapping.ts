@@ -2,7 +2,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { decryptPii } from '../../crypto/pii.ts';
 import { sql } from 'drizzle-orm';
 import { files, officeOwners, users, type offices } from '../../db/schema.ts';
-import { triesLeft } from '../bank/tries.ts';
+import { triesLeft } from './bank-tries.ts';
 import { toDollars, toUtc } from '../values.ts';
 
 type Schemas = components['schemas'];

@@ -1,11 +1,9 @@
-import { heldPermissions } from '../../../core/permissions.ts';
 import { and, asc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import { files, lenders, officeLenders, officeOwners, offices, organizations, userOffices, users } from '../../db/schema.ts';
+import { files, lenders, officeLenders, officeOwners, offices, organizations, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { paged, totalRows } from '../paging.ts';
-import { activeLink, primaryOfficeUser } from '../users/reads.ts';
+import { primaryOfficeUser } from '../users/reads.ts';
 import { requiredDocuments } from './required-documents.ts';
 import { LANDING_KINDS, officeFileColumns, PHOTO_ID_KIND, toOfficeCore, toOfficeFile, toOwner } from './mapping.ts';
 
@@ -50,36 +48,6 @@ async function organizationSummary(db: Db, organizationId: number | null): Promi
     db.$count(offices, eq(offices.organizationId, organizationId)),
   ]);
   return row ? { ...row, locationCount } : null;
-}
-
-/** The signed-in user's offices; pageSize -1 means all of them (the header's Switch Offices list). */
-export async function userOfficePage(db: Db, userId: string, pageSize: number, page: number) {
-  // An invitation that is not accepted yet grants nothing, so its office is not offered either.
-  const where = and(eq(userOffices.userId, userId), activeLink);
-  const query = db
-    .select({ link: userOffices, office: offices, total: totalRows() })
-    .from(userOffices)
-    .innerJoin(offices, eq(offices.id, userOffices.officeId))
-    .where(where)
-    .orderBy(asc(offices.name), asc(offices.id));
-  return paged(
-    { page, pageSize },
-    (limit, offset) => (limit === undefined ? query : query.limit(limit).offset(offset)),
-    () => db.$count(userOffices, where),
-    ({ link, office }): Schemas['UserOffice'] => ({
-      officeId: office.id,
-      officeName: office.name,
-      city: office.city,
-      state: office.state,
-      role: link.role,
-      title: link.title,
-      timeZone: link.timeZone ?? office.timeZone,
-      isPrimary: link.isPrimary,
-      isEnrollmentCompleted: office.isEnrollmentCompleted,
-      isApproved: office.isApproved,
-      permissions: heldPermissions(link.role, link.permissionsGranted, link.permissionsWithdrawn),
-    }),
-  );
 }
 
 export async function officeLenderList(db: Db, officeId: number, excludeDisabled: boolean): Promise<Schemas['OfficeLender'][]> {

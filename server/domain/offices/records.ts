@@ -71,7 +71,6 @@ export function assertWebUrl(value: string | null | undefined, field: string): v
   if (scheme !== 'https:' && scheme !== 'http:') throw HttpProblem.validation({ [field]: [message('invalidFormat')] });
 }
 
-export const isInternal = (caller: Caller) => caller.kind === 'staff' && (caller.userRole === 'df.admin' || caller.userRole === 'dfi.admin');
 
 export function staffId(caller: Caller): string | null {
   return caller.kind === 'staff' ? caller.userId : null;

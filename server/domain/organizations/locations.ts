@@ -5,33 +5,10 @@ import { officeOwners, offices, organizations, userOffices, users } from '../../
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { addressColumns, lockOffice } from '../offices/records.ts';
+import { belonging, locationsInView } from '../users/locations.ts';
 
 type Schemas = components['schemas'];
 type Staff = Extract<Caller, { kind: 'staff' }>;
-
-/** The offices of `officeId`'s organization, `officeId` itself first; only it when it belongs to none. */
-async function organizationOffices(db: Db, officeId: number): Promise<number[]> {
-  const [office] = await db.select({ organizationId: offices.organizationId }).from(offices).where(eq(offices.id, officeId));
-  if (!office?.organizationId) return [officeId];
-  const rows = await db.select({ id: offices.id }).from(offices).where(eq(offices.organizationId, office.organizationId)).orderBy(asc(offices.id));
-  return [officeId, ...rows.map((row) => row.id).filter((id) => id !== officeId)];
-}
-
-/**
- * The locations a roll-up from `officeId` covers for this caller (decision 0281): those of its organization where the
- * caller `may` act — holds a permission, or belongs at all — `officeId` first. The caller was admitted at `officeId` by
- * the operation's access rule before this is asked.
- */
-export async function locationsInView(db: Db, caller: Caller, officeId: number, may: (caller: Staff, officeId: number) => boolean): Promise<number[]> {
-  if (caller.kind !== 'staff') return [officeId];
-  return (await organizationOffices(db, officeId)).filter((id) => id === officeId || may(caller, id));
-}
-
-/** What holds a permission at an office: the caller's permissions there (decision 0279). */
-export const holding = (permission: Schemas['OfficePermission']) => (caller: Staff, officeId: number) => caller.permissions.get(officeId)?.includes(permission) ?? false;
-
-/** Belongs to the office and was not turned off there. */
-export const belonging = (caller: Staff, officeId: number) => caller.offices.has(officeId);
 
 /** Office_GetOrganization: the office's organization and those of its locations the caller belongs to. */
 export async function organizationOf(db: Db, caller: Caller, officeId: number): Promise<Schemas['Organization']> {

@@ -10,7 +10,7 @@ import { calendarDate, fieldError, lockApplication, notAllowedNow, staffUserId, 
 import { FUNDED_STAGES } from '../applications/status.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalRows, type Page } from '../paging.ts';
 import { withinDates } from '../search.ts';
-import { enqueueLenderOrder } from '../journey/lender-orders.ts';
+import { enqueueLenderOrder } from '../applications/lender-orders.ts';
 import { toCents, toDollars, toUsDate, toUtc } from '../values.ts';
 import { recordApplicationChange, recordApplicationEvent } from '../../events/application-events.ts';
 

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Db } from '../../db/index.ts';
-import type { Caller } from '../../http/caller.ts';
-import { isInternal } from '../offices/records.ts';
-import { holding, locationsInView } from '../organizations/locations.ts';
+import { isInternal, type Caller } from '../../http/caller.ts';
+import { holding, locationsInView } from '../users/locations.ts';
 
 type OfficePermission = components['schemas']['OfficePermission'];
 

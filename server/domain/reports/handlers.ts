@@ -1,13 +1,12 @@
 import type { components } from '../../../codegen/generated/api.ts';
 import type { Handlers } from '../../http/handler-types.ts';
 import type { Db } from '../../db/index.ts';
-import type { Caller } from '../../http/caller.ts';
+import { isInternal, type Caller } from '../../http/caller.ts';
 import { contentDisposition } from '../files/content.ts';
-import { CSV_TYPE, csvFile, fileDate, text, value, type Cell } from '../funding/csv.ts';
+import { CSV_TYPE, csvFile, fileDate, text, value, type Cell } from '../csv.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 import { reportChoices } from './choices.ts';
-import { isInternal } from '../offices/records.ts';
-import { holding, locationsInView } from '../organizations/locations.ts';
+import { holding, locationsInView } from '../users/locations.ts';
 import { approvals, funnel, volume, type ReportScope } from './figures.ts';
 import { reportPeriod, usDay, type ReportQuery } from './period.ts';
 

@@ -3,7 +3,7 @@ import { HttpProblem } from '../../http/problem.ts';
 import { mailContext } from '../offices/office-mail.ts';
 import { getOffice } from '../offices/reads.ts';
 import { staffId } from '../offices/records.ts';
-import { changeOfficeStatus, officeHistory } from './status.ts';
+import { changeOfficeStatus, officeHistory } from '../offices/review-status.ts';
 
 /** Platform admin review of offices (decisions 0150, 0151); who may call is the contract's x-access. */
 export const reviewHandlers: Pick<Handlers, 'AdminOffices_UpdateOfficeStatus' | 'AdminOffices_GetOfficeHistory'> = {

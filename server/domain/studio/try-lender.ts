@@ -6,7 +6,7 @@ import { lenderEndpointOf } from '../../lenders/http/endpoint.ts';
 import { lenderAdapter } from '../../lenders/registry.ts';
 import type { LenderLog } from '../../lenders/http/adapter.ts';
 import type { Services } from '../../services.ts';
-import { catalogueOf } from '../journey/office-lenders.ts';
+import { catalogueOf } from '../offices/office-lenders.ts';
 import { toCents, toDollars } from '../values.ts';
 import { draftLenders, draftProblems } from './publish.ts';
 

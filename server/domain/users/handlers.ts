@@ -1,15 +1,13 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import type { Caller } from '../../http/caller.ts';
+import { isInternal, type Caller } from '../../http/caller.ts';
 import type { Db } from '../../db/index.ts';
 import type { components } from '../../../codegen/generated/api.ts';
-import { isInternal } from '../offices/records.ts';
-import { holding, locationsInView } from '../organizations/locations.ts';
-import { userOfficePage } from '../offices/reads.ts';
+import { holding, locationsInView } from './locations.ts';
 import { toUtc } from '../values.ts';
-import { inviteByToken } from './invites.ts';
+import { inviteByToken } from '../../identity/invitations.ts';
 import { setPermissions } from './permissions.ts';
-import { adminUser, adminUserPage, adminUsers, officeUserList, sessionUser } from './reads.ts';
+import { adminUser, adminUserPage, adminUsers, officeUserList, sessionUser, userOfficePage } from './reads.ts';
 import { processInvite, recordUserVisit, removeOfficeUser, resendInvite, revokeInvite, upsertAdminUser, upsertOfficeUser, type WriteContext } from './writes.ts';
 
 type Schemas = components['schemas'];

@@ -221,3 +221,33 @@ export async function adminUserPage(db: Db, query: Schemas['ListQuery']): Promis
   const links = await linksOf(db, page.results.map((user) => user.id));
   return { ...page, results: page.results.map((user) => toUser(user, links.get(user.id) ?? [])) };
 }
+
+/** The signed-in user's offices; pageSize -1 means all of them (the header's Switch Offices list). */
+export async function userOfficePage(db: Db, userId: string, pageSize: number, page: number) {
+  // An invitation that is not accepted yet grants nothing, so its office is not offered either.
+  const where = and(eq(userOffices.userId, userId), activeLink);
+  const query = db
+    .select({ link: userOffices, office: offices, total: totalRows() })
+    .from(userOffices)
+    .innerJoin(offices, eq(offices.id, userOffices.officeId))
+    .where(where)
+    .orderBy(asc(offices.name), asc(offices.id));
+  return paged(
+    { page, pageSize },
+    (limit, offset) => (limit === undefined ? query : query.limit(limit).offset(offset)),
+    () => db.$count(userOffices, where),
+    ({ link, office }): Schemas['UserOffice'] => ({
+      officeId: office.id,
+      officeName: office.name,
+      city: office.city,
+      state: office.state,
+      role: link.role,
+      title: link.title,
+      timeZone: link.timeZone ?? office.timeZone,
+      isPrimary: link.isPrimary,
+      isEnrollmentCompleted: office.isEnrollmentCompleted,
+      isApproved: office.isApproved,
+      permissions: heldPermissions(link.role, link.permissionsGranted, link.permissionsWithdrawn),
+    }),
+  );
+}

@@ -5,7 +5,7 @@ import { applicationLenders, files, lenders, offices } from '../../db/schema.ts'
 import type { LenderCatalogue } from '../../lenders/registry.ts';
 import { adverseActionNotice, adverseActionSms, type DecliningLender } from '../../notify/messages.ts';
 import { sendEmail, sendSms } from '../../notify/outbox.ts';
-import type { ApplicationRecord, LogEntry } from '../applications/records.ts';
+import type { ApplicationRecord, LogEntry } from './records.ts';
 import { speakerFor } from '../../descriptors/languages.ts';
 
 /**

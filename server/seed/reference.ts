@@ -1,6 +1,6 @@
-import type { Db } from '../index.ts';
-import { configItems } from '../schema.ts';
-import { TIME_ZONES } from '../../../core/time-zones.ts';
+import type { Db } from '../db/index.ts';
+import { configItems } from '../db/schema.ts';
+import { TIME_ZONES } from '../../core/time-zones.ts';
 
 /**
  * Reference data every deployment needs (value lists and the lender catalogue). Inserted by natural

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { encryptPii, last4 } from '../../crypto/pii.ts';
-import { PHOTO_ID_KIND } from '../../domain/offices/mapping.ts';
-import { REQUIRED_OFFICE_FILES } from '../../domain/offices/required-documents.ts';
-import { flagsOf, SUBMITTED_REASON, type EnrollmentStatus, type ReviewStatus } from '../../domain/review/transitions.ts';
-import type { Db } from '../index.ts';
-import { files, officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, organizations, type timeZone } from '../schema.ts';
+import { encryptPii, last4 } from '../crypto/pii.ts';
+import { PHOTO_ID_KIND } from '../domain/offices/mapping.ts';
+import { REQUIRED_OFFICE_FILES } from '../domain/offices/required-documents.ts';
+import { flagsOf, SUBMITTED_REASON, type EnrollmentStatus, type ReviewStatus } from '../domain/offices/review-transitions.ts';
+import type { Db } from '../db/index.ts';
+import { files, officeLenders, officeOwners, offices, officeSettings, officeStatusChanges, organizations, type timeZone } from '../db/schema.ts';
 
 type TimeZone = (typeof timeZone.enumValues)[number];
 

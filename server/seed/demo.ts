@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Settings } from '../../config.ts';
-import { hashPassword } from '../../identity/password.ts';
-import type { Db } from '../index.ts';
-import { applications, jobs, lenders, userOffices, users, type internalRole, type officeRole } from '../schema.ts';
+import type { Settings } from '../config.ts';
+import { hashPassword } from '../identity/password.ts';
+import type { Db } from '../db/index.ts';
+import { applications, jobs, lenders, userOffices, users, type internalRole, type officeRole } from '../db/schema.ts';
 import { seedDemoApplications } from './demo-applications.ts';
 import { seedDemoOffices, type SeededOffice } from './demo-offices.ts';
 import { seedReferenceData } from './reference.ts';
-import { lenderCatalogue, syncLenderRows } from '../../lenders/registry.ts';
-import { sandboxSiteUrl } from '../../lenders/sandbox.ts';
+import { lenderCatalogue, syncLenderRows } from '../lenders/registry.ts';
+import { sandboxSiteUrl } from '../lenders/sandbox.ts';
 
 export const DEMO_PASSWORD = 'demo-pass-1234';
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { encryptPii, last4 } from '../../crypto/pii.ts';
-import type { Db } from '../index.ts';
+import { encryptPii, last4 } from '../crypto/pii.ts';
+import type { Db } from '../db/index.ts';
 
 export interface BulkSeedOptions {
   /** Applications to create, spread evenly over the new offices. */

@@ -5,8 +5,8 @@ import { enqueue, type ClaimedJob } from '../../jobs/queue.ts';
 import type { JobOutcome, QueueWork } from '../../jobs/runner.ts';
 import type { LenderOrderAnswer } from '../../lenders/types.ts';
 import type { Services } from '../../services.ts';
-import { writeLogs } from '../applications/records.ts';
-import { catalogueOf } from './office-lenders.ts';
+import { writeLogs } from './records.ts';
+import { catalogueOf } from '../offices/office-lenders.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 
 /**

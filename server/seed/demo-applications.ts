@@ -1,5 +1,5 @@
-import { encryptPii, last4 } from '../../crypto/pii.ts';
-import type { Db } from '../index.ts';
+import { encryptPii, last4 } from '../crypto/pii.ts';
+import type { Db } from '../db/index.ts';
 import {
   applicationLenders,
   applications,
@@ -13,10 +13,10 @@ import {
   type contractSubStatus,
   type lenderAnswerStatus,
   type refundStatus,
-} from '../schema.ts';
+} from '../db/schema.ts';
 import type { SeededOffice } from './demo-offices.ts';
-import { sandboxAppUrl } from '../../lenders/sandbox.ts';
-import { depositAfterLenderPaid, depositAfterRequest } from '../../domain/funding/steps.ts';
+import { sandboxAppUrl } from '../lenders/sandbox.ts';
+import { depositAfterLenderPaid, depositAfterRequest } from '../domain/applications/funding-steps.ts';
 
 type Stage = (typeof appStage.enumValues)[number];
 type SubStatus = (typeof contractSubStatus.enumValues)[number];

@@ -5,10 +5,10 @@ import { offices, officeStatusChanges, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { officeStatusEmail } from '../../notify/messages.ts';
 import { sendEmail } from '../../notify/outbox.ts';
-import { activeAdminContacts, type MailContext } from '../offices/office-mail.ts';
-import { lockOffice } from '../offices/records.ts';
+import { activeAdminContacts, type MailContext } from './office-mail.ts';
+import { lockOffice } from './records.ts';
 import { toUtc } from '../values.ts';
-import { flagsOf, refusal, statusWords, TRANSITIONS, type EnrollmentStatus, type ReviewStatus } from './transitions.ts';
+import { flagsOf, refusal, statusWords, TRANSITIONS, type EnrollmentStatus, type ReviewStatus } from './review-transitions.ts';
 import { recordEvent } from '../../events/record.ts';
 import type { EventType } from '../../../codegen/generated/schemas.ts';
 

@@ -287,7 +287,7 @@ function formIndex(names: string[]): UiGenerator {
     async generate() {
       return [
         banner('the form screens of screens/'),
-        "import type { FormModule } from '../../../src/engine/forms/form-module.ts';",
+        "import type { FormModule } from '../../../src/engine/form-module.ts';",
         '',
         '/** One lazily loaded module per form schema: the display schema and its precompiled validator. */',
         'export const formModules: Record<string, () => Promise<FormModule>> = {',

@@ -4,7 +4,8 @@
  */
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router-dom';
-import { currentPathname, DialogsContext, type DialogControls, type OpenDialog } from './hooks.tsx';
+import { currentPathname } from './use-context.ts';
+import { DialogsContext, type DialogControls, type OpenDialog } from './contexts.ts';
 
 const DialogFrame = lazy(() => import('./dialog-frame.tsx'));
 

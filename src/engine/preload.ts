@@ -6,7 +6,7 @@
  * fallbacks, each of which React holds back for up to 500 ms.
  */
 import type { EngineServices } from './services.ts';
-import type { FormModule } from './forms/form-module.ts';
+import type { FormModule } from './form-module.ts';
 import { registerLabels } from '../../core/labels.ts';
 
 type Tracked<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };

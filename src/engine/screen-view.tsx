@@ -6,10 +6,12 @@ import { useContext, useEffect, useMemo, useRef, useState, type ComponentType } 
 import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import { labelNamesIn } from '../../core/labels.ts';
 import { runActions } from './actions.ts';
-import { MissingContext, useActionRuntime, useExprContext, type Missing } from './hooks.tsx';
+import { MissingContext, type Missing } from './contexts.ts';
+import { useActionRuntime } from './action-runtime.ts';
+import { useExprContext } from './use-context.ts';
 import { ForbiddenContent, NotFoundContent } from './pages.tsx';
 import { loadForm, loadLabels, loadWidgets, perEngineKeyed, read } from './preload.ts';
-import type { ScreenProps } from './screens/props.ts';
+import type { ScreenProps } from './screen-props.ts';
 import { useEngine, type EngineServices } from './services.ts';
 import { Lazy } from './ui.tsx';
 

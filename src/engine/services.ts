@@ -8,10 +8,10 @@ import type { WidgetProps } from '@rjsf/utils';
 import type { BrandDescriptor, ComponentScreen, ConditionsDescriptor, Layout, Widget, LayoutsDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import type { RouteEntry } from './routing.ts';
-import type { FormModule } from './forms/form-module.ts';
+import type { FormModule } from './form-module.ts';
 import type { LabelTable } from '../../core/labels.ts';
-import type { ScreenProps } from './screens/props.ts';
-import type { LayoutProps } from './layouts/props.ts';
+import type { ScreenProps } from './screen-props.ts';
+import type { LayoutProps } from './layout-props.ts';
 
 export interface EngineDescriptors {
   routes: RoutesDescriptor;

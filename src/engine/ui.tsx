@@ -4,7 +4,7 @@ import { Box, Button, Flex, Heading, Spinner, Text } from '@chakra-ui/react';
 import type { Button as ButtonDescriptor } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from '../../core/expressions.ts';
 import { runActions, type ActionRuntime } from './actions.ts';
-import { Icon } from './hooks.tsx';
+import { Icon } from './Icon.tsx';
 import { tr } from '../../core/current-language.ts';
 
 /** 1 for a page, 2 inside a composite, a wizard or a dialog body. */

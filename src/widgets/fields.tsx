@@ -10,7 +10,8 @@ import { Box, chakra, Input, InputGroup, NativeSelect, Stack, Text, Textarea } f
 import type { WidgetProps } from '@rjsf/utils';
 import { condition, evaluate, text } from '../../core/expressions.ts';
 import { NativeCheck, type Option } from './native-check.tsx';
-import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
+import { useExprContext } from '../engine/use-context.ts';
+import { useOperationQuery } from '../engine/queries.ts';
 import { useEngine } from '../engine/services.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency } from './masks.ts';
 import { tr } from '../../core/current-language.ts';

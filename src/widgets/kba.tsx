@@ -2,7 +2,8 @@ import { chakra, Stack, Text } from '@chakra-ui/react';
 import type { WidgetProps } from '@rjsf/utils';
 import type { Binding } from '../../codegen/generated/descriptors.ts';
 import type { KbaQuestion as Question } from '../../codegen/generated/schemas.ts';
-import { useExprContext, useOperationQuery } from '../engine/hooks.tsx';
+import { useExprContext } from '../engine/use-context.ts';
+import { useOperationQuery } from '../engine/queries.ts';
 
 interface Answer {
   questionId: string;

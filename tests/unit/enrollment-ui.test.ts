@@ -13,7 +13,7 @@ import * as ownersUpsert from '../../codegen/generated/forms/OwnersUpsert.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import { evaluate } from '../../core/expressions.ts';
-import type { FormModule } from '../../src/engine/forms/form-module.ts';
+import type { FormModule } from '../../src/engine/form-module.ts';
 import { cleanData, concretePaths, propertyPaths, withoutIndexes } from '../../src/engine/forms/model.ts';
 import { validateForm } from '../../src/engine/forms/validator.ts';
 import { brokenRules, uiSchemaFor } from '../../src/engine/screens/FormScreen.tsx';

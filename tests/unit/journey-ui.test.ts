@@ -26,7 +26,7 @@ const lenderCodes = files.filter((f) => f.kind === 'lender').map((f) => f.relati
 const lenders = lenderCodes.map((code) => read<LenderDescriptor>(`lenders/${code}.json`));
 const conditions = read<{ conditions: Json }>('conditions.json').conditions;
 
-/** The expression context of a flow route, as the router builds it (src/engine/router.tsx, hooks.tsx). */
+/** The expression context of a flow route, as the router builds it (src/engine/router.tsx, use-context.ts). */
 function flowContext(lender: LenderDescriptor, step: string, extra: Context = {}, session: Json = { borrowerAuthenticated: true, borrowerAppId: 7 }): Context {
   const route = lender.routes.find((r) => r.step === step)!;
   const table = buildRouteTable(routes, [lender]);

@@ -12,7 +12,7 @@ import * as submitApp from '../../codegen/generated/forms/SubmitApp.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { filesUnder } from '../../core/files.ts';
 import type { MessageCatalogue } from '../../core/messages.ts';
-import type { FormModule } from '../../src/engine/forms/form-module.ts';
+import type { FormModule } from '../../src/engine/form-module.ts';
 import { validateForm } from '../../src/engine/forms/validator.ts';
 
 const catalogue = JSON.parse(readFileSync(join(ROOT, 'schemas/messages.json'), 'utf8')) as MessageCatalogue;

@@ -5,7 +5,7 @@ import * as sendApp from '../../codegen/generated/forms/SendApp.ts';
 import * as submitApp from '../../codegen/generated/forms/SubmitApp.ts';
 import messages from '../../schemas/messages.json';
 import type { MessageCatalogue } from '../../core/messages.ts';
-import type { FormModule } from '../../src/engine/forms/form-module.ts';
+import type { FormModule } from '../../src/engine/form-module.ts';
 import { validateForm, type FormRules } from '../../src/engine/forms/validator.ts';
 import { cleanData, defaultsOf, displaySchemaFor, toErrorSchema } from '../../src/engine/forms/model.ts';
 

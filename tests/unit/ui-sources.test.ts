@@ -5,7 +5,7 @@
  */
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { missingRecord, operationQuery, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/hooks.tsx';
+import { missingRecord, operationQuery, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/queries.ts';
 
 const byAddress = { operation: 'App_GetApp', params: { id: { var: 'route.params.id' } } };
 

@@ -3,7 +3,7 @@ import { useLocation } from 'react-router-dom';
 import { Button, createToaster, Portal, Stack, Toast, Toaster as ChakraToaster } from '@chakra-ui/react';
 import { attach, TOAST_MS } from './toasts.ts';
 import { tr } from '../../../core/current-language.ts';
-import { currentPathname } from '../../engine/hooks.tsx';
+import { currentPathname } from '../../engine/use-context.ts';
 
 const toaster = createToaster({ placement: 'top', max: 5, pauseOnPageIdle: true });
 

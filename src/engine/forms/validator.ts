@@ -5,7 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { toFieldErrors, type FieldErrors, type MessageCatalogue } from '../../../core/messages.ts';
-import type { PrecompiledValidator } from './form-module.ts';
+import type { PrecompiledValidator } from '../form-module.ts';
 import { cleanData, concretePaths, getIn, isEmptyValue, toErrorSchema } from './model.ts';
 
 export interface FormRules {

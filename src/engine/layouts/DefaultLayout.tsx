@@ -1,9 +1,11 @@
 import { Suspense, useState } from 'react';
 import { Box, Flex, IconButton, Input, Text, VisuallyHidden } from '@chakra-ui/react';
 import type { HeaderSearch, Menu, MenuItem } from '../../../codegen/generated/descriptors.ts';
-import type { LayoutProps } from './props.ts';
+import type { LayoutProps } from '../layout-props.ts';
 import { condition, text, type Context } from '../../../core/expressions.ts';
-import { Icon, useActionRuntime, useExprContext, useRouteInfo } from '../hooks.tsx';
+import { Icon } from '../Icon.tsx';
+import { useActionRuntime } from '../action-runtime.ts';
+import { useExprContext, useRouteInfo } from '../use-context.ts';
 import { runActions, type ActionRuntime } from '../actions.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine } from '../services.ts';

@@ -1,7 +1,8 @@
 import { Box, Flex, Text } from '@chakra-ui/react';
-import type { LayoutProps } from './props.ts';
+import type { LayoutProps } from '../layout-props.ts';
 import { text } from '../../../core/expressions.ts';
-import { useActionRuntime, useExprContext } from '../hooks.tsx';
+import { useActionRuntime } from '../action-runtime.ts';
+import { useExprContext } from '../use-context.ts';
 import { ActionButton } from '../ui.tsx';
 import { LanguagePicker } from './parts.tsx';
 

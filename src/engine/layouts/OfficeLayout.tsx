@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Box, Flex, Text } from '@chakra-ui/react';
-import type { LayoutProps } from './props.ts';
+import type { LayoutProps } from '../layout-props.ts';
 import { condition, evaluate } from '../../../core/expressions.ts';
-import { useExprContext, useOperationQuery } from '../hooks.tsx';
+import { useExprContext } from '../use-context.ts';
+import { useOperationQuery } from '../queries.ts';
 import { formatPhone } from '../../../core/formats.ts';
 import { safeImageSource } from '../../../core/urls.ts';
 import { Footer, LanguagePicker } from './parts.tsx';

@@ -1,5 +1,5 @@
 import { Box, Flex } from '@chakra-ui/react';
-import type { LayoutProps } from './props.ts';
+import type { LayoutProps } from '../layout-props.ts';
 import { BrandMark, Footer, LanguagePicker } from './parts.tsx';
 
 /** welcome: bare — the brand mark and the page. */

@@ -2,7 +2,7 @@
 import { Box, Button, Flex, Link, Text } from '@chakra-ui/react';
 import type { LanguagePicker as LanguagePickerDescriptor, LayoutFooter } from '../../../codegen/generated/descriptors.ts';
 import { condition, evaluate, text } from '../../../core/expressions.ts';
-import { useExprContext } from '../hooks.tsx';
+import { useExprContext } from '../use-context.ts';
 import { useEngine } from '../services.ts';
 import { tr } from '../../../core/current-language.ts';
 import { safeContactLink, safeImageSource } from '../../../core/urls.ts';

@@ -1,8 +1,9 @@
 import { Box, SimpleGrid, Text } from '@chakra-ui/react';
 import type { ChoiceScreen as Choice } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { text } from '../../../core/expressions.ts';
-import { useActionRuntime, useExprContext } from '../hooks.tsx';
+import { useActionRuntime } from '../action-runtime.ts';
+import { useExprContext } from '../use-context.ts';
 import { ActionButton, ButtonRow, ScreenTitle } from '../ui.tsx';
 
 /** dialog: a message and/or a choice between buttons (How would you like to apply?). */

@@ -1,6 +1,6 @@
 import { lazy, useMemo } from 'react';
 import type { ComponentScreen as Component } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { useEngine } from '../services.ts';
 import { Lazy } from '../ui.tsx';
 

@@ -2,9 +2,10 @@ import { useContext } from 'react';
 import { Box, Stack, Tabs } from '@chakra-ui/react';
 import type { CompositeScreen as Composite } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost } from '../screen-view.tsx';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { condition, text } from '../../../core/expressions.ts';
-import { useExprContext, useOperationQuery } from '../hooks.tsx';
+import { useExprContext } from '../use-context.ts';
+import { useOperationQuery } from '../queries.ts';
 import { HeadingLevel, Lazy, Loading, ScreenTitle } from '../ui.tsx';
 
 /** composite: pages of screens/pages/ stacked or as tabs; an optional source's answer (`data`) decides which parts show. */

@@ -1,9 +1,11 @@
 import { useMemo } from 'react';
 import { Box, DataList, Flex, Heading, Stack, Text } from '@chakra-ui/react';
 import type { DetailScreen as Detail, DetailSection } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
-import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
+import { useActionRuntime } from '../action-runtime.ts';
+import { useExprContext } from '../use-context.ts';
+import { useOperationQuery } from '../queries.ts';
 import { formatField } from '../../../core/formats.ts';
 import { safeImageSource } from '../../../core/urls.ts';
 import { useEngine } from '../services.ts';

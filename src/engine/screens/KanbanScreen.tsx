@@ -1,9 +1,10 @@
 import { memo, useMemo, type ComponentType } from 'react';
 import { Box, Text } from '@chakra-ui/react';
 import type { KanbanCard, KanbanScreen as Kanban } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
-import { useExprContext, useOperationQueries } from '../hooks.tsx';
+import { useExprContext } from '../use-context.ts';
+import { useOperationQueries } from '../queries.ts';
 import { formatField } from '../../../core/formats.ts';
 import { resolveTarget, type RouteEntry } from '../routing.ts';
 import { useEngine } from '../services.ts';

@@ -1,10 +1,12 @@
 import { lazy, useContext, useMemo, useState } from 'react';
 import { Box, Flex, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import type { Column, ReportScreen as ReportDescriptor, ReportSection } from '../../../codegen/generated/descriptors.ts';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { condition, evaluate, getPath, text, type Context } from '../../../core/expressions.ts';
 import { formatField } from '../../../core/formats.ts';
-import { useActionRuntime, useExprContext, useOperationQuery } from '../hooks.tsx';
+import { useActionRuntime } from '../action-runtime.ts';
+import { useExprContext } from '../use-context.ts';
+import { useOperationQuery } from '../queries.ts';
 import { useEngine } from '../services.ts';
 import { queryString } from '../routing.ts';
 import { loadWidgets, read } from '../preload.ts';

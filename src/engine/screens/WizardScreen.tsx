@@ -3,10 +3,13 @@ import { Alert, Box, Button, Flex, List, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { WizardScreen as Wizard } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost } from '../screen-view.tsx';
-import type { ScreenProps } from './props.ts';
+import type { ScreenProps } from '../screen-props.ts';
 import { condition, text, type Context } from '../../../core/expressions.ts';
 import { runActions } from '../actions.ts';
-import { useActionRuntime, useExprContext, useOperationQuery, useRouteInfo, WizardStepContext, type WizardStep } from '../hooks.tsx';
+import { useActionRuntime } from '../action-runtime.ts';
+import { useExprContext, useRouteInfo } from '../use-context.ts';
+import { useOperationQuery } from '../queries.ts';
+import { WizardStepContext, type WizardStep } from '../contexts.ts';
 import { HeadingLevel, Lazy, Loading, LoadingWatch, ScreenTitle } from '../ui.tsx';
 import { tr } from '../../../core/current-language.ts';
 

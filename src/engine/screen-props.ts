@@ -1,4 +1,4 @@
-import type { ScreenDescriptor } from '../../../codegen/generated/descriptors.ts';
+import type { ScreenDescriptor } from '../../codegen/generated/descriptors.ts';
 
 /** What a screen component of the registry (screens/index.ts) is given: its descriptor. */
 export interface ScreenProps<S = ScreenDescriptor> {

@@ -1,153 +1,11 @@
-/** React glue of the engine: session, route, expression context, action runtime, operation queries. */
-import { createContext, useContext, useEffect, useMemo, useSyncExternalStore, type ReactNode } from 'react';
-import { UNSAFE_NavigationContext } from 'react-router-dom';
+/** Operation reads through TanStack Query: their keys, polling, the page's missing record, the error toast, the session's sync. */
+import { useContext, useEffect } from 'react';
 import { useQueries, useQuery, useQueryClient, type Query, type QueryClient } from '@tanstack/react-query';
 import type { Binding, DataSource } from '../../codegen/generated/descriptors.ts';
 import { bind, condition, getPath, text, type Context } from '../../core/expressions.ts';
-import { buildContext, type RouteInfo } from './context.ts';
-import { callInput, type ActionRuntime } from './actions.ts';
+import { callInput } from './actions.ts';
 import { useEngine, type CallInput, type EngineServices } from './services.ts';
-import { loadIcons, read } from './preload.ts';
-import { currentLanguage, onLanguageChange } from '../../core/current-language.ts';
-import type { Language } from '../../core/i18n.ts';
-import { brandContext } from '../../core/brand.ts';
-
-export const RouteInfoContext = createContext<RouteInfo>({ name: '', path: '/', params: {}, query: {} });
-
-/** What an enclosing screen adds to the context (dialog props, a wizard step, …). */
-export const ScopeContext = createContext<Context>({});
-
-/** A dialog on the stack: its descriptor's name and the props it was opened with. */
-export interface OpenDialog {
-  id: number;
-  name: string;
-  props: Record<string, unknown>;
-  /** The page it was opened on: the address's path at that moment. */
-  page: string;
-}
-
-export interface DialogControls {
-  open(name: string, props: Record<string, unknown>): void;
-  /** Closes the dialog with this id, or the dialog the caller sits in (the top one outside dialogs). */
-  close(id?: number): void;
-}
-export const DialogsContext = createContext<DialogControls>({ open: () => undefined, close: () => undefined });
-
-/**
- * What a wizard gives the screen of its current step (WizardScreen): a place for what was typed and not saved yet, so
- * Back and Next lose nothing, and a slot for the step's save, so the wizard's Next validates and submits the step's
- * form before it moves on.
- */
-export interface WizardStep {
-  /** What was typed into this step's form and not saved yet. */
-  draft: Record<string, unknown> | undefined;
-  keepDraft(data: Record<string, unknown>): void;
-  /** The step's form hands over its save (true when it saved); null when it goes away. */
-  provideSave(save: (() => Promise<boolean>) | null): void;
-  /** Enter in the step's form acts as Next. */
-  next(): void;
-}
-export const WizardStepContext = createContext<WizardStep | null>(null);
-
-/** What a page shows in place of itself when its address names nothing it can show: not found, or not the visitor's. */
-export type Missing = 'notFound' | 'forbidden';
-
-/** Set by the screen at the root of a page or a dialog (ScreenView); null outside one. */
-export const MissingContext = createContext<((kind: Missing) => void) | null>(null);
-
-export function useSessionState(): Record<string, unknown> {
-  const { session } = useEngine();
-  return useSyncExternalStore(session.subscribe, session.get, session.get);
-}
-
-export function useRouteInfo(): RouteInfo {
-  return useContext(RouteInfoContext);
-}
-
-/**
- * The current language; a component that reads it re-renders when it changes — its words too, not only its code (a
- * translation published in the studio is taken again under the same code, decision 0238).
- */
-export function useLanguage(): Language {
-  return useSyncExternalStore(onLanguageChange, currentLanguage, currentLanguage);
-}
-
-/** The expression context for this place: session, route, brand, flags, conditions, the language and the enclosing scope. */
-export function useExprContext(extra?: Context): Context {
-  const services = useEngine();
-  const session = useSessionState();
-  const language = useLanguage();
-  const locale = language.locale;
-  const route = useRouteInfo();
-  const scope = useContext(ScopeContext);
-  const flags = services.useFlags();
-  const flow = route.flow ? services.descriptors.flows?.[route.flow.code] : undefined;
-  // The brand's words ({brand.wording.service}) in the current language.
-  const brand = useMemo(() => brandContext(services.brand.descriptor, services.brand.name, language), [services, language]);
-  const base = useMemo(
-    () => buildContext({ session, route, brand, conditions: services.descriptors.conditions.conditions, flags, flow, locale }),
-    [session, route, services, brand, flags, flow, locale],
-  );
-  return useMemo(() => ({ ...base, ...scope, ...extra }), [base, scope, extra]);
-}
-
-/** The in-app path with its query, as the hash router holds it ('/auth?p=%2Fhome'). */
-export const currentHashPath = () => window.location.hash.replace(/^#/, '') || '/';
-
-/** The page the address names now, without its query ('#/search/42?x=1' → '/search/42'): what the router draws next. */
-export const currentPathname = () => currentHashPath().split('?')[0]!;
-
-/**
- * What actions act on. It does not follow the location (the router's navigator, and the current path read when an
- * action runs): screens that hold buttons do not render again on every navigation, which would also delay the next
- * screen (a navigation renders in a transition together with every subscriber of the location).
- */
-export function useActionRuntime(overrides?: Partial<ActionRuntime>): ActionRuntime {
-  const services = useEngine();
-  const { navigator } = useContext(UNSAFE_NavigationContext);
-  const dialogs = useContext(DialogsContext);
-  const queryClient = useQueryClient();
-  return useMemo<ActionRuntime>(
-    () => ({
-      table: services.descriptors.table,
-      get currentPath() {
-        return currentHashPath();
-      },
-      navigate: (path, replace) => (replace ? navigator.replace(path) : navigator.push(path)),
-      assign: (href, replace) => (replace ? window.location.replace(href) : window.location.assign(href)),
-      openDialog: dialogs.open,
-      closeDialog: () => dialogs.close(),
-      // A read joins the page's query of the same request (a source and an onLoad reading one record make one call)
-      // and leaves its answer there; it is always read anew, as an action means to.
-      call: (id, input) =>
-        services.api.reads(id)
-          ? queryClient.fetchQuery({ queryKey: [id, requestKey(input)], queryFn: () => services.api.call(id, input), staleTime: 0 })
-          : services.api.call(id, input),
-      download: async (id, input) => {
-        const { blob, fileName } = await services.api.download(id, input);
-        const url = URL.createObjectURL(blob);
-        const a = document.createElement('a');
-        a.href = url;
-        a.download = fileName;
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      },
-      toast: services.toast,
-      refusal: (error) => services.api.refusal(error),
-      setSession: (values) => services.session.update(values),
-      clearSession: () => services.session.clear(),
-      signIn: (returnPath, signUp) => services.auth().signIn(returnPath, signUp),
-      signOut: () => services.auth().signOut(),
-      handleRedirect: () => services.auth().handleRedirect(),
-      invalidate: (ids) => {
-        for (const id of ids) void queryClient.invalidateQueries({ queryKey: [id] });
-      },
-      progress: (work) => services.progress(work),
-      ...overrides,
-    }),
-    [services, navigator, dialogs, queryClient, overrides],
-  );
-}
+import { MissingContext, type Missing } from './contexts.ts';
 
 type QueryBinding = Binding | DataSource | undefined;
 
@@ -179,7 +37,7 @@ export function pollWait(source: DataSource & { refetchInterval: number }, conte
 
 /** Path and query values travel as text: '7' from the address and 7 from the session name one request, and share one query. */
 const asText = (values: Record<string, unknown>) => Object.fromEntries(Object.entries(values).map(([name, value]) => [name, String(value)]));
-const requestKey = ({ params, query, body }: CallInput) => ({
+export const requestKey = ({ params, query, body }: CallInput) => ({
   ...(params ? { params: asText(params) } : {}),
   ...(query ? { query: asText(query) } : {}),
   ...(body === undefined ? {} : { body }),
@@ -310,13 +168,4 @@ export function useOperationQueries(binding: QueryBinding, contexts: readonly Co
   const queries = useQueries({ queries: all });
   useErrorToast(queries.find((q) => q.error)?.error ?? null, binding, contexts[0] ?? {});
   return queries;
-}
-
-/** An icon by name; renders nothing until the icon set has loaded. */
-export function Icon({ name, size = 18 }: { name: string | undefined; size?: number }): ReactNode {
-  const services = useEngine();
-  if (!name) return null;
-  const set = read(loadIcons(services));
-  const Component = set[name];
-  return Component ? <Component size={size} aria-hidden /> : null;
 }

@@ -1,4 +1,4 @@
-import type { SchemaError } from '../../../core/descriptors/errors.ts';
+import type { SchemaError } from '../../core/descriptors/errors.ts';
 
 /** A precompiled ajv validator (ajv standalone): sets `errors` when it answers false. */
 export type PrecompiledValidator = ((data: unknown) => boolean) & { errors?: Array<SchemaError & { parentSchema?: Record<string, unknown> }> | null };

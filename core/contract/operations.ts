@@ -118,18 +118,11 @@ function objectProperties(document: JsonObject, schema: Json): JsonObject | unde
  * The fields of the objects an operation's answer (200, JSON) holds at `path` — what a screen's rows may name. Arrays
  * are looked through: the kanban's answer is a list of lanes, and `['results']` names each lane's cards.
  */
-export function answerFields(document: JsonObject, operationId: string, path: readonly string[]): ReadonlySet<string> | undefined {
-  for (const item of Object.values((document.paths ?? {}) as JsonObject)) {
-    for (const method of METHODS) {
-      const op = (item as JsonObject)[method] as JsonObject | undefined;
-      if (op?.operationId !== operationId) continue;
-      const answer = resolveLocal(document, ((op.responses ?? {}) as JsonObject)['200'] ?? null) as JsonObject | null;
-      let properties = objectProperties(document, (((answer?.content ?? {}) as JsonObject)['application/json'] as JsonObject | undefined)?.schema ?? null);
-      for (const name of path) properties = properties && objectProperties(document, properties[name] ?? null);
-      return properties && new Set(Object.keys(properties));
-    }
-  }
-  return undefined;
+export function answerFields(document: JsonObject, op: Pick<Operation, 'pointer'>, path: readonly string[]): ReadonlySet<string> | undefined {
+  const answer = resolveLocal(document, { $ref: `${op.pointer}/responses/200/content/application~1json/schema` });
+  let properties = objectProperties(document, answer);
+  for (const name of path) properties = properties && objectProperties(document, properties[name] ?? null);
+  return properties && new Set(Object.keys(properties));
 }
 
 /** The operations of the bundled contract (core/contract/bundle.ts). */

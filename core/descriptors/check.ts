@@ -171,7 +171,7 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
 
 /** The row fields an expression or a text names (`{"var": "row.x"}`, `"{row.x}"`), with where. */
 function rowFieldsNamed(node: Json, pointer: string): Array<[string, string]> {
-  if (typeof node === 'string') return [...node.matchAll(/\{row\.([A-Za-z0-9_]+)/g)].map((m) => [pointer, m[1]!]);
+  if (typeof node === 'string') return placeholdersOf(node).flatMap((p): Array<[string, string]> => (p.startsWith('{row.') ? [[pointer, p.slice(5).split(/[.|}]/)[0]!]] : []));
   if (Array.isArray(node)) return node.flatMap((child, i) => rowFieldsNamed(child, `${pointer}/${i}`));
   if (!node || typeof node !== 'object') return [];
   return Object.entries(node).flatMap(([key, value]): Array<[string, string]> =>

@@ -57,10 +57,14 @@ export async function loadValidators(): Promise<ValidatorSet> {
 
 export function contractContext(): CheckContext {
   const contract = bundleOpenApi();
+  const operations = new Map(readOperations(contract).map((op) => [op.operationId, op]));
   return {
-    operations: new Set(readOperations(contract).map((op) => op.operationId)),
+    operations: new Set(operations.keys()),
     schemas: new Set([...Object.keys(((contract.components as Record<string, unknown>)?.schemas ?? {}) as Record<string, unknown>), ...formSchemaFiles().keys()]),
-    answerFields: (operation, path) => answerFields(contract, operation, path),
+    answerFields: (operation, path) => {
+      const op = operations.get(operation);
+      return op && answerFields(contract, op, path);
+    },
     labels: new Set([...[...enumerationLabels().keys()].map((name) => `label:${name}`), ...Object.keys(enumerationLabels().get('ConfigItemType') ?? {}).map((type) => `config:${type}`)]),
   };
 }

@@ -84,14 +84,14 @@ async function reopen(db: Db, settings: Settings, app: ApplicationRecord): Promi
 /** The lender's new id, plan and contract, recorded and set in the lender service's books as the portal has them. */
 async function reopenAs(db: Db, settings: Settings, app: ApplicationRecord, adapter: LenderAdapter, chosen: typeof offers.$inferSelect, lenderAppId: string, offer: OfferTerms): Promise<void> {
   const opened = await adapter.select({
-    appId: app.id, lenderAppId: lenderAppId, productCode: offer.productCode, amount: offer.amount,
+    appId: app.id, lenderAppId, productCode: offer.productCode, amount: offer.amount,
     returnUrl: `${settings.publicUrl}/#${routePath('app-borrower-id', { id: app.id })}`,
   });
   const { productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount } = offer;
   const standing = AT_LENDER[app.stage as AtLender];
   if (standing) await restoreContract(settings, adapter.code, lenderAppId, standing, amount);
   await db.transaction(async (tx) => {
-    await tx.update(applicationLenders).set({ lenderAppId: lenderAppId }).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, app.lenderId!)));
+    await tx.update(applicationLenders).set({ lenderAppId }).where(and(eq(applicationLenders.appId, app.id), eq(applicationLenders.lenderId, app.lenderId!)));
     await tx
       .update(offers)
       .set({ productCode, productName, productType, promoTerm, promoApr, apr, term, monthlyPayment, amount, interestRate: offer.interestRate, minLine: offer.minLine, maxLine: offer.maxLine, originationFee: offer.originationFee, totalCost: offer.totalCost, totalInterest: offer.totalInterest, promoMonthlyPayment: offer.promoMonthlyPayment, discountAmount: offer.discountAmount })

@@ -66,6 +66,9 @@ export function languageFor(wish: string | null | undefined): Language {
   return byLocale.get(negotiate(wish, [...byLocale.keys()], source))!;
 }
 
+/** The languages live now, in the order the picker shows them, and the one descriptors are written in. */
+export const offeredLanguages = (): { list: Language[]; source: string } => ({ list: [...languages().byLocale.values()], source: languages().source });
+
 /** Whether a locale is one of the languages live now. */
 export const isOffered = (locale: string): boolean => languages().byLocale.has(locale);
 

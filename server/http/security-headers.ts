@@ -14,12 +14,13 @@
  */
 import type { Settings } from '../config.ts';
 
-export function contentSecurityPolicy(signIn: readonly string[], assetOrigin?: string): string {
+/** `scripts`: the hashes ('sha256-…') of the page's own inline scripts (the first paint's, decision 0286). */
+export function contentSecurityPolicy(signIn: readonly string[], assetOrigin?: string, scripts: readonly string[] = []): string {
   const connect = ["'self'", ...signIn].join(' ');
   const images = ["'self'", 'data:', ...(assetOrigin ? [assetOrigin] : [])].join(' ');
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scripts].join(' '),
     "style-src 'self' 'unsafe-inline'",
     `img-src ${images}`,
     "font-src 'self' data:",

@@ -5,9 +5,12 @@
  * - hashed files (assets/*-<hash>.*) never change under their name: cached for a year, immutable; the few others for
  *   a day;
  * - the page itself (/ and /index.html) is filled in once at start (its run-time configuration, decision 0045),
- *   compressed in memory, and revalidated on every visit by a content ETag, so a repeat visit costs a 304.
+ *   compressed in memory, and revalidated on every visit by a content ETag, so a repeat visit costs a 304;
+ * - the page carries what the host's brand paints before the app's code runs (decision 0286): the built
+ *   first-paint.css and first-paint.js inline, with the live descriptor set's words for it; one page per brand.
  */
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +19,8 @@ import type { Settings } from '../config.ts';
 import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
 import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
 import { descriptorSetPath } from '../descriptors/live.ts';
+import { firstPaintFor } from '../descriptors/first-paint.ts';
+import type { FirstPaint } from '../../core/first-paint.ts';
 
 import { IMMUTABLE } from './api-answers.ts';
 
@@ -29,15 +34,48 @@ interface AppPage {
   etag: string;
 }
 
+/** The first paint's style and script as built (public/first-paint.*), when the build has them. */
+export interface FirstPaintCode {
+  style: string;
+  script: string;
+}
+
+/** Code without its comment lines and indentation: every page carries it (a comment inside a line stays). */
+const lean = (code: string) =>
+  code
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/^(\/\/|\/\*|\*)/.test(line))
+    .join('\n');
+
+export function readFirstPaintCode(webRoot: string): FirstPaintCode | undefined {
+  const [style, script] = ['first-paint.css', 'first-paint.js'].map((name) => join(webRoot, name));
+  return existsSync(style!) && existsSync(script!) ? { style: lean(readFileSync(style!, 'utf8')), script: lean(readFileSync(script!, 'utf8')) } : undefined;
+}
+
+/** The Content-Security-Policy source that lets exactly this inline script run. */
+export const scriptSource = (script: string): string => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+
+/** Text safe inside a <script> element: no '</script>' or '<!--' can end or change it. */
+const inScript = (text: string) => text.replace(/</g, '\\u003c');
+
+/** The first paint's parts of the page: its style in the head; its cover, words and script around the app's root. */
+function withFirstPaint(html: string, code: FirstPaintCode, paint: FirstPaint): string {
+  const cover = `<div id="first-paint" hidden aria-hidden="true" style="--fp-brand: ${paint.colour.replace(/[^#\w(),.% ]/g, '')}"></div>`;
+  const words = `<script type="application/json" id="first-paint-data">${inScript(JSON.stringify(paint))}</script>`;
+  return html
+    .replace('</head>', `<style>${code.style}</style>\n  </head>`)
+    .replace('<div id="root"></div>', `${cover}\n    <div id="root"></div>\n    ${words}\n    <script>${code.script}</script>`);
+}
+
 /**
  * index.html with the configuration filled in, in every encoding, and its ETag. With a published descriptor set live,
  * the page names it and has the browser fetch it beside the scripts (decision 0228).
  */
-export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>, descriptors = ''): AppPage {
+export function appPage(template: string, settings: Pick<Settings, 'webApiKey'>, descriptors = '', firstPaint?: { code: FirstPaintCode; paint: FirstPaint }): AppPage {
   const preload = descriptors ? `<link rel="preload" href="${descriptorSetPath(descriptors)}" as="fetch" crossorigin="anonymous" />\n  ` : '';
-  const html = Buffer.from(
-    template.replace(/<meta name="pos-config" content="[^"]*"\s*\/?>/, webConfigMeta(settings, descriptors)).replace('</head>', `${preload}</head>`),
-  );
+  const filled = template.replace(/<meta name="pos-config" content="[^"]*"\s*\/?>/, webConfigMeta(settings, descriptors)).replace('</head>', `${preload}</head>`);
+  const html = Buffer.from(firstPaint ? withFirstPaint(filled, firstPaint.code, firstPaint.paint) : filled);
   return {
     identity: html,
     br: brotliCompressSync(html, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } }),
@@ -71,16 +109,21 @@ function assetHeaders(response: { setHeader(name: string, value: string): unknow
 
 /** Serves the web app built into `webRoot` (which must hold index.html), naming the live descriptor set (`liveHash`). */
 export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string, liveHash: () => Promise<string>): Promise<void> {
-  const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl), settings.assetOrigin);
+  const code = readFirstPaintCode(webRoot);
+  const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl), settings.assetOrigin, code ? [scriptSource(code.script)] : []);
   const template = readFileSync(join(webRoot, 'index.html'), 'utf8');
-  // The page of the live set; a publication makes the next one (kept until the one after).
-  let page = { hash: '', page: appPage(template, settings) };
-  const livePage = async () => {
+  // The pages of the live set, one per brand; a publication makes the next ones.
+  let pages = { hash: '', byBrand: new Map<string, AppPage>() };
+  const livePage = async (hostName: string) => {
     const hash = await liveHash();
-    if (page.hash !== hash) page = { hash, page: appPage(template, settings, hash) };
-    return page.page;
+    if (pages.hash !== hash) pages = { hash, byBrand: new Map() };
+    const paint = code ? firstPaintFor(hostName) : undefined;
+    const key = paint?.brand ?? '';
+    let page = pages.byBrand.get(key);
+    if (!page) pages.byBrand.set(key, (page = appPage(template, settings, hash, code && paint ? { code, paint } : undefined)));
+    return page;
   };
-  for (const url of ['/', '/index.html']) app.get(url, async (request, reply) => sendPage(request, reply, await livePage(), policy));
+  for (const url of ['/', '/index.html']) app.get(url, async (request, reply) => sendPage(request, reply, await livePage(request.hostname), policy));
   await app.register(fastifyStatic, {
     root: webRoot,
     prefix: '/',

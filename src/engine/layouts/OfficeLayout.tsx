@@ -10,7 +10,11 @@ import { Footer, LanguagePicker } from './parts.tsx';
 import { tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
 
-/** office: the pre-qualification header — office name, id, phone, address and logo (at most 200 × 60). */
+/**
+ * office: the pre-qualification header — office name, id, phone, address and logo (at most 200 × 60). The page's area
+ * fills a screen, so the footer starts below it: a form whose fields come after its heading (decision 0247) does not
+ * push a footer down the screen while the patient reads (a layout shift, decision 0286).
+ */
 export default function OfficeLayout({ layout, children }: LayoutProps) {
   const context = useExprContext();
   const office = layout.office;
@@ -58,7 +62,7 @@ export default function OfficeLayout({ layout, children }: LayoutProps) {
           <LanguagePicker picker={layout.languages} />
         </Flex>
       </Box>
-      <Box as="main" id="main-content" tabIndex={-1} flex="1" w="full" maxW="960px" mx="auto" px={{ base: '4', md: '8' }} py="6" outline="none">
+      <Box as="main" id="main-content" tabIndex={-1} flex="1" minH="100vh" w="full" maxW="960px" mx="auto" px={{ base: '4', md: '8' }} py="6" outline="none">
         {children}
       </Box>
       <Footer footer={layout.footer} />

@@ -1,0 +1,93 @@
+/**
+ * The first paint (issue 42, decision 0286), in Chromium against the real server. Every screen the page says it can
+ * paint (its #first-paint-data, made from the live descriptors) is opened twice on a phone and on a desktop: once with
+ * the app's code held back, to see what the HTML alone paints, and once as usual, to see the app's own heading, intro
+ * and opening texts. They must stand in the same places, so the app takes over without anything moving; then the cover
+ * is gone. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
+ */
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { FirstPaint } from '../core/first-paint.ts';
+
+test.use({ ignoreHTTPSErrors: true });
+
+/** A value for each route parameter the painted routes have; a new parameter needs one here. */
+const SAMPLES: Record<string, string> = { id: '1', code: 'brightsmiles', state: 'signing-in' };
+
+const address = (path: string) =>
+  `/#${path.replace(/:(\w+)\??/g, (_, name: string) => {
+    if (!(name in SAMPLES)) throw new Error(`no sample value for the route parameter '${name}' of ${path}`);
+    return SAMPLES[name]!;
+  })}`;
+
+/** The painted screens' boxes, read from the cover or from the app: heading, the text after it, cards, brand name. */
+function boxes(page: Page, where: 'cover' | 'app'): Promise<string[]> {
+  return page.evaluate((where) => {
+    const root = document.getElementById(where === 'cover' ? 'first-paint' : 'root')!;
+    const heading = root.querySelector('main h1');
+    const cards = where === 'cover' ? [...root.querySelectorAll('.fp-card')] : [...root.querySelectorAll('main [data-screen] > div > div')];
+    const next = heading?.nextElementSibling;
+    const shown = [heading, next && next.tagName === 'P' ? next : null, ...cards].filter((node): node is Element => node !== null && node !== undefined);
+    return shown.map((node) => {
+      const box = node.getBoundingClientRect();
+      return `${node.textContent} @ ${[box.x, box.y, box.width, box.height].map((n) => Math.round(n)).join(',')}`;
+    });
+  }, where);
+}
+
+async function paintData(page: Page): Promise<FirstPaint> {
+  await page.goto('/');
+  return JSON.parse((await page.locator('#first-paint-data').textContent())!) as FirstPaint;
+}
+
+async function withPage<T>(browser: Browser, options: { width: number; locale: string }, use: (page: Page) => Promise<T>): Promise<T> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, viewport: { width: options.width, height: 823 }, locale: options.locale });
+  try {
+    return await use(await context.newPage());
+  } finally {
+    await context.close();
+  }
+}
+
+for (const width of [412, 1280]) {
+  test(`every screen the page can paint stands where the app draws it, ${width} px`, async ({ browser, page }) => {
+    const painted = (await paintData(page)).routes.filter((route) => route.screen);
+    expect(painted.length, 'the page paints the borrower entry screens').toBeGreaterThanOrEqual(3);
+    for (const route of painted) {
+      const url = address(route.path);
+      const cover = await withPage(browser, { width, locale: 'en-US' }, async (held) => {
+        await held.route('**/assets/*.js', (request) => request.abort());
+        await held.goto(url);
+        await expect(held.locator('#first-paint main h1'), url).toHaveText(route.screen!.title.en!);
+        return boxes(held, 'cover');
+      });
+      const app = await withPage(browser, { width, locale: 'en-US' }, async (shown) => {
+        await shown.goto(url);
+        await expect(shown.locator('#root main h1'), url).toBeVisible();
+        await expect(shown.locator('#first-paint'), `${url}: the app's heading ends the cover`).toHaveCount(0);
+        return boxes(shown, 'app');
+      });
+      expect(app.slice(0, cover.length), `${url}: the app draws the painted words in the same places`).toEqual(cover);
+    }
+  });
+}
+
+test('a Spanish browser gets the Spanish words first; a tab with a session gets no cover', async ({ browser, page }) => {
+  const data = await paintData(page);
+  const form = data.routes.find((route) => route.screen?.intro)!;
+  const url = address(form.path);
+  await withPage(browser, { width: 412, locale: 'es-MX' }, async (held) => {
+    await held.route('**/assets/*.js', (request) => request.abort());
+    await held.goto(url);
+    await expect(held.locator('#first-paint main h1')).toHaveText(form.screen!.title.es!);
+    await expect(held.locator('#first-paint')).toHaveAttribute('lang', 'es');
+    await expect(held.locator('#first-paint .fp-langs .fp-on')).toHaveText('Español');
+  });
+  await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
+    await held.route('**/assets/*.js', (request) => request.abort());
+    await held.goto(url);
+    await expect(held.locator('#first-paint main h1')).toBeVisible();
+    await held.evaluate(() => sessionStorage.setItem('pos.session', 'v1.signed-in'));
+    await held.reload();
+    await expect(held.locator('#first-paint')).toBeHidden();
+  });
+});

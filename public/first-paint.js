@@ -1,0 +1,196 @@
+// @ts-check
+/*
+ * The first paint (decision 0286). The server puts this script, inline, into the page with what can be painted
+ * (core/first-paint.ts, in #first-paint-data). It runs while the app's code is still on its way: it finds the route the
+ * app will show, in the language the app will choose, and draws its frame, heading, intro and opening texts into
+ * #first-paint, which covers the page. The app's first heading ends it: the cover goes in the same frame, so the
+ * person sees the same words stay where they were. It draws nothing for a tab with a session (the app knows what a
+ * signed-in person sees), for another brand than the page's, or for a route it has nothing for.
+ */
+(function () {
+  var cover = document.getElementById('first-paint');
+  var source = document.getElementById('first-paint-data');
+  if (!cover || !source) return;
+  /** @type {import('../core/first-paint.ts').FirstPaint} */
+  var data = JSON.parse(source.textContent || '{}');
+
+  function stored(/** @type {string} */ key) {
+    try {
+      return sessionStorage.getItem(key);
+    } catch (e) {
+      return null;
+    }
+  }
+  if (stored('pos.session')) return;
+
+  // The address as the app reads it (src/engine/context.ts addressQuery, core/brand.ts requestedBrand).
+  var hash = location.hash.replace(/^#/, '');
+  var mark = hash.indexOf('?');
+  var path = (mark >= 0 ? hash.slice(0, mark) : hash) || '/';
+  var query = Object.fromEntries(new URLSearchParams(mark >= 0 ? hash.slice(mark) : location.search));
+  var brand = new URLSearchParams(location.search).get('brand') || query.brand || stored('pos.brand');
+  if (brand && brand !== data.brand) return;
+
+  /** The route's parameters when `pattern` ('/app/prequal/:id?') matches the path, as react-router matches. */
+  function match(/** @type {string} */ pattern) {
+    var want = pattern.split('/').filter(Boolean);
+    var have = path.split('/').filter(Boolean);
+    /** @type {Record<string, string>} */
+    var params = {};
+    for (var i = 0; i < want.length; i++) {
+      var segment = want[i];
+      if (segment === '*') return params;
+      var optional = segment.endsWith('?');
+      if (i >= have.length) {
+        if (optional) continue;
+        return null;
+      }
+      if (segment.startsWith(':')) params[segment.replace(/^:|\?$/g, '')] = decodeURIComponent(have[i]);
+      else if (segment.toLowerCase() !== have[i].toLowerCase()) return null;
+    }
+    return have.length > want.length ? null : params;
+  }
+  var route;
+  var params = null;
+  for (var r = 0; r < data.routes.length && !params; r++) {
+    params = match(data.routes[r].path);
+    route = data.routes[r];
+  }
+  var screen = params && route && route.screen;
+  if (!screen) return;
+  var context = { route: { params: params, query: query } };
+
+  // core/expressions.ts for the operators a route condition may hold (core/first-paint.ts keeps to them).
+  function truthy(/** @type {unknown} */ value) {
+    return Array.isArray(value) ? value.length > 0 : Boolean(value);
+  }
+  function same(/** @type {unknown} */ a, /** @type {unknown} */ b) {
+    a = a === undefined ? null : a;
+    b = b === undefined ? null : b;
+    if (a === null || b === null || typeof a === 'object' || typeof b === 'object' || typeof a === typeof b) return a === b;
+    return String(a) === String(b);
+  }
+  /** @returns {unknown} */
+  function evaluate(/** @type {any} */ expression) {
+    if (expression === null || typeof expression !== 'object' || Array.isArray(expression)) return expression;
+    var op = Object.keys(expression)[0];
+    var args = Array.isArray(expression[op]) ? expression[op] : [expression[op]];
+    /** @type {any} */
+    var value;
+    switch (op) {
+      case 'var':
+        value = args[0].split('.').reduce(function (/** @type {any} */ node, /** @type {string} */ key) {
+          return node === null || node === undefined || typeof node !== 'object' ? undefined : node[key];
+        }, context);
+        return value === undefined ? null : value;
+      case '==':
+        return same(evaluate(args[0]), evaluate(args[1]));
+      case '!=':
+        return !same(evaluate(args[0]), evaluate(args[1]));
+      case '!':
+        return !truthy(evaluate(args[0]));
+      case '!!':
+        return truthy(evaluate(args[0]));
+      case 'and':
+      case 'or':
+        value = op === 'and';
+        for (var i = 0; i < args.length; i++) {
+          value = evaluate(args[i]);
+          if (truthy(value) !== (op === 'and')) return value;
+        }
+        return value;
+      case 'if':
+        for (var j = 0; j + 1 < args.length; j += 2) if (truthy(evaluate(args[j]))) return evaluate(args[j + 1]);
+        return args.length % 2 ? evaluate(args[args.length - 1]) : null;
+    }
+    return null;
+  }
+
+  if (
+    (screen.away || []).some(function (when) {
+      return truthy(evaluate(when));
+    })
+  )
+    return;
+
+  // The language the app starts in (src/app/language.ts startingLocale, core/i18n.ts negotiate).
+  var offered = data.languages.map(function (language) {
+    return language.locale;
+  });
+  var asked = query.lang || stored('pos.language');
+  var locale = asked && offered.indexOf(asked) >= 0 ? asked : data.source;
+  if (!(asked && offered.indexOf(asked) >= 0)) {
+    var wishes = navigator.languages || [];
+    for (var w = 0; w < wishes.length; w++) {
+      var wish = wishes[w].toLowerCase().split('-')[0];
+      if (offered.indexOf(wish) >= 0) {
+        locale = wish;
+        break;
+      }
+    }
+  }
+
+  function element(/** @type {string} */ tag, /** @type {string} */ className, /** @type {string | undefined} */ text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+  function say(/** @type {Record<string, string>} */ words) {
+    return words[locale] || words[data.source];
+  }
+  var name = data.alternate && truthy(evaluate(data.alternate.when)) ? data.alternate.name : data.name;
+  var frame = element('div', 'fp-' + screen.layout);
+  var header = element('header', 'fp-head');
+  var bar = element('div', 'fp-bar');
+  if (screen.layout === 'welcome') {
+    var brandMark = element('span', 'fp-mark');
+    if (data.logo) {
+      var logo = /** @type {HTMLImageElement} */ (element('img', ''));
+      logo.src = data.logo;
+      logo.alt = '';
+      brandMark.append(logo);
+    }
+    var words = element('span', 'fp-name');
+    words.append(element('span', 'fp-long', name), element('span', 'fp-short', data.mark));
+    brandMark.append(words);
+    bar.append(brandMark);
+  } else {
+    bar.append(element('div', 'fp-name', name));
+  }
+  if (screen.picker) {
+    var picker = element('div', 'fp-langs');
+    data.languages.forEach(function (language) {
+      var button = element('span', language.locale === locale ? 'fp-on' : '', language.name);
+      button.lang = language.locale;
+      picker.append(button);
+    });
+    bar.append(picker);
+  }
+  header.append(bar);
+  var main = element('main', 'fp-main');
+  main.append(element('h1', '', say(screen.title)));
+  if (screen.intro) main.append(element('p', 'fp-intro', say(screen.intro)));
+  var cards = element('div', 'fp-cards');
+  screen.sections.forEach(function (section) {
+    if (section.when === undefined || truthy(evaluate(section.when))) cards.append(element('div', 'fp-card', say(section.text)));
+  });
+  if (cards.childNodes.length) main.append(cards);
+  frame.append(header, main);
+  cover.append(frame);
+  cover.lang = locale;
+  cover.hidden = false;
+
+  // The app's first heading or alert (or, failing them, a few seconds) ends the cover, before the browser paints
+  // again. Taps go through it to the app's same places below (public/first-paint.css).
+  function end() {
+    watch.disconnect();
+    cover && cover.remove();
+  }
+  var root = document.getElementById('root');
+  var watch = new MutationObserver(function () {
+    if (root && root.querySelector('h1, [role=alert]')) end();
+  });
+  if (root) watch.observe(root, { childList: true, subtree: true });
+  setTimeout(end, 10000);
+})();

@@ -1,0 +1,75 @@
+/**
+ * The first paint (decision 0286): what core/first-paint.ts takes from the deployed descriptors, and how the server
+ * puts it into the page. That the painted words stand where the app draws them is e2e/journey-first-paint.spec.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { evaluate, truthy } from '../../core/expressions.ts';
+import { firstPaintFor } from '../../server/descriptors/first-paint.ts';
+import { appPage, readFirstPaintCode, scriptSource } from '../../server/http/web-app.ts';
+import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
+
+const paint = firstPaintFor('localhost');
+const screenAt = (path: string) => paint.routes.find((route) => route.path === path)?.screen;
+const holds = (when: unknown, params: Record<string, string>, query: Record<string, string> = {}) => truthy(evaluate(when, { route: { params, query } }));
+
+describe('what the first paint takes from the descriptors', () => {
+  it('paints the anonymous, translated form and detail pages whose words need no data, in every language', () => {
+    const prequal = screenAt('/app/prequal/:id?')!;
+    expect(prequal.layout).toBe('office');
+    expect(prequal.title).toEqual({ en: 'Pre-qualify for financing', es: expect.stringMatching(/^Precalifique/) });
+    expect(prequal.intro?.en).toMatch(/^Checking your offers/);
+    expect(prequal.picker).toBe(true);
+    // The landing page's heading is the office's name: the app paints it.
+    expect(screenAt('/landing/:code?')).toBeUndefined();
+    // A staff page, and a page that leaves on load whatever the address ('/:state' handles a sign-in or is not found).
+    expect(screenAt('/auth')).toBeUndefined();
+    expect(screenAt('/:state')).toBeUndefined();
+  });
+
+  it("keeps a detail page's opening texts with conditions on the address alone, for a visitor without a session", () => {
+    const link = screenAt('/app/auth/:id?')!;
+    const shown = (params: Record<string, string>, query: Record<string, string> = {}) => link.sections.filter((section) => section.when === undefined || holds(section.when, params, query)).map((section) => section.text.en);
+    expect(shown({ id: '7' }, { t: 'token' })).toEqual(['Opening your application…']);
+    expect(shown({ id: '7' })).toEqual(['Open the link you received by text or e-mail to continue your application.']);
+    expect(shown({ id: '7' }, { k: 'key' })).toEqual(['To continue your application, we send a one-time passcode to the mobile phone or e-mail address on file.']);
+    // Its on-load navigation is for a signed-in borrower: for this visitor it never leaves.
+    expect(link.away?.some((when) => holds(when, { id: '7' }))).toBe(false);
+  });
+
+  it("carries the routes that would take an address from a painted one, the app's most specific first", () => {
+    const paths = paint.routes.map((route) => route.path);
+    expect(paths.indexOf('/app/prequal/match')).toBeGreaterThanOrEqual(0);
+    expect(paths.indexOf('/app/prequal/match')).toBeLessThan(paths.indexOf('/app/prequal/:id?'));
+    expect(paths).not.toContain('/admin/offices');
+    expect(paint.name).toBe('SmilePay Financing');
+    expect(paint.alternate && holds(paint.alternate.when, {}, { altName: '1' })).toBe(true);
+    expect(firstPaintFor('www.carefinancing.example').brand).toBe('care');
+  });
+});
+
+describe('the page that carries it', () => {
+  const root = mkdtempSync(join(tmpdir(), 'first-paint-'));
+  writeFileSync(join(root, 'first-paint.css'), '/* why */\n#first-paint { color: red; }\n');
+  writeFileSync(join(root, 'first-paint.js'), '// why\n(function () {\n  var x = 1; // kept\n})();\n');
+  const code = readFirstPaintCode(root)!;
+  const template = '<html><head></head><body><div id="root"></div><script type="module" src="/x.js"></script></body></html>';
+
+  it('inlines the style and the script without their comment lines, and lets exactly that script run', () => {
+    expect(code).toEqual({ style: '#first-paint { color: red; }', script: '(function () {\nvar x = 1; // kept\n})();' });
+    const csp = contentSecurityPolicy([], undefined, [scriptSource(code.script)]);
+    expect(csp).toMatch(/script-src 'self' 'sha256-[\w+/]+=';/);
+  });
+
+  it('puts the words beside the root where no text can end their element', () => {
+    const hostile = { ...paint, name: '</script><script>alert(1)</script>' };
+    const html = appPage(template, { webApiKey: 'k' }, '', { code, paint: hostile }).identity.toString();
+    expect(html).toContain('<div id="first-paint" hidden aria-hidden="true"');
+    expect(html.indexOf('id="first-paint"')).toBeLessThan(html.indexOf('id="root"'));
+    expect(html.match(/<\/script>/g)).toHaveLength(3);
+    const words = /id="first-paint-data">(.*?)<\/script>/s.exec(html)![1]!;
+    expect(JSON.parse(words).name).toBe(hostile.name);
+  });
+});

@@ -5,25 +5,46 @@
  * beside the page (server/http/first-paint.ts); a small script (public/first-paint.js) picks the route and the language
  * the app would pick and draws it, and the app's first page takes its place.
  *
- * Only what the app would surely show comes here. A text is taken when it is a plain string without placeholders; a
- * condition when, for a visitor with no session, it depends on the address alone (route parameters and query). Anything
- * that waits for data (a landing page's office name, a table) is left to the app.
+ * Only what the app would surely show comes here. A condition is taken when, for a visitor with no session, the
+ * address (route parameters and query) decides it — and the page's data, when the page reads one public answer the
+ * script can read too (a GET of the contract, its parameters from the address: a landing page's office). A text is
+ * taken when it is a string, a `var`, or an `or`/`if` of them, its placeholders from the address or that data; each
+ * language gets it with its strings translated, as the app's `text()` translates its result. Anything else (a table, a
+ * field, an image, a text of the session) ends what is painted of the page.
  */
 import type { BrandDescriptor } from '../codegen/generated/descriptors.ts';
 import { isOperation } from './expressions.ts';
+import { operationIndex, type OperationId } from '../codegen/generated/operation-index.ts';
 import { translate, type Language } from './i18n.ts';
 import { withCode } from './descriptors/check.ts';
+import { canonicalJson } from './canonical-json.ts';
+
+const canonical = (value: unknown) => canonicalJson(value ?? null);
 import { safeImageSource } from './urls.ts';
 import { swatch } from './palette.ts';
 
-/** A text in each language offered, by locale. */
-export type Words = Record<string, string>;
+/**
+ * A text in each language offered, by locale: a string, or an expression public/first-paint.js evaluates to one; its
+ * placeholders ('{data.office.name}') are filled from the address and the data.
+ */
+export type Words = Record<string, unknown>;
 
 /**
- * A condition over `route.params` and `route.query` only, in the operators public/first-paint.js evaluates as
- * core/expressions.ts does.
+ * A condition over `route.params`, `route.query` and, on a page with a source, `data`, in the operators
+ * public/first-paint.js evaluates as core/expressions.ts does.
  */
 export type RouteCondition = unknown;
+
+/** The one public read a page's words come from: a GET of the contract, its path parameters from the address. */
+export interface PaintSource {
+  /** '/api/Office/GetLandingPage/{code}'. */
+  path: string;
+  params: Record<string, RouteCondition>;
+  /** Whether the call carries the public API key. */
+  key: boolean;
+  /** When the page reads it (no read: the page is not painted). */
+  when?: RouteCondition;
+}
 
 export interface PaintedScreen {
   /** The layout component drawn around it. */
@@ -32,8 +53,12 @@ export interface PaintedScreen {
   picker: boolean;
   title: Words;
   intro?: Words;
-  /** A detail screen's opening texts, each in a card, shown when its condition holds. */
-  sections: { when?: RouteCondition; text: Words }[];
+  source?: PaintSource;
+  /**
+   * A detail screen's opening texts, each in a card, shown when its condition holds; a `stop` ends the painting where
+   * its condition holds (something the script cannot draw shows there).
+   */
+  sections: ({ when?: RouteCondition; text: Words } | { when: RouteCondition; stop: true })[];
   /** When the page leaves at once on load (to another route, or the not-found page): then it is not painted. */
   away?: RouteCondition[];
 }
@@ -76,15 +101,24 @@ export interface FirstPaintInput {
 }
 
 const UNKNOWN = Symbol('unknown');
+
+/** What a page's expressions may read before the app runs: the conditions, and the data when the page has a source. */
+interface Scope {
+  conditions: Readonly<Record<string, unknown>>;
+  data: boolean;
+  languages: readonly Language[];
+}
+
+const known = (path: string, scope: Scope) => path.startsWith('route.params.') || path.startsWith('route.query.') || (scope.data && (path === 'data' || path.startsWith('data.')));
 const ROUTE_OPERATORS = new Set(['!', '!!', 'and', 'or', '==', '!=', 'if']);
 
 /**
  * An expression as it stands for a visitor without a session: `session.*` is empty, `cond.*` is replaced by its
  * definition, `route.*` stays; UNKNOWN when anything else (data, brand, config) decides it.
  */
-function forAddress(expression: unknown, conditions: Readonly<Record<string, unknown>>, seen: ReadonlySet<string> = new Set()): unknown {
+function forAddress(expression: unknown, scope: Scope, seen: ReadonlySet<string> = new Set()): unknown {
   if (Array.isArray(expression)) {
-    const items = expression.map((item) => forAddress(item, conditions, seen));
+    const items = expression.map((item) => forAddress(item, scope, seen));
     return items.includes(UNKNOWN) ? UNKNOWN : items;
   }
   if (expression === null || typeof expression !== 'object') return expression;
@@ -93,33 +127,76 @@ function forAddress(expression: unknown, conditions: Readonly<Record<string, unk
   if (op === 'var') {
     const path = Array.isArray(raw) ? raw[0] : raw;
     if (typeof path !== 'string' || (Array.isArray(raw) && raw.length > 1)) return UNKNOWN;
-    if (path.startsWith('route.params.') || path.startsWith('route.query.')) return expression;
+    if (known(path, scope)) return expression;
     if (path.startsWith('session.')) return null;
     const name = /^cond\.(\w+)$/.exec(path)?.[1];
-    if (name === undefined || !(name in conditions) || seen.has(name)) return UNKNOWN;
-    return forAddress(conditions[name], conditions, new Set([...seen, name]));
+    if (name === undefined || !(name in scope.conditions) || seen.has(name)) return UNKNOWN;
+    return forAddress(scope.conditions[name], scope, new Set([...seen, name]));
   }
   if (!ROUTE_OPERATORS.has(op)) return UNKNOWN;
-  const args = forAddress(Array.isArray(raw) ? raw : [raw], conditions, seen);
+  const args = forAddress(Array.isArray(raw) ? raw : [raw], scope, seen);
   return args === UNKNOWN ? UNKNOWN : { [op]: args };
 }
 
-/** A text every language can show as it is: a string without placeholders. */
-function words(text: unknown, languages: FirstPaintInput['languages']): Words | undefined {
-  if (typeof text !== 'string' || text.includes('{')) return undefined;
-  return Object.fromEntries(languages.map((language) => [language.locale, translate(language.texts, text)]));
+/** A text's result in one language: its strings translated, its placeholders only of what the scope knows. */
+function inLanguage(text: unknown, texts: Language['texts'], scope: Scope): unknown {
+  if (typeof text === 'string') {
+    const placeholders = [...text.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
+    return placeholders.every((path) => /^[\w.]+$/.test(path) && known(path, scope)) ? translate(texts, text) : UNKNOWN;
+  }
+  if (!isOperation(text)) return UNKNOWN;
+  const [op, raw] = Object.entries(text)[0]!;
+  const args = Array.isArray(raw) ? raw : [raw];
+  // The app translates a text's result, whatever it came from: a word of the address could be a source text ('Error'),
+  // a piece of data hardly.
+  if (op === 'var') return scope.data && /^data(\.|$)/.test(String(args[0])) && forAddress(text, scope) === text ? text : UNKNOWN;
+  if (op !== 'or' && op !== 'if') return UNKNOWN;
+  // An 'if's conditions are not texts: only its results are translated.
+  const out = args.map((arg, i) => (op === 'if' && i % 2 === 0 && i + 1 < args.length ? forAddress(arg, scope) : inLanguage(arg, texts, scope)));
+  return out.includes(UNKNOWN) ? UNKNOWN : { [op]: out };
 }
 
-/** A detail screen's opening texts, up to the first the address alone cannot decide or that is more than a text. */
-function openingSections(sections: unknown, conditions: Readonly<Record<string, unknown>>, languages: FirstPaintInput['languages']): PaintedScreen['sections'] {
-  const out: PaintedScreen['sections'] = [];
-  for (const section of (sections ?? []) as Doc[]) {
-    const text = words(section.text, languages);
-    const when = section.visible === undefined ? undefined : forAddress(section.visible, conditions);
-    if (!text || when === UNKNOWN || Object.keys(section).some((key) => key !== 'text' && key !== 'visible')) break;
-    out.push({ ...(when === undefined ? {} : { when }), text });
+/** A text in every language offered, or undefined when one of them cannot be painted. */
+function words(text: unknown, scope: Scope): Words | undefined {
+  const out: Words = {};
+  for (const language of scope.languages) {
+    const shown = inLanguage(text, language.texts, scope);
+    if (shown === UNKNOWN) return undefined;
+    out[language.locale] = shown;
   }
   return out;
+}
+
+/** A detail screen's opening texts, up to the first whose showing the scope cannot decide. */
+function openingSections(sections: unknown, scope: Scope): PaintedScreen['sections'] {
+  const out: PaintedScreen['sections'] = [];
+  for (const section of (sections ?? []) as Doc[]) {
+    const when = section.visible === undefined ? undefined : forAddress(section.visible, scope);
+    if (when === UNKNOWN) break;
+    const text = Object.keys(section).every((key) => key === 'text' || key === 'visible') ? words(section.text, scope) : undefined;
+    if (text) out.push({ ...(when === undefined ? {} : { when }), text });
+    else if (when === undefined) break;
+    else out.push({ when, stop: true });
+  }
+  return out;
+}
+
+/** The source's call for the script, when the page reads a GET of the contract whose parameters the address gives. */
+function paintSource(source: unknown, scope: Scope): PaintSource | undefined | typeof UNKNOWN {
+  if (source === undefined) return undefined;
+  const { operation, params, when, ...rest } = source as Doc;
+  const op = operationIndex[operation as OperationId];
+  if (!op || op.method !== 'get' || Object.keys(rest).length) return UNKNOWN;
+  const routeScope = { ...scope, data: false };
+  const filled: Record<string, RouteCondition> = {};
+  for (const [name, value] of Object.entries((params ?? {}) as Doc)) {
+    const residual = forAddress(value, routeScope);
+    if (residual === UNKNOWN || !op.path.includes(`{${name}}`)) return UNKNOWN;
+    filled[name] = residual;
+  }
+  const condition = when === undefined ? undefined : forAddress(when, routeScope);
+  if (condition === UNKNOWN) return UNKNOWN;
+  return { path: op.path, params: filled, key: op.key, ...(condition === undefined ? {} : { when: condition }) };
 }
 
 function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<Record<string, unknown>>): PaintedScreen | undefined {
@@ -128,16 +205,26 @@ function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<
   const component = layout?.component;
   if (!PAINTED_LAYOUTS.includes(component as PaintedLayout)) return undefined;
   const page = input.doc(`pages/${route.screen}.json`) as Doc | undefined;
-  if (page?.kind !== 'form' && page?.kind !== 'detail') return undefined;
-  const title = words(page.title, input.languages);
+  // A composite is painted as its title over its first part, when that part is a detail of the same data.
+  const composite = page?.kind === 'composite' ? page : undefined;
+  const firstPart = ((composite?.parts ?? []) as Doc[])[0];
+  const body = composite ? (firstPart && firstPart.visible === undefined ? (input.doc(`pages/${String(firstPart.screen)}.json`) as Doc | undefined) : undefined) : page;
+  if (!page || (body?.kind !== 'form' && body?.kind !== 'detail')) return undefined;
+  if (composite && ((body.source !== undefined && canonical(body.source) !== canonical(composite.source)) || body.title !== undefined || body.intro !== undefined)) return undefined;
+  const scope: Scope = { conditions, data: false, languages: input.languages };
+  // A form's words never wait for its source (it fills the form's values): only a detail's and a composite's read it.
+  const source = body.kind === 'form' ? undefined : paintSource(page.source, scope);
+  if (source === UNKNOWN) return undefined;
+  if (source) scope.data = true;
+  const title = words(page.title, scope);
   if (!title) return undefined;
-  const intro = page.intro === undefined ? undefined : words(page.intro, input.languages);
+  const intro = page.intro === undefined ? undefined : words(page.intro, scope);
   if (page.intro !== undefined && !intro) return undefined;
   // A page that acts on load is painted only when the address tells whether it stays (a call it makes stays: its
   // page shows meanwhile).
   const away: RouteCondition[] = [];
-  for (const action of (page.onLoad ?? []) as Doc[]) {
-    const when = action.when === undefined ? UNKNOWN : forAddress(action.when, conditions);
+  for (const action of [...((page.onLoad ?? []) as Doc[]), ...(composite ? ((body.onLoad ?? []) as Doc[]) : [])]) {
+    const when = action.when === undefined ? UNKNOWN : forAddress(action.when, scope);
     if (when === UNKNOWN) return undefined;
     if (action.type !== 'submit') away.push(when);
   }
@@ -147,7 +234,8 @@ function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<
     picker: picker !== undefined && picker.visible === undefined && input.languages.length > 1,
     title,
     ...(intro ? { intro } : {}),
-    sections: page.kind === 'detail' ? openingSections(page.sections, conditions, input.languages) : [],
+    ...(source ? { source } : {}),
+    sections: body.kind === 'detail' ? openingSections(body.sections, scope) : [],
     ...(away.length ? { away } : {}),
   };
 }
@@ -190,7 +278,7 @@ export function firstPaintOf(input: FirstPaintInput): FirstPaint {
   const painted = routes.filter((route) => route.screen);
   const deciding = routes.filter((route, i) => route.screen || painted.some((p) => routes.indexOf(p) > i && overlap(route.path, p.path)));
   const { brand } = input;
-  const alternateWhen = brand.names.useAlternate === undefined ? undefined : forAddress(brand.names.useAlternate, conditions);
+  const alternateWhen = brand.names.useAlternate === undefined ? undefined : forAddress(brand.names.useAlternate, { conditions, data: false, languages: input.languages });
   const logo = safeImageSource(brand.logo.src);
   return {
     brand: brand.id,

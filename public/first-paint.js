@@ -58,9 +58,15 @@
   }
   var screen = params && route && route.screen;
   if (!screen) return;
+  /** @type {{ route: { params: Record<string, string>, query: Record<string, string> }, data?: unknown }} */
   var context = { route: { params: params, query: query } };
 
   // core/expressions.ts for the operators a route condition may hold (core/first-paint.ts keeps to them).
+  function read(/** @type {string} */ path) {
+    return path.split('.').reduce(function (/** @type {any} */ node, /** @type {string} */ key) {
+      return node === null || node === undefined || typeof node !== 'object' ? undefined : node[key];
+    }, /** @type {any} */ (context));
+  }
   function truthy(/** @type {unknown} */ value) {
     return Array.isArray(value) ? value.length > 0 : Boolean(value);
   }
@@ -79,9 +85,7 @@
     var value;
     switch (op) {
       case 'var':
-        value = args[0].split('.').reduce(function (/** @type {any} */ node, /** @type {string} */ key) {
-          return node === null || node === undefined || typeof node !== 'object' ? undefined : node[key];
-        }, context);
+        value = read(args[0]);
         return value === undefined ? null : value;
       case '==':
         return same(evaluate(args[0]), evaluate(args[1]));
@@ -112,6 +116,7 @@
     })
   )
     return;
+  var shown = screen;
 
   // The language the app starts in (src/app/language.ts startingLocale, core/i18n.ts negotiate).
   var offered = data.languages.map(function (language) {
@@ -136,61 +141,114 @@
     if (text !== undefined) node.textContent = text;
     return node;
   }
-  function say(/** @type {Record<string, string>} */ words) {
-    return words[locale] || words[data.source];
-  }
-  var name = data.alternate && truthy(evaluate(data.alternate.when)) ? data.alternate.name : data.name;
-  var frame = element('div', 'fp-' + screen.layout);
-  var header = element('header', 'fp-head');
-  var bar = element('div', 'fp-bar');
-  if (screen.layout === 'welcome') {
-    var brandMark = element('span', 'fp-mark');
-    if (data.logo) {
-      var logo = /** @type {HTMLImageElement} */ (element('img', ''));
-      logo.src = data.logo;
-      logo.alt = '';
-      brandMark.append(logo);
-    }
-    var words = element('span', 'fp-name');
-    words.append(element('span', 'fp-long', name), element('span', 'fp-short', data.mark));
-    brandMark.append(words);
-    bar.append(brandMark);
-  } else {
-    bar.append(element('div', 'fp-name', name));
-  }
-  if (screen.picker) {
-    var picker = element('div', 'fp-langs');
-    data.languages.forEach(function (language) {
-      var button = element('span', language.locale === locale ? 'fp-on' : '', language.name);
-      button.lang = language.locale;
-      picker.append(button);
+  /** A text as core/expressions.ts text() shows it: the expression's result, its placeholders filled. */
+  function say(/** @type {Record<string, unknown>} */ words) {
+    var value = evaluate(locale in words ? words[locale] : words[data.source]);
+    if (value === null || value === undefined) return '';
+    if (typeof value !== 'string') return String(value);
+    return value.replace(/\{([\w.]+)\}/g, function (_, /** @type {string} */ path) {
+      var found = read(path);
+      return found === null || found === undefined ? '' : String(found);
     });
-    bar.append(picker);
   }
-  header.append(bar);
-  var main = element('main', 'fp-main');
-  main.append(element('h1', '', say(screen.title)));
-  if (screen.intro) main.append(element('p', 'fp-intro', say(screen.intro)));
-  var cards = element('div', 'fp-cards');
-  screen.sections.forEach(function (section) {
-    if (section.when === undefined || truthy(evaluate(section.when))) cards.append(element('div', 'fp-card', say(section.text)));
-  });
-  if (cards.childNodes.length) main.append(cards);
-  frame.append(header, main);
-  cover.append(frame);
-  cover.lang = locale;
-  cover.hidden = false;
+  function paint() {
+    var name = data.alternate && truthy(evaluate(data.alternate.when)) ? data.alternate.name : data.name;
+    var frame = element('div', 'fp-' + shown.layout);
+    var header = element('header', 'fp-head');
+    var bar = element('div', 'fp-bar');
+    if (shown.layout === 'welcome') {
+      var brandMark = element('span', 'fp-mark');
+      if (data.logo) {
+        var logo = /** @type {HTMLImageElement} */ (element('img', ''));
+        logo.src = data.logo;
+        logo.alt = '';
+        brandMark.append(logo);
+      }
+      var words = element('span', 'fp-name');
+      words.append(element('span', 'fp-long', name), element('span', 'fp-short', data.mark));
+      brandMark.append(words);
+      bar.append(brandMark);
+    } else {
+      bar.append(element('div', 'fp-name', name));
+    }
+    if (shown.picker) {
+      var picker = element('div', 'fp-langs');
+      data.languages.forEach(function (language) {
+        var button = element('span', language.locale === locale ? 'fp-on' : '', language.name);
+        button.lang = language.locale;
+        picker.append(button);
+      });
+      bar.append(picker);
+    }
+    header.append(bar);
+    var main = element('main', 'fp-main');
+    main.append(element('h1', '', say(shown.title)));
+    if (shown.intro) main.append(element('p', 'fp-intro', say(shown.intro)));
+    var cards = element('div', 'fp-cards');
+    for (var c = 0; c < shown.sections.length; c++) {
+      var section = shown.sections[c];
+      if (section.when !== undefined && !truthy(evaluate(section.when))) continue;
+      if ('stop' in section) break;
+      cards.append(element('div', 'fp-card', say(section.text)));
+    }
+    if (cards.childNodes.length) main.append(cards);
+    frame.append(header, main);
+    cover.append(frame);
+    cover.lang = locale;
+    cover.hidden = false;
+    painted = [].map.call(main.querySelectorAll('h1, p, .fp-card'), function (/** @type {Element} */ node) {
+      return node.textContent || '';
+    });
+    watch.observe(root, { childList: true, subtree: true, characterData: true });
+  }
 
-  // The app's first heading or alert (or, failing them, a few seconds) ends the cover, before the browser paints
-  // again. Taps go through it to the app's same places below (public/first-paint.css).
+  // The cover ends, before the browser paints again, once the app shows every text it painted: the person sees the
+  // same words stay in their places (e2e/journey-first-paint.spec.ts). An app that shows something else (an alert,
+  // other words) ends it two seconds after its first heading; ten seconds end it in any case. Taps pass through it to
+  // the app's same places below (public/first-paint.css).
+  var root = document.getElementById('root') || document.body;
+  /** @type {string[]} */
+  var painted = [];
+  var fallback = 0;
   function end() {
     watch.disconnect();
+    clearTimeout(fallback);
     cover && cover.remove();
   }
-  var root = document.getElementById('root');
   var watch = new MutationObserver(function () {
-    if (root && root.querySelector('h1, [role=alert]')) end();
+    var text = root.textContent || '';
+    if (root.querySelector('[role=alert]') || painted.every(function (words) {
+      return text.indexOf(words) >= 0;
+    })) return end();
+    if (!fallback && root.querySelector('h1')) fallback = setTimeout(end, 2000);
   });
-  if (root) watch.observe(root, { childList: true, subtree: true });
   setTimeout(end, 10000);
+
+  // A page of data reads it first, as the app will: its public answer, in the person's language.
+  var source = shown.source;
+  if (!source) return paint();
+  if (source.when !== undefined && !truthy(evaluate(source.when))) return;
+  var config = document.querySelector('meta[name=pos-config]');
+  /** @type {Record<string, string>} */
+  var headers = { 'Accept-Language': locale };
+  try {
+    var key = JSON.parse((config && config.getAttribute('content')) || '{}').apiKey;
+    if (source.key && key) headers['X-Api-Key'] = key;
+  } catch (e) {
+    return;
+  }
+  var url = source.path.replace(/\{(\w+)\}/g, function (_, /** @type {string} */ name) {
+    return encodeURIComponent(String(evaluate(source && source.params[name])));
+  });
+  fetch(url, { headers: headers })
+    .then(function (answer) {
+      return answer.ok ? answer.json() : undefined;
+    })
+    .then(function (answer) {
+      // Painted only while the app has not drawn its page yet.
+      if (answer === undefined || !cover || !cover.isConnected || root.querySelector('h1')) return;
+      context.data = answer;
+      paint();
+    })
+    .catch(function () {});
 })();

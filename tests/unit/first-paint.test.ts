@@ -22,8 +22,8 @@ describe('what the first paint takes from the descriptors', () => {
     expect(prequal.title).toEqual({ en: 'Pre-qualify for financing', es: expect.stringMatching(/^Precalifique/) });
     expect(prequal.intro?.en).toMatch(/^Checking your offers/);
     expect(prequal.picker).toBe(true);
-    // The landing page's heading is the office's name: the app paints it.
-    expect(screenAt('/landing/:code?')).toBeUndefined();
+    // A word of the address is not painted as a text: the app would translate it ('Error').
+    expect(screenAt('/error')).toBeUndefined();
     // A staff page, and a page that leaves on load whatever the address ('/:state' handles a sign-in or is not found).
     expect(screenAt('/auth')).toBeUndefined();
     expect(screenAt('/:state')).toBeUndefined();
@@ -31,7 +31,8 @@ describe('what the first paint takes from the descriptors', () => {
 
   it("keeps a detail page's opening texts with conditions on the address alone, for a visitor without a session", () => {
     const link = screenAt('/app/auth/:id?')!;
-    const shown = (params: Record<string, string>, query: Record<string, string> = {}) => link.sections.filter((section) => section.when === undefined || holds(section.when, params, query)).map((section) => section.text.en);
+    const shown = (params: Record<string, string>, query: Record<string, string> = {}) =>
+      link.sections.filter((section) => section.when === undefined || holds(section.when, params, query)).map((section) => ('text' in section ? section.text.en : 'stop'));
     expect(shown({ id: '7' }, { t: 'token' })).toEqual(['Opening your application…']);
     expect(shown({ id: '7' })).toEqual(['Open the link you received by text or e-mail to continue your application.']);
     expect(shown({ id: '7' }, { k: 'key' })).toEqual(['To continue your application, we send a one-time passcode to the mobile phone or e-mail address on file.']);
@@ -47,6 +48,32 @@ describe('what the first paint takes from the descriptors', () => {
     expect(paint.name).toBe('SmilePay Financing');
     expect(paint.alternate && holds(paint.alternate.when, {}, { altName: '1' })).toBe(true);
     expect(firstPaintFor('www.carefinancing.example').brand).toBe('care');
+  });
+});
+
+describe('a page of data', () => {
+  const landing = screenAt('/landing/:code?')!;
+
+  it("reads its one public GET, its parameters from the address, and paints the composite's title over its first part", () => {
+    expect(landing.source).toEqual({ path: '/api/Office/GetLandingPage/{code}', params: { code: { var: 'route.params.code' } }, key: true, when: { var: 'route.params.code' } });
+    const context = { route: { params: { code: 'x' }, query: {} }, data: { office: { name: 'Bright Smiles' } } };
+    expect(evaluate(landing.title.en, context)).toBe('Bright Smiles');
+    expect(evaluate(landing.title.es, { ...context, data: {} })).toBe('Financiamiento para pacientes');
+  });
+
+  it('stops where a section it cannot draw shows (an image, the office card), and goes past one that does not', () => {
+    const drawn = (data: Record<string, unknown>) => {
+      const out: string[] = [];
+      for (const section of landing.sections) {
+        if (section.when !== undefined && !truthy(evaluate(section.when, { route: { params: {}, query: {} }, data }))) continue;
+        if ('stop' in section) break;
+        out.push(String(evaluate(section.text.en, { data })));
+      }
+      return out;
+    };
+    expect(drawn({ office: { name: 'B' }, description: 'Plans for all.' })).toEqual(['Plans for all.', expect.stringMatching(/^Apply here in about a minute, or ask \{data.office.name\}/)]);
+    expect(drawn({ office: { name: 'B', logoUrl: '/logo.png' } })).toEqual([]);
+    expect(drawn({ office: { name: 'B' }, pictureUrl: '/p.png' })).toEqual(['Apply for patient financing with the lenders of this office.']);
   });
 });
 

@@ -2498,6 +2498,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth-config.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the web app's sign-in configuration
+         * @description What MSAL needs in the browser: the issuer, the client id, the scopes, the password-reset flow, the company home page and the built-in provider's hand-over address (decisions 0064, 0068, 0232). Read by the web app at start, before anyone is signed in; a file name for a path, as operators and the web app have always found it.
+         */
+        get: operations["Auth_GetClientConfig"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -4986,6 +5006,35 @@ export interface components {
             id: number;
             /** @description What changed and why, for the history. */
             note: string;
+        };
+        /**
+         * Client auth config
+         * @description What the web app needs to sign staff in (MSAL), served at /auth-config.json: switching between the built-in OpenID provider and Entra External ID or Azure AD B2C is configuration only.
+         */
+        ClientAuthConfig: {
+            /**
+             * @description The built-in provider, or an external issuer.
+             * @enum {string}
+             */
+            kind: "builtin" | "external";
+            clientId: string;
+            /**
+             * Format: uri
+             * @description The issuer's https address.
+             */
+            authority: string;
+            /** @description Hosts MSAL may trust as the authority, so it never asks the Microsoft cloud. */
+            knownAuthorities: string[];
+            /** @enum {string} */
+            protocolMode: "AAD" | "OIDC";
+            /** @description The API scopes to ask access tokens for. */
+            scopes: string[];
+            /** @description B2C: the password-reset user flow started on AADB2C90118. */
+            passwordResetAuthority: string | null;
+            /** @description Where the session timeout sends someone who is neither staff nor a borrower. */
+            companyHomeUrl: string;
+            /** @description Where the web app ends the built-in provider's session of a device handed to a patient, on its own host; null for an external issuer. */
+            handOverPath: string | null;
         };
         /**
          * Health
@@ -10408,6 +10457,33 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StudioPublication"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Auth_GetClientConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClientAuthConfig"];
                 };
             };
             400: components["responses"]["BadRequest"];

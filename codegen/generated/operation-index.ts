@@ -138,6 +138,7 @@ const compact = {
   Studio_GetHistory: 'get /api/Studio/GetHistory',
   Studio_Rollback: 'post /api/Studio/Rollback wb',
   Studio_Revert: 'post /api/Studio/Revert wb',
+  Auth_GetClientConfig: 'get /auth-config.json',
   Health_GetHealth: 'get /api/health',
   Reports_GetReport: 'put /api/Reports/GetReport b',
   Reports_GetReportCSV: 'put /api/Reports/GetReportCSV/{section} db',

@@ -8749,6 +8749,25 @@ export const samples: Readonly<Record<string, unknown>> = {
     "publishedBy": "Sample published by",
     "publishedAt": "2026-03-16T15:30:00Z"
   },
+  "Auth_GetClientConfig": {
+    "kind": "builtin",
+    "clientId": "Sample client id",
+    "authority": "https://example.com/",
+    "knownAuthorities": [
+      "Sample known authorities",
+      "Sample known authorities 2",
+      "Sample known authorities 3"
+    ],
+    "protocolMode": "AAD",
+    "scopes": [
+      "Sample scopes",
+      "Sample scopes 2",
+      "Sample scopes 3"
+    ],
+    "passwordResetAuthority": "Sample password reset authority",
+    "companyHomeUrl": "Sample company home url",
+    "handOverPath": "Sample hand over path"
+  },
   "Health_GetHealth": {
     "status": "ok",
     "database": "up"

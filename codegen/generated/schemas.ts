@@ -9637,6 +9637,44 @@ export interface StudioRevert {
   note: string;
 }
 /**
+ * What the web app needs to sign staff in (MSAL), served at /auth-config.json: switching between the built-in OpenID provider and Entra External ID or Azure AD B2C is configuration only.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "ClientAuthConfig".
+ */
+export interface ClientAuthConfig {
+  /**
+   * The built-in provider, or an external issuer.
+   */
+  kind: 'builtin' | 'external';
+  clientId: string;
+  /**
+   * The issuer's https address.
+   */
+  authority: string;
+  /**
+   * Hosts MSAL may trust as the authority, so it never asks the Microsoft cloud.
+   */
+  knownAuthorities: string[];
+  protocolMode: 'AAD' | 'OIDC';
+  /**
+   * The API scopes to ask access tokens for.
+   */
+  scopes: string[];
+  /**
+   * B2C: the password-reset user flow started on AADB2C90118.
+   */
+  passwordResetAuthority: string | null;
+  /**
+   * Where the session timeout sends someone who is neither staff nor a borrower.
+   */
+  companyHomeUrl: string;
+  /**
+   * Where the web app ends the built-in provider's session of a device handed to a patient, on its own host; null for an external issuer.
+   */
+  handOverPath: string | null;
+}
+/**
  * Answer of the anonymous health check.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema

@@ -22,12 +22,14 @@ import { eventHandlers } from './events-handlers.ts';
 import { reportHandlers } from './reports/handlers.ts';
 import { trackerHandlers } from './funding/tracker-handlers.ts';
 import { organizationHandlers } from './organizations/handlers.ts';
+import { clientConfigHandlers } from '../identity/client-config.ts';
 
 /** Every operation of the contract; the type-check fails if one is missing or answers off-contract. */
 export function createHandlers(): Handlers {
   return {
     ...pendingHandlers(),
     ...healthHandlers,
+    ...clientConfigHandlers,
     ...configHandlers,
     ...officeHandlers,
     ...organizationHandlers,

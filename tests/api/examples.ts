@@ -256,6 +256,7 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
   const address = { streetAddress: '100 Example Way', city: 'Austin', state: 'TX', zipCode: '78701' };
   return [
     { operationId: 'Health_GetHealth', request: get('/api/health') },
+    { operationId: 'Auth_GetClientConfig', request: get('/auth-config.json') },
     // The studio: a harmless change published, its set read by its hash, then the deployed files again.
     { operationId: 'Descriptors_GetLive', request: get('/api/Descriptors/GetLive') },
     { operationId: 'Studio_GetFiles', as: PRODUCT_OWNER, request: get('/api/Studio/GetFiles') },

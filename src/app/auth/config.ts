@@ -1,22 +1,17 @@
 /**
- * What MSAL needs, read at start from the server (/auth-config.json, server/identity/index.ts), so that
+ * What MSAL needs, read at start from the server (Auth_GetClientConfig, server/identity/client-config.ts), so that
  * switching between the built-in provider and Entra External ID / Azure AD B2C is configuration only.
  * Pure: no MSAL import at run time, unit-tested (tests/unit/auth-client.test.ts).
  */
 import type { Configuration } from '@azure/msal-browser';
+import type { components } from '../../../codegen/generated/api.ts';
+import { operationIndex } from '../../../codegen/generated/operation-index.ts';
 
-export interface AuthConfig {
-  kind: 'builtin' | 'external';
-  clientId: string;
-  authority: string;
-  knownAuthorities: string[];
-  protocolMode: 'AAD' | 'OIDC';
-  /** API scopes to ask access tokens for. */
-  scopes: string[];
-  passwordResetAuthority: string | null;
-  /** The built-in provider's hand-over address on this host (decision 0232); null for an external issuer. */
-  handOverPath: string | null;
-}
+/** The contract's Auth_GetClientConfig answer. */
+export type AuthConfig = components['schemas']['ClientAuthConfig'];
+
+/** Where the server serves it. */
+export const AUTH_CONFIG_PATH = operationIndex.Auth_GetClientConfig.path;
 
 /** OpenID scopes MSAL adds to every sign-in; offline_access brings the refresh token renewal uses. */
 export const OPENID_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
@@ -32,9 +27,10 @@ export function parseAuthConfig(value: unknown): AuthConfig {
     !v.authority.startsWith('https://') ||
     !strings(v.knownAuthorities) ||
     (v.protocolMode !== 'AAD' && v.protocolMode !== 'OIDC') ||
-    !strings(v.scopes)
+    !strings(v.scopes) ||
+    typeof v.companyHomeUrl !== 'string'
   ) {
-    throw new Error('The sign-in configuration from /auth-config.json is not valid.');
+    throw new Error(`The sign-in configuration from ${AUTH_CONFIG_PATH} is not valid.`);
   }
   return {
     kind: v.kind,
@@ -44,6 +40,7 @@ export function parseAuthConfig(value: unknown): AuthConfig {
     protocolMode: v.protocolMode,
     scopes: v.scopes!,
     passwordResetAuthority: typeof v.passwordResetAuthority === 'string' ? v.passwordResetAuthority : null,
+    companyHomeUrl: v.companyHomeUrl!,
     // A path on this host only: '//host/…' would carry the staff token elsewhere.
     handOverPath: typeof v.handOverPath === 'string' && /^\/(?![/\\])/.test(v.handOverPath) ? v.handOverPath : null,
   };

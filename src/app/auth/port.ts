@@ -28,7 +28,7 @@ import type { AuthPort } from '../auth-port.ts';
 import { requestedBrand } from '../../../core/brand.ts';
 import { session } from '../session/store.ts';
 import { tabStorage } from '../tab-storage.ts';
-import { msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
+import { AUTH_CONFIG_PATH, msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
 import {
   afterLoginRoute,
   b2cError,
@@ -46,8 +46,8 @@ const SIGN_IN_AGAIN = new Set(['no_tokens_found', 'invalid_grant']);
 type Outcome = { kind: 'none' } | { kind: 'signedIn'; result: AuthenticationResult } | { kind: 'error'; error: unknown };
 
 export async function createAuthPort(): Promise<AuthPort> {
-  const response = await fetch('/auth-config.json', { headers: { accept: 'application/json' } });
-  if (!response.ok) throw new Error(`/auth-config.json answered ${response.status}`);
+  const response = await fetch(AUTH_CONFIG_PATH, { headers: { accept: 'application/json' } });
+  if (!response.ok) throw new Error(`${AUTH_CONFIG_PATH} answered ${response.status}`);
   const config = parseAuthConfig(await response.json());
   const origin = window.location.origin;
   const msal = new PublicClientApplication(msalConfiguration(config, origin));

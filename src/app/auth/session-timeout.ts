@@ -2,7 +2,7 @@
  * The session timeout of spec §4 for every visitor (staff, borrower, anyone else), without MSAL: 15 idle
  * minutes show the 'Session Timeout' dialog with a 30-second countdown; at zero staff are signed out, a
  * borrower goes back to borrower sign-in for the same application (the route table's `borrowerSignIn`),
- * anyone else to the company home page (COMPANY_HOME_URL, from /auth-config.json). src/main.tsx starts it
+ * anyone else to the company home page (COMPANY_HOME_URL, from Auth_GetClientConfig). src/main.tsx starts it
  * once, at load.
  */
 import { createElement } from 'react';
@@ -10,6 +10,7 @@ import { createRoot } from 'react-dom/client';
 import { resolveTarget } from '../../engine/routing.ts';
 import { engineDescriptors } from '../descriptors.ts';
 import { session } from '../session/store.ts';
+import { AUTH_CONFIG_PATH, parseAuthConfig } from './config.ts';
 import { createIdleMonitor, timeoutAction, type IdleMonitor } from './idle.ts';
 import { SessionTimeout } from './SessionTimeout.tsx';
 
@@ -17,8 +18,7 @@ const ACTIVITY_EVENTS = ['pointerdown', 'pointermove', 'keydown', 'wheel', 'scro
 
 async function companyHome(): Promise<string> {
   try {
-    const config = (await (await fetch('/auth-config.json')).json()) as { companyHomeUrl?: unknown };
-    if (typeof config.companyHomeUrl === 'string') return config.companyHomeUrl;
+    return parseAuthConfig(await (await fetch(AUTH_CONFIG_PATH)).json()).companyHomeUrl;
   } catch {
     // The portal's own home is the fallback.
   }

@@ -71,7 +71,7 @@ for (const width of [412, 1280]) {
   });
 }
 
-test('a Spanish browser gets the Spanish words first; a tab with a session gets no cover', async ({ browser, page }) => {
+test('a Spanish browser gets the Spanish words first; a tab with a session and a studio preview get no cover', async ({ browser, page }) => {
   const data = await paintData(page);
   const form = data.routes.find((route) => route.screen?.intro)!;
   const url = address(form.path);
@@ -88,6 +88,11 @@ test('a Spanish browser gets the Spanish words first; a tab with a session gets 
     await expect(held.locator('#first-paint main h1')).toBeVisible();
     await held.evaluate(() => sessionStorage.setItem('pos.session', 'v1.signed-in'));
     await held.reload();
+    await expect(held.locator('#first-paint')).toBeHidden();
+  });
+  await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
+    await held.route('**/assets/*.js', (request) => request.abort());
+    await held.goto(url.replace('/#', '/?studio-preview=1#'));
     await expect(held.locator('#first-paint')).toBeHidden();
   });
 });

@@ -3,16 +3,17 @@
  * The first paint (decision 0286). The server puts this script, inline, into the page with what can be painted
  * (core/first-paint.ts, in #first-paint-data). It runs while the app's code is still on its way: it finds the route the
  * app will show, in the language the app will choose, and draws its frame, heading, intro and opening texts into
- * #first-paint, which covers the page. The app's first heading ends it: the cover goes in the same frame, so the
- * person sees the same words stay where they were. It draws nothing for a tab with a session (the app knows what a
- * signed-in person sees), for another brand than the page's, or for a route it has nothing for.
+ * #first-paint, which covers the page, until the app shows the same words in the same places. It draws nothing for a
+ * tab with a session (the app knows what a signed-in person sees), a studio preview, another brand than the page's,
+ * or a route it has nothing for.
  */
 (function () {
-  var cover = document.getElementById('first-paint');
-  var source = document.getElementById('first-paint-data');
-  if (!cover || !source) return;
+  var found = document.getElementById('first-paint');
+  var words = document.getElementById('first-paint-data');
+  if (!found || !words) return;
+  var cover = found;
   /** @type {import('../core/first-paint.ts').FirstPaint} */
-  var data = JSON.parse(source.textContent || '{}');
+  var data = JSON.parse(words.textContent || '{}');
 
   function stored(/** @type {string} */ key) {
     try {
@@ -21,7 +22,8 @@
       return null;
     }
   }
-  if (stored('pos.session')) return;
+  // A signed-in tab's screens are the app's to draw; a studio preview shows drafts, not the live words.
+  if (stored('pos.session') || new URLSearchParams(location.search).has('studio-preview')) return;
 
   // The address as the app reads it (src/engine/context.ts addressQuery, core/brand.ts requestedBrand).
   var hash = location.hash.replace(/^#/, '');
@@ -37,27 +39,27 @@
     var have = path.split('/').filter(Boolean);
     /** @type {Record<string, string>} */
     var params = {};
-    for (var i = 0; i < want.length; i++) {
-      var segment = want[i];
+    for (const [i, segment] of want.entries()) {
       if (segment === '*') return params;
-      var optional = segment.endsWith('?');
-      if (i >= have.length) {
-        if (optional) continue;
+      const given = have[i];
+      if (given === undefined) {
+        if (segment.endsWith('?')) continue;
         return null;
       }
-      if (segment.startsWith(':')) params[segment.replace(/^:|\?$/g, '')] = decodeURIComponent(have[i]);
-      else if (segment.toLowerCase() !== have[i].toLowerCase()) return null;
+      if (segment.startsWith(':')) params[segment.replace(/^:|\?$/g, '')] = decodeURIComponent(given);
+      else if (segment.toLowerCase() !== given.toLowerCase()) return null;
     }
     return have.length > want.length ? null : params;
   }
-  var route;
+  /** @type {Record<string, string> | null} */
   var params = null;
-  for (var r = 0; r < data.routes.length && !params; r++) {
-    params = match(data.routes[r].path);
-    route = data.routes[r];
+  var screen;
+  for (const route of data.routes) {
+    params = match(route.path);
+    screen = route.screen;
+    if (params) break;
   }
-  var screen = params && route && route.screen;
-  if (!screen) return;
+  if (!params || !screen) return;
   /** @type {{ route: { params: Record<string, string>, query: Record<string, string> }, data?: unknown }} */
   var context = { route: { params: params, query: query } };
 
@@ -79,7 +81,7 @@
   /** @returns {unknown} */
   function evaluate(/** @type {any} */ expression) {
     if (expression === null || typeof expression !== 'object' || Array.isArray(expression)) return expression;
-    var op = Object.keys(expression)[0];
+    var op = Object.keys(expression)[0] ?? '';
     var args = Array.isArray(expression[op]) ? expression[op] : [expression[op]];
     /** @type {any} */
     var value;
@@ -123,19 +125,17 @@
     return language.locale;
   });
   var asked = query.lang || stored('pos.language');
-  var locale = asked && offered.indexOf(asked) >= 0 ? asked : data.source;
-  if (!(asked && offered.indexOf(asked) >= 0)) {
-    var wishes = navigator.languages || [];
-    for (var w = 0; w < wishes.length; w++) {
-      var wish = wishes[w].toLowerCase().split('-')[0];
-      if (offered.indexOf(wish) >= 0) {
-        locale = wish;
-        break;
-      }
-    }
-  }
+  var locale =
+    asked && offered.includes(asked)
+      ? asked
+      : ((navigator.languages || []).map((wish) => wish.toLowerCase().split('-')[0] ?? '').find((wish) => offered.includes(wish)) ?? data.source);
 
-  function element(/** @type {string} */ tag, /** @type {string} */ className, /** @type {string | undefined} */ text) {
+  /**
+   * @param {string} tag
+   * @param {string} className
+   * @param {string} [text]
+   */
+  function element(tag, className, text) {
     var node = document.createElement(tag);
     if (className) node.className = className;
     if (text !== undefined) node.textContent = text;
@@ -185,8 +185,7 @@
     main.append(element('h1', '', say(shown.title)));
     if (shown.intro) main.append(element('p', 'fp-intro', say(shown.intro)));
     var cards = element('div', 'fp-cards');
-    for (var c = 0; c < shown.sections.length; c++) {
-      var section = shown.sections[c];
+    for (const section of shown.sections) {
       if (section.when !== undefined && !truthy(evaluate(section.when))) continue;
       if ('stop' in section) break;
       cards.append(element('div', 'fp-card', say(section.text)));
@@ -196,7 +195,7 @@
     cover.append(frame);
     cover.lang = locale;
     cover.hidden = false;
-    painted = [].map.call(main.querySelectorAll('h1, p, .fp-card'), function (/** @type {Element} */ node) {
+    painted = Array.from(main.querySelectorAll('h1, p, .fp-card'), function (node) {
       return node.textContent || '';
     });
     watch.observe(root, { childList: true, subtree: true, characterData: true });
@@ -209,11 +208,12 @@
   var root = document.getElementById('root') || document.body;
   /** @type {string[]} */
   var painted = [];
-  var fallback = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  var fallback;
   function end() {
     watch.disconnect();
     clearTimeout(fallback);
-    cover && cover.remove();
+    cover.remove();
   }
   var watch = new MutationObserver(function () {
     var text = root.textContent || '';
@@ -237,8 +237,9 @@
   } catch (e) {
     return;
   }
-  var url = source.path.replace(/\{(\w+)\}/g, function (_, /** @type {string} */ name) {
-    return encodeURIComponent(String(evaluate(source && source.params[name])));
+  var call = source;
+  var url = call.path.replace(/\{(\w+)\}/g, function (_, /** @type {string} */ name) {
+    return encodeURIComponent(String(evaluate(call.params[name])));
   });
   fetch(url, { headers: headers })
     .then(function (answer) {
@@ -246,7 +247,7 @@
     })
     .then(function (answer) {
       // Painted only while the app has not drawn its page yet.
-      if (answer === undefined || !cover || !cover.isConnected || root.querySelector('h1')) return;
+      if (answer === undefined || !cover.isConnected || root.querySelector('h1')) return;
       context.data = answer;
       paint();
     })

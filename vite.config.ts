@@ -46,8 +46,8 @@ function descriptors(): Plugin[] {
 
 /**
  * Descriptor files as the browser gets them: fragment uses expanded (docs/decisions/0224), so the engine only ever
- * sees whole descriptors, and a lender file without its `sandbox` part (its simulated decisions are the server's,
- * docs/decisions/0046). It runs after the descriptor check, which reads the whole file.
+ * sees whole descriptors, without the parts only the server reads (a lender's sandbox, API mapping and eligibility:
+ * core/descriptors/browser-parts.ts). It runs after the descriptor check, which reads the whole file.
  */
 function descriptorFilesForTheBrowser(): Plugin {
   return {
@@ -62,9 +62,8 @@ function descriptorFilesForTheBrowser(): Plugin {
       const { readDescriptor } = await import('./core/descriptors/read.ts');
       // A changed fragment reaches every file on its next load.
       this.addWatchFile(fileURLToPath(new URL(`./${FRAGMENTS}`, import.meta.url)));
-      const doc = readDescriptor<Record<string, unknown>>(kind, rel, code);
-      if (kind === 'lender') delete doc.sandbox;
-      return { code: JSON.stringify(doc), map: null };
+      const { forTheBrowser } = await import('./core/descriptors/browser-parts.ts');
+      return { code: JSON.stringify(forTheBrowser(kind, readDescriptor<Record<string, unknown>>(kind, rel, code))), map: null };
     },
   };
 }

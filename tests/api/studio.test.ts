@@ -295,6 +295,8 @@ describe('the studio (decision 0228)', () => {
     expect(usingCancel.length).toBeGreaterThan(1);
     for (const path of usingCancel) expect(JSON.stringify(set.files[path]), path).toContain('"label":"Close"');
     expect(set.files).toHaveProperty(['lenders/powerpay.json']);
+    // A visitor's browser gets the lender's pages, not how the server speaks to it or plays it.
+    for (const part of ['sandbox', 'http', 'adapter', 'eligibility']) expect(set.files['lenders/powerpay.json']).not.toHaveProperty([part]);
     expect(set.files).not.toHaveProperty(['fragments.json']);
 
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'The deployed rules' })).statusCode).toBe(200);

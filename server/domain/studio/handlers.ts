@@ -5,6 +5,8 @@ import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/l
 import { tryLender } from './try-lender.ts';
 import { saveStudioDrafts, studioDraftsOf } from './drafts.ts';
 import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, revertPublication, unapprovedHosts } from './publish.ts';
+import { forTheBrowser } from '../../../core/descriptors/browser-parts.ts';
+import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 
 type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_Revert' | 'Studio_TryLender' | 'Studio_GetDrafts' | 'Studio_SaveDraft';
 
@@ -16,8 +18,9 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Descriptors_GetSet({ params, services }) {
     const set = await setByHash(services.db, params.hash);
     if (!set) throw new HttpProblem(404, 'There is no such descriptor set.');
-    // Named by its content, it never changes (x-cache: immutable).
-    return { status: 200, body: { hash: set.hash, files: set.served as Record<string, Record<string, unknown>> } };
+    // Named by its content, it never changes (x-cache: immutable). Visitors get what their pages read, as the bundle has it.
+    const files = Object.fromEntries(Object.entries(set.served).map(([path, doc]) => [path, forTheBrowser(kindOfPath(path), doc as Record<string, unknown>)]));
+    return { status: 200, body: { hash: set.hash, files } };
   },
   async Studio_GetFiles({ services }) {
     const live = await liveSet(services.db);

@@ -402,3 +402,32 @@ test("a product owner tries a lender before publishing: a sample patient's offer
   await expect(owner.getByText(/^Reason given: /)).toBeVisible();
   await expect(owner.getByRole('table', { name: 'Offers the lender made' })).toHaveCount(0);
 });
+
+test("a drafted mapping's problem shows at its place, and the lender as not available to the patient (issue 38)", async ({ page: owner }) => {
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  // The lender service's answer read with a field it does not have: the shared mapping every such lender uses.
+  await owner.getByLabel('Find a file').fill('fragments');
+  await owner.getByRole('navigation', { name: 'Files' }).getByRole('button', { name: /^fragments\.json/ }).click();
+  await owner.getByRole('tab', { name: 'JSON' }).click();
+  const json = owner.getByLabel('fragments.json as JSON');
+  const text = await json.inputValue();
+  const status = text.indexOf('"response.body.status"', text.indexOf('"lenderServiceApplicationAnswer"'));
+  expect(status).toBeGreaterThan(0);
+  // As pasted: typing 140 KB key by key (or Playwright's fill, which inserts it as typed text) takes minutes.
+  await json.evaluate((area, value) => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(area, value);
+    area.dispatchEvent(new Event('input', { bubbles: true }));
+  }, `${text.slice(0, status)}"response.body.state"${text.slice(status + '"response.body.status"'.length)}`);
+
+  await owner.getByLabel('Find a file').fill('lenders/ally');
+  await openFile(owner, 'lenders/ally.json');
+  await owner.getByRole('tab', { name: 'Try it' }).click();
+  await owner.getByRole('button', { name: 'Try it', exact: true }).click();
+  const problems = owner.getByRole('alert').filter({ hasText: 'What went wrong' });
+  await expect(problems).toContainText('What went wrong (1): a patient would see this lender as not available.', { timeout: 20_000 });
+  await expect(problems).toContainText('at /http/operations/prequalify/answer/status (the prequalify call)');
+  await expect(owner.getByRole('table', { name: 'Offers the lender made' })).toHaveCount(0);
+
+  await owner.getByRole('button', { name: 'Discard drafts' }).click();
+  await expect(owner.getByRole('status', { name: 'Drafts saved' })).toHaveText('', { timeout: 15_000 });
+});

@@ -40,13 +40,18 @@ export interface FirstPaintCode {
   script: string;
 }
 
-/** Code without its comment lines and indentation: every page carries it (a comment inside a line stays). */
-const lean = (code: string) =>
-  code
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !/^(\/\/|\/\*|\*)/.test(line))
-    .join('\n');
+/** Code without its comment lines and indentation: every page carries it (a comment inside a line of code stays). */
+function lean(code: string): string {
+  const kept: string[] = [];
+  let inComment = false;
+  for (const raw of code.split('\n')) {
+    const line = raw.trim();
+    if (inComment) inComment = !line.includes('*/');
+    else if (line.startsWith('/*')) inComment = !line.includes('*/');
+    else if (line && !line.startsWith('//')) kept.push(line);
+  }
+  return kept.join('\n');
+}
 
 export function readFirstPaintCode(webRoot: string): FirstPaintCode | undefined {
   const [style, script] = ['first-paint.css', 'first-paint.js'].map((name) => join(webRoot, name));

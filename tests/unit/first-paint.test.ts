@@ -80,12 +80,12 @@ describe('a page of data', () => {
 describe('the page that carries it', () => {
   const root = mkdtempSync(join(tmpdir(), 'first-paint-'));
   writeFileSync(join(root, 'first-paint.css'), '/* why */\n#first-paint { color: red; }\n');
-  writeFileSync(join(root, 'first-paint.js'), '// why\n(function () {\n  var x = 1; // kept\n})();\n');
+  writeFileSync(join(root, 'first-paint.js'), '// why\n(function () {\n  /**\n   * why, at length\n   */\n  var x = 1 // kept\n    * 2;\n})();\n');
   const code = readFirstPaintCode(root)!;
   const template = '<html><head></head><body><div id="root"></div><script type="module" src="/x.js"></script></body></html>';
 
   it('inlines the style and the script without their comment lines, and lets exactly that script run', () => {
-    expect(code).toEqual({ style: '#first-paint { color: red; }', script: '(function () {\nvar x = 1; // kept\n})();' });
+    expect(code).toEqual({ style: '#first-paint { color: red; }', script: '(function () {\nvar x = 1 // kept\n* 2;\n})();' });
     const csp = contentSecurityPolicy([], undefined, [scriptSource(code.script)]);
     expect(csp).toMatch(/script-src 'self' 'sha256-[\w+/]+=';/);
   });

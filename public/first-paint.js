@@ -241,14 +241,24 @@
   var url = call.path.replace(/\{(\w+)\}/g, function (_, /** @type {string} */ name) {
     return encodeURIComponent(String(evaluate(call.params[name])));
   });
-  fetch(url, { headers: headers })
-    .then(function (answer) {
-      return answer.ok ? answer.json() : undefined;
+  var answer = fetch(url, { headers: headers });
+  // The app takes this answer for its own first read of the address (src/app/api/first-read.ts): one call, not two.
+  Object.assign(window, {
+    posFirstRead: {
+      url: new URL(url, location.href).href,
+      answer: answer.then(function (response) {
+        return response.clone();
+      }),
+    },
+  });
+  answer
+    .then(function (response) {
+      return response.ok ? response.json() : undefined;
     })
-    .then(function (answer) {
+    .then(function (body) {
       // Painted only while the app has not drawn its page yet.
-      if (answer === undefined || !cover.isConnected || root.querySelector('h1')) return;
-      context.data = answer;
+      if (body === undefined || !cover.isConnected || root.querySelector('h1')) return;
+      context.data = body;
       paint();
     })
     .catch(function () {});

@@ -16,6 +16,7 @@ import { sampleAnswers } from '../preview-visitor.ts';
 import { progress } from '../ui/progress.ts';
 import type { CallInput } from '../../engine/services.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
+import { takeFirstRead } from './first-read.ts';
 import { ApiError, isProblem } from './problem.ts';
 import { currentLanguage, tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
@@ -27,7 +28,7 @@ const match = operationMatcher(operationIndex);
 export const apiClient = createClient<paths>({
   baseUrl: '',
   fetch: createApiFetch({
-    fetch: (request) => globalThis.fetch(request),
+    fetch: (request) => takeFirstRead(request) ?? globalThis.fetch(request),
     acquireToken: (options) => authPort().acquireToken(options),
     // A request outside the contract is taken for a write: it is never repeated unasked.
     write: (request) => match(request.method, new URL(request.url).pathname)?.write ?? true,

@@ -2,6 +2,7 @@
 import type { BrandDescriptor } from '../codegen/generated/descriptors.ts';
 import { evaluate, truthy } from './expressions.ts';
 import { translate, type Language } from './i18n.ts';
+import { TAB_KEYS } from './tab-keys.ts';
 
 /** '*' matches any run of characters except '.'. */
 export function hostMatches(pattern: string, host: string): boolean {
@@ -40,7 +41,7 @@ export function brandContext(brand: BrandDescriptor, name: string, language: Pic
   return { ...brand, name, wording: brandWording(brand, language) };
 }
 
-const BRAND_KEY = 'pos.brand';
+const BRAND_KEY = TAB_KEYS.brand;
 
 /** The brand id asked for by ?brand= in the address (before or inside the hash), remembered for the tab. */
 export function requestedBrand(location: Location, storage: Storage | undefined): string | null {

@@ -18,6 +18,7 @@ import { operationIndex, type OperationId } from '../codegen/generated/operation
 import { translate, type Language } from './i18n.ts';
 import { withCode } from './descriptors/check.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { PREVIEW_FLAG, TAB_KEYS } from './tab-keys.ts';
 
 const canonical = (value: unknown) => canonicalJson(value ?? null);
 import { safeImageSource } from './urls.ts';
@@ -66,6 +67,8 @@ export interface PaintedScreen {
 export interface FirstPaint {
   /** The brand this page is for: a tab that asked for another (?brand=) paints nothing. */
   brand: string;
+  /** Where the app keeps a tab's session, language and brand, and its preview flag: what the script reads as the app does. */
+  keys: typeof TAB_KEYS & { preview: typeof PREVIEW_FLAG };
   name: string;
   /** The brand's alternate name and when the address asks for it. */
   alternate?: { name: string; when: RouteCondition };
@@ -282,6 +285,7 @@ export function firstPaintOf(input: FirstPaintInput): FirstPaint {
   const logo = safeImageSource(brand.logo.src);
   return {
     brand: brand.id,
+    keys: { ...TAB_KEYS, preview: PREVIEW_FLAG },
     name: brand.names.primary,
     ...(alternateWhen !== undefined && alternateWhen !== UNKNOWN ? { alternate: { name: brand.names.alternate, when: alternateWhen } } : {}),
     mark: brand.logo.text,

@@ -7,6 +7,7 @@
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { FirstPaint } from '../core/first-paint.ts';
+import { PREVIEW_FLAG, TAB_KEYS } from '../core/tab-keys.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
@@ -86,13 +87,13 @@ test('a Spanish browser gets the Spanish words first; a tab with a session and a
     await held.route('**/assets/*.js', (request) => request.abort());
     await held.goto(url);
     await expect(held.locator('#first-paint main h1')).toBeVisible();
-    await held.evaluate(() => sessionStorage.setItem('pos.session', 'v1.signed-in'));
+    await held.evaluate((key) => sessionStorage.setItem(key, 'v1.signed-in'), TAB_KEYS.session);
     await held.reload();
     await expect(held.locator('#first-paint')).toBeHidden();
   });
   await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
     await held.route('**/assets/*.js', (request) => request.abort());
-    await held.goto(url.replace('/#', '/?studio-preview=1#'));
+    await held.goto(url.replace('/#', `/?${PREVIEW_FLAG}=1#`));
     await expect(held.locator('#first-paint')).toBeHidden();
   });
 });

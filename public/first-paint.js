@@ -23,14 +23,14 @@
     }
   }
   // A signed-in tab's screens are the app's to draw; a studio preview shows drafts, not the live words.
-  if (stored('pos.session') || new URLSearchParams(location.search).has('studio-preview')) return;
+  if (stored(data.keys.session) || new URLSearchParams(location.search).has(data.keys.preview)) return;
 
   // The address as the app reads it (src/engine/context.ts addressQuery, core/brand.ts requestedBrand).
   var hash = location.hash.replace(/^#/, '');
   var mark = hash.indexOf('?');
   var path = (mark >= 0 ? hash.slice(0, mark) : hash) || '/';
   var query = Object.fromEntries(new URLSearchParams(mark >= 0 ? hash.slice(mark) : location.search));
-  var brand = new URLSearchParams(location.search).get('brand') || query.brand || stored('pos.brand');
+  var brand = new URLSearchParams(location.search).get('brand') || query.brand || stored(data.keys.brand);
   if (brand && brand !== data.brand) return;
 
   /** The route's parameters when `pattern` ('/app/prequal/:id?') matches the path, as react-router matches. */
@@ -124,7 +124,7 @@
   var offered = data.languages.map(function (language) {
     return language.locale;
   });
-  var asked = query.lang || stored('pos.language');
+  var asked = query.lang || stored(data.keys.language);
   var locale =
     asked && offered.includes(asked)
       ? asked

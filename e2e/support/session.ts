@@ -4,6 +4,7 @@
  * key in IndexedDB under the tab id from sessionStorage, and the state sealed with it in sessionStorage. A seeded
  * session has no token, so the calls that need one answer 401; specs of routing and access use it because it is fast.
  */
+import { TAB_KEYS } from '../../core/tab-keys.ts';
 import { expect, type Browser, type Page } from '@playwright/test';
 import { hashOf, outbox } from './borrower.ts';
 import { rolePermissions } from '../../core/permissions.ts';
@@ -55,7 +56,7 @@ export async function confirmSignUp(page: Page, email: string, password: string)
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-export const STORAGE_KEY = 'pos.session';
+export const STORAGE_KEY = TAB_KEYS.session;
 export const TAB_KEY = 'pos.session.tab';
 export const KEY_DB = 'pos-session-keys';
 export const KEY_STORE = 'keys';

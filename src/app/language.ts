@@ -10,6 +10,7 @@ import { migrate } from '../../core/descriptors/migrations.ts';
 import { currentLanguage, setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
 import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { tabStorage } from './tab-storage.ts';
+import { TAB_KEYS } from '../../core/tab-keys.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
 const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
@@ -24,7 +25,7 @@ const publishedIn = (set: SetFiles): LanguageDescriptor[] => filesOf(set, 'langu
 export const languagesOf = (set: SetFiles): readonly Pick<LanguageDescriptor, 'locale' | 'name'>[] =>
   withPublished<Pick<LanguageDescriptor, 'locale' | 'name'>>(languageIndex, publishedIn(set), (language) => language.locale);
 
-const KEY = 'pos.language';
+const KEY = TAB_KEYS.language;
 
 const stored = (): string | null => tabStorage?.getItem(KEY) ?? null;
 

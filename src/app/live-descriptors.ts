@@ -4,6 +4,7 @@
  * API answer names the live set (`X-Descriptor-Set`); when that changes, the new set is fetched — once, by its hash —
  * and handed to whoever listens (the shell, which takes it on the next navigation, so nothing typed is lost).
  */
+import { PREVIEW_FLAG } from '../../core/tab-keys.ts';
 import { webConfig } from './config.ts';
 import type { SessionState } from './session/state.ts';
 
@@ -50,7 +51,7 @@ export const previewVisitor = (): PreviewVisitor | undefined => visitor;
 const PREVIEW_WAIT_MS = 5_000;
 
 /** A frame of the studio's preview: it shows the draft the studio sends, not the live set. */
-export const inPreview = (): boolean => typeof window !== 'undefined' && window.parent !== window && new URLSearchParams(window.location.search).has('studio-preview');
+export const inPreview = (): boolean => typeof window !== 'undefined' && window.parent !== window && new URLSearchParams(window.location.search).has(PREVIEW_FLAG);
 
 /** The studio's drafts, from its own page (same origin) only. */
 function listenToStudio(): Promise<DescriptorSet> {

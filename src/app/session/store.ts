@@ -10,12 +10,13 @@
  * API for sign-in (src/app/auth/) and the engine: session.get(), session.update(partial), session.clear(),
  * session.subscribe(listener), session.ready; useSession() in React.
  */
+import { TAB_KEYS } from '../../../core/tab-keys.ts';
 import { useSyncExternalStore } from 'react';
 import { EMPTY_SESSION, type SessionState } from './state.ts';
 import { decryptState, encryptState, generateSessionKey } from './crypto.ts';
 import { inPreview } from '../live-descriptors.ts';
 
-export const STORAGE_KEY = 'pos.session';
+export const STORAGE_KEY = TAB_KEYS.session;
 export const TAB_KEY = 'pos.session.tab';
 export const KEY_DB = 'pos-session-keys';
 export const KEY_STORE = 'keys';

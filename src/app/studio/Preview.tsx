@@ -4,6 +4,7 @@
  * brand, at any address of the app, as anyone or as a role (decision 0229). The frame signs no one in: a role's pages
  * show sample answers of the contract, and nothing it does is sent.
  */
+import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { PREVIEW_MESSAGE } from '../live-descriptors.ts';
@@ -47,7 +48,7 @@ export function Preview({
     if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
   }, [ready, set, visitor]);
 
-  const src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
+  const src = `/?${PREVIEW_FLAG}=1&brand=${encodeURIComponent(brand)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
   // The visitor is the frame's from its start (its session, its answers): another one is another frame.
   const frameKey = `${visitorId} ${src}`;
   // A new frame says when it is ready for the draft.

@@ -5,6 +5,7 @@
  * build's checks cannot see — a descriptor that is valid and still crashes a renderer. It is the studio's check: the
  * API, which cannot render, holds a publication to the build's checks.
  */
+import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
 import { PREVIEW_MESSAGE, type DescriptorSet } from '../live-descriptors.ts';
 import type { RenderVisit, VisitorChoice } from './model.ts';
 
@@ -44,7 +45,7 @@ async function renderAs(set: DescriptorSet, visitor: VisitorChoice, paths: reado
       onReady = resolve;
       setTimeout(() => reject(new Error('The render check could not start the app.')), READY_MS);
     });
-    frame.src = `/?studio-preview=1&brand=${encodeURIComponent(brand)}#/studio-render-check`;
+    frame.src = `/?${PREVIEW_FLAG}=1&brand=${encodeURIComponent(brand)}#/studio-render-check`;
     document.body.appendChild(frame);
     await ready;
     frame.contentWindow!.postMessage({ type: PREVIEW_MESSAGE, set, visitor: visitor.visitor }, window.location.origin);

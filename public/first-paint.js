@@ -214,6 +214,8 @@
     watch.disconnect();
     clearTimeout(fallback);
     cover.remove();
+    // The app's first read has taken the script's answer by now, or reads for itself: none is handed out later, stale.
+    Object.assign(window, { posFirstRead: undefined });
   }
   var watch = new MutationObserver(function () {
     var text = root.textContent || '';

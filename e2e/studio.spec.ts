@@ -431,3 +431,47 @@ test("a drafted mapping's problem shows at its place, and the lender as not avai
   await owner.getByRole('button', { name: 'Discard drafts' }).click();
   await expect(owner.getByRole('status', { name: 'Drafts saved' })).toHaveText('', { timeout: 15_000 });
 });
+
+test('a product owner finds a text by its words or by clicking it in the preview, in English and in Spanish, and edits only that part (issue 41)', async ({ page: owner }) => {
+  test.setTimeout(180_000);
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  // Typed words: every place that holds them, the file and the place in words; one opens that part alone.
+  await owner.getByLabel('Find a text you see').fill('apply for financing');
+  const found = owner.getByRole('list', { name: 'Places found' });
+  await found.getByRole('button', { name: /pages\/landing-code-start\.json: Title$/ }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'pages/landing-code-start.json' })).toBeVisible();
+  await expect(owner.getByText('Only Title.')).toBeVisible();
+  const title = owner.getByLabel('Title', { exact: true });
+  await expect(title).toHaveCount(1);
+  await expect(title).toHaveValue('Apply for financing');
+  await expect(title).toBeFocused();
+  await owner.getByRole('button', { name: 'Show the whole file' }).click();
+  await expect(owner.getByText('Only Title.')).toHaveCount(0);
+
+  // Picked in the preview: the click opens the place of the words clicked and does nothing on the page.
+  await owner.getByLabel('Address').fill(START);
+  await owner.getByRole('button', { name: 'Show' }).click();
+  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await owner.getByRole('button', { name: 'Pick a text to change' }).click();
+  await preview.getByLabel(/^Estimated .+ Amount/).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'pages/landing-code-start.json' })).toBeVisible();
+  await expect(owner.getByText(/^Only Fields › .+ › Label\.$/)).toBeVisible();
+  await owner.getByRole('button', { name: 'Pick a text to change' }).click();
+  await preview.getByRole('heading', { level: 1, name: 'Apply for financing' }).click();
+  await expect(owner.getByText('Only Title.')).toBeVisible();
+  await owner.getByLabel('Title', { exact: true }).fill('Apply for care financing');
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+
+  await owner.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+
+  // In Spanish, the words clicked are the translation's: its entry opens, and the English text it translates is listed.
+  await preview.getByRole('navigation', { name: /Language|Idioma/ }).getByText('Español').click();
+  await expect(preview.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' })).toBeVisible({ timeout: 20_000 });
+  await owner.getByRole('button', { name: 'Pick a text to change' }).click();
+  await preview.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'languages/es.json' })).toBeVisible();
+  await expect(owner.getByLabel('Apply for financing', { exact: true })).toHaveValue('Solicitar financiamiento');
+  await expect(found.getByRole('button', { name: /Español translation, languages\/es\.json/ })).toBeVisible();
+});

@@ -58,10 +58,16 @@ function listenToStudio(): Promise<DescriptorSet> {
   return new Promise((resolve) => {
     let first = true;
     const timer = setTimeout(() => resolve(BUILT_SET), PREVIEW_WAIT_MS);
-    window.addEventListener('message', (event: MessageEvent<{ type?: string; set?: DescriptorSet; path?: string; visitor?: PreviewVisitor }>) => {
+    window.addEventListener('message', (event: MessageEvent<{ type?: string; set?: DescriptorSet; path?: string; visitor?: PreviewVisitor; on?: boolean }>) => {
       if (event.origin !== window.location.origin || event.source !== window.parent) return;
       const { type, path } = event.data ?? {};
       if (type === `${PREVIEW_MESSAGE}-visit` && typeof path === 'string') return visitForStudio(path);
+      // Picking is the studio's alone: its code is not in the pages' bundle.
+      if (type === `${PREVIEW_MESSAGE}-pick`) {
+        const on = event.data.on === true;
+        void import('./preview-pick.ts').then(({ pickForStudio }) => pickForStudio(on, (picked) => window.parent.postMessage({ type: `${PREVIEW_MESSAGE}-picked`, ...picked }, window.location.origin)));
+        return;
+      }
       if (type !== PREVIEW_MESSAGE || !event.data.set) return;
       if (first) {
         first = false;

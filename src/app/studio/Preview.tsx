@@ -20,12 +20,15 @@ export function Preview({
   brands,
   brand: firstBrand,
   visitors,
+  onPick,
 }: {
   files: readonly StudioFile[];
   drafts: Readonly<Record<string, Doc>>;
   brands: string[];
   brand: string;
   visitors: readonly VisitorChoice[];
+  /** Words clicked in the preview while picking, the page's address, and the brand shown. */
+  onPick(picked: { text: string; path: string; brand: string }): void;
 }) {
   const [address, setAddress] = useState(() => firstPublicPath(files));
   const [shown, setShown] = useState(address);
@@ -37,13 +40,23 @@ export function Preview({
   const frame = useRef<HTMLIFrameElement>(null);
   const set = useMemo(() => previewSet(files, drafts), [files, drafts]);
 
+  const [picking, setPicking] = useState(false);
   useEffect(() => {
-    const onMessage = (event: MessageEvent<{ type?: string }>) => {
-      if (event.origin === window.location.origin && event.source === frame.current?.contentWindow && event.data?.type === `${PREVIEW_MESSAGE}-ready`) setReady(true);
+    const onMessage = (event: MessageEvent<{ type?: string; text?: unknown; path?: unknown }>) => {
+      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
+      const { type, text, path } = event.data ?? {};
+      if (type === `${PREVIEW_MESSAGE}-ready`) setReady(true);
+      if (type === `${PREVIEW_MESSAGE}-picked` && typeof text === 'string' && typeof path === 'string') {
+        setPicking(false);
+        onPick({ text, path, brand });
+      }
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, []);
+  }, [onPick, brand]);
+  useEffect(() => {
+    if (ready) frame.current?.contentWindow?.postMessage({ type: `${PREVIEW_MESSAGE}-pick`, on: picking }, window.location.origin);
+  }, [ready, picking]);
   useEffect(() => {
     if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
   }, [ready, set, visitor]);
@@ -52,7 +65,10 @@ export function Preview({
   // The visitor is the frame's from its start (its session, its answers): another one is another frame.
   const frameKey = `${visitorId} ${src}`;
   // A new frame says when it is ready for the draft.
-  useEffect(() => setReady(false), [frameKey]);
+  useEffect(() => {
+    setReady(false);
+    setPicking(false);
+  }, [frameKey]);
   const size = DEVICES[device];
   const scale = Math.min(1, FRAME_WIDTH / size.width);
   return (
@@ -106,6 +122,12 @@ export function Preview({
           </NativeSelect.Field>
           <NativeSelect.Indicator />
         </NativeSelect.Root>
+      </Flex>
+      <Flex gap="2" align="center" wrap="wrap">
+        <Button size="sm" variant={picking ? 'solid' : 'outline'} aria-pressed={picking} disabled={!ready} onClick={() => setPicking(!picking)}>
+          {picking ? 'Click a text in the preview…' : 'Pick a text to change'}
+        </Button>
+        {picking ? <Text fontSize="xs">The click opens its place in the editor; it does not act on the page.</Text> : null}
       </Flex>
       <Box w={`${size.width * scale}px`} h={`${size.height * scale}px`} borderWidth="1px" borderRadius="md" overflow="hidden">
         <chakra.iframe

@@ -10,7 +10,7 @@
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
-import { overriddenField, resolve, shapeChoice, shapeOfValue, toShape, type Doc, type MetaSchemas, type Place, type ShapeChoice } from './model.ts';
+import { overriddenField, resolve, shapeChoice, shapeOfValue, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -323,6 +323,8 @@ function AddEntry({ path, entry, onChange }: { path: Path; entry: Schema; onChan
   );
 }
 
-export function SchemaForm(props: FormProps) {
+/** The file's form: the whole file, or only the part a product owner went to (one part at a time). */
+export function SchemaForm({ part, ...props }: FormProps & { part?: Part | undefined }) {
+  if (part) return <Field name={part.name} property={part.property} path={part.path} props={{ ...props, file: part.file }} />;
   return <Fields schema={props.schema} file={props.file} path={[]} props={props} />;
 }

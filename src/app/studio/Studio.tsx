@@ -6,7 +6,7 @@
  * build or restart. The history lists every publication; any one can be made live again in one click. A lender file
  * can be tried before it is published: a sample patient sent to the lender as the drafts describe it (TryLender.tsx).
  */
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
@@ -15,7 +15,7 @@ import { toasts } from '../ui/toasts.ts';
 import { changesOnly, diffLines } from './diff.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place } from './model.ts';
+import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place, filesOfPage, partAt, type Doc } from './model.ts';
 import { placeId } from './SchemaForm.tsx';
 import { Languages, madeOutOfDate, type LanguageStates } from './Languages.tsx';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
@@ -24,6 +24,8 @@ import { TryLender } from './TryLender.tsx';
 import { labels } from '../../../codegen/generated/labels.ts';
 import { History, type HistoryStep } from './History.tsx';
 import { useSavedDrafts } from './saved-drafts.ts';
+import { Find, type Search } from './Find.tsx';
+import { findTexts, pointerPath, placeWords } from './find.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
@@ -84,18 +86,46 @@ export default function Studio() {
   // 'Go to' a place (a field that cannot take effect names the part that shows instead): its file, then the place.
   const [goingTo, setGoingTo] = useState<Place>();
   const [tab, setTab] = useState('form');
+  // The part of the file the form shows alone, once gone to (one part at a time); none: the whole file.
+  const [focus, setFocus] = useState<string[]>();
+  const open = (path: string | undefined) => {
+    setSelected(path);
+    setFocus(undefined);
+  };
   const goTo = (place: Place) => {
     setSelected(place.path);
     setTab('form');
+    setFocus(pointerPath(place.pointer));
     setGoingTo(place);
   };
   useEffect(() => {
     if (!goingTo || goingTo.path !== selected) return;
-    const target = document.getElementById(placeId(goingTo.pointer.split('/').filter(Boolean)));
+    // The place itself, or the part that holds it (an expression, a shared part's use).
+    const steps = pointerPath(goingTo.pointer);
+    const target = steps.map((_, i) => document.getElementById(placeId(steps.slice(0, steps.length - i)))).find(Boolean);
     target?.scrollIntoView({ block: 'center' });
     target?.querySelector<HTMLElement>('input, select, textarea, button')?.focus();
     setGoingTo(undefined);
   }, [goingTo, selected]);
+  const [search, setSearch] = useState<Search>({ query: '' });
+  // Every file as the drafts have it (a draft that is not JSON yet: as live), which the search reads.
+  const docs = useMemo(() => {
+    const byPath = new Map<string, Doc>();
+    for (const [path, f] of known) {
+      const draft = drafts[path] === undefined ? undefined : parseDraft(drafts[path]);
+      byPath.set(path, draft && 'doc' in draft ? draft.doc : f.doc);
+    }
+    return byPath;
+  }, [known, drafts]);
+  const onPick = useCallback(
+    ({ text, path, brand }: { text: string; path: string; brand: string }) => {
+      const search = { seen: text, near: filesOfPage(docs, path, brand) };
+      setSearch(search);
+      const [best] = findTexts(docs, search, search.near);
+      if (best) goTo(best.place);
+    },
+    [docs],
+  );
 
   // The build's checks over the live set with the drafts in it, a moment after the last keystroke.
   const checking = changedCount > 0 && check.of !== changedKey;
@@ -168,7 +198,7 @@ export default function Studio() {
       toasts.success(file?.deployed ? `${selected} is as deployed again.` : `${selected} is removed.`);
       resetDrafts(Object.fromEntries(Object.entries(drafts).filter(([path]) => path !== selected)));
       setNote('');
-      setSelected(undefined);
+      open(undefined);
       await refresh();
     },
     onError: (error) => toasts.error(error, 'Nothing was published.'),
@@ -185,6 +215,7 @@ export default function Studio() {
     return byPointer;
   }, [fileErrors]);
   const schema = file && 'doc' in parsed ? schemaOfFile(selected, parsed.doc, METAS) : undefined;
+  const part = schema && focus && 'doc' in parsed ? partAt(schema, parsed.doc, focus, METAS) : undefined;
   const brands = [...known.values()].filter((f) => f.path.startsWith('brands/')).map((f) => f.path.slice('brands/'.length, -'.json'.length));
   const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.path.includes(filter.trim())) }));
   const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && (!needsChoice || outOfDateChosen) && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
@@ -199,6 +230,7 @@ export default function Studio() {
       </Heading>
       <Flex gap="4" align="flex-start" wrap={{ base: 'wrap', xl: 'nowrap' }}>
         <Stack as="nav" aria-label="Files" w={{ base: 'full', xl: '64' }} flexShrink={0} gap="3">
+          <Find docs={docs} search={search} onSearch={setSearch} onGoTo={goTo} />
           <Input size="sm" aria-label="Find a file" placeholder="Find a file" value={filter} onChange={(e) => setFilter(e.target.value)} />
           <Box maxH="60vh" overflowY="auto">
             {groups.map((group) => (
@@ -207,7 +239,7 @@ export default function Studio() {
                   {group.label}
                 </Text>
                 {group.files.map((f) => (
-                  <Button key={f.path} size="xs" variant={f.path === selected ? 'solid' : 'ghost'} w="full" justifyContent="flex-start" onClick={() => setSelected(f.path)} aria-current={f.path === selected ? 'true' : undefined}>
+                  <Button key={f.path} size="xs" variant={f.path === selected ? 'solid' : 'ghost'} w="full" justifyContent="flex-start" onClick={() => open(f.path)} aria-current={f.path === selected ? 'true' : undefined}>
                     {f.path}
                     {drafts[f.path] !== undefined && changed[f.path] ? ' •' : ''}
                     {f.published ? ' (published)' : ''}
@@ -239,7 +271,7 @@ export default function Studio() {
                   const { place, start } = NEW_FILES[newKind];
                   const path = `${place}/${newId}.json`;
                   editDrafts((current) => ({ ...current, [path]: pretty(start(all, newId)) }));
-                  setSelected(path);
+                  open(path);
                   setNewId('');
                 }}
               >
@@ -278,8 +310,16 @@ export default function Studio() {
               {file?.kind === 'lender' ? <Tabs.Trigger value="try">Try it</Tabs.Trigger> : null}
             </Tabs.List>
             <Tabs.Content value="form">
+              {part ? (
+                <Flex gap="2" align="center" mb="2" wrap="wrap">
+                  <Text fontSize="sm">Only {placeWords(part.path)}.</Text>
+                  <Button size="xs" variant="outline" onClick={() => setFocus(undefined)}>
+                    Show the whole file
+                  </Button>
+                </Flex>
+              ) : null}
               {schema && 'doc' in parsed ? (
-                <SchemaForm schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
+                <SchemaForm part={part} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}
@@ -352,7 +392,7 @@ export default function Studio() {
         </Stack>
 
         <Box w={{ base: 'full', xl: '30rem' }} flexShrink={0}>
-          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} visitors={VISITORS} />
+          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} visitors={VISITORS} onPick={onPick} />
         </Box>
       </Flex>
     </Stack>

@@ -2,6 +2,7 @@
  * The studio's model, without React (decision 0228): the files as live, the product owner's drafts (as JSON text, so
  * a half-typed file is kept as typed), what a preview shows, and which part of a meta-schema describes a file.
  */
+import { matchRoutes } from 'react-router-dom';
 import { rolePermissions } from '../../../core/permissions.ts';
 import type { DescriptorSet, PreviewVisitor } from '../live-descriptors.ts';
 import type { StudioFiles } from '../../../codegen/generated/schemas.ts';
@@ -243,6 +244,41 @@ export function toShape(choice: ShapeChoice, value: unknown, to: string): Doc {
   return { [choice.key]: to, ...Object.fromEntries(kept) };
 }
 
+/** The part of a file the form can show on its own: its name, its schema (and the file it is in) and its path. */
+export interface Part {
+  name: string;
+  property: Schema;
+  file: string;
+  path: string[];
+}
+
+/**
+ * The deepest part of a file at or above a path that the form shows as one field or group: into objects by their
+ * properties (or a map's entries), lists by their items, a choice of shapes by the value's shape; an expression or a
+ * shared part's use is one field, whatever lies inside it. Undefined for the whole file.
+ */
+export function partAt(root: { schema: Schema; file: string }, doc: Doc, path: readonly string[], metas: MetaSchemas): Part | undefined {
+  let part: Part | undefined;
+  let current = root;
+  let value: unknown = doc;
+  for (const step of path) {
+    const resolved = resolve(current.schema, current.file, metas);
+    if (part && (resolved.schema.title === 'Expression' || (value && typeof value === 'object' && '$use' in value))) break;
+    const choice = shapeChoice(resolved.schema, resolved.file, metas);
+    const shape = choice ? shapeOfValue(choice, value) : undefined;
+    const holder = shape ? { schema: shape.schema, file: shape.file } : resolved;
+    const properties = (holder.schema.properties ?? {}) as Record<string, Schema>;
+    const extra = holder.schema.additionalProperties;
+    const next = properties[step] ?? (extra && typeof extra === 'object' ? (extra as Schema) : undefined) ?? (holder.schema.type === 'array' && /^\d+$/.test(step) ? (holder.schema.items as Schema | undefined) : undefined);
+    if (!next) break;
+    const name = /^\d+$/.test(step) ? `${typeof resolve(next, holder.file, metas).schema.title === 'string' ? String(resolve(next, holder.file, metas).schema.title) : 'Item'} ${Number(step) + 1}` : step;
+    part = { name, property: next, file: holder.file, path: [...(part?.path ?? []), step] };
+    current = { schema: next, file: holder.file };
+    value = (value as Doc | undefined)?.[step];
+  }
+  return part;
+}
+
 /** The meta-schema of a file: its kind's file, and for a page or dialog the definition of its `kind`. */
 export function schemaOfFile(path: string, doc: Doc, metas: MetaSchemas): { schema: Schema; file: string } | undefined {
   const kind = kindOfPath(path);
@@ -334,6 +370,29 @@ export function firstPublicPath(files: readonly StudioFile[]): string {
     (r) => typeof r.path === 'string' && typeof r.screen === 'string' && r.access?.anonymous === true && !r.path.includes(':'),
   );
   return routes.length ? String(routes[0]!.path) : '/';
+}
+
+/**
+ * The files that draw a page of the app (an address, '/landing/brightsmiles/start'): its route's screen and the screens
+ * and dialogs it names (a wizard's steps, a button's dialog), the route table, the layouts, the menus and the
+ * brand shown. A text picked on the page is looked for in these first.
+ */
+export function filesOfPage(docs: ReadonlyMap<string, Doc>, address: string, brand: string): Set<string> {
+  const near = new Set(['routes.json', 'layouts.json', 'menus.json', `brands/${brand}.json`]);
+  const routes = ((docs.get('routes.json')?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string');
+  const matched = matchRoutes(routes.map((r, i) => ({ path: String(r.path), id: String(i) })), address)?.[0]?.route.id;
+  const screen = matched === undefined ? undefined : routes[Number(matched)]?.screen;
+  const fileOf = (name: string) => [`pages/${name}.json`, `dialogs/${name}.json`].find((path) => docs.has(path));
+  const page = typeof screen === 'string' ? fileOf(screen) : undefined;
+  if (!page) return near;
+  near.add(page);
+  const walk = (node: unknown): void => {
+    const named = typeof node === 'string' ? fileOf(node) : undefined;
+    if (named) near.add(named);
+    else if (node && typeof node === 'object') Object.values(node).forEach(walk);
+  };
+  walk(docs.get(page));
+  return near;
 }
 
 /** A place in a file of the studio, to go to: its path ('fragments.json') and a JSON pointer in it. */

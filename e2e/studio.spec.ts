@@ -467,6 +467,8 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
 
   // In Spanish, the words clicked are the translation's: its entry opens, and the English text it translates is listed.
+  // The preview's top in sight below the studio's fixed header, where a click on the frame's header lands in the frame.
+  await owner.evaluate(() => window.scrollTo(0, 0));
   await preview.getByRole('navigation', { name: /Language|Idioma/ }).getByText('Español').click();
   await expect(preview.getByRole('heading', { level: 1, name: 'Solicitar financiamiento' })).toBeVisible({ timeout: 20_000 });
   await owner.getByRole('button', { name: 'Pick a text to change' }).click();
@@ -474,4 +476,57 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(owner.getByRole('heading', { level: 2, name: 'languages/es.json' })).toBeVisible();
   await expect(owner.getByLabel('Apply for financing', { exact: true })).toHaveValue('Solicitar financiamiento');
   await expect(found.getByRole('button', { name: /Español translation, languages\/es\.json/ })).toBeVisible();
+});
+
+test("four eyes: a product owner asks for review, a second owner sees the change side by side, comments and approves, and it goes live (issue 41)", async ({ page: owner, browser, baseURL }) => {
+  test.setTimeout(300_000);
+  await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  await owner.getByLabel('Find a text you see').fill('Apply for financing');
+  await owner.getByRole('list', { name: 'Places found' }).getByRole('button', { name: /pages\/landing-code-start\.json: Title$/ }).click();
+  await owner.getByLabel('Title', { exact: true }).fill('Apply for care financing');
+  await owner.getByLabel('What changes, and why').fill('Say what the financing is for');
+  // The title is translated: the Spanish stays as it is until the translation follows.
+  await owner.getByRole('status', { name: 'Languages' }).getByLabel(/^Publish with these texts out of date/).check();
+  const ask = owner.getByRole('button', { name: 'Ask for review' });
+  await expect(ask).toBeEnabled({ timeout: 15_000 });
+  await ask.click();
+  await expect(owner.getByText(/^Asked for review: 1 file\(s\) wait/)).toBeVisible({ timeout: PUBLISH_MS });
+  const mine = owner.getByRole('article', { name: /^Review \d+$/ }).filter({ hasText: 'Say what the financing is for' });
+  await expect(mine.getByText('Waiting for approval')).toBeVisible();
+  await expect(mine.getByText(/^Asked by you/)).toBeVisible();
+
+  // The second owner, on another device: the change waits under Reviews, its lines and its page before and after.
+  const secondContext = await browser.newContext({ ignoreHTTPSErrors: true, baseURL });
+  const second = await secondContext.newPage();
+  await signIn(second, 'owner2@demo.test', /^\/studio$/);
+  await second.getByRole('tab', { name: /^Reviews \(\d+ waiting\)$/ }).click();
+  const review = second.getByRole('article', { name: /^Review \d+$/ }).filter({ hasText: 'Say what the financing is for' });
+  await expect(review.getByLabel('Changes to pages/landing-code-start.json')).toContainText('+   "title": "Apply for care financing"');
+  const id = (await review.getAttribute('aria-label'))!.replace('Review ', '');
+  // Only the title's line differs: the change's file is compared in the live file's order.
+  await expect(review.getByLabel('Changes to pages/landing-code-start.json').getByText(/^[+-] /)).toHaveCount(2);
+  await review.getByRole('button', { name: 'Compare the pages before and after' }).click();
+  const compare = second.getByRole('dialog', { name: /^Review \d+: Say what the financing is for$/ });
+  await compare.getByLabel('Address to compare').fill(START);
+  await compare.getByRole('button', { name: 'Compare', exact: true }).click();
+  await expect(compare.frameLocator(`iframe[title="Review ${id}: live now"]`).getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await expect(compare.frameLocator(`iframe[title="Review ${id}: with this change"]`).getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+  await compare.getByRole('button', { name: 'Close the comparison' }).click();
+  await review.getByLabel(`Comment on review ${id}`).fill('Clearer, thank you.');
+  await review.getByRole('button', { name: 'Approve and publish' }).click();
+  await expect(second.getByText('Approved and published: 1 file(s) are live.')).toBeVisible({ timeout: 20_000 });
+  await expect(review.getByText('Published', { exact: true })).toBeVisible();
+  await expect(review.getByText(/Theo Grant .*: Clearer, thank you\./)).toBeVisible();
+  await secondContext.close();
+
+  // Live for a borrower; the history names who approved it. Then the deployed words again.
+  const borrowerContext = await browser.newContext({ ignoreHTTPSErrors: true });
+  const borrower = await borrowerContext.newPage();
+  await borrower.goto(`${baseURL}/#${START}`);
+  await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+  await borrowerContext.close();
+  await owner.reload();
+  await owner.getByRole('tab', { name: 'History' }).click();
+  await expect(owner.getByText(/approved by Theo Grant/).first()).toBeVisible({ timeout: 15_000 });
+  await rollBackLast(owner);
 });

@@ -57,6 +57,11 @@ export interface Settings {
   linkTokenTtlHours: number;
   /** Delivery of the outbox: SMTP and an HTTP SMS gateway when configured (docs/decisions/0104). */
   notify: NotifySettings;
+  /**
+   * STUDIO_APPROVALS: 'required' — a studio change goes live only once a second product owner approves it (four eyes,
+   * decision 0288); 'optional' — an owner may publish alone or ask for a review. Required in production by default.
+   */
+  studioApprovals: 'required' | 'optional';
 }
 
 export interface NotifySettings {
@@ -300,6 +305,7 @@ export function loadSettings(env: Env = process.env): Settings {
     ...endpoints(env, mode, port, dataDir),
     lenderEnv: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => /^LENDER_[A-Z0-9_]+$/.test(entry[0]) && typeof entry[1] === 'string')),
     ...journey(env, mode, dataDir),
+    studioApprovals: oneOf(env, 'STUDIO_APPROVALS', ['required', 'optional'] as const, mode === 'production' ? 'required' : 'optional'),
   };
 }
 

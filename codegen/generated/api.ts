@@ -2438,6 +2438,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/Studio/AskReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask a second product owner to approve a change
+         * @description Designed path (decision 0288): the drafts, checked as Studio_Publish checks them (400 with the problems under errors.files, 409 for texts made out of date), wait for a second product owner's approval; approved, they are published at once or at publishAt.
+         */
+        post: operations["Studio_AskReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/GetReviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The changes waiting for approval or for their time, and the latest decided
+         * @description Designed path (decision 0288): whether publishing needs a second owner's approval here (STUDIO_APPROVALS), and the reviews: every one pending or scheduled, then the 50 latest decided, newest first.
+         */
+        get: operations["Studio_GetReviews"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/Studio/DecideReview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve, send back, withdraw or comment on a change asked for review
+         * @description Designed path (decision 0288): approve (published at once, or scheduled for its publishAt; where approvals are required, not by the owner who asked: 409), send back with a comment, withdraw one's own, or comment. A change decided already, or whose files a publication changed since it was asked, is refused in words (409).
+         */
+        post: operations["Studio_DecideReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/Studio/GetHistory": {
         parameters: {
             query?: never;
@@ -4950,6 +5010,8 @@ export interface components {
             restoredFrom: number | null;
             /** @description Who published it: name and e-mail. */
             publishedBy: string;
+            /** @description The second product owner who approved it, name and e-mail (decision 0288); none when it was published without a review. */
+            approvedBy: string | null;
             /** Format: date-time */
             publishedAt: string;
         };
@@ -4981,6 +5043,76 @@ export interface components {
             files: {
                 [key: string]: string;
             };
+        };
+        /**
+         * Ask for review
+         * @description Body of Studio_AskReview: the drafts to publish once a second product owner approves them, a note, and when to publish them (now, once approved, when none is given). Refused as Studio_Publish refuses: 400 when the set with the drafts fails the checks, 409 when it makes texts of a language out of date unless publishOutOfDate says so.
+         */
+        StudioReviewAsk: {
+            /** @description At least one file: a publication changes something. */
+            files: components["schemas"]["StudioDraftFiles"];
+            /** @description What changes and why, for the history. */
+            note: string;
+            /** @description Publish even though the drafts make texts out of date in a language: its readers see those texts in English until they are translated. */
+            publishOutOfDate?: boolean;
+            /**
+             * Format: date-time
+             * @description When to publish, once approved: a time to come (at most a year ahead). None: as soon as it is approved.
+             */
+            publishAt?: string;
+        };
+        /**
+         * Studio review
+         * @description A change asked for review (decision 0288): its files as asked, who asked and when, where it stands, the comments, and the publication it became.
+         */
+        StudioReview: {
+            id: number;
+            state: components["schemas"]["StudioReviewState"];
+            note: string;
+            files: components["schemas"]["StudioDraftFiles"];
+            /** @description The files it changes against what was live when it was asked. */
+            changed: string[];
+            publishOutOfDate: boolean;
+            /** Format: date-time */
+            publishAt: string | null;
+            /** @description The live publication it was asked over (0: the deployed files). */
+            basedOn: number;
+            /** @description Name and e-mail. */
+            askedBy: string;
+            /** @description Whether the caller asked for it: theirs to withdraw, and — where approvals are required — not theirs to approve. */
+            mine: boolean;
+            /** Format: date-time */
+            askedAt: string;
+            decidedBy: string | null;
+            /** Format: date-time */
+            decidedAt: string | null;
+            comments: {
+                by: string;
+                /** Format: date-time */
+                at: string;
+                text: string;
+            }[];
+            publicationId: number | null;
+            failure: string | null;
+        };
+        /**
+         * Studio reviews
+         * @description Answer of Studio_GetReviews: whether publishing needs a second product owner's approval on this platform (STUDIO_APPROVALS), the changes waiting or scheduled, and the latest decided ones.
+         */
+        StudioReviews: {
+            approvalsRequired: boolean;
+            reviews: components["schemas"]["StudioReview"][];
+        };
+        /**
+         * Review decision
+         * @description Body of Studio_DecideReview: approve a pending change (published at once, or at its time), send it back with a comment, withdraw one's own, or only comment. Where approvals are required, the owner who asked cannot approve their own change.
+         */
+        StudioReviewDecision: {
+            id: number;
+            /** @enum {string} */
+            decision: "approve" | "sendBack" | "withdraw" | "comment";
+            /** @description What the reviewer says; needed to send a change back or to comment. */
+            comment?: string;
         };
         /**
          * Studio history
@@ -5726,7 +5858,7 @@ export interface components {
          * @description The kinds of background work of the durable job queue (decision 0262): each queue's jobs are run by its handler on the server.
          * @enum {string}
          */
-        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund" | "webhook" | "daily-funding-report";
+        JobQueue: "message" | "lender-callback" | "lender-decision-poll" | "lender-finalize" | "lender-fund" | "lender-refund" | "webhook" | "daily-funding-report" | "studio-publish";
         /**
          * Application event log entry
          * @description Something a user, borrower or the system did to an application.
@@ -5805,6 +5937,12 @@ export interface components {
          * @enum {string}
          */
         LenderTrySample: "Approve" | "Decline" | "Review" | "Counter";
+        /**
+         * Studio review state
+         * @description Where a change asked for review stands (decision 0288): waiting for a second product owner, approved and waiting for its time, live, sent back with a comment, withdrawn by the owner who asked, or not published at its time because the checks of that time refused it.
+         * @enum {string}
+         */
+        StudioReviewState: "Pending" | "Scheduled" | "Published" | "SentBack" | "Withdrawn" | "Failed";
         /**
          * Report period
          * @description A period of the reports, in whole days (UTC, as the lists' dates): this or last calendar month, the last 3 or 12 months up to today, this or last calendar year.
@@ -10362,6 +10500,101 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StudioDrafts"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_AskReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioReviewAsk"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioReview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_GetReviews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioReviews"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["ServerError"];
+        };
+    };
+    Studio_DecideReview: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Client-chosen key (e.g. a UUID), one per user intent and the same for each retry of it. Given, the call takes effect once however often it arrives: its effect and its answer are kept together, so a retry after a lost answer gets that answer (decision 0253). The web app sends one on every write. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StudioReviewDecision"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StudioReview"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -153,7 +153,8 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "lender-fund": "Funding request to the lender",
     "lender-refund": "Refund sent to the lender",
     "webhook": "Webhook delivery",
-    "daily-funding-report": "Daily funding report"
+    "daily-funding-report": "Daily funding report",
+    "studio-publish": "Scheduled studio publication"
   },
   "JobState": {
     "Queued": "Waiting",
@@ -297,6 +298,14 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Funded": "Funded",
     "NoOffers": "No Offers",
     "AwaitingBorrower": "Waiting for the Borrower"
+  },
+  "StudioReviewState": {
+    "Pending": "Waiting for approval",
+    "Scheduled": "Approved, to be published at its time",
+    "Published": "Published",
+    "SentBack": "Sent back",
+    "Withdrawn": "Withdrawn",
+    "Failed": "Not published: the checks refused it at its time"
   },
   "TimeZone": {
     "AT": "Atlantic",

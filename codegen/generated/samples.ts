@@ -8608,6 +8608,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     ],
     "restoredFrom": 101,
     "publishedBy": "Sample published by",
+    "approvedBy": "Sample approved by",
     "publishedAt": "2026-03-16T15:30:00Z"
   },
   "Studio_GetDrafts": {
@@ -8680,6 +8681,211 @@ export const samples: Readonly<Record<string, unknown>> = {
       }
     ]
   },
+  "Studio_AskReview": {
+    "id": 101,
+    "state": "Pending",
+    "note": "Sample note",
+    "files": {
+      "pages/sample.json": {}
+    },
+    "changed": [
+      "Sample changed",
+      "Sample changed 2",
+      "Sample changed 3"
+    ],
+    "publishOutOfDate": true,
+    "publishAt": "2026-03-16T15:30:00Z",
+    "basedOn": 101,
+    "askedBy": "Sample asked by",
+    "mine": true,
+    "askedAt": "2026-03-16T15:30:00Z",
+    "decidedBy": "Sample decided by",
+    "decidedAt": "2026-03-16T15:30:00Z",
+    "comments": [
+      {
+        "by": "Sample by",
+        "at": "2026-03-16T15:30:00Z",
+        "text": "Sample text"
+      },
+      {
+        "by": "Sample by 2",
+        "at": "2026-03-16T15:30:00Z",
+        "text": "Sample text 2"
+      },
+      {
+        "by": "Sample by 3",
+        "at": "2026-03-16T15:30:00Z",
+        "text": "Sample text 3"
+      }
+    ],
+    "publicationId": 101,
+    "failure": "Sample failure"
+  },
+  "Studio_GetReviews": {
+    "approvalsRequired": true,
+    "reviews": [
+      {
+        "id": 101,
+        "state": "Pending",
+        "note": "Sample note",
+        "files": {
+          "pages/sample.json": {}
+        },
+        "changed": [
+          "Sample changed",
+          "Sample changed 2",
+          "Sample changed 3"
+        ],
+        "publishOutOfDate": true,
+        "publishAt": "2026-03-16T15:30:00Z",
+        "basedOn": 101,
+        "askedBy": "Sample asked by",
+        "mine": true,
+        "askedAt": "2026-03-16T15:30:00Z",
+        "decidedBy": "Sample decided by",
+        "decidedAt": "2026-03-16T15:30:00Z",
+        "comments": [
+          {
+            "by": "Sample by",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text"
+          },
+          {
+            "by": "Sample by 2",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text 2"
+          },
+          {
+            "by": "Sample by 3",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text 3"
+          }
+        ],
+        "publicationId": 101,
+        "failure": "Sample failure"
+      },
+      {
+        "id": 102,
+        "state": "Scheduled",
+        "note": "Sample note 2",
+        "files": {
+          "pages/sample.json": {}
+        },
+        "changed": [
+          "Sample changed",
+          "Sample changed 2",
+          "Sample changed 3"
+        ],
+        "publishOutOfDate": false,
+        "publishAt": "2026-03-16T15:30:00Z",
+        "basedOn": 102,
+        "askedBy": "Sample asked by 2",
+        "mine": false,
+        "askedAt": "2026-03-16T15:30:00Z",
+        "decidedBy": "Sample decided by 2",
+        "decidedAt": "2026-03-16T15:30:00Z",
+        "comments": [
+          {
+            "by": "Sample by",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text"
+          },
+          {
+            "by": "Sample by 2",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text 2"
+          },
+          {
+            "by": "Sample by 3",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text 3"
+          }
+        ],
+        "publicationId": 102,
+        "failure": "Sample failure 2"
+      },
+      {
+        "id": 103,
+        "state": "Published",
+        "note": "Sample note 3",
+        "files": {
+          "pages/sample.json": {}
+        },
+        "changed": [
+          "Sample changed",
+          "Sample changed 2",
+          "Sample changed 3"
+        ],
+        "publishOutOfDate": true,
+        "publishAt": "2026-03-16T15:30:00Z",
+        "basedOn": 103,
+        "askedBy": "Sample asked by 3",
+        "mine": true,
+        "askedAt": "2026-03-16T15:30:00Z",
+        "decidedBy": "Sample decided by 3",
+        "decidedAt": "2026-03-16T15:30:00Z",
+        "comments": [
+          {
+            "by": "Sample by",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text"
+          },
+          {
+            "by": "Sample by 2",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text 2"
+          },
+          {
+            "by": "Sample by 3",
+            "at": "2026-03-16T15:30:00Z",
+            "text": "Sample text 3"
+          }
+        ],
+        "publicationId": 103,
+        "failure": "Sample failure 3"
+      }
+    ]
+  },
+  "Studio_DecideReview": {
+    "id": 101,
+    "state": "Pending",
+    "note": "Sample note",
+    "files": {
+      "pages/sample.json": {}
+    },
+    "changed": [
+      "Sample changed",
+      "Sample changed 2",
+      "Sample changed 3"
+    ],
+    "publishOutOfDate": true,
+    "publishAt": "2026-03-16T15:30:00Z",
+    "basedOn": 101,
+    "askedBy": "Sample asked by",
+    "mine": true,
+    "askedAt": "2026-03-16T15:30:00Z",
+    "decidedBy": "Sample decided by",
+    "decidedAt": "2026-03-16T15:30:00Z",
+    "comments": [
+      {
+        "by": "Sample by",
+        "at": "2026-03-16T15:30:00Z",
+        "text": "Sample text"
+      },
+      {
+        "by": "Sample by 2",
+        "at": "2026-03-16T15:30:00Z",
+        "text": "Sample text 2"
+      },
+      {
+        "by": "Sample by 3",
+        "at": "2026-03-16T15:30:00Z",
+        "text": "Sample text 3"
+      }
+    ],
+    "publicationId": 101,
+    "failure": "Sample failure"
+  },
   "Studio_GetHistory": {
     "publications": [
       {
@@ -8693,6 +8899,7 @@ export const samples: Readonly<Record<string, unknown>> = {
         ],
         "restoredFrom": 101,
         "publishedBy": "Sample published by",
+        "approvedBy": "Sample approved by",
         "publishedAt": "2026-03-16T15:30:00Z"
       },
       {
@@ -8706,6 +8913,7 @@ export const samples: Readonly<Record<string, unknown>> = {
         ],
         "restoredFrom": 102,
         "publishedBy": "Sample published by 2",
+        "approvedBy": "Sample approved by 2",
         "publishedAt": "2026-03-16T15:30:00Z"
       },
       {
@@ -8719,6 +8927,7 @@ export const samples: Readonly<Record<string, unknown>> = {
         ],
         "restoredFrom": 103,
         "publishedBy": "Sample published by 3",
+        "approvedBy": "Sample approved by 3",
         "publishedAt": "2026-03-16T15:30:00Z"
       }
     ]
@@ -8734,6 +8943,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     ],
     "restoredFrom": 101,
     "publishedBy": "Sample published by",
+    "approvedBy": "Sample approved by",
     "publishedAt": "2026-03-16T15:30:00Z"
   },
   "Studio_Revert": {
@@ -8747,6 +8957,7 @@ export const samples: Readonly<Record<string, unknown>> = {
     ],
     "restoredFrom": 101,
     "publishedBy": "Sample published by",
+    "approvedBy": "Sample approved by",
     "publishedAt": "2026-03-16T15:30:00Z"
   },
   "Auth_GetClientConfig": {

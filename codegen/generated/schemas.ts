@@ -488,7 +488,8 @@ export type JobQueue =
   | 'lender-fund'
   | 'lender-refund'
   | 'webhook'
-  | 'daily-funding-report';
+  | 'daily-funding-report'
+  | 'studio-publish';
 /**
  * Kind of an application audit log entry.
  *
@@ -503,6 +504,13 @@ export type AppLogKind = 'Event' | 'Decision' | 'Contract';
  * via the `definition` "LenderTrySample".
  */
 export type LenderTrySample = 'Approve' | 'Decline' | 'Review' | 'Counter';
+/**
+ * Where a change asked for review stands (decision 0288): waiting for a second product owner, approved and waiting for its time, live, sent back with a comment, withdrawn by the owner who asked, or not published at its time because the checks of that time refused it.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioReviewState".
+ */
+export type StudioReviewState = 'Pending' | 'Scheduled' | 'Published' | 'SentBack' | 'Withdrawn' | 'Failed';
 /**
  * A period of the reports, in whole days (UTC, as the lists' dates): this or last calendar month, the last 3 or 12 months up to today, this or last calendar year.
  *
@@ -9566,6 +9574,10 @@ export interface StudioPublication {
    * Who published it: name and e-mail.
    */
   publishedBy: string;
+  /**
+   * The second product owner who approved it, name and e-mail (decision 0288); none when it was published without a review.
+   */
+  approvedBy: string | null;
   publishedAt: string;
 }
 /**
@@ -9600,6 +9612,102 @@ export interface StudioDraftTexts {
  */
 export interface StudioDraftSave {
   files: StudioDraftTexts;
+}
+/**
+ * Body of Studio_AskReview: the drafts to publish once a second product owner approves them, a note, and when to publish them (now, once approved, when none is given). Refused as Studio_Publish refuses: 400 when the set with the drafts fails the checks, 409 when it makes texts of a language out of date unless publishOutOfDate says so.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioReviewAsk".
+ */
+export interface StudioReviewAsk {
+  files: StudioDraftFiles2;
+  /**
+   * What changes and why, for the history.
+   */
+  note: string;
+  /**
+   * Publish even though the drafts make texts out of date in a language: its readers see those texts in English until they are translated.
+   */
+  publishOutOfDate?: boolean;
+  /**
+   * When to publish, once approved: a time to come (at most a year ahead). None: as soon as it is approved.
+   */
+  publishAt?: string;
+}
+/**
+ * Changed or new descriptor files, as authored, by path under screens/; null puts a file back as deployed, which removes a file the deployment does not have (decision 0239).
+ */
+export interface StudioDraftFiles2 {
+  [k: string]:
+    | {
+        [k: string]: unknown | undefined;
+      }
+    | null
+    | undefined;
+}
+/**
+ * A change asked for review (decision 0288): its files as asked, who asked and when, where it stands, the comments, and the publication it became.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioReview".
+ */
+export interface StudioReview {
+  id: number;
+  state: StudioReviewState;
+  note: string;
+  files: StudioDraftFiles;
+  /**
+   * The files it changes against what was live when it was asked.
+   */
+  changed: string[];
+  publishOutOfDate: boolean;
+  publishAt: string | null;
+  /**
+   * The live publication it was asked over (0: the deployed files).
+   */
+  basedOn: number;
+  /**
+   * Name and e-mail.
+   */
+  askedBy: string;
+  /**
+   * Whether the caller asked for it: theirs to withdraw, and — where approvals are required — not theirs to approve.
+   */
+  mine: boolean;
+  askedAt: string;
+  decidedBy: string | null;
+  decidedAt: string | null;
+  comments: {
+    by: string;
+    at: string;
+    text: string;
+  }[];
+  publicationId: number | null;
+  failure: string | null;
+}
+/**
+ * Answer of Studio_GetReviews: whether publishing needs a second product owner's approval on this platform (STUDIO_APPROVALS), the changes waiting or scheduled, and the latest decided ones.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioReviews".
+ */
+export interface StudioReviews {
+  approvalsRequired: boolean;
+  reviews: StudioReview[];
+}
+/**
+ * Body of Studio_DecideReview: approve a pending change (published at once, or at its time), send it back with a comment, withdraw one's own, or only comment. Where approvals are required, the owner who asked cannot approve their own change.
+ *
+ * This interface was referenced by `Schemas`'s JSON-Schema
+ * via the `definition` "StudioReviewDecision".
+ */
+export interface StudioReviewDecision {
+  id: number;
+  decision: 'approve' | 'sendBack' | 'withdraw' | 'comment';
+  /**
+   * What the reviewer says; needed to send a change back or to comment.
+   */
+  comment?: string;
 }
 /**
  * Answer of Studio_GetHistory: every publication, newest first (the audit of who changed what, decision 0228).

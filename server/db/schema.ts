@@ -932,8 +932,38 @@ export const descriptorPublications = pgTable(
     /** The publication whose overlay a rollback restored (0: the deployed files). */
     restoredFrom: integer('restored_from'),
     publishedBy: uuid('published_by').notNull().references(() => users.id),
+    /** The second product owner who approved it (four eyes, decision 0288); none when published without a review. */
+    approvedBy: uuid('approved_by').references(() => users.id),
     publishedAt: createdAt(),
   },
+);
+
+/**
+ * A change a product owner asked to publish (issue 41, decision 0288): the files as they asked, which a second owner
+ * approves (it is then published, or at its time) or sends back, with comments. Until it is published or dropped, the
+ * change is fixed: another edit is another request.
+ */
+export const studioReviews = pgTable(
+  'studio_reviews',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    files: jsonb('files').$type<Record<string, Record<string, unknown> | null>>().notNull(),
+    note: text('note').notNull(),
+    publishOutOfDate: boolean('publish_out_of_date').notNull().default(false),
+    /** The live publication the change was asked over: a file changed since is named, and the change asked again. */
+    basedOn: integer('based_on').notNull(),
+    state: text('state').$type<'Pending' | 'Scheduled' | 'Published' | 'SentBack' | 'Withdrawn' | 'Failed'>().notNull().default('Pending'),
+    publishAt: at('publish_at'),
+    comments: jsonb('comments').$type<Array<{ by: string; at: string; text: string }>>().notNull().default([]),
+    askedBy: uuid('asked_by').notNull().references(() => users.id),
+    askedAt: createdAt(),
+    decidedBy: uuid('decided_by').references(() => users.id),
+    decidedAt: at('decided_at'),
+    publicationId: integer('publication_id'),
+    /** Why a scheduled publication did not go live (the checks of that time). */
+    failure: text('failure'),
+  },
+  (t) => [index('studio_reviews_state_idx').on(t.state, t.id)],
 );
 
 /**

@@ -6,6 +6,7 @@ import { messageQueues } from '../notify/delivery.ts';
 import { configuredTransports } from '../notify/transports.ts';
 import { webhookQueues } from '../events/webhook-delivery.ts';
 import { dailyFundingQueues } from './funding/daily-report.ts';
+import { studioQueues } from './studio/reviews.ts';
 
 /**
  * The process's job runner with every queue the domain has (decision 0262), registered for its database until it
@@ -18,6 +19,7 @@ export function processJobRunner(services: Services): JobRunner {
     ...lenderOrderQueues(services),
     ...webhookQueues(services.database.db, services.settings),
     ...dailyFundingQueues(services.database.db, services.settings),
+    ...studioQueues(services),
   }, services.log);
   const unregister = registerJobRunner(services.database.db, runner);
   return {

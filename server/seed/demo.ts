@@ -39,6 +39,10 @@ const DEMO_USERS: readonly DemoUser[] = [
     firstName: 'Paula', lastName: 'Novak', title: 'Product Owner', role: 'admin', userRole: 'product.owner', offices: [],
   },
   {
+    email: 'owner2@demo.test', description: "A second product owner (product.owner): approves or sends back another owner's change asked for review (four eyes, decision 0288)",
+    firstName: 'Theo', lastName: 'Grant', title: 'Product Owner', role: 'admin', userRole: 'product.owner', offices: [],
+  },
+  {
     email: 'office.admin@demo.test', description: 'Office admin of Bright Smiles Dental and Lakeside Family Dental, two locations of one organization (switch offices, reports rolled up)',
     firstName: 'Olivia', lastName: 'Bennett', title: 'Practice Manager', role: 'admin', offices: [['bright', 'admin'], ['lakeside', 'admin']],
   },

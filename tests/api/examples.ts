@@ -10,7 +10,7 @@ import { hashCode } from '../../server/domain/otp/challenge.ts';
 import { issueInvite } from '../../server/domain/users/invites.ts';
 import { issueLenderESignToken } from '../../server/domain/offices/lenders.ts';
 import type { Harness } from '../support/harness.ts';
-import { PRODUCT_OWNER } from '../support/demo-accounts.ts';
+import { PRODUCT_OWNER, SECOND_OWNER } from '../support/demo-accounts.ts';
 import { overlayHash } from '../../server/descriptors/live.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { SAMPLE, uploadBody } from '../support/multipart.ts';
@@ -55,6 +55,12 @@ async function studioPublication(h: Harness): Promise<number> {
   if (published.statusCode !== 200) throw new Error(`the studio fixture was not published: ${published.body}`);
   return (published.json() as { id: number }).id;
 }
+/** A change asked for review, which the examples' second owner comments on (Studio_DecideReview). */
+async function studioReview(h: Harness): Promise<number> {
+  const asked = await h.request(PRODUCT_OWNER, 'POST', '/api/Studio/AskReview', { files: STUDIO_DRAFT, note: 'A change the examples review', publishOutOfDate: true });
+  if (asked.statusCode !== 200) throw new Error(`the studio review fixture was not asked: ${asked.body}`);
+  return (asked.json() as { id: number }).id;
+}
 const upload = (url: string, body: ReturnType<typeof uploadBody>): InjectOptions & { url: string } => ({ method: 'POST', url, payload: body.payload, headers: body.headers });
 
 /**
@@ -81,6 +87,8 @@ export interface ExampleFixtures {
   lenderIds: Record<string, number>;
   /** A studio publication of one page's title, which Studio_Revert undoes. */
   studioPublicationId: number;
+  /** A change asked for review, still pending. */
+  studioReviewId: number;
   /** A lender e-sign return token for officeId and lenders.ally. */
   eSignToken: string;
   /** Identity examples: see identityFixtures below. */
@@ -146,6 +154,7 @@ const PLACEHOLDER: ExampleFixtures = {
   deposits: [0.12, 0.34],
   lenderIds: {},
   studioPublicationId: 1,
+  studioReviewId: 1,
   eSignToken: 'x'.repeat(16),
   identity: {
     tag: 'placeholder',
@@ -165,13 +174,14 @@ export async function exampleFixtures(h: Harness): Promise<ExampleFixtures> {
   return {
     ...base,
     studioPublicationId: await studioPublication(h),
+    studioReviewId: await studioReview(h),
     identity: await identityFixtures(h, base.publishedOfficeId),
     apps: await appExampleFixtures(h, base.publishedOfficeId),
     journey: await journeyExampleFixtures(h, base.publishedOfficeId, base.adminEmail),
   };
 }
 
-async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps' | 'journey' | 'studioPublicationId'>> {
+async function officeExampleFixtures(h: Harness): Promise<Omit<ExampleFixtures, 'identity' | 'apps' | 'journey' | 'studioPublicationId' | 'studioReviewId'>> {
   const db = h.database.db;
   const tag = randomBytes(4).toString('hex');
   const adminEmail = `examples-${tag}@demo.test`;
@@ -264,6 +274,9 @@ export function examples(appOfBrightSmiles: number, fixtures: ExampleFixtures = 
     { operationId: 'Studio_TryLender', as: PRODUCT_OWNER, request: post('/api/Studio/TryLender', { files: {}, code: 'ally', sample: 'Approve', amount: 4500 }) },
     { operationId: 'Studio_SaveDraft', as: PRODUCT_OWNER, request: put('/api/Studio/SaveDraft', { files: { 'pages/error.json': '{ "title": "Something went wrong", ' } }) },
     { operationId: 'Studio_GetDrafts', as: PRODUCT_OWNER, request: get('/api/Studio/GetDrafts') },
+    { operationId: 'Studio_AskReview', as: PRODUCT_OWNER, request: post('/api/Studio/AskReview', { files: STUDIO_DRAFT, note: 'A plainer title, for a second look', publishOutOfDate: true, publishAt: new Date(Date.now() + 86_400_000).toISOString() }) },
+    { operationId: 'Studio_GetReviews', as: SECOND_OWNER, request: get('/api/Studio/GetReviews') },
+    { operationId: 'Studio_DecideReview', as: SECOND_OWNER, request: post('/api/Studio/DecideReview', { id: fixtures.studioReviewId, decision: 'comment', comment: 'Would "Something went wrong" read better?' }) },
     { operationId: 'Studio_Revert', as: PRODUCT_OWNER, request: post('/api/Studio/Revert', { id: fixtures.studioPublicationId, note: 'The example publication undone' }) },
     { operationId: 'Studio_Publish', as: PRODUCT_OWNER, request: post('/api/Studio/Publish', { files: STUDIO_DRAFT, note: 'A plainer title for the error page', publishOutOfDate: true }) },
     { operationId: 'Descriptors_GetSet', request: { ...get(`/api/Descriptors/GetSet/${overlayHash(STUDIO_DRAFT)}`), headers: {} } },

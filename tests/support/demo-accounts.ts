@@ -6,3 +6,4 @@ export const SALES = 'sales@demo.test'; // sales in 100
 export const PLATFORM = 'admin@demo.test'; // df.admin
 export const DFI = 'dfi@demo.test'; // dfi.admin
 export const PRODUCT_OWNER = 'owner@demo.test'; // product.owner: the studio, no office data
+export const SECOND_OWNER = 'owner2@demo.test'; // product.owner: approves another owner's change (four eyes)

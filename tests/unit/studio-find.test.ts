@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findTexts, placeWords, pointerPath, usesOf } from '../../src/app/studio/find.ts';
+import { inOrderOf } from '../../src/app/studio/diff.ts';
 import { filesOfPage, partAt, schemaOfFile, type Doc, type MetaSchemas } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
@@ -64,5 +65,14 @@ describe('finding a place by what a person sees (issue 41)', () => {
     expect(partAt(dialogSchema, dialog, ['buttons', '1', 'label'], metas)?.path).toEqual(['buttons']);
     const fragments = DOCS.get('fragments.json')!;
     expect(partAt(schemaOfFile('fragments.json', fragments, metas)!, fragments, ['fragments', 'cancelSaveButtons', 'value', '1', 'label'], metas)?.path.slice(0, 2)).toEqual(['fragments', 'cancelSaveButtons']);
+  });
+});
+
+describe("a change's file compared with the live one (decision 0288)", () => {
+  it("puts the keys in the live file's order, so only what changed differs", () => {
+    const live = { title: 'A', fields: { b: { label: 'B' }, a: { label: 'A' } }, list: [{ y: 1, x: 2 }] };
+    const stored = { list: [{ x: 2, y: 1 }], fields: { a: { label: 'A' }, b: { label: 'B2' }, c: {} }, title: 'A' };
+    expect(JSON.stringify(inOrderOf(live, stored))).toBe(JSON.stringify({ title: 'A', fields: { b: { label: 'B2' }, a: { label: 'A' }, c: {} }, list: [{ y: 1, x: 2 }] }));
+    expect(inOrderOf(undefined, [1, 'x'])).toEqual([1, 'x']);
   });
 });

@@ -3,12 +3,13 @@ import { HttpProblem } from '../../http/problem.ts';
 import { signInHosts } from '../../identity/provider.ts';
 import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
 import { tryLender } from './try-lender.ts';
+import { APPROVAL_NEEDED, askReview, decideReview, reviewList } from './reviews.ts';
 import { saveStudioDrafts, studioDraftsOf } from './drafts.ts';
 import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, revertPublication, unapprovedHosts } from './publish.ts';
 import { forTheBrowser } from '../../../core/descriptors/browser-parts.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 
-type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_Revert' | 'Studio_TryLender' | 'Studio_GetDrafts' | 'Studio_SaveDraft';
+type Studio = 'Descriptors_GetLive' | 'Descriptors_GetSet' | 'Studio_GetFiles' | 'Studio_CheckDraft' | 'Studio_Publish' | 'Studio_GetHistory' | 'Studio_Rollback' | 'Studio_Revert' | 'Studio_TryLender' | 'Studio_GetDrafts' | 'Studio_SaveDraft' | 'Studio_AskReview' | 'Studio_GetReviews' | 'Studio_DecideReview';
 
 /** The published descriptor set, and the product owner's studio (decision 0228; access: x-access product.owner). */
 export const studioHandlers: Pick<Handlers, Studio> = {
@@ -43,7 +44,8 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   },
   async Studio_Publish({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
-    return { status: 200, body: await publishDraft(services, caller.userId, body.files, body.note, body.publishOutOfDate) };
+    if (services.settings.studioApprovals === 'required') throw HttpProblem.conflict(APPROVAL_NEEDED);
+    return { status: 200, body: await publishDraft(services, { by: caller.userId }, body.files, body.note, body.publishOutOfDate) };
   },
   async Studio_TryLender({ body, services }) {
     return { status: 200, body: await tryLender(services, body) };
@@ -62,6 +64,18 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_SaveDraft({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
     return { status: 200, body: await saveStudioDrafts(services.db, caller.userId, body.files) };
+  },
+  async Studio_AskReview({ body, caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
+    return { status: 200, body: await askReview(services, caller.userId, body) };
+  },
+  async Studio_GetReviews({ caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
+    return { status: 200, body: await reviewList(services.db, caller.userId, services.settings.studioApprovals === 'required') };
+  },
+  async Studio_DecideReview({ body, caller, services }) {
+    if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
+    return { status: 200, body: await decideReview(services, caller.userId, body) };
   },
   async Studio_Revert({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');

@@ -4,6 +4,7 @@
  * why and which files changed.
  */
 import { asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import type { Services } from '../../services.ts';
 import { descriptorPublications, users } from '../../db/schema.ts';
@@ -23,7 +24,7 @@ import { canonicalJson } from '../../../core/canonical-json.ts';
 
 type Schemas = components['schemas'];
 /** Files by path under screens/: a document, or null for 'as deployed' (a file the deployment lacks is removed, decision 0239). */
-type Draft = Record<string, Record<string, unknown> | null>;
+export type Draft = Record<string, Record<string, unknown> | null>;
 
 /** One studio write at a time: each publication is made over the one before it. */
 const STUDIO_LOCK = 7_228;
@@ -98,7 +99,7 @@ async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Dr
 }
 
 /** The overlay of a set after a draft: a file put back as it was built, or as deployed (null), leaves the overlay. */
-function overlayAfter(live: LiveSet, draft: Draft): Record<string, unknown> {
+export function overlayAfter(live: LiveSet, draft: Draft): Record<string, unknown> {
   const builtText = new Map(builtFiles().map((f) => [f.relative, canonicalJson(JSON.parse(f.text))]));
   const overlay: Record<string, unknown> = {};
   for (const [path, doc] of Object.entries({ ...live.overlay, ...draft })) if (doc !== null && builtText.get(path) !== canonicalJson(doc)) overlay[path] = doc;
@@ -106,10 +107,12 @@ function overlayAfter(live: LiveSet, draft: Draft): Record<string, unknown> {
 }
 
 /** The files two overlays make different (a file absent from an overlay is as built). */
-function changedBetween(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
+export function changedBetween(before: Readonly<Record<string, unknown>>, after: Readonly<Record<string, unknown>>): string[] {
   const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...paths].filter((path) => canonicalJson(before[path]) !== canonicalJson(after[path])).sort();
 }
+
+const approvers = alias(users, 'approvers');
 
 /** Publications with who made them, newest first: one (`id`) or the latest 200. */
 async function publications(db: Db, id?: number): Promise<Schemas['StudioPublication'][]> {
@@ -123,10 +126,12 @@ async function publications(db: Db, id?: number): Promise<Schemas['StudioPublica
       firstName: users.firstName,
       lastName: users.lastName,
       email: users.email,
+      approver: sql<string | null>`${approvers.firstName} || ' ' || ${approvers.lastName} || ' (' || ${approvers.email} || ')'`,
       publishedAt: descriptorPublications.publishedAt,
     })
     .from(descriptorPublications)
     .innerJoin(users, eq(users.id, descriptorPublications.publishedBy))
+    .leftJoin(approvers, eq(approvers.id, descriptorPublications.approvedBy))
     .where(id === undefined ? undefined : eq(descriptorPublications.id, id))
     .orderBy(desc(descriptorPublications.id))
     .limit(200);
@@ -137,14 +142,23 @@ async function publications(db: Db, id?: number): Promise<Schemas['StudioPublica
     changed: row.changed,
     restoredFrom: row.restoredFrom,
     publishedBy: `${row.firstName} ${row.lastName} (${row.email})`,
+    approvedBy: row.approver,
     publishedAt: row.publishedAt.toISOString(),
   }));
 }
 
-type Studio = Pick<Services, 'db' | 'database' | 'afterCommit'>;
+export type Studio = Pick<Services, 'db' | 'database' | 'afterCommit'>;
+
+/** Who publishes: the owner who made the change, and the second owner who approved it (four eyes, decision 0288). */
+export interface Publisher {
+  by: string;
+  approvedBy?: string;
+  /** Written in the publication's transaction, with its id: what else the publication makes so (a review's state). */
+  alongside?(tx: Db, publicationId: number): Promise<void>;
+}
 
 /** Writes a new live overlay after checking it, under the studio lock; answers the publication. */
-async function writeOverlay({ db, database, afterCommit }: Studio, actorId: string, note: string, next: (live: LiveSet, tx: Db) => Promise<{ overlay: Record<string, unknown>; restoredFrom: number | null; problems: string[] }>): Promise<Schemas['StudioPublication']> {
+async function writeOverlay({ db, database, afterCommit }: Studio, publisher: Publisher, note: string, next: (live: LiveSet, tx: Db) => Promise<{ overlay: Record<string, unknown>; restoredFrom: number | null; problems: string[] }>): Promise<Schemas['StudioPublication']> {
   const { id, set } = await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${STUDIO_LOCK})`);
     const live = await readLiveSet(tx);
@@ -153,7 +167,11 @@ async function writeOverlay({ db, database, afterCommit }: Studio, actorId: stri
     const changed = changedBetween(live.overlay, overlay);
     if (changed.length === 0) throw HttpProblem.conflict('Nothing to publish: the files are already live as they are.');
     const hash = overlayHash(overlay);
-    const [row] = await tx.insert(descriptorPublications).values({ hash, overlay, changed, note: note.trim(), restoredFrom, publishedBy: actorId }).returning({ id: descriptorPublications.id });
+    const [row] = await tx
+      .insert(descriptorPublications)
+      .values({ hash, overlay, changed, note: note.trim(), restoredFrom, publishedBy: publisher.by, approvedBy: publisher.approvedBy ?? null })
+      .returning({ id: descriptorPublications.id });
+    await publisher.alongside?.(tx, row!.id);
     return { id: row!.id, set: liveSetOf(row!.id, overlay) };
   });
   // Live in this process once committed: the database's set, whatever transaction this ran in.
@@ -173,8 +191,9 @@ export const draftLanguages = (live: LiveSet, draft: Draft) => draftLanguageStat
  * Publishes a draft that passes the checks. One that makes translated texts out of date needs `publishOutOfDate`: the
  * owner chose that those readers see them in English for now (decision 0255).
  */
-export function publishDraft(services: Studio, actorId: string, draft: Draft, note: string, publishOutOfDate = false): Promise<Schemas['StudioPublication']> {
-  return writeOverlay(services, actorId, note, async (live) => {
+export function publishDraft(services: Studio, publisher: Publisher, draft: Draft, note: string, publishOutOfDate = false, before?: (live: LiveSet, tx: Db) => Promise<void>): Promise<Schemas['StudioPublication']> {
+  return writeOverlay(services, publisher, note, async (live, tx) => {
+    await before?.(live, tx);
     const problems = await draftProblems(live, draft);
     const refusal = problems.length || publishOutOfDate ? undefined : outOfDateRefusal(draftLanguages(live, draft));
     if (refusal) throw HttpProblem.conflict(refusal);
@@ -184,7 +203,7 @@ export function publishDraft(services: Studio, actorId: string, draft: Draft, no
 
 /** Makes the files of publication `id` (0: as deployed) live again; they must pass today's checks. */
 export function rollBack(services: Studio, actorId: string, id: number, note: string): Promise<Schemas['StudioPublication']> {
-  return writeOverlay(services, actorId, note, async (_live, tx) => {
+  return writeOverlay(services, { by: actorId }, note, async (_live, tx) => {
     let overlay: Record<string, unknown> = {};
     if (id !== 0) {
       const [row] = await tx.select({ overlay: descriptorPublications.overlay }).from(descriptorPublications).where(eq(descriptorPublications.id, id));
@@ -201,7 +220,7 @@ export function rollBack(services: Studio, actorId: string, id: number, note: st
  * edits the file. The result must pass today's checks, as any publication.
  */
 export function revertPublication(services: Studio, actorId: string, id: number, note: string): Promise<Schemas['StudioPublication']> {
-  return writeOverlay(services, actorId, `Undid publication ${id}: ${note.trim()}`, async (live, tx) => {
+  return writeOverlay(services, { by: actorId }, `Undid publication ${id}: ${note.trim()}`, async (live, tx) => {
     const [undone] = await tx.select({ changed: descriptorPublications.changed }).from(descriptorPublications).where(eq(descriptorPublications.id, id));
     if (!undone) throw new HttpProblem(404, `There is no publication ${id}.`);
     const [before] = await tx.select({ overlay: descriptorPublications.overlay }).from(descriptorPublications).where(lt(descriptorPublications.id, id)).orderBy(desc(descriptorPublications.id)).limit(1);

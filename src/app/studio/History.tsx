@@ -66,7 +66,10 @@ export function History({ publications, note, onConfirm, busy }: { publications:
             {publications.map((p, index) => (
               <tr key={p.id}>
                 <td>{new Date(p.publishedAt).toLocaleString()}</td>
-                <td>{p.publishedBy}</td>
+                <td>
+                  {p.publishedBy}
+                  {p.approvedBy ? `, approved by ${p.approvedBy}` : ''}
+                </td>
                 <td>
                   {p.note}
                   {p.restoredFrom !== null ? ` (restored ${p.restoredFrom === 0 ? 'the deployed files' : `publication ${p.restoredFrom}`})` : ''}

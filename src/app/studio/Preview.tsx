@@ -5,14 +5,87 @@
  * show sample answers of the contract, and nothing it does is sent.
  */
 import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { PREVIEW_MESSAGE } from '../live-descriptors.ts';
+import { PREVIEW_MESSAGE, type DescriptorSet, type PreviewVisitor } from '../live-descriptors.ts';
 import { firstPublicPath, previewSet, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
 const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
-type Device = keyof typeof DEVICES;
+export type Device = keyof typeof DEVICES;
 const FRAME_WIDTH = 464;
+
+/**
+ * One frame of the app in preview mode, at an address and brand, fed a set of drafts for a visitor; while `picking`,
+ * a click in it names the words clicked (src/app/preview-pick.ts) instead of acting.
+ */
+export function PreviewFrame({
+  address,
+  brand,
+  device,
+  set,
+  visitorId,
+  visitor,
+  title,
+  picking = false,
+  onPicked,
+  onReady,
+  width = FRAME_WIDTH,
+}: {
+  /** The frame's width on the studio's page: the device's page is scaled down to it. */
+  width?: number;
+  address: string;
+  brand: string;
+  device: Device;
+  set: DescriptorSet;
+  visitorId: string;
+  visitor: PreviewVisitor | undefined;
+  title: string;
+  picking?: boolean;
+  onPicked?(picked: { text: string; path: string }): void;
+  onReady?(ready: boolean): void;
+}) {
+  const [ready, setReady] = useState(false);
+  const frame = useRef<HTMLIFrameElement>(null);
+  const src = `/?${PREVIEW_FLAG}=1&brand=${encodeURIComponent(brand)}#${address.startsWith('/') ? address : `/${address}`}`;
+  // The visitor is the frame's from its start (its session, its answers): another one is another frame.
+  const frameKey = `${visitorId} ${src}`;
+  // A new frame says when it is ready for the draft.
+  useEffect(() => setReady(false), [frameKey]);
+  useEffect(() => onReady?.(ready), [ready, onReady]);
+  useEffect(() => {
+    const onMessage = (event: MessageEvent<{ type?: string; text?: unknown; path?: unknown }>) => {
+      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
+      const { type, text, path } = event.data ?? {};
+      if (type === `${PREVIEW_MESSAGE}-ready`) setReady(true);
+      if (type === `${PREVIEW_MESSAGE}-picked` && typeof text === 'string' && typeof path === 'string') onPicked?.({ text, path });
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+  }, [onPicked]);
+  useEffect(() => {
+    if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
+  }, [ready, set, visitor]);
+  useEffect(() => {
+    if (ready) frame.current?.contentWindow?.postMessage({ type: `${PREVIEW_MESSAGE}-pick`, on: picking }, window.location.origin);
+  }, [ready, picking]);
+  const size = DEVICES[device];
+  const scale = Math.min(1, width / size.width);
+  return (
+    <Box w={`${size.width * scale}px`} h={`${size.height * scale}px`} borderWidth="1px" borderRadius="md" overflow="hidden" flexShrink={0}>
+      <chakra.iframe
+        // A new frame for a new address, brand or device; a new draft goes to the frame as it is.
+        key={frameKey}
+        ref={frame}
+        title={title}
+        src={src}
+        width={size.width}
+        height={size.height}
+        border="0"
+        style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }}
+      />
+    </Box>
+  );
+}
 
 export function Preview({
   files,
@@ -37,40 +110,17 @@ export function Preview({
   const [visitorId, setVisitorId] = useState(visitors[0]?.id ?? '');
   const visitor = visitors.find((v) => v.id === visitorId)?.visitor;
   const [ready, setReady] = useState(false);
-  const frame = useRef<HTMLIFrameElement>(null);
-  const set = useMemo(() => previewSet(files, drafts), [files, drafts]);
-
   const [picking, setPicking] = useState(false);
-  useEffect(() => {
-    const onMessage = (event: MessageEvent<{ type?: string; text?: unknown; path?: unknown }>) => {
-      if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
-      const { type, text, path } = event.data ?? {};
-      if (type === `${PREVIEW_MESSAGE}-ready`) setReady(true);
-      if (type === `${PREVIEW_MESSAGE}-picked` && typeof text === 'string' && typeof path === 'string') {
-        setPicking(false);
-        onPick({ text, path, brand });
-      }
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
-  }, [onPick, brand]);
-  useEffect(() => {
-    if (ready) frame.current?.contentWindow?.postMessage({ type: `${PREVIEW_MESSAGE}-pick`, on: picking }, window.location.origin);
-  }, [ready, picking]);
-  useEffect(() => {
-    if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
-  }, [ready, set, visitor]);
-
-  const src = `/?${PREVIEW_FLAG}=1&brand=${encodeURIComponent(brand)}#${shown.startsWith('/') ? shown : `/${shown}`}`;
-  // The visitor is the frame's from its start (its session, its answers): another one is another frame.
-  const frameKey = `${visitorId} ${src}`;
-  // A new frame says when it is ready for the draft.
-  useEffect(() => {
-    setReady(false);
-    setPicking(false);
-  }, [frameKey]);
-  const size = DEVICES[device];
-  const scale = Math.min(1, FRAME_WIDTH / size.width);
+  const set = useMemo(() => previewSet(files, drafts), [files, drafts]);
+  // A new frame is not picking.
+  useEffect(() => setPicking(false), [shown, brand, device, visitorId]);
+  const onPicked = useCallback(
+    (picked: { text: string; path: string }) => {
+      setPicking(false);
+      onPick({ ...picked, brand });
+    },
+    [onPick, brand],
+  );
   return (
     <Stack gap="2" aria-label="Preview">
       <Text fontWeight="semibold">Preview</Text>
@@ -129,19 +179,7 @@ export function Preview({
         </Button>
         {picking ? <Text fontSize="xs">The click opens its place in the editor; it does not act on the page.</Text> : null}
       </Flex>
-      <Box w={`${size.width * scale}px`} h={`${size.height * scale}px`} borderWidth="1px" borderRadius="md" overflow="hidden">
-        <chakra.iframe
-          // A new frame for a new address, brand or device; a new draft goes to the frame as it is.
-          key={frameKey}
-          ref={frame}
-          title="Preview of the draft"
-          src={src}
-          width={size.width}
-          height={size.height}
-          border="0"
-          style={{ transform: `scale(${scale})`, transformOrigin: '0 0' }}
-        />
-      </Box>
+      <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title="Preview of the draft" picking={picking} onPicked={onPicked} onReady={setReady} />
     </Stack>
   );
 }

@@ -10,9 +10,9 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
-import type { StudioCheck, StudioFiles, StudioHistory } from '../../../codegen/generated/schemas.ts';
+import type { StudioCheck, StudioFiles, StudioHistory, StudioReviews } from '../../../codegen/generated/schemas.ts';
 import { toasts } from '../ui/toasts.ts';
-import { changesOnly, diffLines } from './diff.ts';
+import { Changes } from './Changes.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
 import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place, filesOfPage, partAt, type Doc } from './model.ts';
@@ -25,6 +25,7 @@ import { labels } from '../../../codegen/generated/labels.ts';
 import { History, type HistoryStep } from './History.tsx';
 import { useSavedDrafts } from './saved-drafts.ts';
 import { Find, type Search } from './Find.tsx';
+import { Reviews } from './Reviews.tsx';
 import { findTexts, pointerPath, placeWords } from './find.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
@@ -36,6 +37,7 @@ const VISITORS = previewVisitors(labels);
 
 const FILES = ['Studio_GetFiles'];
 const HISTORY = ['Studio_GetHistory'];
+const REVIEWS = ['Studio_GetReviews'];
 const CHECK_DELAY_MS = 400;
 /**
  * A draft state's check, kept this long: the studio mounted again meanwhile (the route settling, the live set swapped
@@ -52,6 +54,9 @@ export default function Studio() {
   const queryClient = useQueryClient();
   const files = useQuery({ queryKey: FILES, queryFn: async () => (await callOperation('Studio_GetFiles')) as StudioFiles });
   const history = useQuery({ queryKey: HISTORY, queryFn: async () => ((await callOperation('Studio_GetHistory')) as StudioHistory).publications });
+  const reviews = useQuery({ queryKey: REVIEWS, queryFn: async () => (await callOperation('Studio_GetReviews')) as StudioReviews });
+  const approvalsRequired = reviews.data?.approvalsRequired ?? true;
+  const waitingReviews = (reviews.data?.reviews ?? []).filter((r) => r.state === 'Pending').length;
   const { drafts, edit: editDrafts, reset: resetDrafts, undo, redo, loaded, state: draftState, others } = useSavedDrafts();
   const [chosen, setSelected] = useState<string>();
   const [filter, setFilter] = useState('');
@@ -60,6 +65,8 @@ export default function Studio() {
   // The owner's choice to publish texts the drafts make out of date in a language (decision 0255).
   const [outOfDateChosen, setOutOfDateChosen] = useState(false);
   const [note, setNote] = useState('');
+  // When a change asked for review is to go live once approved (empty: as soon as it is approved).
+  const [publishAt, setPublishAt] = useState('');
   const [newId, setNewId] = useState('');
   const [newKind, setNewKind] = useState<NewKind>('brand');
 
@@ -159,16 +166,20 @@ export default function Studio() {
 
   const refresh = async () => {
     queryClient.removeQueries({ queryKey: [CHECK] });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: FILES }), queryClient.invalidateQueries({ queryKey: HISTORY })]);
+    await Promise.all([queryClient.invalidateQueries({ queryKey: FILES }), queryClient.invalidateQueries({ queryKey: HISTORY }), queryClient.invalidateQueries({ queryKey: REVIEWS })]);
   };
   const [renderErrors, setRenderErrors] = useState<string[]>([]);
+  // Every route the drafts touch must still render, in the real app (the build's checks cannot see that): before they
+  // are published, or asked for review.
+  const rendered = async () => {
+    const brand = Object.keys(changed).find((p) => p.startsWith('brands/'))?.slice('brands/'.length, -'.json'.length) ?? brandId;
+    const problems = await renderProblems(previewSet(all, changed), renderVisits(all, changed, VISITORS), brand);
+    setRenderErrors(problems);
+    if (problems.length) throw new Error(`${problems.length} page(s) do not render: ${problems.join('; ')}`);
+  };
   const publish = useMutation({
     mutationFn: async () => {
-      // Every route the drafts touch must still render, in the real app (the build's checks cannot see that).
-      const brand = Object.keys(changed).find((p) => p.startsWith('brands/'))?.slice('brands/'.length, -'.json'.length) ?? brandId;
-      const problems = await renderProblems(previewSet(all, changed), renderVisits(all, changed, VISITORS), brand);
-      setRenderErrors(problems);
-      if (problems.length) throw new Error(`${problems.length} page(s) do not render: ${problems.join('; ')}`);
+      await rendered();
       return callOperation('Studio_Publish', { body: { files: changed, note, ...(needsChoice ? { publishOutOfDate: true } : {}) } });
     },
     onSuccess: async () => {
@@ -179,6 +190,22 @@ export default function Studio() {
       await refresh();
     },
     onError: (error) => toasts.error(error, 'Nothing was published.'),
+  });
+  const askReview = useMutation({
+    mutationFn: async () => {
+      await rendered();
+      return callOperation('Studio_AskReview', { body: { files: changed, note, ...(needsChoice ? { publishOutOfDate: true } : {}), ...(publishAt ? { publishAt: new Date(publishAt).toISOString() } : {}) } });
+    },
+    onSuccess: async () => {
+      toasts.success(`Asked for review: ${Object.keys(changed).length} file(s) wait for a second product owner under Reviews.`);
+      resetDrafts({});
+      setNote('');
+      setPublishAt('');
+      setOutOfDateChosen(false);
+      setTab('reviews');
+      await refresh();
+    },
+    onError: (error) => toasts.error(error, 'Nothing was asked.'),
   });
   const restore = useMutation({
     mutationFn: ({ kind, id }: HistoryStep) => callOperation(kind === 'restore' ? 'Studio_Rollback' : 'Studio_Revert', { body: { id, note } }),
@@ -220,7 +247,7 @@ export default function Studio() {
   const groups = Object.entries(KIND_WORDS).map(([kind, label]) => ({ label, files: [...known.values()].filter((f) => f.kind === kind && f.path.includes(filter.trim())) }));
   const canPublish = changedCount > 0 && errors.length === 0 && !checking && note.trim().length > 0 && (!needsChoice || outOfDateChosen) && Object.values(drafts).every((t) => 'doc' in parseDraft(t));
 
-  if (files.isLoading || !loaded) return <Text>Loading…</Text>;
+  if (files.isLoading || reviews.isLoading || !loaded) return <Text>Loading…</Text>;
   if (files.isError) return <Text role="alert">The files could not be read.</Text>;
 
   return (
@@ -307,6 +334,7 @@ export default function Studio() {
               <Tabs.Trigger value="json">JSON</Tabs.Trigger>
               <Tabs.Trigger value="diff">Changes</Tabs.Trigger>
               <Tabs.Trigger value="history">History</Tabs.Trigger>
+              <Tabs.Trigger value="reviews">Reviews{waitingReviews ? ` (${waitingReviews} waiting)` : ''}</Tabs.Trigger>
               {file?.kind === 'lender' ? <Tabs.Trigger value="try">Try it</Tabs.Trigger> : null}
             </Tabs.List>
             <Tabs.Content value="form">
@@ -333,6 +361,9 @@ export default function Studio() {
             <Tabs.Content value="history">
               <History publications={history.data ?? []} note={note} onConfirm={(step) => restore.mutate(step)} busy={restore.isPending} />
             </Tabs.Content>
+            <Tabs.Content value="reviews">
+              <Reviews reviews={reviews.data?.reviews ?? []} approvalsRequired={approvalsRequired} files={all} brands={brands} brand={brandId} visitors={VISITORS} onChanged={refresh} />
+            </Tabs.Content>
             {file?.kind === 'lender' ? (
               <Tabs.Content value="try">
                 {'doc' in parsed ? (
@@ -358,8 +389,19 @@ export default function Studio() {
             </chakra.label>
             <Input id="studio-note" size="sm" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} />
             <Flex gap="2" align="center" wrap="wrap">
-              <Button colorPalette="brand" disabled={!canPublish || publish.isPending} onClick={() => publish.mutate()}>
-                Publish {changedCount ? `${changedCount} file(s)` : ''}
+              <chakra.label htmlFor="studio-publish-at" fontSize="sm">
+                Publish at (once approved; empty: at once)
+              </chakra.label>
+              <Input id="studio-publish-at" size="sm" type="datetime-local" width="auto" value={publishAt} onChange={(e) => setPublishAt(e.target.value)} />
+            </Flex>
+            <Flex gap="2" align="center" wrap="wrap">
+              {approvalsRequired ? null : (
+                <Button colorPalette="brand" disabled={!canPublish || publish.isPending || publishAt !== ''} onClick={() => publish.mutate()}>
+                  Publish {changedCount ? `${changedCount} file(s)` : ''}
+                </Button>
+              )}
+              <Button colorPalette="brand" variant={approvalsRequired ? 'solid' : 'outline'} disabled={!canPublish || askReview.isPending} onClick={() => askReview.mutate()}>
+                Ask for review
               </Button>
               <Button variant="ghost" disabled={changedCount === 0} onClick={() => editDrafts({})}>
                 Discard drafts
@@ -375,7 +417,8 @@ export default function Studio() {
                   {file.deployed ? 'Put this file back as deployed' : 'Remove this file'}
                 </Button>
               ) : null}
-              {publish.isPending ? <Text fontSize="sm">Rendering the pages it changes, then publishing…</Text> : null}
+              {publish.isPending || askReview.isPending ? <Text fontSize="sm">Rendering the pages it changes…</Text> : null}
+              {approvalsRequired ? <Text fontSize="sm">A second product owner approves each change before it goes live.</Text> : null}
               <Text fontSize="sm" color="fg.muted">
                 {changedCount === 0 ? 'No drafts.' : errors.length ? 'Fix the problems to publish.' : !note.trim() ? 'Say what changes to publish.' : needsChoice && !outOfDateChosen ? 'Translate the texts out of date, or choose to publish them so.' : ''}
               </Text>
@@ -415,25 +458,3 @@ function Problems({ title, lines, tone = 'error' }: { title: string; lines: read
     </Box>
   );
 }
-
-function Changes({ before, after }: { before: string; after: string }) {
-  const lines = useMemo(() => changesOnly(diffLines(before, after)), [before, after]);
-  if (lines.length === 0) return <Text>No changes against what is live.</Text>;
-  return (
-    <Box as="pre" fontSize="xs" fontFamily="mono" overflowX="auto" aria-label="Changes against what is live">
-      {lines.map((line, i) =>
-        line.kind === 'gap' ? (
-          <Text key={i} as="div" color="fg.muted">
-            … {line.count} unchanged line(s)
-          </Text>
-        ) : (
-          <Text key={i} as="div" bg={line.kind === 'added' ? 'green.subtle' : line.kind === 'removed' ? 'red.subtle' : undefined}>
-            {line.kind === 'added' ? '+ ' : line.kind === 'removed' ? '- ' : '  '}
-            {line.text}
-          </Text>
-        ),
-      )}
-    </Box>
-  );
-}
-

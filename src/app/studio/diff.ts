@@ -47,3 +47,17 @@ export function changesOnly(lines: DiffLine[], context = 2): Array<DiffLine | { 
   if (skipped && out.length) out.push({ kind: 'gap', count: skipped });
   return out;
 }
+
+/**
+ * A document with its objects' keys in the order another version has them (new keys after): the database keeps a
+ * change's files as JSON of its own key order, and the lines compared must differ only where the values do.
+ */
+export function inOrderOf(reference: unknown, value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item, i) => inOrderOf(Array.isArray(reference) ? reference[i] : undefined, item));
+  if (!value || typeof value !== 'object') return value;
+  const ref = reference && typeof reference === 'object' && !Array.isArray(reference) ? (reference as Record<string, unknown>) : {};
+  const entries = Object.entries(value as Record<string, unknown>);
+  const order = new Map(Object.keys(ref).map((key, i) => [key, i]));
+  const rank = (key: string) => order.get(key) ?? Number.MAX_SAFE_INTEGER;
+  return Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b)).map(([key, item]) => [key, inOrderOf(ref[key], item)]));
+}

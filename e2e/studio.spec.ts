@@ -529,4 +529,15 @@ test("four eyes: a product owner asks for review, a second owner sees the change
   await owner.getByRole('tab', { name: 'History' }).click();
   await expect(owner.getByText(/approved by Theo Grant/).first()).toBeVisible({ timeout: 15_000 });
   await rollBackLast(owner);
+
+  // Taken back, it can still be shown exactly as a borrower who acted on it read it (decision 0289).
+  await owner.getByLabel('Address').fill(START);
+  await owner.getByRole('button', { name: 'Show' }).click();
+  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await owner.getByRole('button', { name: /^See publication \d+ as it was$/ }).nth(1).click();
+  await expect(owner.getByRole('status', { name: 'Preview shows' })).toContainText(/^Publication \d+ as it was, not your drafts\./);
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+  await owner.getByRole('button', { name: 'Back to your drafts' }).click();
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
 });

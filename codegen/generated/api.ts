@@ -3014,6 +3014,8 @@ export interface components {
             /** @description Started on the office device. */
             inOfficeApply: boolean;
             enableRemoteSign: boolean;
+            /** @description The studio publication whose pages, disclosures and translations the borrower was last shown when they acted (decision 0289): 0 the files as deployed; null not known yet. */
+            shownPublication: number | null;
             isMismatch: boolean;
             isBorrowerHold: boolean;
             isLenderHold: boolean;

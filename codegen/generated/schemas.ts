@@ -1009,6 +1009,10 @@ export interface Application {
    */
   inOfficeApply: boolean;
   enableRemoteSign: boolean;
+  /**
+   * The studio publication whose pages, disclosures and translations the borrower was last shown when they acted (decision 0289): 0 the files as deployed; null not known yet.
+   */
+  shownPublication: number | null;
   isMismatch: boolean;
   isBorrowerHold: boolean;
   isLenderHold: boolean;

@@ -20,7 +20,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import type { CreditScoreUsed } from '../../core/lenders/terms.ts';
-import type { KbaQuestion } from '../../codegen/generated/schemas.ts';
+import type { KbaQuestion, StudioReview, StudioReviewState } from '../../codegen/generated/schemas.ts';
 
 /*
  * Conventions (docs/decisions/0010-database.md):
@@ -423,6 +423,12 @@ export const applications = pgTable(
 
     /** The borrower's language for what is written to them (decision 0216); null is the source language, English. */
     language: text('language'),
+    /**
+     * The studio publication whose pages, disclosures and translations the borrower was last shown when they acted
+     * (issue 41, decision 0289): 0 the files as deployed; null not known (no borrower step yet, or a client that
+     * does not say).
+     */
+    shownPublication: integer('shown_publication'),
 
     amount: cents('amount').notNull(),
     serviceDate: date('service_date', { mode: 'string' }),
@@ -952,9 +958,9 @@ export const studioReviews = pgTable(
     publishOutOfDate: boolean('publish_out_of_date').notNull().default(false),
     /** The live publication the change was asked over: a file changed since is named, and the change asked again. */
     basedOn: integer('based_on').notNull(),
-    state: text('state').$type<'Pending' | 'Scheduled' | 'Published' | 'SentBack' | 'Withdrawn' | 'Failed'>().notNull().default('Pending'),
+    state: text('state').$type<StudioReviewState>().notNull().default('Pending'),
     publishAt: at('publish_at'),
-    comments: jsonb('comments').$type<Array<{ by: string; at: string; text: string }>>().notNull().default([]),
+    comments: jsonb('comments').$type<StudioReview['comments']>().notNull().default([]),
     askedBy: uuid('asked_by').notNull().references(() => users.id),
     askedAt: createdAt(),
     decidedBy: uuid('decided_by').references(() => users.id),

@@ -11,6 +11,7 @@ import type { Handlers, MultipartBody, OperationId, UploadedFile } from './handl
 import type { Services } from '../services.ts';
 import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
+import { recordShown } from '../descriptors/shown.ts';
 import type { JobRunner } from '../jobs/runner.ts';
 import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseDeepNesting, refuseNonFinite } from './input.ts';
 
@@ -186,6 +187,8 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
             ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke, { atomic: !op.idempotent })
             : await invoke();
         for (const work of committed) await work();
+        // A borrower's step records the pages it was taken on (decision 0289).
+        if (op.write && caller.kind === 'borrower' && result.status < 300) await recordShown(services.db, caller.appId, request);
         // What a write enqueued (messages, lender orders, webhook deliveries) starts now, not at the runner's next tick.
         if (op.write) options.jobs?.kick();
         await send(reply, op, own, result, services);

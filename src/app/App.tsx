@@ -18,7 +18,7 @@ import { flagsOf } from '../engine/context.ts';
 import { brandName, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
 import { brandsOf, engineDescriptors, screenLoader } from './descriptors.ts';
-import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, reportRenderError, type DescriptorSet } from './live-descriptors.ts';
+import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, reportRenderError, showing, type DescriptorSet } from './live-descriptors.ts';
 import { session } from './session/store.ts';
 import { tabStorage } from './tab-storage.ts';
 import { authPort } from './auth-port.ts';
@@ -61,6 +61,7 @@ function useFlags(): Record<string, boolean> {
 
 /** The app's services to the engine, for a descriptor set; the brand is chosen by the address. */
 function createServices(set: DescriptorSet): EngineServices {
+  showing(set);
   const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, tabStorage));
   const query = addressQuery(window.location);
   return {

@@ -106,6 +106,14 @@ export async function startingSet(): Promise<DescriptorSet> {
   }
 }
 
+let shown: string | undefined;
+/** The set the page is drawn from, as the app takes one (its first, or a newly live one on a change of page). */
+export function showing(set: DescriptorSet): void {
+  shown = inPreview() ? undefined : set.hash;
+}
+/** The hash of the set the page is drawn from ('' for the files as deployed); none before the first is taken. */
+export const shownSet = (): string | undefined => shown;
+
 /** An answer named the live set: a new one is fetched and announced. */
 export function noticeLiveSet(hash: string): void {
   heardAt = Date.now();

@@ -3,6 +3,7 @@ import { jobRunnerOf } from '../../server/jobs/runner.ts';
 import { OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER, SECOND_OWNER } from '../support/demo-accounts.ts';
 import { jobsSettled } from '../support/jobs.ts';
 import { harness, type Harness } from '../support/harness.ts';
+import { journeyOffice, prequalForm } from './journey-fixtures.ts';
 
 /**
  * Four eyes in the studio (issue 41, decision 0288): a change asked for review goes live only once a second product
@@ -114,5 +115,26 @@ describe('four eyes in the studio (decision 0288)', () => {
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/AskReview', { files: { 'pages/error.json': { title: 1 } }, note: 'Broken' })).statusCode).toBe(400);
     expect((await decide(SECOND_OWNER, 2_000_000, 'approve')).statusCode).toBe(404);
     for (const who of [OFFICE_ADMIN, PLATFORM]) expect((await call(who, 'GET', '/api/Studio/GetReviews')).statusCode, who).toBe(403);
+  });
+
+  it("records on an application the publication whose pages the borrower acted on, as the page names it (decision 0289)", async () => {
+    const office = await journeyOffice(h);
+    const live = json<{ hash: string }>(await call(undefined, 'GET', '/api/Descriptors/GetLive')).hash;
+    const publicationOf = async (appId: number) => json<{ shownPublication: number | null }>(await h.call({ method: 'GET', url: `/api/App/GetApp/${appId}/false`, as: office.admin })).shownPublication;
+    // On the office's device: the tab's set is the one the patient read.
+    const inOffice = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId), as: office.admin, headers: { 'x-descriptor-set': live } });
+    expect(inOffice.statusCode, inOffice.body).toBe(200);
+    const id = json<{ id: number }>(inOffice).id;
+    const liveId = live === '' ? 0 : json<{ publications: Array<{ id: number; hash: string }> }>(await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetHistory')).publications.find((p) => p.hash === live)!.id;
+    expect(await publicationOf(id)).toBe(liveId);
+    // By link: nothing known until the borrower acts, then the set their page names; a page that names none changes nothing.
+    const sent = json<{ appId: number }>(await h.call({ method: 'POST', url: '/api/App/SendApp', payload: { officeId: office.officeId, firstName: 'Sol', lastName: 'Shown', amount: 2000, email: `sol.${office.tag}@gmail.com` }, as: office.admin }));
+    expect(await publicationOf(sent.appId)).toBeNull();
+    const asBorrower = (headers: Record<string, string>) => h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { id: sent.appId, firstName: 'Sol', lastName: 'Shown' }), borrowerOf: sent.appId, headers });
+    expect((await asBorrower({ 'x-descriptor-set': '' })).statusCode).toBe(200);
+    expect(await publicationOf(sent.appId)).toBe(0);
+    // A refused step (a second submission) records nothing, and neither does a set no one published.
+    expect((await asBorrower({ 'x-descriptor-set': live || 'ffffffffffffffff' })).statusCode).toBe(409);
+    expect(await publicationOf(sent.appId)).toBe(0);
   });
 });

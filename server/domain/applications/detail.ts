@@ -198,6 +198,7 @@ export async function readApplication(db: Db, piiKey: Buffer, id: number): Promi
     referenceCode: app.referenceCode,
     inOfficeApply: app.inOfficeApply,
     enableRemoteSign: app.enableRemoteSign,
+    shownPublication: app.shownPublication,
     isMismatch: app.isMismatch,
     isBorrowerHold: app.isBorrowerHold,
     isLenderHold: app.isLenderHold,

@@ -14,6 +14,7 @@ import { exchangeLinkToken, isPersonalEmail, resendLink, sendAppInfo, sendAppLog
 import { languageFor, requestLocale, wordsFor } from '../../descriptors/languages.ts';
 import { startApplication } from './self-start.ts';
 import { myDocuments } from './documents.ts';
+import { recordShown } from '../../descriptors/shown.ts';
 
 type JourneyOperations =
   | 'App_SendApp' | 'App_ResendLink' | 'App_StartApp' | 'App_GetSendAppInfo' | 'App_GetSendAppLogs' | 'App_CheckBorrowerEmail' | 'Otp_ExchangeLinkToken'
@@ -59,7 +60,10 @@ export const journeyHandlers: Pick<Handlers, JourneyOperations> = {
     return { status: 200, body: await validateBorrower(services, body) };
   },
   async App_SubmitApp({ body, caller, services, request }) {
-    return { status: 200, body: await submitApplication(services, caller, body, requestLocale(request)) };
+    const result = await submitApplication(services, caller, body, requestLocale(request));
+    // On the office's device the patient reads the office's tab: its pages are the ones they were shown (decision 0289).
+    if (caller.kind !== 'borrower') await recordShown(services.db, result.id, request);
+    return { status: 200, body: result };
   },
   async App_SubmitToLender({ body, caller, services }) {
     return { status: 200, body: await submitToLenders(services, caller, body) };

@@ -11,7 +11,7 @@ import messages from '../../../schemas/messages.json';
 import { authPort } from '../auth-port.ts';
 import { session } from '../session/store.ts';
 import { webConfig } from '../config.ts';
-import { noticeLiveSet } from '../live-descriptors.ts';
+import { noticeLiveSet, shownSet } from '../live-descriptors.ts';
 import { sampleAnswers } from '../preview-visitor.ts';
 import { progress } from '../ui/progress.ts';
 import type { CallInput } from '../../engine/services.ts';
@@ -56,6 +56,7 @@ apiClient.use(
     apiKey: () => webConfig().apiKey,
     borrowerToken: () => session.get().borrowerToken,
     language: () => currentLanguage().locale,
+    shownSet,
   }),
 );
 

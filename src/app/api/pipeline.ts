@@ -50,6 +50,8 @@ export interface HeaderOptions {
   borrowerToken(): string | null;
   /** The language people read (decision 0216): the server answers in it (texts, problem details). */
   language?(): string;
+  /** The descriptor set the page runs on, by its hash ('' for the files as deployed): a borrower's step records it (decision 0289). */
+  shownSet?(): string | undefined;
   newIdempotencyKey?: () => string;
 }
 
@@ -64,6 +66,8 @@ export function headerMiddleware(options: HeaderOptions): Middleware {
       if (language) request.headers.set('Accept-Language', language);
       const borrower = options.borrowerToken();
       if (borrower) request.headers.set('X-Borrower-Token', borrower);
+      const shown = op?.write ? options.shownSet?.() : undefined;
+      if (shown !== undefined) request.headers.set('X-Descriptor-Set', shown);
       if (op?.write && !request.headers.has('Idempotency-Key')) {
         request.headers.set('Idempotency-Key', (options.newIdempotencyKey ?? (() => crypto.randomUUID()))());
       }

@@ -21,7 +21,20 @@ const question = (step: HistoryStep, publications: StudioPublication[]) => {
  * The publications, newest first. Making an earlier one live again, or undoing one, needs the note of what changes and
  * why (the field under the tabs), and a second click that says what will happen.
  */
-export function History({ publications, note, onConfirm, busy }: { publications: StudioPublication[]; note: string; onConfirm(step: HistoryStep): void; busy: boolean }) {
+export function History({
+  publications,
+  note,
+  onConfirm,
+  onSee,
+  busy,
+}: {
+  publications: StudioPublication[];
+  note: string;
+  onConfirm(step: HistoryStep): void;
+  /** Shows a publication's pages in the preview, as they were (what a borrower who was shown it read, decision 0289). */
+  onSee(publication: StudioPublication): void;
+  busy: boolean;
+}) {
   const [asked, setAsked] = useState<HistoryStep | null>(null);
   if (publications.length === 0) return <Text>Nothing was published yet: the files are as deployed.</Text>;
   const noted = note.trim() !== '';
@@ -65,7 +78,9 @@ export function History({ publications, note, onConfirm, busy }: { publications:
           <tbody>
             {publications.map((p, index) => (
               <tr key={p.id}>
-                <td>{new Date(p.publishedAt).toLocaleString()}</td>
+                <td>
+                  {p.id}. {new Date(p.publishedAt).toLocaleString()}
+                </td>
                 <td>
                   {p.publishedBy}
                   {p.approvedBy ? `, approved by ${p.approvedBy}` : ''}
@@ -86,6 +101,9 @@ export function History({ publications, note, onConfirm, busy }: { publications:
                     )}
                     <Button size="xs" variant="outline" disabled={busy || !noted} aria-label={`Undo publication ${p.id}`} onClick={() => ask({ kind: 'revert', id: p.id })}>
                       Undo
+                    </Button>
+                    <Button size="xs" variant="ghost" aria-label={`See publication ${p.id} as it was`} onClick={() => onSee(p)}>
+                      See it as it was
                     </Button>
                   </Stack>
                 </td>

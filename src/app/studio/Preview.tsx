@@ -94,6 +94,7 @@ export function Preview({
   brand: firstBrand,
   visitors,
   onPick,
+  asItWas,
 }: {
   files: readonly StudioFile[];
   drafts: Readonly<Record<string, Doc>>;
@@ -102,6 +103,8 @@ export function Preview({
   visitors: readonly VisitorChoice[];
   /** Words clicked in the preview while picking, the page's address, and the brand shown. */
   onPick(picked: { text: string; path: string; brand: string }): void;
+  /** A publication shown as it was instead of the drafts, and the way back to them. */
+  asItWas?: { id: number; set: DescriptorSet; onLeave(): void } | undefined;
 }) {
   const [address, setAddress] = useState(() => firstPublicPath(files));
   const [shown, setShown] = useState(address);
@@ -111,7 +114,8 @@ export function Preview({
   const visitor = visitors.find((v) => v.id === visitorId)?.visitor;
   const [ready, setReady] = useState(false);
   const [picking, setPicking] = useState(false);
-  const set = useMemo(() => previewSet(files, drafts), [files, drafts]);
+  const drafted = useMemo(() => previewSet(files, drafts), [files, drafts]);
+  const set = asItWas?.set ?? drafted;
   // A new frame is not picking.
   useEffect(() => setPicking(false), [shown, brand, device, visitorId]);
   const onPicked = useCallback(
@@ -124,6 +128,14 @@ export function Preview({
   return (
     <Stack gap="2" aria-label="Preview">
       <Text fontWeight="semibold">Preview</Text>
+      {asItWas ? (
+        <Flex gap="2" align="center" wrap="wrap" role="status" aria-label="Preview shows">
+          <Text fontSize="sm">Publication {asItWas.id} as it was, not your drafts.</Text>
+          <Button size="xs" variant="outline" onClick={asItWas.onLeave}>
+            Back to your drafts
+          </Button>
+        </Flex>
+      ) : null}
       <Flex gap="2" wrap="wrap" align="flex-end">
         <Stack gap="1" flex="1" minW="10rem">
           <chakra.label htmlFor="studio-preview-address" fontSize="sm">

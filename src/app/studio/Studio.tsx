@@ -10,7 +10,8 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Badge, Box, Button, chakra, Flex, Heading, Input, NativeSelect, Stack, Tabs, Text, Textarea } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
-import type { StudioCheck, StudioFiles, StudioHistory, StudioReviews } from '../../../codegen/generated/schemas.ts';
+import type { StudioCheck, StudioFiles, StudioHistory, StudioPublication, StudioReviews } from '../../../codegen/generated/schemas.ts';
+import { BUILT_SET, type DescriptorSet } from '../live-descriptors.ts';
 import { toasts } from '../ui/toasts.ts';
 import { Changes } from './Changes.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
@@ -207,6 +208,13 @@ export default function Studio() {
     },
     onError: (error) => toasts.error(error, 'Nothing was asked.'),
   });
+  // A publication's set as the browser loads it (its hash; none for the files as deployed), shown in the preview.
+  const [asItWas, setAsItWas] = useState<{ id: number; set: DescriptorSet }>();
+  const seeAsItWas = useMutation({
+    mutationFn: async (p: StudioPublication) => ({ id: p.id, set: p.hash ? ((await callOperation('Descriptors_GetSet', { params: { hash: p.hash } })) as DescriptorSet) : BUILT_SET }),
+    onSuccess: setAsItWas,
+    onError: (error) => toasts.error(error, 'That publication could not be read.'),
+  });
   const restore = useMutation({
     mutationFn: ({ kind, id }: HistoryStep) => callOperation(kind === 'restore' ? 'Studio_Rollback' : 'Studio_Revert', { body: { id, note } }),
     onSuccess: async (_published, { kind }) => {
@@ -359,7 +367,7 @@ export default function Studio() {
               <Changes before={liveFile ? pretty(liveFile.doc) : ''} after={text} />
             </Tabs.Content>
             <Tabs.Content value="history">
-              <History publications={history.data ?? []} note={note} onConfirm={(step) => restore.mutate(step)} busy={restore.isPending} />
+              <History publications={history.data ?? []} note={note} onConfirm={(step) => restore.mutate(step)} onSee={(p) => seeAsItWas.mutate(p)} busy={restore.isPending} />
             </Tabs.Content>
             <Tabs.Content value="reviews">
               <Reviews reviews={reviews.data?.reviews ?? []} approvalsRequired={approvalsRequired} files={all} brands={brands} brand={brandId} visitors={VISITORS} onChanged={refresh} />
@@ -435,7 +443,7 @@ export default function Studio() {
         </Stack>
 
         <Box w={{ base: 'full', xl: '30rem' }} flexShrink={0}>
-          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} visitors={VISITORS} onPick={onPick} />
+          <Preview key={brandId} files={all} drafts={changed} brands={brands} brand={brandId} visitors={VISITORS} onPick={onPick} asItWas={asItWas && { ...asItWas, onLeave: () => setAsItWas(undefined) }} />
         </Box>
       </Flex>
     </Stack>

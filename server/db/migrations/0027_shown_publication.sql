@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "shown_publication" integer;

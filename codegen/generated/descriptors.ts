@@ -10,39 +10,39 @@ export type Brand_Color = string;
  */
 export type Brand_Word = string;
 /**
- * Format version of the descriptor file. Older versions are migrated step by step by core/descriptors/migrations.ts.
+ * The version of this file's format. A file of an older format is brought up to date when it is read.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format".
  */
 export type FormatVersion = number;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "expression".
  */
 export type Expression = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * An image of the portal's own files, by its path (/logo.svg: a file of the web app's public/ folder; an address of the portal's API), or the image itself as a data:image/ URL (PNG, JPEG, GIF, WebP or SVG). An image on another site is refused: every visitor's browser would connect to that site (decision 0250).
+ * An image of the portal's own files, by its path (/logo.svg), or the image itself as a data:image/ address (PNG, JPEG, GIF, WebP or SVG). An image on another site is refused: every visitor's browser would connect to that site.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "imageSource".
  */
 export type ImageSource = string;
 /**
- * Where a link leads: an https:// address, this machine's own (http://localhost, http://127.0.0.1: a secure context for browsers, where the demo's lender service runs), or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http: elsewhere, javascript:, data:) is refused (decisions 0250, 0261).
+ * Where a link leads: an https:// address, this machine's own (http://localhost or http://127.0.0.1, where the demo's lender service runs), or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http: elsewhere, javascript:, data:) is refused.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "link".
  */
 export type Link = string;
 /**
- * Where a link leads: an https:// address, this machine's own (http://localhost, http://127.0.0.1: a secure context for browsers, where the demo's lender service runs), or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http: elsewhere, javascript:, data:) is refused (decisions 0250, 0261).
+ * Where a link leads: an https:// address, this machine's own (http://localhost or http://127.0.0.1, where the demo's lender service runs), or a page of the portal itself (#/… for a page of the app, /… for a file of the portal). Any other kind of address (http: elsewhere, javascript:, data:) is refused.
  */
 export type Link1 = string;
 /**
- * The widget vocabulary (decision 0227): how a form field or a table filter takes its value. Declared here once; the engine's widget registry (src/widgets/index.ts) has a component for each name, and the author reference lists them from x-descriptions.
+ * How a form field or a table filter takes its value: a text box, a choice, a date, a yes/no and so on. Each name is a control the app knows; a new kind of control takes a developer.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "widget".
@@ -70,7 +70,7 @@ export type Widget =
   | 'kba'
   | 'signature';
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "text".
@@ -91,21 +91,21 @@ export type ContactAddress = string;
  */
 export type ContactLink = Link | ContactAddress;
 /**
- * An image: its source written out (an image of the portal's own files by its path, such as /logo.svg, or a data:image/ URL), or an expression giving one (an office's logo from its record). The page shows only an image whose source keeps to that rule, written out or computed (decision 0250).
+ * An image: its source written out (an image of the portal's own files by its path, such as /logo.svg, or a data:image/ address), or an expression giving one (an office's logo from its record). The page shows only an image whose source keeps to that rule, written out or worked out.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "imageExpression".
  */
 export type ImageExpression = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Where a link leads: an https:// address or a page of the portal itself (#/… or /…), written out or given by an expression (an address from a record). The page follows only an address that keeps to that rule, written out or computed (decision 0250).
+ * Where a link leads: an https:// address or a page of the portal itself (#/… or /…), written out or given by an expression (an address from a record). The page follows only an address that keeps to that rule, written out or worked out.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "linkExpression".
  */
 export type LinkExpression = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Where a link leads: an https:// address, a page of the portal itself (#/… or /…), an e-mail address (mailto:…) or a phone number (tel:…), written out or given by an expression. The page follows only an address that keeps to that rule, written out or computed (decision 0250).
+ * Where a link leads: an https:// address, a page of the portal itself (#/… or /…), an e-mail address (mailto:…) or a phone number (tel:…), written out or given by an expression. The page follows only an address that keeps to that rule, written out or worked out.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "contactLinkExpression".
@@ -172,27 +172,27 @@ export type ValueFormat =
     )
   | string;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * screens/lenders/<code>.json: a lender's borrower flow (routes and step names), its journey (which step hosts the ESIGN consent, the identity questions and the signature), offer columns, disclosures and sandbox rules (docs/decisions/0101). Adding a lender is adding one such file.
+ * A lender: the steps of its borrower flow and their names, which step holds the e-sign consent, the identity questions and the signature, the columns of its offers, its disclosures, and how its sandbox answers. Adding a lender is adding one such file.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "lender".
@@ -207,27 +207,27 @@ export type DaysToFund = number;
  */
 export type LenderServiceStyle = 'json-oauth' | 'async-callback' | 'hosted-signing';
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -251,35 +251,35 @@ export type ValueFormat1 =
     )
   | string;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -295,43 +295,43 @@ export type Actions1 = Action[];
  */
 export type Actions2 = Action[];
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression14 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value of the expression language (core/expressions.ts): a literal, an array of expressions, or an object with exactly one operator.
+ * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
  */
 export type Expression15 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A user-visible text: a string whose {path} placeholders are filled from the expression context, or an expression giving such a string. Marked x-text: the language files translate it (decision 0216).
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
  */
 export type Text14 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * screens/pages/<name>.json and screens/dialogs/<name>.json: one screen of a kind the engine renders (docs/decisions/0040, 0041).
+ * A page (pages/<name>.json) or a dialog (dialogs/<name>.json): one screen of a kind the app draws.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "screen".
@@ -384,7 +384,7 @@ export interface BrandDescriptor {
     purple: Brand_Color;
   };
   /**
-   * The brand's own words, any text in the source language (decision 0226): texts read {brand.wording.<key>} and, in lower case, {brand.wording.<key>Lower}. `service` names what the amount pays for ('Treatment', 'Procedure').
+   * The brand's own words, written in English and translated like any text: a page reads them as {brand.wording.<name>}, and in lower case as {brand.wording.<name>Lower}. `service` names what the amount pays for ('Treatment', 'Procedure').
    */
   wording: {
     service: string;
@@ -742,7 +742,7 @@ export interface ConditionsDescriptor {
   };
 }
 /**
- * screens/fragments.json: parts written once and used by name in any other descriptor — { "$use": "<name>" }, or { "$use": "<name>", "with": { "<param>": <value> } } for a fragment with parameters, which it reads as { "$param": "<param>" }. Uses are expanded before a descriptor is checked (docs/decisions/0224).
+ * Shared parts: written once here and used by name in any other file — { "$use": "<name>" }, or { "$use": "<name>", "with": { "<param>": <value> } } for a part with parameters, which it reads as { "$param": "<param>" }. A change to a shared part shows in every file that uses it.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "fragments".
@@ -769,7 +769,7 @@ export interface FragmentsDescriptor {
   };
 }
 /**
- * A language people may choose (screens/languages/<locale>.json, docs/decisions/0216). The descriptors, schemas and messages are written in the source language; a translation maps each source text, exactly as written (placeholders such as {data.amount|currency} included), to its text in this language. A text not listed shows in the source language. The build checks that every text of the borrower's side has a translation.
+ * A language people may choose. Every text is written in English; a translation gives, for each English text exactly as written ({data.amount|currency} and the like included), its words in this language. A text not translated shows in English. Every text of the borrower's pages must be translated before it is published.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "language".
@@ -793,7 +793,7 @@ export interface LanguageDescriptor {
    */
   source?: true;
   /**
-   * Replies in this language that end text messages to the number, besides the English keywords (TCPA: a reasonable way to revoke consent is honoured, decision 0216). Upper case, letters and spaces only.
+   * Replies in this language that stop text messages to the number, besides the English keywords (the TCPA asks that any reasonable way of saying no be honoured). Upper case, letters and spaces only.
    *
    * @maxItems 20
    */
@@ -893,7 +893,7 @@ export interface FooterLink {
   href: ContactLinkExpression;
 }
 /**
- * The language picker (decision 0216): the languages of screens/languages/, each named in itself; the choice holds for the visitor's tab and reaches the server with every call.
+ * The language picker: each language named in itself. The choice holds for the visitor's tab, and the server answers in it too.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "layouts__languages".
@@ -979,7 +979,7 @@ export interface Lender {
   address: string;
   fundingDays?: DaysToFund;
   /**
-   * Which implementation of the lender adapter interface serves this lender: sandbox, played in the portal's own process from `sandbox` below; http, the lender's API spoken to over HTTP as `http` below describes it (issue 38).
+   * How the portal speaks to this lender: sandbox — the portal plays the lender itself, as `sandbox` below says (for demos and tests); http — the lender's own API, as `http` below describes it.
    */
   adapter?: 'sandbox' | 'http';
   http?: LenderHttp;
@@ -1080,7 +1080,7 @@ export interface LenderHttp {
   };
 }
 /**
- * Whom the lender lends to and how (issue 19, docs/decisions/0213): the waterfall asks a lender only about a borrower it may serve — state, age, amount — and the offers and agreement carry its licence.
+ * Whom the lender lends to: the portal asks a lender only about a borrower it may serve (state, age, amount), and its offers and agreement carry its licence.
  */
 export interface LenderEligibility {
   /**
@@ -1219,7 +1219,7 @@ export interface SandboxRule {
   when: Expression3;
   decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
   /**
-   * With the decision Approved: the most the lender approves, in dollars, when the amount asked is more: a counteroffer (Reg B §1002.9(a)(1)(iv), decision 0237). Its plans are offered at this amount; `reason` says why.
+   * With the decision Approved: the most the lender approves, in dollars, when the amount asked is more — a counteroffer, which the borrower is told of (Reg B). Its plans are offered at this amount; `reason` says why.
    */
   approvedAmount?: number;
   /**
@@ -1312,7 +1312,7 @@ export interface MenuItem {
   visible?: Expression;
 }
 /**
- * Who may open a route (docs/decisions/0040): anonymous; borrower (borrower sign-in for the route's :id); or staff — with roles and/or userRoles a staff user passes when their office role is in roles OR their userRole is in userRoles; with neither list any signed-in staff user. With permission, an office member passes by holding that office permission (decision 0279) instead of by role; roles then lists the roles whose template gives it.
+ * Who may open a page: anyone; the borrower of the application the address names; or staff. For staff, `roles` lists office roles and `userRoles` platform roles: someone with either may open it, and with neither list any signed-in staff member may. With `permission`, an office member may open it by holding that permission instead of by role; `roles` then lists the roles that have it unless changed.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "routes__access".
@@ -1347,7 +1347,7 @@ export interface Route {
   layout: Name;
   access: RouteAccess;
   /**
-   * A page of the borrower's side: every text it shows has a translation in each language of screens/languages/ (a unit test checks it, decision 0216). Lender flow routes always are.
+   * A page of the borrower's side: every text it shows must be translated into each language before it is published. The lenders' flow pages always are.
    */
   translated?: true;
   /**
@@ -1947,7 +1947,7 @@ export interface DialogFrame5 {
   width?: number;
 }
 /**
- * A screen the app draws itself, named here: for a tool descriptors cannot describe (the studio). The app's registry (src/app/components.ts) has a component for each name.
+ * A screen the app draws itself, named here: for a tool a screen file cannot describe (the studio). Each name is a screen the app knows; a new one takes a developer.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "screen__component".
@@ -2030,7 +2030,7 @@ export interface CompositePart {
   visible?: Expression;
 }
 /**
- * Figures of one operation's answer (issue 40): filters shared by every section, always shown; each section a chart drawn from its table's columns, the table itself, and a sentence that sums it up, so that each chart can be read without seeing it.
+ * Figures from one answer of the server: filters shared by every section, always shown; each section a chart drawn from its table's columns, the table itself, and a sentence that sums it up, so that each chart can be read without seeing it.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "screen__report".
@@ -2141,7 +2141,7 @@ export interface ReportChart {
   stacked?: boolean;
 }
 /**
- * The rules of US states that shape a credit application (screens/states.json, docs/decisions/0213): who may fill it in, the age from which a borrower may contract. Adding or changing a state's rule is a change of this file, read by the server (the waterfall, the office's send options) and checked by the build.
+ * The rules of US states that shape a credit application: who may fill it in, and the age from which a borrower may sign a loan. A change here changes which lenders are asked and what an office may send, once published.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "states".

@@ -447,6 +447,11 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(title).toBeFocused();
   await owner.getByRole('button', { name: 'Show the whole file' }).click();
   await expect(owner.getByText('Only Title.')).toHaveCount(0);
+  // Any group of the whole file can be edited alone too.
+  await owner.getByRole('button', { name: 'Edit only Fields', exact: true }).click();
+  await expect(owner.getByText('Only Fields.')).toBeVisible();
+  await expect(owner.getByLabel('Title', { exact: true })).toHaveCount(0);
+  await owner.getByRole('button', { name: 'Show the whole file' }).click();
 
   // Picked in the preview: the click opens the place of the words clicked and does nothing on the page.
   await owner.getByLabel('Address').fill(START);

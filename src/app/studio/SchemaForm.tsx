@@ -31,6 +31,9 @@ interface FormProps {
   step: Place | undefined;
   /** Opens a place of a file (this one or another). */
   onGoTo(place: Place): void;
+  /** Shows one part alone (its path in the file); the part shown alone now, if any. */
+  onFocus?(path: readonly string[]): void;
+  part?: readonly string[] | undefined;
 }
 
 /** The element of the form that holds the field at a path, which a 'Go to' scrolls to. */
@@ -49,12 +52,17 @@ function Problems({ at, problems }: { at: string; problems: FormProps['problems'
 }
 
 /** A group of fields (an object, a list of objects), with its hint and its own problems. */
-function Group({ name, hint, at, problems, children }: { name: string; hint: string | undefined; at: string; problems: FormProps['problems']; children: React.ReactNode }) {
+function Group({ name, hint, at, problems, onFocus, children }: { name: string; hint: string | undefined; at: string; problems: FormProps['problems']; onFocus: (() => void) | undefined; children: React.ReactNode }) {
   return (
     <Box as="fieldset" id={placeId(at.slice(2).split('/').filter(Boolean))} borderWidth="1px" borderRadius="md" p="3">
       <chakra.legend fontWeight="semibold" fontSize="sm" px="1">
         {words(name)}
       </chakra.legend>
+      {onFocus ? (
+        <Button size="2xs" variant="ghost" float="right" mt="-1" onClick={onFocus} aria-label={`Edit only ${words(name)}`}>
+          Edit only this
+        </Button>
+      ) : null}
       {hint ? (
         <Text fontSize="xs" color="fg.muted" mb="2">
           {hint}
@@ -153,7 +161,7 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     const list = (value as unknown[] | undefined) ?? [];
     const item = typeof itemSchema.schema.title === 'string' ? itemSchema.schema.title : 'Item';
     return (
-      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems}>
+      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems} onFocus={props.onFocus && path.join('/') !== props.part?.join('/') ? () => props.onFocus!(path) : undefined}>
         <Stack gap="3">
           {list.map((_, index) => (
             <Stack key={index} gap="1">
@@ -173,7 +181,7 @@ function Field({ name, property, path, props }: { name: string; property: Schema
   const choice = shapeChoice(resolved, file, props.metas);
   if (choice && (value === undefined || (typeof value === 'object' && !Array.isArray(value)))) {
     return (
-      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems}>
+      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems} onFocus={props.onFocus && path.join('/') !== props.part?.join('/') ? () => props.onFocus!(path) : undefined}>
         <ShapeFields choice={choice} id={id} path={path} value={value} props={props} />
       </Group>
     );
@@ -183,7 +191,7 @@ function Field({ name, property, path, props }: { name: string; property: Schema
   }
   if (resolved.type === 'object' || resolved.properties) {
     return (
-      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems}>
+      <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems} onFocus={props.onFocus && path.join('/') !== props.part?.join('/') ? () => props.onFocus!(path) : undefined}>
         <Fields schema={resolved} file={file} path={path} props={props} />
       </Group>
     );
@@ -324,7 +332,7 @@ function AddEntry({ path, entry, onChange }: { path: Path; entry: Schema; onChan
 }
 
 /** The file's form: the whole file, or only the part a product owner went to (one part at a time). */
-export function SchemaForm({ part, ...props }: FormProps & { part?: Part | undefined }) {
-  if (part) return <Field name={part.name} property={part.property} path={part.path} props={{ ...props, file: part.file }} />;
+export function SchemaForm({ shown, ...props }: FormProps & { shown?: Part | undefined }) {
+  if (shown) return <Field name={shown.name} property={shown.property} path={shown.path} props={{ ...props, file: shown.file, part: shown.path }} />;
   return <Fields schema={props.schema} file={props.file} path={[]} props={props} />;
 }

@@ -355,7 +355,7 @@ export default function Studio() {
                 </Flex>
               ) : null}
               {schema && 'doc' in parsed ? (
-                <SchemaForm part={part} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
+                <SchemaForm shown={part} onFocus={(path) => setFocus([...path])} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}

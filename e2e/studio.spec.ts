@@ -124,14 +124,14 @@ test('a product owner edits, previews, publishes and rolls back words live, and 
 
   // The preview, as a phone: the real engine with the drafts.
   await owner.getByLabel('Address').fill(START);
-  await owner.getByRole('button', { name: 'Show' }).click();
+  await owner.getByRole('button', { name: 'Show', exact: true }).click();
   const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
   await expect(preview.getByLabel('Estimated Procedure Amount')).toBeVisible();
   // As a role: the real engine with sample answers of the contract — no one's records, nothing sent.
   await owner.getByLabel('Seen by').selectOption({ label: 'Platform: Platform admin' });
   await owner.getByLabel('Address').fill('/admin/apps');
-  await owner.getByRole('button', { name: 'Show' }).click();
+  await owner.getByRole('button', { name: 'Show', exact: true }).click();
   await expect(preview.getByRole('heading', { level: 1, name: 'Active Apps' })).toBeVisible({ timeout: 20_000 });
   await expect(preview.getByText('Sample first name Sample last name', { exact: true })).toBeVisible();
   await owner.getByLabel('Seen by').selectOption({ label: 'Anyone not signed in (live public pages)' });
@@ -453,9 +453,18 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(owner.getByLabel('Title', { exact: true })).toHaveCount(0);
   await owner.getByRole('button', { name: 'Show the whole file' }).click();
 
+  // A text chosen by conditions reads as its cases: when, in words, and the text shown; then the text otherwise.
+  await owner.getByLabel('Find a text you see').fill('Edit note');
+  await found.getByRole('button', { name: /dialogs\/app-note\.json: Dialog › Title › If › If 2$/ }).click();
+  await expect(owner.getByText('Only Dialog › Title.')).toBeVisible();
+  await expect(owner.getByText('When: dialog.id is set')).toBeVisible();
+  await expect(owner.getByRole('textbox', { name: 'Show', exact: true })).toHaveValue('Edit note');
+  await expect(owner.getByRole('textbox', { name: 'Show', exact: true })).toBeFocused();
+  await expect(owner.getByRole('textbox', { name: 'Otherwise show' })).toHaveValue('Add a note');
+
   // Picked in the preview: the click opens the place of the words clicked and does nothing on the page.
   await owner.getByLabel('Address').fill(START);
-  await owner.getByRole('button', { name: 'Show' }).click();
+  await owner.getByRole('button', { name: 'Show', exact: true }).click();
   const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
   await owner.getByRole('button', { name: 'Pick a text to change' }).click();
@@ -537,7 +546,7 @@ test("four eyes: a product owner asks for review, a second owner sees the change
 
   // Taken back, it can still be shown exactly as a borrower who acted on it read it (decision 0289).
   await owner.getByLabel('Address').fill(START);
-  await owner.getByRole('button', { name: 'Show' }).click();
+  await owner.getByRole('button', { name: 'Show', exact: true }).click();
   const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
   await owner.getByRole('button', { name: /^See publication \d+ as it was$/ }).nth(1).click();

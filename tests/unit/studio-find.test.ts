@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findTexts, placeWords, pointerPath, usesOf } from '../../src/app/studio/find.ts';
 import { inOrderOf } from '../../src/app/studio/diff.ts';
-import { filesOfPage, partAt, schemaOfFile, type Doc, type MetaSchemas } from '../../src/app/studio/model.ts';
+import { conditionalText, conditionWords, filesOfPage, partAt, schemaOfFile, toConditionalText, type Doc, type MetaSchemas } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
@@ -74,5 +74,22 @@ describe("a change's file compared with the live one (decision 0288)", () => {
     const stored = { list: [{ x: 2, y: 1 }], fields: { a: { label: 'A' }, b: { label: 'B2' }, c: {} }, title: 'A' };
     expect(JSON.stringify(inOrderOf(live, stored))).toBe(JSON.stringify({ title: 'A', fields: { b: { label: 'B2' }, a: { label: 'A' }, c: {} }, list: [{ y: 1, x: 2 }] }));
     expect(inOrderOf(undefined, [1, 'x'])).toEqual([1, 'x']);
+  });
+});
+
+describe('a text chosen by conditions, as a product owner edits it', () => {
+  it('reads the cases and the words otherwise, says simple conditions in words, and writes the expression back', () => {
+    const title = { if: [{ var: 'dialog.id' }, 'Edit note', 'Add a note'] };
+    const chosen = conditionalText(title)!;
+    expect(chosen).toEqual({ cases: [{ when: { var: 'dialog.id' }, text: 'Edit note' }], otherwise: 'Add a note' });
+    expect(toConditionalText(chosen)).toEqual(title);
+    expect(conditionWords({ var: 'dialog.id' })).toBe('dialog.id is set');
+    expect(conditionWords({ '!': { var: 'session.enrolled' } })).toBe('session.enrolled is not set');
+    expect(conditionWords({ and: [{ var: 'a' }, { '==': [{ var: 'b' }, 'x'] }] })).toBe('a is set and b is "x"');
+    expect(conditionWords({ in: [{ var: 'a' }, ['x']] })).toBeUndefined();
+    // A choice whose branch is not words, or without an 'otherwise', is edited as JSON.
+    expect(conditionalText({ if: [{ var: 'a' }, { var: 'b' }, 'c'] })).toBeUndefined();
+    expect(conditionalText({ if: [{ var: 'a' }, 'b'] })).toBeUndefined();
+    expect(conditionalText('plain')).toBeUndefined();
   });
 });

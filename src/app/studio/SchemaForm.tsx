@@ -10,7 +10,7 @@
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
-import { overriddenField, resolve, shapeChoice, shapeOfValue, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice } from './model.ts';
+import { conditionalText, conditionWords, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type TextCase } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -186,6 +186,8 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       </Group>
     );
   }
+  const chosen = text ? conditionalText(value) : undefined;
+  if (chosen) return frame(<ConditionalText id={id} path={path} value={chosen} onChange={(next) => props.onChange(path, toConditionalText(next))} />);
   if (resolved.title === 'Expression') {
     return frame(<ExpressionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
   }
@@ -281,6 +283,51 @@ function ExpressionInput({ id, value, onChange }: { id: string; value: unknown; 
           {error}
         </Text>
       ) : null}
+    </Stack>
+  );
+}
+
+/**
+ * A text chosen by conditions, as a product owner reads it: for each case, when (the condition, in words where it
+ * reads as some, and as its JSON) and the words shown; then the words otherwise. Cases are added and removed here.
+ */
+function ConditionalText({ id, path, value, onChange }: { id: string; path: Path; value: { cases: TextCase[]; otherwise: string }; onChange(value: { cases: TextCase[]; otherwise: string }): void }) {
+  // Each text's place is its branch of the expression ('…/if/1'), where a search or a pick goes to.
+  const branch = (index: number) => placeId([...path, 'if', String(index)]);
+  const setCase = (index: number, change: Partial<TextCase>) => onChange({ ...value, cases: value.cases.map((c, i) => (i === index ? { ...c, ...change } : c)) });
+  return (
+    <Stack gap="2" borderStartWidth="2px" ps="2">
+      {value.cases.map((c, index) => {
+        const said = conditionWords(c.when);
+        return (
+          <Stack key={index} gap="1">
+            <chakra.label htmlFor={`${id}-when-${index}`} fontSize="sm">
+              When{said ? `: ${said}` : ''}
+            </chakra.label>
+            <ExpressionInput id={`${id}-when-${index}`} value={c.when} onChange={(when) => setCase(index, { when })} />
+            <Stack gap="1" id={branch(2 * index + 1)}>
+              <chakra.label htmlFor={`${id}-text-${index}`} fontSize="sm">
+                Show
+              </chakra.label>
+              <Input id={`${id}-text-${index}`} size="sm" value={c.text} onChange={(e) => setCase(index, { text: e.target.value })} />
+            </Stack>
+            {value.cases.length > 1 ? (
+              <Button size="xs" variant="ghost" alignSelf="flex-start" onClick={() => onChange({ ...value, cases: value.cases.filter((_, i) => i !== index) })}>
+                Remove this case
+              </Button>
+            ) : null}
+          </Stack>
+        );
+      })}
+      <Stack gap="1" id={branch(2 * value.cases.length)}>
+        <chakra.label htmlFor={`${id}-otherwise`} fontSize="sm">
+          Otherwise show
+        </chakra.label>
+        <Input id={`${id}-otherwise`} size="sm" value={value.otherwise} onChange={(e) => onChange({ ...value, otherwise: e.target.value })} />
+      </Stack>
+      <Button size="xs" variant="outline" alignSelf="flex-start" onClick={() => onChange({ ...value, cases: [...value.cases, { when: false, text: value.otherwise }] })}>
+        Add a case
+      </Button>
     </Stack>
   );
 }

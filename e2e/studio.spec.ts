@@ -467,6 +467,11 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await owner.getByRole('button', { name: 'Show', exact: true }).click();
   const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  // At its own size, in a window of its own.
+  await owner.getByRole('button', { name: 'Show it large' }).click();
+  const large = owner.getByRole('dialog', { name: `${START} — 412 px` });
+  await expect(large.frameLocator('iframe[title="Large preview of the draft"]').getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await large.getByRole('button', { name: 'Close the large preview' }).click();
   await owner.getByRole('button', { name: 'Pick a text to change' }).click();
   await preview.getByLabel(/^Estimated .+ Amount/).click();
   await expect(owner.getByRole('heading', { level: 2, name: 'pages/landing-code-start.json' })).toBeVisible();

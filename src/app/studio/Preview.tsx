@@ -6,13 +6,15 @@
  */
 import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, chakra, CloseButton, Dialog, Flex, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
 import { PREVIEW_MESSAGE, type DescriptorSet, type PreviewVisitor } from '../live-descriptors.ts';
 import { firstPublicPath, previewSet, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
 const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
 export type Device = keyof typeof DEVICES;
 const FRAME_WIDTH = 464;
+/** The large preview's room for the window's own margins: a wider page is scaled down to the rest. */
+const LARGE_MARGIN = 96;
 
 /**
  * One frame of the app in preview mode, at an address and brand, fed a set of drafts for a visitor; while `picking`,
@@ -114,6 +116,8 @@ export function Preview({
   const visitor = visitors.find((v) => v.id === visitorId)?.visitor;
   const [ready, setReady] = useState(false);
   const [picking, setPicking] = useState(false);
+  // The page at its own size, in a window of its own: a desktop page in the column is a third of its size.
+  const [large, setLarge] = useState(false);
   const drafted = useMemo(() => previewSet(files, drafts), [files, drafts]);
   const set = asItWas?.set ?? drafted;
   // A new frame is not picking.
@@ -192,6 +196,31 @@ export function Preview({
         {picking ? <Text fontSize="xs">The click opens its place in the editor; it does not act on the page.</Text> : null}
       </Flex>
       <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title="Preview of the draft" picking={picking} onPicked={onPicked} onReady={setReady} />
+      <Button size="xs" variant="ghost" alignSelf="flex-start" onClick={() => setLarge(true)}>
+        Show it large
+      </Button>
+      {large ? (
+        <Dialog.Root open onOpenChange={(e) => !e.open && setLarge(false)} placement="center" scrollBehavior="inside" size="full">
+          <Portal>
+            <Dialog.Backdrop />
+            <Dialog.Positioner>
+              <Dialog.Content>
+                <Dialog.Header>
+                  <Dialog.Title>
+                    {shown} — {DEVICES[device].width} px
+                  </Dialog.Title>
+                </Dialog.Header>
+                <Dialog.Body display="flex" justifyContent="center">
+                  <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title="Large preview of the draft" width={Math.min(DEVICES[device].width, window.innerWidth - LARGE_MARGIN)} />
+                </Dialog.Body>
+                <Dialog.CloseTrigger asChild>
+                  <CloseButton size="sm" aria-label="Close the large preview" />
+                </Dialog.CloseTrigger>
+              </Dialog.Content>
+            </Dialog.Positioner>
+          </Portal>
+        </Dialog.Root>
+      ) : null}
     </Stack>
   );
 }

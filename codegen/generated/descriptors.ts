@@ -17,7 +17,7 @@ export type Brand_Word = string;
  */
 export type FormatVersion = number;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "expression".
@@ -70,7 +70,7 @@ export type Widget =
   | 'kba'
   | 'signature';
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "text".
@@ -172,23 +172,23 @@ export type ValueFormat =
     )
   | string;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -207,27 +207,27 @@ export type DaysToFund = number;
  */
 export type LenderServiceStyle = 'json-oauth' | 'async-callback' | 'hosted-signing';
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression3 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -251,35 +251,35 @@ export type ValueFormat1 =
     )
   | string;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text7 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text8 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text9 = (string | number | boolean | null) | Expression[] | Operation;
 /**
@@ -295,39 +295,39 @@ export type Actions1 = Action[];
  */
 export type Actions2 = Action[];
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression14 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation such as { "var": "data.firstName" } (a value of the page's data) or { "if": [condition, then, else] }.
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression15 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as { "if": [condition, "one text", "another"] }. Each language file translates them.
+ * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
 export type Text14 = (string | number | boolean | null) | Expression[] | Operation;
 /**

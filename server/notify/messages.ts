@@ -90,6 +90,36 @@ export function accountCreatedEmail(input: { to: string; firstName: string; url:
   };
 }
 
+/** To each other product owner: a change waits for their review (decision 0288). */
+export function reviewAskedEmail(input: { to: string; firstName: string; asker: string; note: string; files: readonly string[]; publishAt: Date | null; url: string; brandName: string }): Email {
+  return {
+    to: input.to,
+    subject: `${input.brandName} studio: a change waits for your review`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `${input.asker} asks you to review a change before it is published:\n\n` +
+      `  ${input.note}\n  Files: ${input.files.join(', ')}\n` +
+      (input.publishAt ? `  To be published, once approved, at ${input.publishAt.toISOString().replace('T', ' ').slice(0, 16)} UTC\n` : '') +
+      `\nOpen the studio's Reviews to approve it, send it back or comment:\n\n${input.url}\n`,
+    links: [{ label: 'Open the studio', url: input.url }],
+  };
+}
+
+/** To the owner who asked: their change was approved (published or scheduled) or sent back (decision 0288). */
+export function reviewDecidedEmail(input: { to: string; firstName: string; decider: string; note: string; outcome: 'Published' | 'Scheduled' | 'SentBack'; comment: string; url: string; brandName: string }): Email {
+  const said = { Published: 'approved and published', Scheduled: 'approved; it will be published at its time', SentBack: 'sent back' }[input.outcome];
+  return {
+    to: input.to,
+    subject: `${input.brandName} studio: your change was ${input.outcome === 'SentBack' ? 'sent back' : 'approved'}`,
+    text:
+      `Hi ${input.firstName},\n\n` +
+      `${input.decider} ${said} your change:\n\n  ${input.note}\n` +
+      (input.comment ? `\nTheir comment: ${input.comment}\n` : '') +
+      `\n${input.url}\n`,
+    links: [{ label: 'Open the studio', url: input.url }],
+  };
+}
+
 export function passcodeEmail(input: { to: string; code: string; minutes: number }, speak: Speaker): Email {
   return {
     to: input.to,

@@ -1,4 +1,6 @@
+import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { outbox } from '../../server/db/schema.ts';
 import { jobRunnerOf } from '../../server/jobs/runner.ts';
 import { OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER, SECOND_OWNER } from '../support/demo-accounts.ts';
 import { jobsSettled } from '../support/jobs.ts';
@@ -54,7 +56,12 @@ describe('four eyes in the studio (decision 0288)', () => {
     expect(list.approvalsRequired).toBe(false);
     expect(list.reviews.find((r) => r.id === review.id)?.state).toBe('Pending');
 
+    // Every other owner is told by e-mail that a change waits; the one who asked, of what became of it.
+    const mails = (to: string, subject: string) => h.database.db.select({ body: outbox.body }).from(outbox).where(and(eq(outbox.recipient, to), like(outbox.subject, `%${subject}%`)));
+    expect((await mails(SECOND_OWNER, 'a change waits for your review')).map((m) => m.body)).toContainEqual(expect.stringContaining('Title: Something broke'));
+    expect(await mails(PRODUCT_OWNER, 'a change waits for your review')).toEqual([]);
     const approved = json<Review>(await decide(SECOND_OWNER, review.id, 'approve', 'Plainer, thanks.'));
+    expect((await mails(PRODUCT_OWNER, 'your change was approved')).map((m) => m.body)).toContainEqual(expect.stringMatching(/Theo Grant .*approved and published your change:\s+Title: Something broke[\s\S]*Their comment: Plainer, thanks\./));
     expect(approved).toMatchObject({ state: 'Published', decidedBy: expect.stringContaining('owner2@demo.test') });
     expect(approved.comments).toEqual([expect.objectContaining({ by: expect.stringContaining('Theo Grant'), text: 'Plainer, thanks.' })]);
     expect(await liveTitle()).toBe('Something broke');

@@ -4,7 +4,7 @@
  * the owner who asked may withdraw it. Where the platform requires approvals (STUDIO_APPROVALS), nothing else
  * publishes a change, and no one approves their own. A change is checked when asked and again when it goes live.
  */
-import { and, desc, eq, gt, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import type { Services } from '../../services.ts';
@@ -17,6 +17,9 @@ import type { components } from '../../../codegen/generated/api.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 import { changedBetween, draftLanguages, draftProblems, overlayAfter, publishDraft, type Draft, type Studio } from './publish.ts';
 import { outOfDateRefusal } from './translations.ts';
+import { sendEmail } from '../../notify/outbox.ts';
+import { reviewAskedEmail, reviewDecidedEmail } from '../../notify/messages.ts';
+import { serverBrand } from '../../descriptors/brands.ts';
 
 type Schemas = components['schemas'];
 type Review = Schemas['StudioReview'];
@@ -79,7 +82,12 @@ async function refusals(live: LiveSet, files: Draft, publishOutOfDate: boolean):
   if (refusal) throw HttpProblem.conflict(refusal);
 }
 
-export async function askReview(services: Studio, askedBy: string, body: Schemas['StudioReviewAsk'], now = new Date()): Promise<Review> {
+type Mailing = Studio & Pick<Services, 'settings'>;
+
+/** Where an e-mail about the studio leads, and the brand it is sent in: the portal's own address's. */
+const studioLink = (settings: Services['settings']) => ({ url: `${settings.publicUrl}/#/studio`, brandName: serverBrand(new URL(settings.publicUrl).host).name });
+
+export async function askReview(services: Mailing, askedBy: string, body: Schemas['StudioReviewAsk'], now = new Date()): Promise<Review> {
   const publishAt = body.publishAt === undefined ? null : new Date(body.publishAt);
   if (publishAt && (publishAt.getTime() <= now.getTime() || publishAt.getTime() - now.getTime() > SCHEDULE_MAX_MS)) {
     throw HttpProblem.validation({ publishAt: ['must be a time to come, within a year'] });
@@ -87,11 +95,23 @@ export async function askReview(services: Studio, askedBy: string, body: Schemas
   const live = await liveSet(services.db);
   await refusals(live, body.files, body.publishOutOfDate === true);
   if (changedBetween(live.overlay, overlayAfter(live, body.files)).length === 0) throw HttpProblem.conflict('Nothing to review: the files are already live as they are.');
-  const [row] = await services.db
-    .insert(studioReviews)
-    .values({ files: body.files, note: body.note.trim(), publishOutOfDate: body.publishOutOfDate === true, basedOn: live.id, publishAt, askedBy })
-    .returning({ id: studioReviews.id });
-  return (await reviewOf(services.db, askedBy, row!.id))!;
+  // The change and the e-mails telling every other owner of it, together.
+  const id = await services.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(studioReviews)
+      .values({ files: body.files, note: body.note.trim(), publishOutOfDate: body.publishOutOfDate === true, basedOn: live.id, publishAt, askedBy })
+      .returning({ id: studioReviews.id });
+    const [asker] = await tx.select({ name: person(askers) }).from(askers).where(eq(askers.id, askedBy));
+    const owners = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(and(eq(users.userRole, 'product.owner'), eq(users.isDisabled, false), ne(users.id, askedBy)));
+    for (const owner of owners) {
+      await sendEmail(tx, reviewAskedEmail({ to: owner.email, firstName: owner.firstName, asker: asker?.name ?? '', note: body.note.trim(), files: Object.keys(body.files).sort(), publishAt, ...studioLink(services.settings) }));
+    }
+    return row!.id;
+  });
+  return (await reviewOf(services.db, askedBy, id))!;
 }
 
 /** The files of a review that a publication after the one it was asked over changed: it must be asked again. */
@@ -112,7 +132,7 @@ async function lockedReview(tx: Db, id: number, states: readonly Row['state'][])
  * Publishes an approved change now: checked then, and the publication and the review's new state in one transaction.
  * What was asked (files, note, who) never changes once asked; its state is read again under the lock.
  */
-async function publishReview(services: Studio, asked: Row, states: readonly Row['state'][], approver: string, comments: Row['comments']): Promise<void> {
+async function publishReview(services: Mailing, asked: Row, states: readonly Row['state'][], approver: string, comments: Row['comments']): Promise<void> {
   await publishDraft(
     services,
     {
@@ -123,6 +143,8 @@ async function publishReview(services: Studio, asked: Row, states: readonly Row[
           .update(studioReviews)
           .set({ state: 'Published', publicationId, decidedBy: approver, decidedAt: sql`coalesce(${studioReviews.decidedAt}, now())`, comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb` })
           .where(eq(studioReviews.id, asked.id));
+        // A scheduled one was told of at its approval.
+        if (states.includes('Pending')) await tellAsker(tx, services.settings, asked, approver, 'Published', comments);
       },
     },
     asked.files,
@@ -136,12 +158,21 @@ async function publishReview(services: Studio, asked: Row, states: readonly Row[
   );
 }
 
+/** Tells the owner who asked what became of their change, unless they decided it themselves. */
+async function tellAsker(tx: Db, settings: Services['settings'], asked: Row, decider: string, outcome: 'Published' | 'Scheduled' | 'SentBack', comments: Row['comments']): Promise<void> {
+  if (decider === asked.askedBy) return;
+  const [owner] = await tx.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, asked.askedBy));
+  const [by] = await tx.select({ name: person(deciders) }).from(deciders).where(eq(deciders.id, decider));
+  if (!owner) return;
+  await sendEmail(tx, reviewDecidedEmail({ to: owner.email, firstName: owner.firstName, decider: by?.name ?? '', note: asked.note, outcome, comment: comments[0]?.text ?? '', ...studioLink(settings) }));
+}
+
 const commentOf = async (db: Db, userId: string, text: string): Promise<Row['comments']> => {
   const [u] = await db.select({ name: person(askers) }).from(askers).where(eq(askers.id, userId));
   return [{ by: u?.name ?? '', at: new Date().toISOString(), text }];
 };
 
-export async function decideReview(services: Studio & Pick<Services, 'settings'>, userId: string, body: Schemas['StudioReviewDecision']): Promise<Review> {
+export async function decideReview(services: Mailing, userId: string, body: Schemas['StudioReviewDecision']): Promise<Review> {
   const { db } = services;
   const text = body.comment?.trim() ?? '';
   if ((body.decision === 'sendBack' || body.decision === 'comment') && !text) throw HttpProblem.validation({ comment: ['required'] });
@@ -150,7 +181,7 @@ export async function decideReview(services: Studio & Pick<Services, 'settings'>
   const comments = text ? await commentOf(db, userId, text) : [];
   if (body.decision === 'approve') {
     if (asked.askedBy === userId && services.settings.studioApprovals === 'required') throw HttpProblem.conflict('A second product owner approves a change: not the one who asked for it.');
-    if (asked.publishAt && asked.publishAt.getTime() > Date.now()) await schedule(db, asked, userId, comments);
+    if (asked.publishAt && asked.publishAt.getTime() > Date.now()) await schedule(services, asked, userId, comments);
     else await publishReview(services, asked, ['Pending'], userId, comments);
   } else {
     await db.transaction(async (tx) => {
@@ -162,13 +193,14 @@ export async function decideReview(services: Studio & Pick<Services, 'settings'>
         .update(studioReviews)
         .set({ state, ...decided, comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb` })
         .where(eq(studioReviews.id, body.id));
+      if (state === 'SentBack') await tellAsker(tx, services.settings, row, userId, 'SentBack', comments);
     });
   }
   return (await reviewOf(db, userId, body.id))!;
 }
 
 /** Approved for a time to come: the job that publishes it is written with the approval, so a restart loses neither. */
-async function schedule(db: Db, asked: Row, approver: string, comments: Row['comments']): Promise<void> {
+async function schedule({ db, settings }: Mailing, asked: Row, approver: string, comments: Row['comments']): Promise<void> {
   await db.transaction(async (tx) => {
     await lockedReview(tx, asked.id, ['Pending']);
     await tx
@@ -176,6 +208,7 @@ async function schedule(db: Db, asked: Row, approver: string, comments: Row['com
       .set({ state: 'Scheduled', decidedBy: approver, decidedAt: new Date(), comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb` })
       .where(eq(studioReviews.id, asked.id));
     await enqueue(tx, { queue: STUDIO_PUBLISH_QUEUE, key: String(asked.id), payload: { id: asked.id }, delayMs: Math.max(0, asked.publishAt!.getTime() - Date.now()), maxAttempts: 5 });
+    await tellAsker(tx, settings, asked, approver, 'Scheduled', comments);
   });
   jobRunnerOf(db)?.kick();
 }
@@ -184,7 +217,7 @@ async function schedule(db: Db, asked: Row, approver: string, comments: Row['com
  * A scheduled change at its time: published if today's checks pass and no publication changed its files since;
  * otherwise it stays unpublished, marked Failed with the reason, for its owners to read in the studio.
  */
-async function runScheduled(services: Studio, job: ClaimedJob): Promise<JobOutcome> {
+async function runScheduled(services: Mailing, job: ClaimedJob): Promise<JobOutcome> {
   const id = Number(job.payload.id);
   const [asked] = await services.db.select().from(studioReviews).where(and(eq(studioReviews.id, id), eq(studioReviews.state, 'Scheduled')));
   if (!asked) return { done: { skipped: true } };

@@ -356,6 +356,10 @@ test("a field that cannot take effect is not offered: a dialog's Submit → Labe
   await submit.getByRole('button', { name: "Go to the shared part 'cancelSaveButtons'" }).click();
   await expect(owner.getByRole('heading', { level: 2, name: 'fragments.json' })).toBeVisible();
   await expect(owner.getByRole('group', { name: 'Cancel Save Buttons' })).toBeInViewport();
+  // Where the shared part is used comes from the files themselves, each a way there.
+  await owner.getByRole('group', { name: 'Cancel Save Buttons' }).getByRole('button', { name: 'Used in dialogs/app-note.json: Buttons' }).click();
+  await expect(owner.getByRole('heading', { level: 2, name: 'dialogs/app-note.json' })).toBeVisible();
+  await expect(owner.getByText("The shared part 'cancelSaveButtons' (screens/fragments.json), the same in every file that uses it.")).toBeVisible();
 });
 
 test("a product owner's drafts last: undone and redone, saved as they type, there after a reload (decision 0274)", async ({ page: owner }) => {

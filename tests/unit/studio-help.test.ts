@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 
 /**
@@ -19,5 +20,17 @@ describe("the studio's help", () => {
     };
     for (const meta of metaSchemas()) walk(meta.schema, meta.file);
     expect(cited).toEqual([]);
+  });
+
+  it("lists no shared part's uses by hand: the studio shows where each is used, from the files themselves", () => {
+    const { fragments } = JSON.parse(readFileSync('screens/fragments.json', 'utf8')) as { fragments: Record<string, { description?: string }> };
+    const names = new Set([...readdirSync('screens/pages'), ...readdirSync('screens/dialogs')].map((file) => file.replace(/\.json$/, '')).concat(Object.keys(fragments), 'layouts.json'));
+    const item = String.raw`(?:the )?([A-Za-z][A-Za-z0-9.-]*)(?: (?:fragments?|dialogs?))?`;
+    const list = new RegExp(String.raw`(?:, |; )(?:also )?in ${item}((?:(?:, | and )${item})*)[.:]?$`);
+    const listed = Object.entries(fragments).filter(([, { description = '' }]) => {
+      const found = list.exec(description);
+      return found !== null && [...found[0].matchAll(new RegExp(item, 'g'))].map((m) => m[1]!).filter((name) => name !== 'in' && name !== 'also').every((name) => names.has(name));
+    });
+    expect(listed.map(([name]) => name)).toEqual([]);
   });
 });

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { Box, Button, chakra, Input, Stack, Text } from '@chakra-ui/react';
 import { findTexts, FOUND_LIMIT, type Found } from './find.ts';
 import type { Doc, Place } from './model.ts';
+import { UsedIn } from './UsedIn.tsx';
 
 /** What is searched: typed words, or words picked in the preview with the files of the page it showed. */
 export type Search = { query: string } | { seen: string; near: ReadonlySet<string> };
@@ -42,9 +43,6 @@ export function Find({ docs, search, onSearch, onGoTo }: { docs: ReadonlyMap<str
   );
 }
 
-/** A shared part's uses listed under it; a part used everywhere is named by its first few. */
-const USES_SHOWN = 6;
-
 function FoundPlace({ result, onGoTo }: { result: Found; onGoTo(place: Place): void }) {
   return (
     <Box as="li" borderBottomWidth="1px" py="1">
@@ -58,17 +56,7 @@ function FoundPlace({ result, onGoTo }: { result: Found; onGoTo(place: Place): v
           </Text>
         </Stack>
       </Button>
-      {result.uses?.length ? (
-        <Stack gap="0" ps="3">
-          <Text fontSize="xs">The same in every file that uses it. To change it in one file only, write it out there:</Text>
-          {result.uses.slice(0, USES_SHOWN).map((use) => (
-            <Button key={`${use.path}${use.pointer}`} size="xs" variant="plain" justifyContent="flex-start" textDecoration="underline" onClick={() => onGoTo(use)}>
-              Used in {use.words}
-            </Button>
-          ))}
-          {result.uses.length > USES_SHOWN ? <Text fontSize="xs">and {result.uses.length - USES_SHOWN} more places.</Text> : null}
-        </Stack>
-      ) : null}
+      {result.uses?.length ? <UsedIn uses={result.uses} lead="The same in every file that uses it. To change it in one file only, write it out there:" onGoTo={onGoTo} /> : null}
     </Box>
   );
 }

@@ -10,7 +10,8 @@
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
-import { conditionalText, conditionWords, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type TextCase } from './model.ts';
+import { UsedIn } from './UsedIn.tsx';
+import { FRAGMENTS, conditionalText, conditionWords, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type TextCase } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -31,6 +32,8 @@ interface FormProps {
   step: Place | undefined;
   /** Opens a place of a file (this one or another). */
   onGoTo(place: Place): void;
+  /** Where a shared part is used (its name), found in the files themselves: shown with the part in fragments.json. */
+  usesOf?(name: string): Place[];
   /** Shows one part alone (its path in the file); the part shown alone now, if any. */
   onFocus?(path: readonly string[]): void;
   part?: readonly string[] | undefined;
@@ -192,8 +195,10 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     return frame(<ExpressionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
   }
   if (resolved.type === 'object' || resolved.properties) {
+    const uses = props.path === FRAGMENTS && path.length === 2 && path[0] === 'fragments' ? props.usesOf?.(path[1]!) : undefined;
     return (
       <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems} onFocus={props.onFocus && path.join('/') !== props.part?.join('/') ? () => props.onFocus!(path) : undefined}>
+        {uses ? <UsedIn uses={uses} onGoTo={props.onGoTo} lead={uses.length ? `Used in ${uses.length} place(s):` : 'Used nowhere yet.'} /> : null}
         <Fields schema={resolved} file={file} path={path} props={props} />
       </Group>
     );

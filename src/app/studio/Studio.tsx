@@ -27,7 +27,7 @@ import { History, type HistoryStep } from './History.tsx';
 import { useSavedDrafts } from './saved-drafts.ts';
 import { Find, type Search } from './Find.tsx';
 import { Reviews } from './Reviews.tsx';
-import { findTexts, pointerPath, placeWords } from './find.ts';
+import { findTexts, pointerPath, placeWords, usesOf } from './find.ts';
 
 const metaFiles = import.meta.glob<Record<string, unknown>>('../../../screens/_meta/*.schema.json', { eager: true, import: 'default' });
 const METAS: MetaSchemas = Object.fromEntries(Object.entries(metaFiles).map(([path, schema]) => [path.replace(/^.*\//, ''), schema]));
@@ -355,7 +355,7 @@ export default function Studio() {
                 </Flex>
               ) : null}
               {schema && 'doc' in parsed ? (
-                <SchemaForm shown={part} onFocus={(path) => setFocus([...path])} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
+                <SchemaForm shown={part} onFocus={(path) => setFocus([...path])} usesOf={(name) => usesOf(docs, name)} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}

@@ -5,7 +5,7 @@
  * typed into the search by any part of it. Without React, so the studio's search and the preview's pick share it.
  */
 import { pointerSegment } from '../../../core/descriptors/errors.ts';
-import type { Doc, Place } from './model.ts';
+import { FRAGMENTS, type Doc, type Place } from './model.ts';
 
 export interface Found {
   place: Place;
@@ -17,7 +17,6 @@ export interface Found {
   uses?: Place[];
 }
 
-const FRAGMENTS = 'fragments.json';
 const LANGUAGES = 'languages/';
 /** What a search lists at most: a product owner refines the words rather than reading hundreds. */
 export const FOUND_LIMIT = 40;

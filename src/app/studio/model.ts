@@ -59,7 +59,8 @@ export function draftFiles(files: readonly StudioFile[], drafts: Readonly<Record
   return out;
 }
 
-const FRAGMENTS = 'fragments.json';
+/** The shared parts' file, by its path under screens/. */
+export const FRAGMENTS = 'fragments.json';
 
 /** The shared parts of fragments.json: the draft's when there is one, else as live. */
 export function fragmentsOf(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>> = {}): Fragments {

@@ -7,17 +7,38 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
-import { applications } from '../db/schema.ts';
-import { setByHash } from './live.ts';
+import { applications, descriptorPublications } from '../db/schema.ts';
 
 export const SHOWN_SET_HEADER = 'x-descriptor-set';
 
-/** The publication a request's page shows: 0 for the deployed files, undefined when the request does not say (or names no set). */
+/**
+ * How long after another publication took its place a set is still taken as shown: a tab keeps its page's set until it
+ * changes page, so a form open for a while is answered under the set it was drawn from. The page's word is taken
+ * only for a set live within this time: an old set named later is not recorded as what was shown.
+ */
+const SHOWN_WITHIN_HOURS = 24;
+
+/**
+ * The publication a request's page shows: 0 for the deployed files, undefined when the request does not say, or names
+ * no set live within SHOWN_WITHIN_HOURS. Any other content published twice (a rollback to it) is its newest publication.
+ */
 export async function publicationShown(db: Db, request: Pick<FastifyRequest, 'headers'>): Promise<number | undefined> {
   const hash = request.headers[SHOWN_SET_HEADER];
-  if (hash === '') return 0;
-  if (typeof hash !== 'string' || !/^[0-9a-f]{16}$/.test(hash)) return undefined;
-  return (await setByHash(db, hash))?.id;
+  if (typeof hash !== 'string' || !/^([0-9a-f]{16})?$/.test(hash)) return undefined;
+  // Each publication with the time the next one replaced it; the deployed files before the first one count as 0.
+  const rows = await db.execute<{ id: number }>(sql`
+    with spans as (
+      select ${descriptorPublications.id} as id, ${descriptorPublications.hash} as hash, lead(${descriptorPublications.publishedAt}) over (order by ${descriptorPublications.id}) as replaced_at
+      from ${descriptorPublications}
+      union all
+      select 0, '', (select min(${descriptorPublications.publishedAt}) from ${descriptorPublications})
+    )
+    select id from spans
+    where hash = ${hash} and (replaced_at is null or replaced_at > now() - make_interval(hours => ${SHOWN_WITHIN_HOURS}))
+    order by id desc limit 1`);
+  const row = rows.rows[0];
+  // The deployed files are 0, whichever rollback made them live again.
+  return row === undefined ? undefined : hash === '' ? 0 : Number(row.id);
 }
 
 /** Records on an application the publication the request's page shows, when it says and it changed. */

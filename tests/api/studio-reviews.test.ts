@@ -1,6 +1,6 @@
-import { and, eq, like } from 'drizzle-orm';
+import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox } from '../../server/db/schema.ts';
+import { descriptorPublications, outbox } from '../../server/db/schema.ts';
 import { jobRunnerOf } from '../../server/jobs/runner.ts';
 import { OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER, SECOND_OWNER } from '../support/demo-accounts.ts';
 import { jobsSettled } from '../support/jobs.ts';
@@ -84,6 +84,8 @@ describe('four eyes in the studio (decision 0288)', () => {
       expect(json<{ detail: string }>(own).detail).toBe('A second product owner approves a change: not the one who asked for it.');
       expect((await decide(SECOND_OWNER, review.id, 'sendBack')).statusCode).toBe(400);
       expect(json<Review>(await decide(SECOND_OWNER, review.id, 'sendBack', 'Say what broke.')).state).toBe('SentBack');
+      const told = await h.database.db.select({ body: outbox.body }).from(outbox).where(and(eq(outbox.recipient, PRODUCT_OWNER), like(outbox.subject, '%your change was sent back%')));
+      expect(told.map((m) => m.body)).toContainEqual(expect.stringMatching(/sent back your change:\s+Title: Mine alone[\s\S]*Their comment: Say what broke\./));
       expect((await decide(SECOND_OWNER, review.id, 'approve')).statusCode).toBe(409);
       expect(await liveTitle()).not.toBe('Mine alone');
       // A rollback is not held for approval: a bad publication is taken back at once.
@@ -143,5 +145,13 @@ describe('four eyes in the studio (decision 0288)', () => {
     // A refused step (a second submission) records nothing, and neither does a set no one published.
     expect((await asBorrower({ 'x-descriptor-set': live || 'ffffffffffffffff' })).statusCode).toBe(409);
     expect(await publicationOf(sent.appId)).toBe(0);
+
+    // A set another publication replaced more than a day ago is not taken as what a page showed.
+    const older = json<{ publications: Array<{ id: number; hash: string }> }>(await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetHistory')).publications.find((p) => p.hash !== live)!;
+    await h.database.db.execute(sql`update ${descriptorPublications} set ${sql.identifier('created_at')} = ${descriptorPublications.publishedAt} - interval '3 days'`);
+    const late = json<{ appId: number }>(await h.call({ method: 'POST', url: '/api/App/SendApp', payload: { officeId: office.officeId, firstName: 'Lou', lastName: 'Late', amount: 2000, email: `lou.${office.tag}@gmail.com` }, as: office.admin }));
+    const step = await h.call({ method: 'POST', url: '/api/App/SubmitApp', payload: prequalForm(office.officeId, { id: late.appId, firstName: 'Lou', lastName: 'Late' }), borrowerOf: late.appId, headers: { 'x-descriptor-set': older.hash } });
+    expect(step.statusCode, step.body).toBe(200);
+    expect(await publicationOf(late.appId)).toBeNull();
   });
 });

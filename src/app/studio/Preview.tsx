@@ -6,11 +6,12 @@
  */
 import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Box, Button, chakra, CloseButton, Dialog, Flex, Input, NativeSelect, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { WideWindow } from './WideWindow.tsx';
 import { PREVIEW_MESSAGE, type DescriptorSet, type PreviewVisitor } from '../live-descriptors.ts';
 import { firstPublicPath, previewSet, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
-const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
+export const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
 export type Device = keyof typeof DEVICES;
 const FRAME_WIDTH = 464;
 /** The large preview's room for the window's own margins: a wider page is scaled down to the rest. */
@@ -200,26 +201,11 @@ export function Preview({
         Show it large
       </Button>
       {large ? (
-        <Dialog.Root open onOpenChange={(e) => !e.open && setLarge(false)} placement="center" scrollBehavior="inside" size="full">
-          <Portal>
-            <Dialog.Backdrop />
-            <Dialog.Positioner>
-              <Dialog.Content>
-                <Dialog.Header>
-                  <Dialog.Title>
-                    {shown} — {DEVICES[device].width} px
-                  </Dialog.Title>
-                </Dialog.Header>
-                <Dialog.Body display="flex" justifyContent="center">
-                  <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title="Large preview of the draft" width={Math.min(DEVICES[device].width, window.innerWidth - LARGE_MARGIN)} />
-                </Dialog.Body>
-                <Dialog.CloseTrigger asChild>
-                  <CloseButton size="sm" aria-label="Close the large preview" />
-                </Dialog.CloseTrigger>
-              </Dialog.Content>
-            </Dialog.Positioner>
-          </Portal>
-        </Dialog.Root>
+        <WideWindow title={`${shown} — ${DEVICES[device].width} px`} closeLabel="Close the large preview" onClose={() => setLarge(false)}>
+          <Flex justify="center">
+            <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title="Large preview of the draft" width={Math.min(DEVICES[device].width, window.innerWidth - LARGE_MARGIN)} />
+          </Flex>
+        </WideWindow>
       ) : null}
     </Stack>
   );

@@ -4,14 +4,15 @@
  * brand; and what the owner may do with it — approve (at once or at its time), send back, comment, or withdraw their own.
  */
 import { useMemo, useState } from 'react';
-import { Badge, Box, Button, CloseButton, Dialog, Flex, Input, NativeSelect, Portal, Stack, Text, Textarea } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
+import { WideWindow } from './WideWindow.tsx';
 import { useMutation } from '@tanstack/react-query';
 import { callOperation } from '../api/client.ts';
 import type { StudioReview } from '../../../codegen/generated/schemas.ts';
 import { labels } from '../../../codegen/generated/labels.ts';
 import { toasts } from '../ui/toasts.ts';
 import { Changes } from './Changes.tsx';
-import { PreviewFrame, type Device } from './Preview.tsx';
+import { DEVICES, PreviewFrame, type Device } from './Preview.tsx';
 import { inOrderOf } from './diff.ts';
 import { firstPublicPath, pretty, previewSet, renderVisits, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
@@ -167,51 +168,34 @@ function Compare({ review, files, brands, brand: firstBrand, visitors, onClose }
   const visitor = visitors.find((v) => v.id === visitorId)?.visitor;
   const before = useMemo(() => previewSet(files, {}), [files]);
   const changed = useMemo(() => previewSet(files, after), [files, after]);
-  const width = device === 'phone' ? 412 : COMPARED_DESKTOP_WIDTH;
+  const width = device === 'phone' ? DEVICES.phone.width : COMPARED_DESKTOP_WIDTH;
   return (
-    <Dialog.Root open onOpenChange={(e) => !e.open && onClose()} placement="center" scrollBehavior="inside" size="full">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>
-                Review {review.id}: {review.note}
-              </Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Flex gap="2" wrap="wrap" align="flex-end" mb="3">
-                <Input size="sm" flex="1" minW="12rem" maxW="24rem" aria-label="Address to compare" value={address} onChange={(e) => setAddress(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && setShown(address)} />
-                <Button size="sm" onClick={() => setShown(address)}>
-                  Compare
-                </Button>
-                <Choice label="Compared as" value={visitorId} onChange={setVisitorId} options={visitors.map((v) => [v.id, v.label])} />
-                <Choice label="Compared in brand" value={brand} onChange={setBrand} options={brands.map((id) => [id, id])} />
-                <Choice label="Compared on" value={device} onChange={(value) => setDevice(value as Device)} options={[['phone', 'Phone (412 px)'], ['desktop', 'Desktop (1280 px)']]} />
-              </Flex>
-              <Flex gap="4" wrap="wrap" justify="center">
-                {(
-                  [
-                    ['Live now', before],
-                    ['With this change', changed],
-                  ] as const
-                ).map(([words, set]) => (
-                  <Stack key={words} gap="1">
-                    <Text fontSize="sm" fontWeight="medium">
-                      {words}
-                    </Text>
-                    <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title={`Review ${review.id}: ${words.toLowerCase()}`} width={width} />
-                  </Stack>
-                ))}
-              </Flex>
-            </Dialog.Body>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close the comparison" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <WideWindow title={`Review ${review.id}: ${review.note}`} closeLabel="Close the comparison" onClose={onClose}>
+      <Flex gap="2" wrap="wrap" align="flex-end" mb="3">
+        <Input size="sm" flex="1" minW="12rem" maxW="24rem" aria-label="Address to compare" value={address} onChange={(e) => setAddress(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && setShown(address)} />
+        <Button size="sm" onClick={() => setShown(address)}>
+          Compare
+        </Button>
+        <Choice label="Compared as" value={visitorId} onChange={setVisitorId} options={visitors.map((v) => [v.id, v.label])} />
+        <Choice label="Compared in brand" value={brand} onChange={setBrand} options={brands.map((id) => [id, id])} />
+        <Choice label="Compared on" value={device} onChange={(value) => setDevice(value as Device)} options={[['phone', 'Phone (412 px)'], ['desktop', 'Desktop (1280 px)']]} />
+      </Flex>
+      <Flex gap="4" wrap="wrap" justify="center">
+        {(
+          [
+            ['Live now', before],
+            ['With this change', changed],
+          ] as const
+        ).map(([words, set]) => (
+          <Stack key={words} gap="1">
+            <Text fontSize="sm" fontWeight="medium">
+              {words}
+            </Text>
+            <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title={`Review ${review.id}: ${words.toLowerCase()}`} width={width} />
+          </Stack>
+        ))}
+      </Flex>
+    </WideWindow>
   );
 }
 

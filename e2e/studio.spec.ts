@@ -523,6 +523,8 @@ test("four eyes: a product owner asks for review, a second owner sees the change
   const second = await secondContext.newPage();
   await signIn(second, 'owner2@demo.test', /^\/studio$/);
   await second.getByRole('tab', { name: /^Reviews \(\d+ waiting\)$/ }).click();
+  // The demo lets an owner publish alone; the Reviews say so (STUDIO_APPROVALS=required is tested at the API).
+  await expect(second.getByText('A second look is optional here: you may publish alone, or ask for a review.')).toBeVisible();
   const review = second.getByRole('article', { name: /^Review \d+$/ }).filter({ hasText: 'Say what the financing is for' });
   await expect(review.getByLabel('Changes to pages/landing-code-start.json')).toContainText('+   "title": "Apply for care financing"');
   const id = (await review.getAttribute('aria-label'))!.replace('Review ', '');

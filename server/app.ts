@@ -31,6 +31,7 @@ import { dualProtocolServer } from './identity/listener.ts';
 import { runNow, type Services } from './services.ts';
 import { processJobRunner } from './domain/jobs.ts';
 import { endEventStreams } from './events/stream.ts';
+import { DESCRIPTOR_SET_HEADER } from '../core/descriptor-set-header.ts';
 
 export interface ServerOptions {
   settings: Settings;
@@ -129,7 +130,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
     else if (request.raw.complete === false) reply.header('connection', 'close');
     reply.header('x-trace-id', String(request.id));
     // Which descriptor set is live: an open tab that runs on another takes it on its next navigation (decision 0228).
-    if (request.url.startsWith('/api/')) reply.header('x-descriptor-set', (await liveSet(database.db)).hash);
+    if (request.url.startsWith('/api/')) reply.header(DESCRIPTOR_SET_HEADER, (await liveSet(database.db)).hash);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
   });

@@ -8,8 +8,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/index.ts';
 import { applications, descriptorPublications } from '../db/schema.ts';
+import { DESCRIPTOR_SET_HEADER } from '../../core/descriptor-set-header.ts';
 
-export const SHOWN_SET_HEADER = 'x-descriptor-set';
 
 /**
  * How long after another publication took its place a set is still taken as shown: a tab keeps its page's set until it
@@ -22,8 +22,8 @@ const SHOWN_WITHIN_HOURS = 24;
  * The publication a request's page shows: 0 for the deployed files, undefined when the request does not say, or names
  * no set live within SHOWN_WITHIN_HOURS. Any other content published twice (a rollback to it) is its newest publication.
  */
-export async function publicationShown(db: Db, request: Pick<FastifyRequest, 'headers'>): Promise<number | undefined> {
-  const hash = request.headers[SHOWN_SET_HEADER];
+async function publicationShown(db: Db, request: Pick<FastifyRequest, 'headers'>): Promise<number | undefined> {
+  const hash = request.headers[DESCRIPTOR_SET_HEADER];
   if (typeof hash !== 'string' || !/^([0-9a-f]{16})?$/.test(hash)) return undefined;
   // Each publication with the time the next one replaced it; the deployed files before the first one count as 0.
   const rows = await db.execute<{ id: number }>(sql`

@@ -107,13 +107,13 @@ export function reviewAskedEmail(input: { to: string; firstName: string; asker: 
 
 /** To the owner who asked: their change was approved (published or scheduled) or sent back (decision 0288). */
 export function reviewDecidedEmail(input: { to: string; firstName: string; decider: string; note: string; outcome: 'Published' | 'Scheduled' | 'SentBack'; comment: string; url: string; brandName: string }): Email {
-  const said = { Published: 'approved and published', Scheduled: 'approved; it will be published at its time', SentBack: 'sent back' }[input.outcome];
+  const said = { Published: 'approved your change, and it is published', Scheduled: 'approved your change; it will be published at its time', SentBack: 'sent back your change' }[input.outcome];
   return {
     to: input.to,
     subject: `${input.brandName} studio: your change was ${input.outcome === 'SentBack' ? 'sent back' : 'approved'}`,
     text:
       `Hi ${input.firstName},\n\n` +
-      `${input.decider} ${said} your change:\n\n  ${input.note}\n` +
+      `${input.decider} ${said}:\n\n  ${input.note}\n` +
       (input.comment ? `\nTheir comment: ${input.comment}\n` : '') +
       `\n${input.url}\n`,
     links: [{ label: 'Open the studio', url: input.url }],

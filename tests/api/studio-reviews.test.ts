@@ -61,7 +61,7 @@ describe('four eyes in the studio (decision 0288)', () => {
     expect((await mails(SECOND_OWNER, 'a change waits for your review')).map((m) => m.body)).toContainEqual(expect.stringContaining('Title: Something broke'));
     expect(await mails(PRODUCT_OWNER, 'a change waits for your review')).toEqual([]);
     const approved = json<Review>(await decide(SECOND_OWNER, review.id, 'approve', 'Plainer, thanks.'));
-    expect((await mails(PRODUCT_OWNER, 'your change was approved')).map((m) => m.body)).toContainEqual(expect.stringMatching(/Theo Grant .*approved and published your change:\s+Title: Something broke[\s\S]*Their comment: Plainer, thanks\./));
+    expect((await mails(PRODUCT_OWNER, 'your change was approved')).map((m) => m.body)).toContainEqual(expect.stringMatching(/Theo Grant .*approved your change, and it is published:\s+Title: Something broke[\s\S]*Their comment: Plainer, thanks\./));
     expect(approved).toMatchObject({ state: 'Published', decidedBy: expect.stringContaining('owner2@demo.test') });
     expect(approved.comments).toEqual([expect.objectContaining({ by: expect.stringContaining('Theo Grant'), text: 'Plainer, thanks.' })]);
     expect(await liveTitle()).toBe('Something broke');
@@ -110,6 +110,8 @@ describe('four eyes in the studio (decision 0288)', () => {
     const review = json<Review>(await ask('At its time', { publishAt: at.toISOString() }));
     const scheduled = json<Review>(await decide(SECOND_OWNER, review.id, 'approve', 'Tonight is fine.'));
     expect(scheduled.state).toBe('Scheduled');
+    const told = await h.database.db.select({ body: outbox.body }).from(outbox).where(and(eq(outbox.recipient, PRODUCT_OWNER), like(outbox.subject, '%your change was approved%'), like(outbox.body, '%At its time%')));
+    expect(told.map((m) => m.body)).toEqual([expect.stringMatching(/approved your change; it will be published at its time:[\s\S]*Their comment: Tonight is fine\./)]);
     expect(await liveTitle()).not.toBe('At its time');
     await new Promise((resolve) => setTimeout(resolve, at.getTime() - Date.now() + 100));
     jobRunnerOf(h.database.db)?.kick();

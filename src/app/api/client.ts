@@ -21,6 +21,7 @@ import { ApiError, isProblem } from './problem.ts';
 import { currentLanguage, tr } from '../../../core/current-language.ts';
 import { fill } from '../../../core/i18n.ts';
 import { ACCESS_HEADER, accessChanges, decodeAccess } from '../../../core/access-header.ts';
+import { DESCRIPTOR_SET_HEADER } from '../../../core/descriptor-set-header.ts';
 
 const byTemplate = new Map<string, OperationFacts>(Object.values(operationIndex).map((op) => [`${op.method.toUpperCase()} ${op.path}`, op]));
 const match = operationMatcher(operationIndex);
@@ -40,7 +41,7 @@ export const apiClient = createClient<paths>({
 // answer says what the caller may do: the session follows a change made by someone else (decision 0257).
 apiClient.use({
   onResponse({ response }) {
-    const live = response.headers.get('x-descriptor-set');
+    const live = response.headers.get(DESCRIPTOR_SET_HEADER);
     if (live !== null) noticeLiveSet(live);
     const access = decodeAccess(response.headers.get(ACCESS_HEADER));
     const held = session.get();

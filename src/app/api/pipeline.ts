@@ -5,6 +5,7 @@
  * - the fetch wrapper: the bearer token from the AuthPort, one silent renewal and retry on 401, and up to 3 retries
  *   after 100 ms × 2^attempt + up to 20 % jitter for failures that are safe to retry: a read, or a write with its key.
  */
+import { DESCRIPTOR_SET_HEADER } from '../../../core/descriptor-set-header.ts';
 import type { Middleware } from 'openapi-fetch';
 
 export interface OperationFacts {
@@ -67,7 +68,7 @@ export function headerMiddleware(options: HeaderOptions): Middleware {
       const borrower = options.borrowerToken();
       if (borrower) request.headers.set('X-Borrower-Token', borrower);
       const shown = op?.write ? options.shownSet?.() : undefined;
-      if (shown !== undefined) request.headers.set('X-Descriptor-Set', shown);
+      if (shown !== undefined) request.headers.set(DESCRIPTOR_SET_HEADER, shown);
       if (op?.write && !request.headers.has('Idempotency-Key')) {
         request.headers.set('Idempotency-Key', (options.newIdempotencyKey ?? (() => crypto.randomUUID()))());
       }

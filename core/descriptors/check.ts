@@ -23,6 +23,8 @@ export interface CheckContext {
   answerFields: (operation: string, path: readonly string[]) => ReadonlySet<string> | undefined;
   /** The tables of words a format may name: 'label:<Enumeration>' (x-labels of schemas/enums/), 'config:<Type>'. */
   labels: ReadonlySet<string>;
+  /** Why a brand's host pattern would cover many owners' sites (core/hosts.ts, which reads the public suffix list). */
+  hostPatternProblem: (pattern: string) => string | undefined;
 }
 
 type Json = unknown;
@@ -96,6 +98,7 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
   const languages = byKind('language');
   if (languages.filter((l) => l.doc.source === true).length !== 1) errors.push('screens/languages/: exactly one language must be "source": true');
   for (const language of languages) {
+    if (language.doc.locale !== language.name) errors.push(`${language.file}#/locale: must equal the file name ${quoted(language.name)}`);
     for (const [source, translation] of Object.entries((language.doc.texts ?? {}) as Record<string, string>)) {
       if (placeholdersOf(source).join() !== placeholdersOf(translation).join()) errors.push(`${language.file}#/texts: ${quoted(source)} must keep the placeholders ${placeholdersOf(source).join(' ') || '(none)'}`);
     }

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../contract/documents.ts';
 import { kindOfPath, type DescriptorKind } from './kinds.ts';
-import { migrate, MigrationError } from './migrations.ts';
-import { expandFragments, FragmentError, type Fragments } from './fragments.ts';
+import { MigrationError } from './migrations.ts';
+import { FragmentError, type Fragments } from './fragments.ts';
+import { engineDoc } from './set.ts';
 import { metaErrors, metaValidator } from './meta.ts';
 
 /** A descriptor file the server cannot use; the message names the file and the place. */
@@ -33,14 +34,12 @@ function parse(file: string, text: string): unknown {
 }
 
 /**
- * A descriptor as the server uses it (the build reads it the same way, core/descriptors/screens.ts): parsed, migrated to
- * the current format, its fragment uses expanded (the fragments file itself as it is). Checking it against its
- * meta-schema is the caller's.
+ * A deployed descriptor file as the engine reads it (core/descriptors/set.ts engineDoc), with the deployed shared parts.
+ * Checking it against its meta-schema is the caller's.
  */
 export function readDescriptor<T>(kind: DescriptorKind, file: string, text = readFileSync(file, 'utf8')): T {
   try {
-    const doc = migrate<T>(kind, parse(file, text)).doc;
-    return kind === 'fragments' ? doc : expandFragments(doc, screenFragments());
+    return engineDoc<T>(kind, parse(file, text), kind === 'fragments' ? {} : screenFragments());
   } catch (error) {
     if (error instanceof FragmentError) throw new DescriptorFileError(`${file}#${error.pointer}: ${error.message}`);
     if (error instanceof MigrationError) throw new DescriptorFileError(`${file}#/format: ${error.message}`);

@@ -11,10 +11,8 @@ import { createHash } from 'node:crypto';
 import { desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/index.ts';
 import { descriptorPublications } from '../db/schema.ts';
-import { listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
-import { kindOfPath } from '../../core/descriptors/kinds.ts';
-import { migrate } from '../../core/descriptors/migrations.ts';
-import { expandFragments, type Fragments } from '../../core/descriptors/fragments.ts';
+import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import { engineDocs, overlaid, type DescriptorFile } from '../../core/descriptors/set.ts';
 import { canonicalJson } from '../../core/canonical-json.ts';
 
 export const LIVE_TTL_MS = 2_000;
@@ -42,38 +40,17 @@ export const builtFiles = (): DescriptorFile[] => (built ??= listDescriptorFiles
 export const overlayHash = (overlay: Readonly<Record<string, unknown>>): string =>
   Object.keys(overlay).length === 0 ? '' : createHash('sha256').update(canonicalJson(overlay)).digest('hex').slice(0, 16);
 
-/** The build's files with an overlay's files in place of (or beside) them. */
-export function withOverlay(files: readonly DescriptorFile[], overlay: Readonly<Record<string, unknown>>): DescriptorFile[] {
-  const byPath = new Map(files.map((file) => [file.relative, file]));
-  for (const [relative, doc] of Object.entries(overlay)) {
-    byPath.set(relative, { file: `screens/${relative}`, relative, kind: kindOfPath(relative), text: JSON.stringify(doc) });
-  }
-  return [...byPath.values()];
-}
-
-/** Every file of a set as the engine reads it: migrated, fragments expanded (a set is checked before it is live). */
-function expanded(files: readonly DescriptorFile[]): Map<string, unknown> {
-  const fragmentsFile = files.find((f) => f.kind === 'fragments');
-  const fragments = fragmentsFile ? migrate<{ fragments: Fragments }>('fragments', JSON.parse(fragmentsFile.text)).doc.fragments : {};
-  const out = new Map<string, unknown>();
-  for (const file of files) {
-    if (!file.kind || file.kind === 'fragments') continue;
-    out.set(file.relative, expandFragments(migrate(file.kind, JSON.parse(file.text)).doc, fragments));
-  }
-  return out;
-}
-
 let builtDocs: Map<string, unknown> | undefined;
 let builtCanonical: Map<string, string> | undefined;
 
 /** The deployed files as the engine reads them. */
-export const builtExpanded = (): ReadonlyMap<string, unknown> => (builtDocs ??= expanded(builtFiles()));
+export const builtExpanded = (): ReadonlyMap<string, unknown> => (builtDocs ??= engineDocs(builtFiles()));
 
 /** The files of an overlaid set that the deployed ones (as the browser's bundle holds them) do not match: expanded. */
 export function servedFiles(overlay: Readonly<Record<string, unknown>>): Record<string, unknown> {
   builtCanonical ??= new Map([...builtExpanded()].map(([path, doc]) => [path, canonicalJson(doc)]));
   const served: Record<string, unknown> = {};
-  for (const [path, doc] of expanded(withOverlay(builtFiles(), overlay))) {
+  for (const [path, doc] of engineDocs(overlaid(builtFiles(), overlay))) {
     if (builtCanonical.get(path) !== canonicalJson(doc)) served[path] = doc;
   }
   return served;

@@ -8,7 +8,7 @@ import type {
   BrandDescriptor, ConditionsDescriptor, LayoutsDescriptor, LenderDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor,
 } from '../../codegen/generated/descriptors.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
-import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, publishedOr, withPublished, type SetFiles } from '../../core/descriptors/set.ts';
 import { buildRouteTable } from '../engine/routing.ts';
 import type { EngineDescriptors } from '../engine/services.ts';
 import routesJson from '../../screens/routes.json';
@@ -26,9 +26,6 @@ const nameOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, ''
 const builtBrands: BrandDescriptor[] = Object.values(brandFiles).map((doc) => migrate<BrandDescriptor>('brand', doc).doc);
 const builtLenders: LenderDescriptor[] = Object.values(lenderFiles).map((doc) => migrate<LenderDescriptor>('lender', doc).doc);
 
-/** A published set's file in place of the built one (the server sends them expanded, in the current format). */
-type SetFiles = Readonly<Record<string, unknown>>;
-const fileOr = <T,>(files: SetFiles, path: string, built: unknown, kind: Parameters<typeof migrate>[0]): T => migrate<T>(kind, files[path] ?? built).doc;
 
 /** The brands: the built ones, with a published set's in place or beside them. */
 export const brandsOf = (files: SetFiles): BrandDescriptor[] => withPublished(builtBrands, docsOf<BrandDescriptor>(files, 'brands'), (brand) => brand.id);
@@ -37,14 +34,14 @@ export const brandsOf = (files: SetFiles): BrandDescriptor[] => withPublished(bu
 const docsOf = <T,>(files: SetFiles, place: string): T[] => filesOf(files, place).map(({ doc }) => doc as T);
 
 export function engineDescriptors(files: SetFiles): EngineDescriptors {
-  const routes = fileOr<RoutesDescriptor>(files, 'routes.json', routesJson, 'routes');
+  const routes = publishedOr<RoutesDescriptor>(files, 'routes.json', routesJson, 'routes');
   const lenders = withPublished(builtLenders, docsOf<LenderDescriptor>(files, 'lenders'), (lender) => lender.code);
   return {
     routes,
     table: buildRouteTable(routes, lenders),
-    menus: fileOr<MenusDescriptor>(files, 'menus.json', menusJson, 'menus'),
-    layouts: fileOr<LayoutsDescriptor>(files, 'layouts.json', layoutsJson, 'layouts'),
-    conditions: fileOr<ConditionsDescriptor>(files, 'conditions.json', conditionsJson, 'conditions'),
+    menus: publishedOr<MenusDescriptor>(files, 'menus.json', menusJson, 'menus'),
+    layouts: publishedOr<LayoutsDescriptor>(files, 'layouts.json', layoutsJson, 'layouts'),
+    conditions: publishedOr<ConditionsDescriptor>(files, 'conditions.json', conditionsJson, 'conditions'),
     flows: Object.fromEntries(lenders.map((lender) => [lender.code, lender as unknown as Record<string, unknown>])),
   };
 }
@@ -57,9 +54,9 @@ const loaders = {
 /** A page or dialog: a published set's, or the built one's chunk. */
 export function screenLoader(files: SetFiles): (name: string, place: 'pages' | 'dialogs') => Promise<ScreenDescriptor> {
   return async (name, place) => {
-    const published = files[`${place}/${name}.json`];
-    const load = published ? async () => published : loaders[place][name];
-    if (!load) throw Object.assign(new Error(`There is no screen ${place}/${name}.`), { status: 404 });
-    return migrate<ScreenDescriptor>('screen', await load()).doc;
+    const path = `${place}/${name}.json`;
+    const load = path in files ? undefined : loaders[place][name];
+    if (!load && !(path in files)) throw Object.assign(new Error(`There is no screen ${place}/${name}.`), { status: 404 });
+    return publishedOr<ScreenDescriptor>(files, path, await load?.(), 'screen');
   };
 }

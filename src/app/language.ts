@@ -8,15 +8,12 @@ import { languageOf, negotiate } from '../../core/i18n.ts';
 import { languageIndex } from '../../codegen/generated/languages.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { currentLanguage, setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
-import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
+import { filesOf, withPublished, type SetFiles } from '../../core/descriptors/set.ts';
 import { tabStorage } from './tab-storage.ts';
 import { TAB_KEYS } from '../../core/tab-keys.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
 const localeOf = (path: string) => path.replace(/^.*\//, '').replace(/\.json$/, '');
-
-/** A published descriptor set's files, by path under screens/ ('languages/es.json'). */
-type SetFiles = Readonly<Record<string, unknown>>;
 
 /** A published set's language files, in the current format (decision 0238). */
 const publishedIn = (set: SetFiles): LanguageDescriptor[] => filesOf(set, 'languages').map(({ doc }) => migrate<LanguageDescriptor>('language', doc).doc);

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
+import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import type { DescriptorFile } from '../../core/descriptors/set.ts';
 import { kindOfPath } from '../../core/descriptors/kinds.ts';
 import { evaluate, text, type Context } from '../../core/expressions.ts';
 import { ROOT } from '../../core/contract/documents.ts';

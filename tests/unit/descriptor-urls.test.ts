@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
+import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import type { DescriptorFile } from '../../core/descriptors/set.ts';
 import { eachSchemaObject, escape, isObject, kindOfRef, URL_KINDS as KINDS, urlPlaces } from '../support/address-places.ts';
 
 /**

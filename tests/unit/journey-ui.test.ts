@@ -8,7 +8,8 @@
  * - a throwaway ninth lender file passes the checks, gets its routes, its offers and its steps, with no code.
  */
 import { describe, expect, it } from 'vitest';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
+import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import type { DescriptorFile } from '../../core/descriptors/set.ts';
 import type { Action, LenderDescriptor, RoutesDescriptor } from '../../codegen/generated/descriptors.ts';
 import { buildContext } from '../../src/engine/context.ts';
 import { condition, evaluate, type Context } from '../../core/expressions.ts';

@@ -70,7 +70,7 @@ describe('Spanish (screens/languages/es.json)', () => {
 
 describe('the build check of the language files', () => {
   const file = (name: string, doc: Record<string, unknown>): LoadedDescriptor => ({ file: `screens/languages/${name}.json`, kind: 'language', name, doc });
-  const check = (languages: LoadedDescriptor[]) => crossCheck(languages, { operations: new Set(), schemas: new Set(), labels: new Set(), answerFields: () => undefined }).filter((e) => e.startsWith('screens/languages/'));
+  const check = (languages: LoadedDescriptor[]) => crossCheck(languages, { operations: new Set(), schemas: new Set(), labels: new Set(), answerFields: () => undefined, hostPatternProblem: () => undefined }).filter((e) => e.startsWith('screens/languages/'));
 
   it('passes for the language files of screens/languages/', () => {
     const docs = listDescriptorFiles().filter((f) => f.kind === 'language').map((f) => file(f.relative.slice('languages/'.length, -5), JSON.parse(f.text)));
@@ -82,6 +82,7 @@ describe('the build check of the language files', () => {
     const french = file('fr', { locale: 'fr', texts: { 'Your offers from {flow.name}': 'Vos offres', Continue: 'Continuer' } });
     expect(check([english, french])).toEqual(["screens/languages/fr.json#/texts: 'Your offers from {flow.name}' must keep the placeholders {flow.name}"]);
     expect(check([french])).toContain('screens/languages/: exactly one language must be "source": true');
+    expect(check([english, file('fr', { locale: 'de', texts: {} })])).toEqual(["screens/languages/fr.json#/locale: must equal the file name 'fr'"]);
   });
 });
 

@@ -38,7 +38,7 @@ describe('brand palettes', () => {
     expect(problems[0]).toMatch(/^#\/palette\/primary: #ffffff text on #8fb4ff is 2\.\d\d:1 \(4\.5:1 needed/);
     expect(problems.every((p) => p.startsWith('#/palette/primary:'))).toBe(true);
     const brand: LoadedDescriptor = { file: 'screens/brands/pale.json', kind: 'brand', name: 'pale', doc: { id: 'pale', default: true, palette: light } };
-    const errors = crossCheck([brand], { operations: new Set(), schemas: new Set(), labels: new Set(), answerFields: () => undefined });
+    const errors = crossCheck([brand], { operations: new Set(), schemas: new Set(), labels: new Set(), answerFields: () => undefined, hostPatternProblem: () => undefined });
     expect(errors).toContain(`screens/brands/pale.json${problems[0]}`);
   });
 });

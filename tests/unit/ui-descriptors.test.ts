@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkDescriptors, listDescriptorFiles, type DescriptorFile } from '../../core/descriptors/screens.ts';
+import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
+import type { DescriptorFile } from '../../core/descriptors/set.ts';
 import { CURRENT_FORMAT, migrate, MigrationError, type MigrationSteps } from '../../core/descriptors/migrations.ts';
 import { kindOfPath } from '../../core/descriptors/kinds.ts';
 

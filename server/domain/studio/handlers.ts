@@ -1,7 +1,8 @@
 import type { Handlers } from '../../http/handler-types.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { signInHosts } from '../../identity/provider.ts';
-import { builtFiles, liveSet, setByHash, withOverlay } from '../../descriptors/live.ts';
+import { builtFiles, liveSet, setByHash } from '../../descriptors/live.ts';
+import { overlaid } from '../../../core/descriptors/set.ts';
 import { tryLender } from './try-lender.ts';
 import { APPROVAL_NEEDED, askReview, decideReview, reviewList } from './reviews.ts';
 import { saveStudioDrafts, studioDraftsOf } from './drafts.ts';
@@ -26,7 +27,7 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_GetFiles({ services }) {
     const live = await liveSet(services.db);
     const deployed = new Set(builtFiles().map((file) => file.relative));
-    const files = withOverlay(builtFiles(), live.overlay)
+    const files = overlaid(builtFiles(), live.overlay)
       .filter((file) => file.kind)
       .sort((a, b) => a.relative.localeCompare(b.relative))
       .map((file) => ({

@@ -9,15 +9,13 @@ import type { Db } from '../../db/index.ts';
 import type { Services } from '../../services.ts';
 import { descriptorPublications, users } from '../../db/schema.ts';
 import { HttpProblem } from '../../http/problem.ts';
-import { checkDescriptors, contractContext, formSchemaNames } from '../../../core/descriptors/screens.ts';
-import type { CheckContext } from '../../../core/descriptors/check.ts';
+import { contractContext, formSchemaNames, loadValidators } from '../../../core/descriptors/screens.ts';
+import { checkSet, overlaid, type SetChecks } from '../../../core/descriptors/set.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { hostMatches } from '../../../core/brand.ts';
-import { builtFiles, liveSetOf, nowLive, overlayHash, readLiveSet, servedFiles, withOverlay, type LiveSet } from '../../descriptors/live.ts';
+import { builtFiles, liveSetOf, nowLive, overlayHash, readLiveSet, servedFiles, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
-import { publishedLanguages } from '../../descriptors/languages.ts';
-import { DescriptorFileError } from '../../../core/descriptors/read.ts';
 import { quoted, shortened } from '../../../core/descriptors/errors.ts';
 import { draftLanguageStates, outOfDateRefusal } from './translations.ts';
 import { canonicalJson } from '../../../core/canonical-json.ts';
@@ -29,20 +27,11 @@ export type Draft = Record<string, Record<string, unknown> | null>;
 /** One studio write at a time: each publication is made over the one before it. */
 const STUDIO_LOCK = 7_228;
 
-let context: CheckContext | undefined;
-let builtForms: Set<string> | undefined;
+let checks: SetChecks | undefined;
 
-/**
- * A form over a schema the web app was built without has no validator in the browser (forms are compiled per schema
- * at build): it takes a deployment.
- */
-function newFormSchemas(draft: Draft): string[] {
-  builtForms ??= new Set(formSchemaNames(builtFiles()));
-  return Object.entries(draft).flatMap(([path, doc]) =>
-    doc && kindOfPath(path) === 'screen' && doc.kind === 'form' && typeof doc.schema === 'string' && !builtForms!.has(doc.schema)
-      ? [`screens/${path}#/schema: the web app has no form over ${quoted(doc.schema)} yet; a form over a new schema takes a deployment`]
-      : [],
-  );
+/** What a draft is checked against: the build's validators and contract, and the forms the web app was built with. */
+async function setChecks(): Promise<SetChecks> {
+  return (checks ??= { validators: await loadValidators(), context: contractContext(), builtForms: new Set(formSchemaNames(builtFiles())) });
 }
 
 /**
@@ -75,27 +64,12 @@ function withinAnswer(problems: string[]): string[] {
 
 /** The problems of the live set with the draft in it. */
 export async function draftProblems(live: LiveSet, draft: Draft): Promise<string[]> {
-  return withinAnswer(await setProblems(overlayAfter(live, draft), draft));
+  return withinAnswer(await setProblems(overlayAfter(live, draft)));
 }
 
-/**
- * The build's checks over the deployed files with an overlay, and what the server checks of a lender or language file
- * when it reads one (its name, its journey against its routes, amounts; a language's locale as its name); `forms` are
- * the files that may hold a new form.
- */
-async function setProblems(overlay: Readonly<Record<string, unknown>>, forms: Draft): Promise<string[]> {
-  const report = await checkDescriptors(withOverlay(builtFiles(), overlay), (context ??= contractContext()));
-  if (report.errors.length) return report.errors;
-  try {
-    // As the server reads them: with the set's shared parts written out.
-    const served = servedFiles(overlay);
-    publishedLenders(served);
-    publishedLanguages(served);
-  } catch (error) {
-    if (!(error instanceof DescriptorFileError)) throw error;
-    return [error.message];
-  }
-  return newFormSchemas(forms);
+/** The checks of the descriptor set (core/descriptors/set.ts) over the deployed files with an overlay. */
+async function setProblems(overlay: Readonly<Record<string, unknown>>): Promise<string[]> {
+  return checkSet(overlaid(builtFiles(), overlay), await setChecks()).errors;
 }
 
 /** The overlay of a set after a draft: a file put back as it was built, or as deployed (null), leaves the overlay. */
@@ -210,7 +184,7 @@ export function rollBack(services: Studio, actorId: string, id: number, note: st
       if (!row) throw new HttpProblem(404, `There is no publication ${id}.`);
       overlay = row.overlay;
     }
-    return { overlay, restoredFrom: id, problems: withinAnswer(await setProblems(overlay, {})) };
+    return { overlay, restoredFrom: id, problems: withinAnswer(await setProblems(overlay)) };
   });
 }
 
@@ -232,7 +206,7 @@ export function revertPublication(services: Studio, actorId: string, id: number,
       if (before?.overlay[file] === undefined) delete overlay[file];
       else overlay[file] = before.overlay[file];
     }
-    return { overlay, restoredFrom: null, problems: withinAnswer(await setProblems(overlay, {})) };
+    return { overlay, restoredFrom: null, problems: withinAnswer(await setProblems(overlay)) };
   });
 }
 

@@ -11,8 +11,8 @@ import { decideAccess, visitorOf } from '../../engine/access.ts';
 import { FIRST_SAMPLE_ID } from '../../../core/schema-sample.ts';
 import type { SessionState } from '../session/state.ts';
 import type { RouteAccess } from '../../../codegen/generated/descriptors.ts';
-import { migrate } from '../../../core/descriptors/migrations.ts';
 import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
+import { engineDoc } from '../../../core/descriptors/set.ts';
 import { overridingRule, valueAt } from '../../../core/descriptors/overridden.ts';
 import brandTemplate from '../../../screens/_templates/brand.json';
 import lenderTemplate from '../../../screens/_templates/lender.json';
@@ -82,7 +82,7 @@ export function previewSet(files: readonly StudioFile[], drafts: Readonly<Record
     const kind = kindOfPath(path);
     if (!kind || kind === 'fragments') continue;
     try {
-      out[path] = expandFragments(migrate(kind, doc).doc, fragments);
+      out[path] = engineDoc(kind, doc, fragments);
     } catch {
       // Its problem shows beside the editor; the preview keeps the file as it was.
     }

@@ -1,0 +1,177 @@
+/**
+ * The descriptor set: the one place that says what the product runs on. The deployed files of screens/, with a studio
+ * publication's (or a draft's) files laid over them, each migrated to the current format with its shared parts written
+ * out; checked against the meta-schemas, each other, the contract and the lenders' and languages' own rules. The build
+ * (vite.config.ts, `npm run check`), the server (the live set, the studio's check and publish), the web app (a published
+ * set over its bundle) and the studio (its preview) all read a set here. Pure: the file system, the contract and the
+ * compiled validators are handed in (core/descriptors/screens.ts hands in Node's).
+ */
+import type { Fragments } from './fragments.ts';
+import { expandFragments, FragmentError, fragmentsUsed } from './fragments.ts';
+import { kindOfPath, nameOfPath, type DescriptorKind } from './kinds.ts';
+import { migrate, MigrationError } from './migrations.ts';
+import { describeErrors, quoted, type SchemaError } from './errors.ts';
+import { crossCheck, type CheckContext, type LoadedDescriptor } from './check.ts';
+import { lenderProblems } from '../lenders/lender-checks.ts';
+import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
+
+/** A file of a set as written. */
+export interface DescriptorFile {
+  /** 'screens/pages/home.json' */
+  file: string;
+  /** 'pages/home.json' */
+  relative: string;
+  kind: DescriptorKind | undefined;
+  text: string;
+}
+
+/** Documents by path under screens/: a publication's overlay, a draft, or the files a published set serves. */
+export type SetFiles = Readonly<Record<string, unknown>>;
+
+/** The files of a set with an overlay's in place of (or beside) them. */
+export function overlaid(files: readonly DescriptorFile[], overlay: SetFiles): DescriptorFile[] {
+  const byPath = new Map(files.map((file) => [file.relative, file]));
+  for (const [relative, doc] of Object.entries(overlay)) {
+    byPath.set(relative, { file: `screens/${relative}`, relative, kind: kindOfPath(relative), text: JSON.stringify(doc) });
+  }
+  return [...byPath.values()];
+}
+
+/** A descriptor as the engine reads it: in the current format, its shared parts written out. Throws what it cannot read. */
+export function engineDoc<T = Record<string, unknown>>(kind: DescriptorKind, doc: unknown, fragments: Fragments): T {
+  const current = migrate<T>(kind, doc).doc;
+  return kind === 'fragments' ? current : expandFragments(current, fragments);
+}
+
+/** The shared parts a set's files define. */
+export function setFragments(files: readonly DescriptorFile[]): Fragments {
+  const file = files.find((f) => f.kind === 'fragments');
+  return file ? migrate<{ fragments: Fragments }>('fragments', JSON.parse(file.text)).doc.fragments : {};
+}
+
+/** Every file of a checked set as the engine reads it, by path under screens/ (the shared parts' file is in the others). */
+export function engineDocs(files: readonly DescriptorFile[]): Map<string, unknown> {
+  const fragments = setFragments(files);
+  const out = new Map<string, unknown>();
+  for (const file of files) if (file.kind && file.kind !== 'fragments') out.set(file.relative, engineDoc(file.kind, JSON.parse(file.text), fragments));
+  return out;
+}
+
+type Validator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
+export type ValidatorSet = Record<string, Validator>;
+
+/** What a set is checked against: the meta-schemas' compiled validators, the contract, the forms the web app was built with. */
+export interface SetChecks {
+  validators: ValidatorSet;
+  context: CheckContext;
+  /** The form schemas the web app has validators for; a set that names another needs a deployment. Unchecked if absent. */
+  builtForms?: ReadonlySet<string>;
+}
+
+export interface DescriptorReport {
+  descriptors: LoadedDescriptor[];
+  errors: string[];
+  /** Files in an older format, migrated in memory. */
+  migrated: Array<{ file: string; from: number; to: number }>;
+}
+
+/** Validates one migrated, expanded descriptor against its meta-schema; screens by their kind for precise errors. */
+export function validateDescriptor(validators: ValidatorSet, file: string, kind: DescriptorKind, doc: Record<string, unknown>): string[] {
+  let validator = validators[kind];
+  if (kind === 'screen') {
+    const screenKind = typeof doc.kind === 'string' ? doc.kind : '';
+    validator = validators[`screen_${screenKind}`];
+    if (!validator) return [`${file}#/kind: must be one of ${Object.keys(validators).filter((k) => k.startsWith('screen_')).map((k) => JSON.stringify(k.slice(7))).join(', ')}`];
+  }
+  if (!validator) return [`${file}: no validator for ${kind} descriptors (run npm run codegen)`];
+  return validator(doc) ? [] : describeErrors(file, validator.errors ?? []);
+}
+
+/**
+ * Reads and checks a whole set: each file parsed, migrated, expanded and validated; then, if every file passed, the
+ * names against each other and the contract, each lender's and brand's own rules, and the forms the web app can show.
+ */
+export function checkSet(files: readonly DescriptorFile[], checks: SetChecks): DescriptorReport {
+  const errors: string[] = [];
+  const descriptors: LoadedDescriptor[] = [];
+  const migrated: DescriptorReport['migrated'] = [];
+  // The shared parts come first: every other descriptor is checked with its uses written out.
+  const ordered = [...files.filter((f) => f.kind === 'fragments'), ...files.filter((f) => f.kind !== 'fragments')];
+  let fragments: Fragments = {};
+  const used = new Set<string>();
+  for (const entry of ordered) {
+    if (!entry.kind) {
+      errors.push(`${entry.file}: not a known descriptor place (routes.json, menus.json, layouts.json, conditions.json, pages/, dialogs/, brands/, lenders/)`);
+      continue;
+    }
+    let doc: Record<string, unknown>;
+    try {
+      const result = migrate(entry.kind, JSON.parse(entry.text));
+      if (result.from !== result.to) migrated.push({ file: entry.file, from: result.from, to: result.to });
+      if (entry.kind !== 'fragments') fragmentsUsed(result.doc, fragments, used);
+      doc = engineDoc(entry.kind, result.doc, fragments);
+    } catch (error) {
+      const problem = readProblem(entry.file, error);
+      if (problem === undefined) throw error;
+      errors.push(problem);
+      continue;
+    }
+    const own = validateDescriptor(checks.validators, entry.file, entry.kind, doc);
+    errors.push(...own);
+    if (own.length) continue;
+    if (entry.kind === 'fragments') fragments = (doc as { fragments: Fragments }).fragments;
+    descriptors.push({ file: entry.file, kind: entry.kind, name: nameOfPath(entry.relative), doc });
+  }
+  const unused = Object.keys(fragments).filter((name) => !used.has(name));
+  if (unused.length) errors.push(`screens/fragments.json: ${unused.map(quoted).join(', ')} used by no descriptor`);
+  if (errors.length === 0) errors.push(...crossCheck(descriptors, checks.context), ...ownRules(descriptors, checks));
+  return { descriptors, errors, migrated };
+}
+
+/** Why a file cannot be read, in words with its place; undefined for an error that is not the file's. */
+function readProblem(file: string, error: unknown): string | undefined {
+  if (error instanceof SyntaxError) return `${file}: not valid JSON (${error.message})`;
+  if (error instanceof MigrationError) return `${file}#/format: ${error.message}`;
+  if (error instanceof FragmentError) return `${file}#${error.pointer}: ${error.message}`;
+  return undefined;
+}
+
+/** What each kind of file must also be, as its reader on the server holds it: lenders, brands' hosts, new forms. */
+function ownRules(descriptors: readonly LoadedDescriptor[], checks: SetChecks): string[] {
+  return descriptors.flatMap((d) => {
+    if (d.kind === 'lender') {
+      const problems = lenderProblems(d.file, d.doc as unknown as LenderDescriptor);
+      return problems.length ? [`${d.file}: ${problems.join('; ')}`] : [];
+    }
+    if (d.kind === 'brand') {
+      return ((d.doc.hosts ?? []) as string[]).flatMap((host, i) => {
+        const problem = checks.context.hostPatternProblem(host);
+        return problem ? [`${d.file}#/hosts/${i}: ${problem}`] : [];
+      });
+    }
+    const schema = d.kind === 'screen' && d.doc.kind === 'form' ? d.doc.schema : undefined;
+    if (checks.builtForms && typeof schema === 'string' && !checks.builtForms.has(schema)) {
+      return [`${d.file}#/schema: the web app has no form over ${quoted(schema)} yet; a form over a new schema takes a deployment`];
+    }
+    return [];
+  });
+}
+
+/**
+ * Descriptors named by a key (a brand's id, a lender's code): the deployed ones, with a publication's in place of or
+ * beside them.
+ */
+export function withPublished<T>(deployed: readonly T[], published: readonly T[], key: (doc: T) => string): T[] {
+  const byKey = new Map(deployed.map((doc) => [key(doc), doc]));
+  for (const doc of published) byKey.set(key(doc), doc);
+  return [...byKey.values()];
+}
+
+/** A set's files of a place ('brands', 'lenders', 'languages'): each file's name there and its document. */
+export function filesOf(files: SetFiles, place: string): { name: string; doc: unknown }[] {
+  const prefix = `${place}/`;
+  return Object.entries(files).flatMap(([path, doc]) => (path.startsWith(prefix) ? [{ name: path.slice(prefix.length), doc }] : []));
+}
+
+/** A file of a published set, or the deployed one it replaces: in the current format. */
+export const publishedOr = <T,>(files: SetFiles, path: string, deployed: unknown, kind: DescriptorKind): T => migrate<T>(kind, files[path] ?? deployed).doc;

@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
+import { readdirSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const shim = (file: string) => fileURLToPath(new URL(`./src/shims/${file}`, import.meta.url));
-const FRAGMENTS = 'screens/fragments.json';
+const FRAGMENTS = 'screens/fragments';
 
 /** A module id as a path from the package root, with forward slashes ('screens/lenders/ally.json'). */
 const fromRoot = (id: string) => relative(root, id.split('?')[0]!).split('\\').join('/');
@@ -60,8 +61,8 @@ function descriptorFilesForTheBrowser(): Plugin {
       const kind = kindOfPath(rel.slice('screens/'.length));
       if (!kind || kind === 'fragments') return null;
       const { readDescriptor } = await import('./core/descriptors/read.ts');
-      // A changed fragment reaches every file on its next load.
-      this.addWatchFile(fileURLToPath(new URL(`./${FRAGMENTS}`, import.meta.url)));
+      // A changed shared part reaches every file on its next load.
+      for (const name of readdirSync(fileURLToPath(new URL(`./${FRAGMENTS}`, import.meta.url)))) this.addWatchFile(fileURLToPath(new URL(`./${FRAGMENTS}/${name}`, import.meta.url)));
       const { forTheBrowser } = await import('./core/descriptors/browser-parts.ts');
       return { code: JSON.stringify(forTheBrowser(kind, readDescriptor<Record<string, unknown>>(kind, rel, code))), map: null };
     },

@@ -11,7 +11,7 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { enterPasscode, hashOf } from './support/borrower.ts';
+import { fillPrequal, hashOf, startAlone } from './support/borrower.ts';
 import { signIn } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -288,18 +288,16 @@ test("a patient-only state (New York, GBL §349-g): staff are offered only the p
   // Typing the address of the office-device form does not get round it: the server refuses what staff submit.
   await page.evaluate(() => (window.location.hash = '/app/prequal/0'));
   await expect(page.getByRole('heading', { name: 'Pre-qualify for financing' })).toBeVisible();
-  for (const [label, value] of [
-    ['First Name', 'Ana'], ['Last Name', 'Rivera'], ['Estimated Treatment Amount', '3000'], ['Street Address', '12 Lark St'], ['City', 'Albany'],
-    ['Zip Code', '12210'], ['Social Security Number', '123-45-6789'], ['Employer', 'Capital Region Transit'], ['Annual Income', '58000'],
-    ['Monthly Housing Payment', '1100'],
-  ]) await page.getByLabel(label!).fill(value!);
   await page.getByLabel('Mobile Phone').pressSequentially(freshPhone().replace(/\D/g, ''));
-  await page.getByLabel('Date of Birth').pressSequentially('04121984');
-  await page.getByLabel('State').selectOption({ label: 'New York' });
-  await page.getByLabel('Employment Status').selectOption({ label: 'Employed full time' });
-  await page.getByLabel('Residence').selectOption({ label: 'Rent' });
-  await page.getByRole('checkbox', { name: 'I agree to the terms and consent to a soft credit inquiry.' }).check();
-  await page.getByRole('checkbox', { name: 'I agree to receive disclosures and documents electronically (ESIGN Act).' }).check();
+  await fillPrequal(
+    page,
+    {
+      'First Name': 'Ana', 'Last Name': 'Rivera', 'Estimated Treatment Amount': '3000', 'Street Address': '12 Lark St', City: 'Albany', 'Zip Code': '12210',
+      'Social Security Number': '123-45-6789', Employer: 'Capital Region Transit', 'Annual Income': '58000', 'Monthly Housing Payment': '1100',
+    },
+    '04121984',
+    { State: 'New York', 'Employment Status': 'Employed full time', Residence: 'Rent' },
+  );
   const submitted = page.waitForResponse((r) => r.url().endsWith('/api/App/SubmitApp'));
   await page.getByRole('button', { name: 'See my offers' }).click();
   expect((await submitted).status()).toBe(403);
@@ -316,15 +314,7 @@ test("New York: staff hand the device, the patient applies alone on the office's
   await expect.poll(() => hashOf(page)).toBe('/landing/empiredental/start?handOver=1');
   expect((await handOver).status()).toBe(204);
   // The patient's part: their name, phone and amount, their consent, then the passcode texted to them.
-  const phone = freshPhone();
-  await page.getByLabel('First Name').fill('Ana');
-  await page.getByLabel('Last Name').fill('Rivera');
-  await page.getByRole('textbox', { name: 'Mobile Phone' }).pressSequentially(phone.replace(/\D/g, ''));
-  await page.getByLabel('Estimated Treatment Amount').fill('3000');
-  await page.getByRole('checkbox', { name: /^I agree to receive my passcode/ }).check();
-  await page.getByRole('button', { name: 'Send me a passcode' }).click();
-  await enterPasscode(page, phone);
-  await expect.poll(() => hashOf(page), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);
+  await startAlone(page, { first: 'Ana', last: 'Rivera', phone: freshPhone(), amount: '3000' });
   await expect(page.getByLabel('First Name')).toHaveValue('Ana');
   // The device is the patient's now: a staff screen asks for the staff password again (decision 0212).
   await page.evaluate(() => (window.location.hash = '/home'));

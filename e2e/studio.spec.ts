@@ -4,8 +4,8 @@
  * page that was already open shows them after navigating — no restart; a rollback restores them; a third brand, with
  * its own host, names, colours and words, is added the same way.
  */
-import { expect, test, type Page } from '@playwright/test';
-import { hashOf } from './support/borrower.ts';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { fillPrequal, hashOf, startAlone } from './support/borrower.ts';
 import { STUDIO_BRAND_HOST } from './support/brands.ts';
 import { signIn } from './support/session.ts';
 
@@ -354,12 +354,12 @@ test("a field that cannot take effect is not offered: a dialog's Submit → Labe
   await expect(submit.getByText("Not shown: the form's own buttons show instead")).toBeVisible();
   await expect(submit.getByRole('textbox', { name: 'Label' })).toHaveCount(0);
   await submit.getByRole('button', { name: "Go to the shared part 'cancelSaveButtons'" }).click();
-  await expect(owner.getByRole('heading', { level: 2, name: 'fragments.json' })).toBeVisible();
+  await expect(owner.getByRole('heading', { level: 2, name: 'fragments/actions.json' })).toBeVisible();
   await expect(owner.getByRole('group', { name: 'Cancel Save Buttons' })).toBeInViewport();
   // Where the shared part is used comes from the files themselves, each a way there.
   await owner.getByRole('group', { name: 'Cancel Save Buttons' }).getByRole('button', { name: 'Used in dialogs/app-note.json: Buttons' }).click();
   await expect(owner.getByRole('heading', { level: 2, name: 'dialogs/app-note.json' })).toBeVisible();
-  await expect(owner.getByText("The shared part 'cancelSaveButtons' (screens/fragments.json), the same in every file that uses it.")).toBeVisible();
+  await expect(owner.getByText("The shared part 'cancelSaveButtons' (screens/fragments/actions.json), the same in every file that uses it.")).toBeVisible();
 });
 
 test("a product owner's drafts last: undone and redone, saved as they type, there after a reload (decision 0274)", async ({ page: owner }) => {
@@ -410,14 +410,14 @@ test("a product owner tries a lender before publishing: a sample patient's offer
 test("a drafted mapping's problem shows at its place, and the lender as not available to the patient (issue 38)", async ({ page: owner }) => {
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
   // The lender service's answer read with a field it does not have: the shared mapping every such lender uses.
-  await owner.getByLabel('Find a file').fill('fragments');
-  await owner.getByRole('navigation', { name: 'Files' }).getByRole('button', { name: /^fragments\.json/ }).click();
+  await owner.getByLabel('Find a file').fill('fragments/lenders');
+  await owner.getByRole('navigation', { name: 'Files' }).getByRole('button', { name: /^fragments\/lenders\.json/ }).click();
   await owner.getByRole('tab', { name: 'JSON' }).click();
-  const json = owner.getByLabel('fragments.json as JSON');
+  const json = owner.getByLabel('fragments/lenders.json as JSON');
   const text = await json.inputValue();
   const status = text.indexOf('"response.body.status"', text.indexOf('"lenderServiceApplicationAnswer"'));
   expect(status).toBeGreaterThan(0);
-  // As pasted: typing 140 KB key by key (or Playwright's fill, which inserts it as typed text) takes minutes.
+  // As pasted: typing the file key by key (or Playwright's fill, which inserts it as typed text) takes long.
   await json.evaluate((area, value) => {
     Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(area, value);
     area.dispatchEvent(new Event('input', { bubbles: true }));
@@ -501,8 +501,42 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(found.getByRole('button', { name: /Español translation, languages\/es\.json/ })).toBeVisible();
 });
 
+/** A patient starts an application at START (whose heading is `title`) and pre-qualifies, on a device of their own; answers its id. */
+async function patientApplies(browser: Browser, baseURL: string | undefined, title: string): Promise<string> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL });
+  const patient = await context.newPage();
+  await patient.goto(`/#${START}`);
+  await expect(patient.getByRole('heading', { level: 1, name: title })).toBeVisible({ timeout: 20_000 });
+  const digits = String((Date.now() * 11) % 10_000_000).padStart(7, '0');
+  const phone = `(727) ${digits.slice(0, 3)}-${digits.slice(3)}`;
+  const appId = await startAlone(patient, { first: 'Nora', last: 'Pike', phone, amount: '3200' });
+  await fillPrequal(
+    patient,
+    { 'Street Address': '4100 Lamar Blvd', City: 'Austin', 'Zip Code': '78756', 'Social Security Number': '123-45-6789', Employer: 'Hill Country Builders', 'Annual Income': '60000', 'Monthly Housing Payment': '1200' },
+    '04121984',
+    { State: 'Texas', 'Employment Status': 'Employed full time', Residence: 'Rent' },
+  );
+  const submitted = patient.waitForResponse((r) => r.url().endsWith('/api/App/SubmitApp'));
+  await patient.getByRole('button', { name: 'See my offers' }).click();
+  expect((await submitted).status()).toBe(200);
+  await context.close();
+  return appId;
+}
+
+/** What the application's record says its borrower was shown, as a platform admin reads it. */
+async function pagesShown(browser: Browser, baseURL: string | undefined, appId: string): Promise<Locator> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, baseURL });
+  const admin = await context.newPage();
+  await signIn(admin, 'admin@demo.test');
+  await admin.evaluate((id) => (window.location.hash = `/admin/apps?search=${id}`), appId);
+  await admin.getByRole('row').filter({ hasText: appId }).getByRole('button', { name: 'View', exact: true }).click();
+  return admin.getByRole('dialog', { name: `Application #${appId}` }).getByText(/^(As deployed|Studio publication \d+)$/);
+}
+
 test("four eyes: a product owner asks for review, a second owner sees the change side by side, comments and approves, and it goes live (issue 41)", async ({ page: owner, browser, baseURL }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(360_000);
+  // A patient applies before the change: their record keeps the pages they read (decision 0289).
+  const before = await patientApplies(browser, baseURL, 'Apply for financing');
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
   await owner.getByLabel('Find a text you see').fill('Apply for financing');
   await owner.getByRole('list', { name: 'Places found' }).getByRole('button', { name: /pages\/landing-code-start\.json: Title$/ }).click();
@@ -536,6 +570,13 @@ test("four eyes: a product owner asks for review, a second owner sees the change
   await compare.getByRole('button', { name: 'Compare', exact: true }).click();
   await expect(compare.frameLocator(`iframe[title="Review ${id}: live now"]`).getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
   await expect(compare.frameLocator(`iframe[title="Review ${id}: with this change"]`).getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
+  // What differs is marked on each page, and listed in words.
+  await compare.getByRole('button', { name: 'Mark what differs' }).click();
+  const differs = compare.getByRole('status', { name: 'What differs' });
+  await expect(differs).toContainText("Only live now: 'Apply for financing'");
+  await expect(differs).toContainText("Only with this change: 'Apply for care financing'");
+  await expect(compare.frameLocator(`iframe[title="Review ${id}: with this change"]`).getByRole('heading', { level: 1, name: 'Apply for care financing' })).toHaveAttribute('data-studio-differs', '');
+  await expect(compare.frameLocator(`iframe[title="Review ${id}: live now"]`).getByRole('heading', { level: 1, name: 'Apply for financing' })).toHaveAttribute('data-studio-differs', '');
   await compare.getByRole('button', { name: 'Close the comparison' }).click();
   await review.getByLabel(`Comment on review ${id}`).fill('Clearer, thank you.');
   await review.getByRole('button', { name: 'Approve and publish' }).click();
@@ -544,15 +585,19 @@ test("four eyes: a product owner asks for review, a second owner sees the change
   await expect(review.getByText(/Theo Grant .*: Clearer, thank you\./)).toBeVisible();
   await secondContext.close();
 
-  // Live for a borrower; the history names who approved it. Then the deployed words again.
-  const borrowerContext = await browser.newContext({ ignoreHTTPSErrors: true });
-  const borrower = await borrowerContext.newPage();
-  await borrower.goto(`${baseURL}/#${START}`);
-  await expect(borrower.getByRole('heading', { level: 1, name: 'Apply for care financing' })).toBeVisible({ timeout: 20_000 });
-  await borrowerContext.close();
+  // Live for a borrower, who applies on it; the history names who approved it. Then the deployed words again.
+  const after = await patientApplies(browser, baseURL, 'Apply for care financing');
   await owner.reload();
   await owner.getByRole('tab', { name: 'History' }).click();
   await expect(owner.getByText(/approved by Theo Grant/).first()).toBeVisible({ timeout: 15_000 });
+  // The application started before the change still names the pages its borrower read, the files as deployed; the one
+  // started after it names the publication.
+  const shownBefore = await pagesShown(browser, baseURL, before);
+  await expect(shownBefore).toHaveText('As deployed', { timeout: 20_000 });
+  await shownBefore.page().context().close();
+  const shownAfter = await pagesShown(browser, baseURL, after);
+  await expect(shownAfter).toHaveText(/^Studio publication \d+$/, { timeout: 20_000 });
+  await shownAfter.page().context().close();
   await rollBackLast(owner);
 
   // Taken back, it can still be shown exactly as a borrower who acted on it read it (decision 0289).

@@ -9,8 +9,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadFirstPage } from './app/App.tsx';
-import { inPreview, startingSet } from './app/live-descriptors.ts';
-import { startPreviewVisitor } from './app/preview-visitor.ts';
+import { appMode } from './app/mode.ts';
 import { authPort, setAuthPort, signedOutAuthPort, type AuthPort } from './app/auth-port.ts';
 import { lazyAuthPort, needsAuthAtStart } from './app/lazy-auth.ts';
 import { session } from './app/session/store.ts';
@@ -26,7 +25,7 @@ const authModules = import.meta.glob<{ createAuthPort(): AuthPort | Promise<Auth
 
 async function start(): Promise<void> {
   // The descriptor set the page names (none: at once) — its fetch started with the page (decision 0228).
-  const set = await startingSet();
+  const { set, session: visitor } = await appMode.start();
   preloadFirstPage(set);
   // A visitor who reads another language sees their first screen in it (decision 0216).
   const query = addressQuery(window.location);
@@ -37,9 +36,9 @@ async function start(): Promise<void> {
   await session.ready;
   await language;
   // A preview shows the pages to the visitor the studio chose, with sample answers (decision 0229).
-  if (inPreview()) await startPreviewVisitor();
+  if (visitor) session.update(visitor);
   // A studio preview frame signs no one in: it shares the tab's storage with the studio's own sign-in.
-  const load = inPreview() ? undefined : authModules['./app/auth/port.ts'];
+  const load = appMode.signsIn ? authModules['./app/auth/port.ts'] : undefined;
   if (load) {
     const port = lazyAuthPort({
       load: async () => {
@@ -56,7 +55,7 @@ async function start(): Promise<void> {
     if (needsAuthAtStart(window.location.search, session.get().authenticated)) await port.ready();
   }
   // Spec §4 times out borrowers and anonymous visitors too, so the idle monitor starts for everyone, without MSAL.
-  if (!inPreview()) void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout(() => authPort().signOut()));
+  if (appMode.signsIn) void import('./app/auth/session-timeout.ts').then(({ startSessionTimeout }) => startSessionTimeout(() => authPort().signOut()));
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

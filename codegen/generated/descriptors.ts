@@ -742,13 +742,17 @@ export interface ConditionsDescriptor {
   };
 }
 /**
- * Shared parts: written once here and used by name in any other file — { "$use": "<name>" }, or { "$use": "<name>", "with": { "<param>": <value> } } for a part with parameters, which it reads as { "$param": "<param>" }. A change to a shared part shows in every file that uses it.
+ * Shared parts, grouped by kind in the files of fragments/: each written once and used by name in any other file — { "$use": "<name>" }, or { "$use": "<name>", "with": { "<param>": <value> } } for a part with parameters, which it reads as { "$param": "<param>" }. A change to a shared part shows in every file that uses it. A name is used once across all the files.
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "fragments".
  */
 export interface FragmentsDescriptor {
   format: FormatVersion;
+  /**
+   * What kind of parts this file holds.
+   */
+  description?: string;
   fragments: {
     [k: string]:
       | {

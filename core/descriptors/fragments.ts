@@ -1,5 +1,5 @@
 /**
- * Fragments (issue 18, docs/decisions/0224): a part written once in screens/fragments.json and used by name wherever
+ * Fragments (issue 18, docs/decisions/0224): a part written once in a file of screens/fragments/ and used by name wherever
  * a value goes — `{ "$use": "applicationId" }`, or with values for the fragment's parameters,
  * `{ "$use": "openApplication", "with": { "appId": { "var": "row.id" } } }`, which the fragment reads as
  * `{ "$param": "appId" }`. A fragment may use other fragments. Uses are replaced before a descriptor is validated, so
@@ -66,10 +66,10 @@ function parameter(node: Record<string, Json>, pointer: string, args: Record<str
 
 function use(node: Record<string, Json>, fragments: Fragments, pointer: string, args: Record<string, Json> | undefined, stack: string[]): Json {
   const { $use: name, with: given = {}, ...rest } = node;
-  if (typeof name !== 'string') throw new FragmentError(pointer, '$use names a fragment of screens/fragments.json');
+  if (typeof name !== 'string') throw new FragmentError(pointer, '$use names a fragment of screens/fragments/');
   if (Object.keys(rest).length) throw new FragmentError(pointer, `a use of ${quoted(name)} has only "$use" and "with" (found ${Object.keys(rest).map((k) => `"${shortened(k)}"`).join(', ')})`);
   const fragment = fragments[name];
-  if (!fragment) throw new FragmentError(pointer, `there is no fragment ${quoted(name)} in screens/fragments.json`);
+  if (!fragment) throw new FragmentError(pointer, `there is no fragment ${quoted(name)} in screens/fragments/`);
   if (stack.includes(name)) throw new FragmentError(pointer, `fragment ${quoted(name)} uses itself (${[...stack, name].map((n) => shortened(n)).join(' → ')})`);
   if (!isObject(given)) throw new FragmentError(pointerTo(pointer, 'with'), 'with gives the fragment\'s parameters by name');
   const params = fragment.params ?? [];

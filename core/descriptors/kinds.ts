@@ -9,7 +9,7 @@ export const DESCRIPTOR_KINDS: readonly DescriptorKind[] = ['routes', 'menus', '
 /** `relative` is the path under screens/ with forward slashes ('pages/home.json'); undefined for files that are not descriptors. */
 export function kindOfPath(relative: string): DescriptorKind | undefined {
   if (relative.startsWith('_meta/')) return undefined;
-  const fixed: Record<string, DescriptorKind> = { 'routes.json': 'routes', 'menus.json': 'menus', 'layouts.json': 'layouts', 'conditions.json': 'conditions', 'states.json': 'states', 'fragments.json': 'fragments' };
+  const fixed: Record<string, DescriptorKind> = { 'routes.json': 'routes', 'menus.json': 'menus', 'layouts.json': 'layouts', 'conditions.json': 'conditions', 'states.json': 'states' };
   if (fixed[relative]) return fixed[relative];
   const [folder, file, ...rest] = relative.split('/');
   if (rest.length || !file?.endsWith('.json')) return undefined;
@@ -17,6 +17,7 @@ export function kindOfPath(relative: string): DescriptorKind | undefined {
   if (folder === 'brands') return 'brand';
   if (folder === 'lenders') return 'lender';
   if (folder === 'languages') return 'language';
+  if (folder === 'fragments') return 'fragments';
   return undefined;
 }
 

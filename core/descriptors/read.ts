@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ROOT } from '../contract/documents.ts';
 import { kindOfPath, type DescriptorKind } from './kinds.ts';
@@ -12,15 +12,19 @@ export class DescriptorFileError extends Error {}
 
 let cached: { text: string; fragments: Fragments } | undefined;
 
-/** screens/fragments.json, like the other descriptor files part of the deployment; read again when it changed. */
+/** The shared parts of screens/fragments/, like the other descriptor files part of the deployment; read again when one changed. */
 function screenFragments(): Fragments {
-  const file = join(ROOT, 'screens', 'fragments.json');
-  const text = readFileSync(file, 'utf8');
+  const dir = join(ROOT, 'screens', 'fragments');
+  const files = readdirSync(dir).filter((name) => name.endsWith('.json')).sort().map((name) => ({ file: join(dir, name), text: readFileSync(join(dir, name), 'utf8') }));
+  const text = files.map((f) => f.text).join('\n');
   if (cached?.text !== text) {
-    const doc = readDescriptor<{ fragments: Fragments }>('fragments', file, text);
     const validate = metaValidator('fragments.schema.json');
-    if (!validate(doc)) throw new DescriptorFileError(`${file}: does not match screens/_meta/fragments.schema.json: ${metaErrors(validate)}`);
-    cached = { text, fragments: doc.fragments };
+    const docs = files.map(({ file, text: own }) => {
+      const doc = readDescriptor<{ fragments: Fragments }>('fragments', file, own);
+      if (!validate(doc)) throw new DescriptorFileError(`${file}: does not match screens/_meta/fragments.schema.json: ${metaErrors(validate)}`);
+      return doc.fragments;
+    });
+    cached = { text, fragments: Object.assign({}, ...docs) as Fragments };
   }
   return cached.fragments;
 }

@@ -2,17 +2,19 @@
  * The descriptor set: the one place that says what the product runs on. The deployed files of screens/, with a studio
  * publication's (or a draft's) files laid over them, each migrated to the current format with its shared parts written
  * out; checked against the meta-schemas, each other, the contract and the lenders' and languages' own rules. The build
- * (vite.config.ts, `npm run check`), the server (the live set, the studio's check and publish), the web app (a published
- * set over its bundle) and the studio (its preview) all read a set here. Pure: the file system, the contract and the
- * compiled validators are handed in (core/descriptors/screens.ts hands in Node's).
+ * (vite.config.ts, `npm run check`), the server (the live set, its readers, the studio's check and publish) and the
+ * studio (its preview) read a set here. The web app runs on a set read and checked so, and only takes a published set's
+ * files in place of its bundle's (./overlay.ts). Pure: the file system, the contract and the compiled validators are
+ * handed in (core/descriptors/screens.ts hands in Node's).
  */
 import type { Fragments } from './fragments.ts';
 import { expandFragments, FragmentError, fragmentsUsed } from './fragments.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from './kinds.ts';
 import { migrate, MigrationError } from './migrations.ts';
-import { describeErrors, quoted, type SchemaError } from './errors.ts';
+import { describeErrors, pointerSegment, quoted, type SchemaError } from './errors.ts';
 import { crossCheck, type CheckContext, type LoadedDescriptor } from './check.ts';
 import { lenderProblems } from '../lenders/lender-checks.ts';
+import type { SetFiles } from './overlay.ts';
 import type { LenderDescriptor } from '../../codegen/generated/descriptors.ts';
 
 /** A file of a set as written. */
@@ -25,16 +27,41 @@ export interface DescriptorFile {
   text: string;
 }
 
-/** Documents by path under screens/: a publication's overlay, a draft, or the files a published set serves. */
-export type SetFiles = Readonly<Record<string, unknown>>;
 
 /** The files of a set with an overlay's in place of (or beside) them. */
 export function overlaid(files: readonly DescriptorFile[], overlay: SetFiles): DescriptorFile[] {
   const byPath = new Map(files.map((file) => [file.relative, file]));
-  for (const [relative, doc] of Object.entries(overlay)) {
+  for (const [relative, doc] of Object.entries(splitSharedParts(files, overlay))) {
     byPath.set(relative, { file: `screens/${relative}`, relative, kind: kindOfPath(relative), text: JSON.stringify(doc) });
   }
   return [...byPath.values()];
+}
+
+/** Where the shared parts were one file, before they were grouped by kind in fragments/ (decision 0290). */
+const ONE_FILE = 'fragments.json';
+/** Where a part goes that the one file had and no file of fragments/ has. */
+const ADDED_PARTS = 'fragments/added.json';
+
+/**
+ * An overlay written when the shared parts were one file (a publication, a review or a draft kept from then), with
+ * that file's parts in the files of fragments/ that hold them now: each file as the one file had its parts, a part it
+ * no longer had left out, a part no file holds in fragments/added.json.
+ */
+function splitSharedParts(files: readonly DescriptorFile[], overlay: SetFiles): SetFiles {
+  const one = overlay[ONE_FILE] as { format?: number; fragments?: Fragments } | undefined;
+  if (!one) return overlay;
+  const { [ONE_FILE]: _, ...rest } = overlay;
+  const parts = { ...(one.fragments ?? {}) };
+  const split: Record<string, unknown> = { ...rest };
+  for (const file of files) {
+    if (file.kind !== 'fragments') continue;
+    const doc = JSON.parse(file.text) as { fragments: Fragments };
+    const kept = Object.keys(doc.fragments).filter((name) => name in parts);
+    split[file.relative] = { ...doc, fragments: Object.fromEntries(kept.map((name) => [name, parts[name]])) };
+    for (const name of kept) delete parts[name];
+  }
+  if (Object.keys(parts).length) split[ADDED_PARTS] = { format: one.format ?? 1, description: 'Shared parts added in the studio.', fragments: parts };
+  return split;
 }
 
 /** A descriptor as the engine reads it: in the current format, its shared parts written out. Throws what it cannot read. */
@@ -43,10 +70,10 @@ export function engineDoc<T = Record<string, unknown>>(kind: DescriptorKind, doc
   return kind === 'fragments' ? current : expandFragments(current, fragments);
 }
 
-/** The shared parts a set's files define. */
+/** The shared parts a set's files define (the files of fragments/, together). */
 export function setFragments(files: readonly DescriptorFile[]): Fragments {
-  const file = files.find((f) => f.kind === 'fragments');
-  return file ? migrate<{ fragments: Fragments }>('fragments', JSON.parse(file.text)).doc.fragments : {};
+  const parts = files.filter((f) => f.kind === 'fragments').map((f) => migrate<{ fragments: Fragments }>('fragments', JSON.parse(f.text)).doc.fragments);
+  return Object.assign({}, ...parts) as Fragments;
 }
 
 /** Every file of a checked set as the engine reads it, by path under screens/ (the shared parts' file is in the others). */
@@ -97,7 +124,9 @@ export function checkSet(files: readonly DescriptorFile[], checks: SetChecks): D
   const migrated: DescriptorReport['migrated'] = [];
   // The shared parts come first: every other descriptor is checked with its uses written out.
   const ordered = [...files.filter((f) => f.kind === 'fragments'), ...files.filter((f) => f.kind !== 'fragments')];
-  let fragments: Fragments = {};
+  const fragments: Fragments = {};
+  /** Which file holds each shared part. */
+  const holder = new Map<string, string>();
   const used = new Set<string>();
   for (const entry of ordered) {
     if (!entry.kind) {
@@ -119,13 +148,25 @@ export function checkSet(files: readonly DescriptorFile[], checks: SetChecks): D
     const own = validateDescriptor(checks.validators, entry.file, entry.kind, doc);
     errors.push(...own);
     if (own.length) continue;
-    if (entry.kind === 'fragments') fragments = (doc as { fragments: Fragments }).fragments;
+    if (entry.kind === 'fragments') errors.push(...holdParts(entry.file, (doc as { fragments: Fragments }).fragments, fragments, holder));
     descriptors.push({ file: entry.file, kind: entry.kind, name: nameOfPath(entry.relative), doc });
   }
-  const unused = Object.keys(fragments).filter((name) => !used.has(name));
-  if (unused.length) errors.push(`screens/fragments.json: ${unused.map(quoted).join(', ')} used by no descriptor`);
+  const unused = new Map<string, string[]>();
+  for (const name of Object.keys(fragments)) if (!used.has(name)) unused.set(holder.get(name)!, [...(unused.get(holder.get(name)!) ?? []), name]);
+  for (const [file, names] of unused) errors.push(`${file}: ${names.map(quoted).join(', ')} used by no descriptor`);
   if (errors.length === 0) errors.push(...crossCheck(descriptors, checks.context), ...ownRules(descriptors, checks));
   return { descriptors, errors, migrated };
+}
+
+/** Takes a file's shared parts into the set's; a name another file holds already is refused there. */
+function holdParts(file: string, parts: Fragments, into: Fragments, holder: Map<string, string>): string[] {
+  return Object.entries(parts).flatMap(([name, part]) => {
+    const other = holder.get(name);
+    if (other) return [`${file}#/fragments/${pointerSegment(name)}: the shared part ${quoted(name)} is already in ${other}`];
+    holder.set(name, file);
+    into[name] = part;
+    return [];
+  });
 }
 
 /** Why a file cannot be read, in words with its place; undefined for an error that is not the file's. */
@@ -156,22 +197,3 @@ function ownRules(descriptors: readonly LoadedDescriptor[], checks: SetChecks): 
     return [];
   });
 }
-
-/**
- * Descriptors named by a key (a brand's id, a lender's code): the deployed ones, with a publication's in place of or
- * beside them.
- */
-export function withPublished<T>(deployed: readonly T[], published: readonly T[], key: (doc: T) => string): T[] {
-  const byKey = new Map(deployed.map((doc) => [key(doc), doc]));
-  for (const doc of published) byKey.set(key(doc), doc);
-  return [...byKey.values()];
-}
-
-/** A set's files of a place ('brands', 'lenders', 'languages'): each file's name there and its document. */
-export function filesOf(files: SetFiles, place: string): { name: string; doc: unknown }[] {
-  const prefix = `${place}/`;
-  return Object.entries(files).flatMap(([path, doc]) => (path.startsWith(prefix) ? [{ name: path.slice(prefix.length), doc }] : []));
-}
-
-/** A file of a published set, or the deployed one it replaces: in the current format. */
-export const publishedOr = <T,>(files: SetFiles, path: string, deployed: unknown, kind: DescriptorKind): T => migrate<T>(kind, files[path] ?? deployed).doc;

@@ -35,3 +35,31 @@ export async function enterPasscode(page: Page, to: string): Promise<void> {
   await page.keyboard.type(code);
   await dialog.getByRole('button', { name: 'Continue' }).click();
 }
+
+/**
+ * Fills the pre-qualification form: text fields by their labels, the date of birth key by key (MMDDYYYY), the choices
+ * by their words, and its two consents.
+ */
+export async function fillPrequal(page: Page, texts: Record<string, string>, dob: string, choices: Record<string, string>): Promise<void> {
+  for (const [label, value] of Object.entries(texts)) await page.getByLabel(label).fill(value);
+  await page.getByLabel('Date of Birth').pressSequentially(dob);
+  for (const [label, value] of Object.entries(choices)) await page.getByLabel(label).selectOption({ label: value });
+  await page.getByRole('checkbox', { name: 'I agree to the terms and consent to a soft credit inquiry.' }).check();
+  await page.getByRole('checkbox', { name: 'I agree to receive disclosures and documents electronically (ESIGN Act).' }).check();
+}
+
+/**
+ * A patient's start on an office's page (/landing/{code}/start): their name, phone and amount, their consent, then the
+ * passcode texted to them; they land on their pre-qualification form. Answers the application's id.
+ */
+export async function startAlone(page: Page, patient: { first: string; last: string; phone: string; amount: string }): Promise<string> {
+  await page.getByLabel('First Name').fill(patient.first);
+  await page.getByLabel('Last Name').fill(patient.last);
+  await page.getByRole('textbox', { name: 'Mobile Phone' }).pressSequentially(patient.phone.replace(/\D/g, ''));
+  await page.getByLabel('Estimated Treatment Amount').fill(patient.amount);
+  await page.getByRole('checkbox', { name: /^I agree to receive my passcode/ }).check();
+  await page.getByRole('button', { name: 'Send me a passcode' }).click();
+  await enterPasscode(page, patient.phone);
+  await expect.poll(() => hashOf(page), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);
+  return hashOf(page).split('/').pop()!;
+}

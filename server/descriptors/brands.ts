@@ -5,7 +5,7 @@ import { brandName, chooseBrand } from '../../core/brand.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { perLiveSet } from './live.ts';
-import { filesOf, withPublished } from '../../core/descriptors/set.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
 
 /**

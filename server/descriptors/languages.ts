@@ -6,7 +6,7 @@ import { quoted } from '../../core/descriptors/errors.ts';
 import { ROOT } from '../../core/contract/documents.ts';
 import { DescriptorFileError, readDescriptor } from '../../core/descriptors/read.ts';
 import { metaErrors, metaValidator } from '../../core/descriptors/meta.ts';
-import { filesOf, withPublished } from '../../core/descriptors/set.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { perLiveSet } from './live.ts';
 

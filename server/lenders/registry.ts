@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { loadLenderFiles, parseLenderFile, type LenderDescriptor } from '../../core/lenders/descriptor.ts';
 import { perLiveSet } from '../descriptors/live.ts';
 import { SCREENS } from '../../core/descriptors/screens.ts';
-import { filesOf, withPublished } from '../../core/descriptors/set.ts';
+import { filesOf, withPublished } from '../../core/descriptors/overlay.ts';
 import { sandboxAdapter, sandboxSiteUrl } from './sandbox.ts';
 import type { LenderAdapter } from './types.ts';
 import { httpAdapter, type LenderLog } from './http/adapter.ts';

@@ -18,9 +18,9 @@ import { flagsOf } from '../engine/context.ts';
 import { brandName, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
 import { brandsOf, engineDescriptors, screenLoader } from './descriptors.ts';
-import { askIfQuiet, BUILT_SET, inPreview, onLiveSet, reportRenderError, showing, type DescriptorSet } from './live-descriptors.ts';
+import { BUILT_SET, type DescriptorSet } from './live-descriptors.ts';
+import { appMode } from './mode.ts';
 import { session } from './session/store.ts';
-import { tabStorage } from './tab-storage.ts';
 import { authPort } from './auth-port.ts';
 import { callOperation, downloadOperation, readsOnly } from './api/client.ts';
 import { refusalOf } from './api/problem.ts';
@@ -61,8 +61,8 @@ function useFlags(): Record<string, boolean> {
 
 /** The app's services to the engine, for a descriptor set; the brand is chosen by the address. */
 function createServices(set: DescriptorSet): EngineServices {
-  showing(set);
-  const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, tabStorage));
+  appMode.showing(set);
+  const brand = chooseBrand(brandsOf(set.files), window.location.hostname, requestedBrand(window.location, appMode.tabStorage));
   const query = addressQuery(window.location);
   return {
     descriptors: engineDescriptors(set.files),
@@ -112,8 +112,8 @@ function useLiveServices(): [EngineServices, () => void] {
   const asking = useRef(0);
   useEffect(
     () =>
-      onLiveSet((set) => {
-        if (!inPreview() && Date.now() - asking.current >= ASK_WINDOW_MS) pending.current = set;
+      appMode.onNewSet((set) => {
+        if (appMode.newSetWaits && Date.now() - asking.current >= ASK_WINDOW_MS) pending.current = set;
         // Always in a transition: an update outside one that suspends (every load is per engine) hides the page drawn
         // and shows it again, and @rjsf's form shown again keeps the labels of the set before (it takes new props on
         // an update, not when it reappears).
@@ -139,7 +139,7 @@ function useLiveServices(): [EngineServices, () => void] {
   const navigated = useCallback(() => {
     if (takePending()) return;
     asking.current = Date.now();
-    askIfQuiet();
+    appMode.navigated();
   }, [takePending]);
   return [services, navigated];
 }
@@ -165,7 +165,7 @@ export function App() {
   // What the server said in the language before (texts, answers) is asked for again in the new one.
   useEffect(() => onLanguageChange(() => void queryClient.invalidateQueries()), [queryClient]);
   // The office's events refresh what they change on the open page (issue 39: live screens).
-  useEffect(() => (inPreview() ? undefined : followOfficeEvents(queryClient)), [queryClient]);
+  useEffect(() => (appMode.signsIn ? followOfficeEvents(queryClient) : undefined), [queryClient]);
   const [services, takeLiveSet] = useLiveServices();
   const system = useMemo(() => createTheme(services.brand.descriptor.palette), [services]);
   return (
@@ -173,7 +173,7 @@ export function App() {
       <QueryClientProvider client={queryClient}>
         <EngineContext.Provider value={services}>
           {/* The toaster sits in the router: a toast ends with its page (Toaster.tsx). */}
-          <EngineRouter onChunkError={handleChunkError} onNavigate={takeLiveSet} onRenderError={inPreview() ? reportRenderError : undefined}>
+          <EngineRouter onChunkError={handleChunkError} onNavigate={takeLiveSet} onRenderError={appMode.onRenderError}>
             <LazyToaster />
           </EngineRouter>
           <ProgressOverlay />

@@ -2,7 +2,7 @@
  * spec §8: a failed load of a route chunk (typically after a deploy replaced the files) triggers one full page
  * reload, at most once per 60 s; within that window the error page shows instead. Pure core but for handleChunkError.
  */
-import { tabStorage } from './tab-storage.ts';
+import { appMode } from './mode.ts';
 
 export const RELOAD_GUARD_MS = 60_000;
 export const RELOAD_KEY = 'pos.chunkReloadAt';
@@ -23,5 +23,5 @@ export function reloadOnce(storage: Pick<Storage, 'getItem' | 'setItem'> | undef
 
 export function handleChunkError(error: unknown): boolean {
   if (!isChunkError(error)) return false;
-  return reloadOnce(tabStorage, Date.now(), () => window.location.reload());
+  return reloadOnce(appMode.tabStorage, Date.now(), () => window.location.reload());
 }

@@ -8,7 +8,7 @@ import type {
   BrandDescriptor, ConditionsDescriptor, LayoutsDescriptor, LenderDescriptor, MenusDescriptor, RoutesDescriptor, ScreenDescriptor,
 } from '../../codegen/generated/descriptors.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
-import { filesOf, publishedOr, withPublished, type SetFiles } from '../../core/descriptors/set.ts';
+import { filesOf, publishedOr, withPublished, type SetFiles } from '../../core/descriptors/overlay.ts';
 import { buildRouteTable } from '../engine/routing.ts';
 import type { EngineDescriptors } from '../engine/services.ts';
 import routesJson from '../../screens/routes.json';

@@ -8,8 +8,8 @@ import { languageOf, negotiate } from '../../core/i18n.ts';
 import { languageIndex } from '../../codegen/generated/languages.ts';
 import { migrate } from '../../core/descriptors/migrations.ts';
 import { currentLanguage, setLanguage, SOURCE_LANGUAGE } from '../../core/current-language.ts';
-import { filesOf, withPublished, type SetFiles } from '../../core/descriptors/set.ts';
-import { tabStorage } from './tab-storage.ts';
+import { filesOf, withPublished, type SetFiles } from '../../core/descriptors/overlay.ts';
+import { appMode } from './mode.ts';
 import { TAB_KEYS } from '../../core/tab-keys.ts';
 
 const files = import.meta.glob<unknown>('../../screens/languages/*.json', { import: 'default' });
@@ -24,7 +24,7 @@ export const languagesOf = (set: SetFiles): readonly Pick<LanguageDescriptor, 'l
 
 const KEY = TAB_KEYS.language;
 
-const stored = (): string | null => tabStorage?.getItem(KEY) ?? null;
+const stored = (): string | null => appMode.tabStorage?.getItem(KEY) ?? null;
 
 /** The language to start in: the one chosen on this device, a link's `lang`, or the browser's. */
 export function startingLocale(query: Record<string, string>, browser: readonly string[], set: SetFiles): string {
@@ -59,7 +59,7 @@ export async function chooseLanguage(locale: string, remember: boolean, set: Set
   else if (!(await take(locale, set))) return;
   if (!remember) return;
   try {
-    tabStorage?.setItem(KEY, locale);
+    appMode.tabStorage?.setItem(KEY, locale);
   } catch {
     // A browser that stores nothing still shows the language for this visit.
   }

@@ -1,9 +1,7 @@
 /**
- * Where the app keeps what lasts for the tab (the brand asked for, the language chosen, the chunk-reload guard), chosen
- * once at start (issue 37). A studio preview is a same-origin frame, and a frame shares its tab's sessionStorage: what
- * the preview kept would be the owner's own after a reload. A preview keeps it in the frame's memory instead.
+ * The places the app can keep what lasts for the tab (the brand asked for, the language chosen, the chunk-reload
+ * guard); the page's mode (./mode.ts) chooses one at start.
  */
-import { inPreview } from './live-descriptors.ts';
 
 /** A Storage that lives as long as the page that made it. */
 export function memoryStorage(): Storage {
@@ -20,7 +18,7 @@ export function memoryStorage(): Storage {
   };
 }
 
-function sessionStorageOrNone(): Storage | undefined {
+export function sessionStorageOrNone(): Storage | undefined {
   try {
     return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
   } catch {
@@ -28,5 +26,3 @@ function sessionStorageOrNone(): Storage | undefined {
     return undefined;
   }
 }
-
-export const tabStorage: Storage | undefined = inPreview() ? memoryStorage() : sessionStorageOrNone();

@@ -42,7 +42,7 @@ describe('the studio (decision 0228)', () => {
     expect(all.files.find((f) => f.path === 'brands/smile.json')).toMatchObject({ kind: 'brand', published: false });
     expect(all.files.find((f) => f.path === 'lenders/powerpay.json')).toMatchObject({ kind: 'lender' });
     expect(all.files.find((f) => f.path === 'states.json')).toMatchObject({ kind: 'states' });
-    expect(all.files.find((f) => f.path === 'fragments.json')).toMatchObject({ kind: 'fragments' });
+    expect(all.files.filter((f) => f.kind === 'fragments').map((f) => f.path)).toEqual(expect.arrayContaining(['fragments/actions.json', 'fragments/fields.json', 'fragments/lenders.json']));
   });
 
   it('checks a draft as the build does, naming the file and the place', async () => {
@@ -89,7 +89,7 @@ describe('the studio (decision 0228)', () => {
       return errors;
     };
     // A name is quoted shortened; the place, a JSON pointer, keeps its short keys whole.
-    expect((await check({ ...page, title: { $use: long } }))[0]).toMatch(/^screens\/pages\/error\.json#\/title: there is no fragment 'x{40,80}…' in screens\/fragments\.json$/);
+    expect((await check({ ...page, title: { $use: long } }))[0]).toMatch(/^screens\/pages\/error\.json#\/title: there is no fragment 'x{40,80}…' in screens\/fragments\/$/);
     expect((await check({ ...page, [long]: true })).join()).toMatch(/^screens\/pages\/error\.json#\/x{40,80}…: is not an allowed property/);
     // A place nested deep under long keys is still a long pointer: the message is cut to the answer's length.
     const deep = Array.from({ length: 50 }, (_, i) => `${i}`.padEnd(60, 'k')).reduceRight<unknown>((inner, key) => ({ [key]: inner }), { $use: 'nope' });
@@ -275,12 +275,13 @@ describe('the studio (decision 0228)', () => {
     const rule = { patientOnlyApplication: true, source: 'A rule published for this test' };
     const routes = docOf(all, 'routes.json') as { routes: Array<{ name?: string; path?: string }> };
     const moved = { ...routes, routes: routes.routes.map((route) => (route.name === 'app-prequal-nomatch' ? { ...route, path: '/app/prequal/no-match' } : route)) };
-    const fragments = docOf(all, 'fragments.json') as { fragments: Record<string, { value: Record<string, unknown> }> };
-    const parts = structuredClone(fragments);
-    parts.fragments.cancelButton!.value.label = 'Close';
-    parts.fragments.sandboxCounterRule!.value.approvedAmount = 2_000;
+    type Parts = { fragments: Record<string, { value: Record<string, unknown> }> };
+    const actions = structuredClone(docOf(all, 'fragments/actions.json') as Parts);
+    const lenderParts = structuredClone(docOf(all, 'fragments/lenders.json') as Parts);
+    actions.fragments.cancelButton!.value.label = 'Close';
+    lenderParts.fragments.sandboxCounterRule!.value.approvedAmount = 2_000;
     const published = await call(PRODUCT_OWNER, 'POST', '/api/Studio/Publish', {
-      files: { 'states.json': { ...states, states: { ...states.states, [office!.state!]: rule } }, 'routes.json': moved, 'fragments.json': parts },
+      files: { 'states.json': { ...states, states: { ...states.states, [office!.state!]: rule } }, 'routes.json': moved, 'fragments/actions.json': actions, 'fragments/lenders.json': lenderParts },
       note: 'Patient-only here, a plainer address, Close and a larger counteroffer',
     });
     expect(published.statusCode, published.body).toBe(200);
@@ -297,7 +298,7 @@ describe('the studio (decision 0228)', () => {
     expect(set.files).toHaveProperty(['lenders/powerpay.json']);
     // A visitor's browser gets the lender's pages, not how the server speaks to it or plays it.
     for (const part of ['sandbox', 'http', 'adapter', 'eligibility']) expect(set.files['lenders/powerpay.json']).not.toHaveProperty([part]);
-    expect(set.files).not.toHaveProperty(['fragments.json']);
+    expect(Object.keys(set.files).filter((path) => path.startsWith('fragments/'))).toEqual([]);
 
     expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'The deployed rules' })).statusCode).toBe(200);
     expect((await info()).patientOnlyApplication).toBe(false);

@@ -32,7 +32,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const fragments = () => JSON.parse(readFileSync(new URL('../../screens/fragments.json', import.meta.url), 'utf8')) as { fragments: Record<string, { value: Record<string, unknown> }> };
+const fragments = () => JSON.parse(readFileSync(new URL('../../screens/fragments/lenders.json', import.meta.url), 'utf8')) as { fragments: Record<string, { value: Record<string, unknown> }> };
 
 describe("the studio's Try it, against the lender service", () => {
   it('sends the sample applicant to the lender over HTTP and answers the mapped offers', async () => {
@@ -69,7 +69,7 @@ describe("the studio's Try it, against the lender service", () => {
   it("shows a drafted mapping's problem at its place, and the lender as unavailable for that patient", async () => {
     const draft = fragments();
     draft.fragments.lenderServiceApplicationAnswer!.value.status = { var: 'response.body.state' };
-    const result = await tryLender(services, { files: { 'fragments.json': draft }, code: 'ally', sample: 'Approve', amount: 4500 });
+    const result = await tryLender(services, { files: { 'fragments/lenders.json': draft }, code: 'ally', sample: 'Approve', amount: 4500 });
     expect(result.decision).toBe('Error');
     expect(result.offers).toEqual([]);
     expect(result.problems).toEqual([{ operation: 'prequalify', place: '/http/operations/prequalify/answer/status', reason: expect.stringMatching(/^expected one of .*Approved/) }]);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { contractContext, listDescriptorFiles, loadValidators } from '../../core/descriptors/screens.ts';
-import { checkSet, engineDocs, overlaid, publishedOr, setFragments } from '../../core/descriptors/set.ts';
+import { checkSet, engineDocs, overlaid, setFragments } from '../../core/descriptors/set.ts';
+import { publishedOr } from '../../core/descriptors/overlay.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
 import { previewSet } from '../../src/app/studio/model.ts';
 import { builtExpanded, servedFiles } from '../../server/descriptors/live.ts';
@@ -55,7 +56,20 @@ describe('the descriptor set, read in one place (core/descriptors/set.ts)', () =
       expect.stringMatching(/^screens\/menus\.json: not valid JSON/),
       "screens/dialogs/confirm.json#: a use of 'nothingOfThatName' has only \"$use\" and \"with\" (found \"format\")",
       // The menus that use it could not be read.
-      "screens/fragments.json: 'logoutMenuItem' used by no descriptor",
+      "screens/fragments/pages.json: 'logoutMenuItem' used by no descriptor",
     ]);
+  });
+
+  it('reads an overlay kept from when the shared parts were one file: each part in the file that holds it now', () => {
+    const parts = setFragments(deployed);
+    const { logoutMenuItem: _, ...kept } = parts;
+    const one = { format: 1, fragments: { ...kept, cancelButton: { ...parts.cancelButton!, value: { ...(parts.cancelButton!.value as object), label: 'Close' } }, addedLater: { description: 'New', value: 1 } } };
+    const files = overlaid(deployed, { 'fragments.json': one });
+    expect(files.map((f) => f.relative)).not.toContain('fragments.json');
+    const after = setFragments(files);
+    expect(after.cancelButton!.value).toMatchObject({ label: 'Close' });
+    expect(after).not.toHaveProperty('logoutMenuItem');
+    expect(files.find((f) => f.relative === 'fragments/added.json')?.text).toContain('addedLater');
+    expect(files.find((f) => f.relative === 'fragments/actions.json')?.text).toContain('"Close"');
   });
 });

@@ -36,7 +36,7 @@ describe('fragments (core/descriptors/fragments.ts)', () => {
   });
 
   it('name the place and the mistake of a use that cannot be expanded', () => {
-    expect(failure(() => expandFragments({ a: [{ $use: 'nope' }] }, fragments))).toBe("/a/0: there is no fragment 'nope' in screens/fragments.json");
+    expect(failure(() => expandFragments({ a: [{ $use: 'nope' }] }, fragments))).toBe("/a/0: there is no fragment 'nope' in screens/fragments/");
     expect(failure(() => expandFragments({ a: { $use: 'open' } }, fragments))).toBe(`/a: fragment 'open' needs 'id' in "with"`);
     expect(failure(() => expandFragments({ a: { $use: 'open', with: { id: 1, ids: 2 } } }, fragments))).toBe("/a/with: fragment 'open' has no parameter 'ids'");
     expect(failure(() => expandFragments({ a: { $use: 'appId', label: 'x' } }, fragments))).toBe(`/a: a use of 'appId' has only "$use" and "with" (found "label")`);
@@ -51,13 +51,13 @@ describe('fragments (core/descriptors/fragments.ts)', () => {
   it('are checked with the descriptors: an unknown fragment names the file and the place, an unused one is refused', async () => {
     const files = listDescriptorFiles().map((f) => {
       if (f.relative === 'pages/home.json') return { ...f, text: JSON.stringify({ ...JSON.parse(f.text), source: { $use: 'noSuchFragment' } }) };
-      if (f.relative !== 'fragments.json') return f;
+      if (f.relative !== 'fragments/sources.json') return f;
       const doc = JSON.parse(f.text) as { fragments: Fragments };
       doc.fragments.neverUsed = { description: 'nothing uses it', value: 1 };
       return { ...f, text: JSON.stringify(doc) };
     });
     const { errors } = await checkDescriptors(files);
-    expect(errors).toContain("screens/pages/home.json#/source: there is no fragment 'noSuchFragment' in screens/fragments.json");
-    expect(errors).toContain("screens/fragments.json: 'neverUsed' used by no descriptor");
+    expect(errors).toContain("screens/pages/home.json#/source: there is no fragment 'noSuchFragment' in screens/fragments/");
+    expect(errors).toContain("screens/fragments/sources.json: 'neverUsed' used by no descriptor");
   });
 });

@@ -62,7 +62,7 @@ function writesInScreens(): Array<{ at: string; operation: string; invalidates: 
     }
     for (const [k, v] of Object.entries(o)) visit(v, `${at}/${k}`, k);
   };
-  // As the engine reads them: parts written once in fragments.json, in place.
+  // As the engine reads them: parts written once in screens/fragments/, in place.
   for (const file of listDescriptorFiles()) if (file.kind && file.kind !== 'fragments') visit(readDescriptor(file.kind, file.file, file.text), `${file.file}#`);
   return found;
 }

@@ -1,6 +1,6 @@
 /**
  * No block is written twice in screens/ (issue 18): a JSON value that spans six lines or more (pretty-printed, keys
- * sorted) and appears in two places is a fragment (screens/fragments.json, docs/decisions/0224) used by name.
+ * sorted) and appears in two places is a fragment (screens/fragments/, docs/decisions/0224) used by name.
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';

@@ -36,7 +36,7 @@ describe('finding a place by what a person sees (issue 41)', () => {
 
   it("names a shared part's uses, and puts the page in view first", () => {
     const save = findTexts(DOCS, { seen: 'Save' });
-    const shared = save.find((f) => f.place.path === 'fragments.json' && f.place.pointer.startsWith('/fragments/cancelSaveButtons/'));
+    const shared = save.find((f) => f.place.path === 'fragments/actions.json' && f.place.pointer.startsWith('/fragments/cancelSaveButtons/'));
     expect(shared?.uses?.map((use) => use.path)).toContain('dialogs/app-note.json');
     expect(usesOf(DOCS, 'cancelSaveButtons').every((use) => (DOCS.get(use.path) as unknown) !== undefined)).toBe(true);
     const near = filesOfPage(DOCS, '/landing/brightsmiles/start', 'bright');
@@ -63,8 +63,8 @@ describe('finding a place by what a person sees (issue 41)', () => {
     expect(places(findTexts(DOCS, { seen: 'Edit note' }))).toContain('dialogs/app-note.json#/dialog/title/if/1');
     expect(partAt(dialogSchema, dialog, ['dialog', 'title', 'if', '1'], metas)?.path).toEqual(['dialog', 'title']);
     expect(partAt(dialogSchema, dialog, ['buttons', '1', 'label'], metas)?.path).toEqual(['buttons']);
-    const fragments = DOCS.get('fragments.json')!;
-    expect(partAt(schemaOfFile('fragments.json', fragments, metas)!, fragments, ['fragments', 'cancelSaveButtons', 'value', '1', 'label'], metas)?.path.slice(0, 2)).toEqual(['fragments', 'cancelSaveButtons']);
+    const fragments = DOCS.get('fragments/actions.json')!;
+    expect(partAt(schemaOfFile('fragments/actions.json', fragments, metas)!, fragments, ['fragments', 'cancelSaveButtons', 'value', '1', 'label'], metas)?.path.slice(0, 2)).toEqual(['fragments', 'cancelSaveButtons']);
   });
 });
 

@@ -23,7 +23,7 @@ describe("the studio's help", () => {
   });
 
   it("lists no shared part's uses by hand: the studio shows where each is used, from the files themselves", () => {
-    const { fragments } = JSON.parse(readFileSync('screens/fragments.json', 'utf8')) as { fragments: Record<string, { description?: string }> };
+    const fragments: Record<string, { description?: string }> = Object.assign({}, ...readdirSync('screens/fragments').map((file) => (JSON.parse(readFileSync(`screens/fragments/${file}`, 'utf8')) as { fragments: object }).fragments));
     const names = new Set([...readdirSync('screens/pages'), ...readdirSync('screens/dialogs')].map((file) => file.replace(/\.json$/, '')).concat(Object.keys(fragments), 'layouts.json'));
     const item = String.raw`(?:the )?([A-Za-z][A-Za-z0-9.-]*)(?: (?:fragments?|dialogs?))?`;
     const list = new RegExp(String.raw`(?:, |; )(?:also )?in ${item}((?:(?:, | and )${item})*)[.:]?$`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesOnly, diffLines } from '../../src/app/studio/diff.ts';
+import { changesOnly, diffLines, wordsDiffering } from '../../src/app/studio/diff.ts';
 import { NEW_FILES, placeIn, setAt, renderVisits, previewVisitors, visitorFor, defaultBrand, draftFiles, firstPublicPath, errorsOf, samplePath, parseDraft, previewSet, resolve, schemaOfFile, shapeChoice, shapeOfValue, toShape, type MetaSchemas, type StudioFile } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 import { checkDescriptors, listDescriptorFiles } from '../../core/descriptors/screens.ts';
@@ -31,6 +31,14 @@ describe('the studio model (decision 0228)', () => {
     ]);
   });
 
+  it("marks in a review's comparison the words only one page shows, each in its page's order", () => {
+    expect(wordsDiffering(['Apply for financing', 'First Name', 'Continue'], ['Apply for care financing', 'First Name', 'Continue', 'New'])).toEqual({
+      onlyBefore: ['Apply for financing'],
+      onlyAfter: ['Apply for care financing', 'New'],
+    });
+    expect(wordsDiffering(['A', 'B'], ['B', 'A'])).toEqual({ onlyBefore: [], onlyAfter: [] });
+  });
+
   it("tells a place of the file itself from one its shared parts fill in (Try it's 'Go to')", () => {
     const lender = { code: 'acme', http: { $use: 'lenderServiceOAuth' }, sandbox: { products: [{ code: 'P1' }] } };
     expect(placeIn(lender, '/sandbox/products/0/code')).toBe(true);
@@ -58,7 +66,7 @@ describe('the studio model (decision 0228)', () => {
 
   it('previews the published files and the drafts, expanded as the engine reads them', () => {
     const files = [
-      file('fragments.json', 'fragments', { format: 1, fragments: { cancel: { description: 'x', value: { id: 'cancel', label: 'Cancel' } } } }),
+      file('fragments/actions.json', 'fragments', { format: 1, fragments: { cancel: { description: 'x', value: { id: 'cancel', label: 'Cancel' } } } }),
       file('pages/a.json', 'screen', { format: 1, kind: 'dialog', buttons: [{ $use: 'cancel' }] }, true),
       file('pages/b.json', 'screen', { format: 1, kind: 'dialog', text: 'B' }),
     ];
@@ -69,10 +77,10 @@ describe('the studio model (decision 0228)', () => {
     });
     // A draft of the shared parts: every file that uses them shows it (decision 0241).
     const renamed = { format: 1, fragments: { cancel: { description: 'x', value: { id: 'cancel', label: 'Close' } } } };
-    const withParts = previewSet([...files, file('pages/d.json', 'screen', { format: 1, kind: 'dialog', buttons: [{ $use: 'cancel' }] })], { 'fragments.json': renamed });
+    const withParts = previewSet([...files, file('pages/d.json', 'screen', { format: 1, kind: 'dialog', buttons: [{ $use: 'cancel' }] })], { 'fragments/actions.json': renamed });
     expect(withParts.files['pages/a.json']).toEqual({ format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Close' }] });
     expect(withParts.files['pages/d.json']).toEqual({ format: 1, kind: 'dialog', buttons: [{ id: 'cancel', label: 'Close' }] });
-    expect(withParts.files).not.toHaveProperty(['fragments.json']);
+    expect(withParts.files).not.toHaveProperty(['fragments/actions.json']);
   });
 
   it('renders before publishing the routes a draft touches: its pages, the composites holding them, or all when shared parts change', () => {
@@ -101,7 +109,7 @@ describe('the studio model (decision 0228)', () => {
     // A route's access written once as a shared part is read written out: the staff page is drawn as staff.
     const shared = [
       file('routes.json', 'routes', { routes: [{ path: '/admin/offices', screen: 'admin-offices', access: { $use: 'internalAccess' } }] }),
-      file('fragments.json', 'fragments', { fragments: { internalAccess: { value: { userRoles: ['df.admin'] } } } }),
+      file('fragments/access.json', 'fragments', { fragments: { internalAccess: { value: { userRoles: ['df.admin'] } } } }),
     ];
     expect(renderVisits(shared, { 'pages/admin-offices.json': { kind: 'table' } }, VISITORS).map((v) => `${v.path} as ${v.visitor.id}`)).toEqual(['/admin/offices as platform df.admin']);
   });

@@ -18,7 +18,7 @@ function code(source: string): string {
 }
 
 function collect(): { lenders: string[]; brands: string[]; roles: string[]; paths: string[] } {
-  // As the engine reads them: parts written once in fragments.json, in place.
+  // As the engine reads them: parts written once in screens/fragments/, in place.
   const docs = listDescriptorFiles()
     .filter((f) => f.kind && f.kind !== 'fragments')
     .map((f) => ({ ...f, doc: readDescriptor<Record<string, unknown>>(f.kind!, f.file, f.text) }));

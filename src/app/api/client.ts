@@ -11,8 +11,8 @@ import messages from '../../../schemas/messages.json';
 import { authPort } from '../auth-port.ts';
 import { session } from '../session/store.ts';
 import { webConfig } from '../config.ts';
-import { noticeLiveSet, shownSet } from '../live-descriptors.ts';
-import { sampleAnswers } from '../preview-visitor.ts';
+import { shownSet } from '../live-descriptors.ts';
+import { appMode } from '../mode.ts';
 import { progress } from '../ui/progress.ts';
 import type { CallInput } from '../../engine/services.ts';
 import { createApiFetch, headerMiddleware, operationMatcher, type OperationFacts } from './pipeline.ts';
@@ -42,7 +42,7 @@ export const apiClient = createClient<paths>({
 apiClient.use({
   onResponse({ response }) {
     const live = response.headers.get(DESCRIPTOR_SET_HEADER);
-    if (live !== null) noticeLiveSet(live);
+    if (live !== null) appMode.heardLiveSet(live);
     const access = decodeAccess(response.headers.get(ACCESS_HEADER));
     const held = session.get();
     const changes = access && held.authenticated && held.userInfoLoaded ? accessChanges({ ...held, officeId: held.selectedOfficeId ?? held.officeId }, access) : undefined;
@@ -76,8 +76,8 @@ async function send(id: string, input: CallInput, parseAs: 'json' | 'blob') {
   if (!op) throw new Error(`unknown operation ${id}`);
   checkParams(id, op.path, input.params);
   // A studio preview as a signed-in role answers samples: nothing leaves the browser (decision 0229).
-  const samples = sampleAnswers();
-  if (samples) return { data: parseAs === 'blob' ? new Blob(['Sample file'], { type: 'text/plain' }) : structuredClone(samples[id]), response: new Response(null, { status: 200 }) };
+  const sample = appMode.answerOf(id);
+  if (sample) return { data: parseAs === 'blob' ? new Blob(['Sample file'], { type: 'text/plain' }) : sample.answer, response: new Response(null, { status: 200 }) };
   const init: Record<string, unknown> = { params: { path: input.params ?? {}, query: input.query ?? {} }, parseAs };
   if (op.body && input.body !== undefined) {
     // A multipart call's plain body becomes its file parts and JSON 'model' part (./multipart.ts).

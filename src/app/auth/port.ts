@@ -27,7 +27,7 @@ import {
 import type { AuthPort } from '../auth-port.ts';
 import { requestedBrand } from '../../../core/brand.ts';
 import { session } from '../session/store.ts';
-import { tabStorage } from '../tab-storage.ts';
+import { appMode } from '../mode.ts';
 import { AUTH_CONFIG_PATH, msalConfiguration, parseAuthConfig, type AuthConfig } from './config.ts';
 import {
   afterLoginRoute,
@@ -118,7 +118,7 @@ class MsalAuthPort implements AuthPort {
   private builtInParameters(returnPath: string, signUp: boolean): Record<string, string> {
     if (this.config.kind !== 'builtin') return {};
     const invite = inviteToken(returnPath);
-    const brand = requestedBrand(window.location, tabStorage);
+    const brand = requestedBrand(window.location, appMode.tabStorage);
     return { ...(invite ? { invite } : {}), ...(signUp ? { screen: 'signup' } : {}), ...(brand ? { brand } : {}) };
   }
 

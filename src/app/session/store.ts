@@ -14,7 +14,7 @@ import { TAB_KEYS } from '../../../core/tab-keys.ts';
 import { useSyncExternalStore } from 'react';
 import { EMPTY_SESSION, type SessionState } from './state.ts';
 import { decryptState, encryptState, generateSessionKey } from './crypto.ts';
-import { inPreview } from '../live-descriptors.ts';
+import { appMode } from '../mode.ts';
 
 export const STORAGE_KEY = TAB_KEYS.session;
 export const TAB_KEY = 'pos.session.tab';
@@ -153,8 +153,8 @@ export class SessionStore {
   }
 }
 
-/** A studio preview shows pages as a visitor who is not signed in, and keeps nothing (decision 0228). */
-export const session = new SessionStore(inPreview() ? null : undefined);
+/** The tab's session; a studio preview's starts as a visitor who is not signed in, and keeps nothing (decision 0228). */
+export const session = new SessionStore(appMode.keepsSession ? undefined : null);
 
 /** The session state, re-rendering on change. */
 export function useSession(): SessionState {

@@ -8,7 +8,8 @@ import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box, Button, chakra, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { WideWindow } from './WideWindow.tsx';
-import { PREVIEW_MESSAGE, type DescriptorSet, type PreviewVisitor } from '../live-descriptors.ts';
+import type { DescriptorSet } from '../live-descriptors.ts';
+import { PREVIEW_MESSAGE, type PreviewVisitor } from '../preview-frame.ts';
 import { firstPublicPath, previewSet, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
 export const DEVICES = { phone: { width: 412, height: 780 }, desktop: { width: 1280, height: 800 } } as const;
@@ -32,6 +33,9 @@ export function PreviewFrame({
   picking = false,
   onPicked,
   onReady,
+  wordsAsked,
+  onWords,
+  marked,
   width = FRAME_WIDTH,
 }: {
   /** The frame's width on the studio's page: the device's page is scaled down to it. */
@@ -46,6 +50,11 @@ export function PreviewFrame({
   picking?: boolean;
   onPicked?(picked: { text: string; path: string }): void;
   onReady?(ready: boolean): void;
+  /** Asks the page for the words it shows, again at each new number; `onWords` hears them with the number asked. */
+  wordsAsked?: number;
+  onWords?(words: string[], asked: number): void;
+  /** Words to mark on the page (none: no marks). */
+  marked?: readonly string[];
 }) {
   const [ready, setReady] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
@@ -56,15 +65,22 @@ export function PreviewFrame({
   useEffect(() => setReady(false), [frameKey]);
   useEffect(() => onReady?.(ready), [ready, onReady]);
   useEffect(() => {
-    const onMessage = (event: MessageEvent<{ type?: string; text?: unknown; path?: unknown }>) => {
+    const onMessage = (event: MessageEvent<{ type?: string; text?: unknown; path?: unknown; words?: unknown; asked?: unknown }>) => {
       if (event.origin !== window.location.origin || event.source !== frame.current?.contentWindow) return;
-      const { type, text, path } = event.data ?? {};
+      const { type, text, path, words, asked } = event.data ?? {};
       if (type === `${PREVIEW_MESSAGE}-ready`) setReady(true);
       if (type === `${PREVIEW_MESSAGE}-picked` && typeof text === 'string' && typeof path === 'string') onPicked?.({ text, path });
+      if (type === `${PREVIEW_MESSAGE}-words-shown` && Array.isArray(words) && typeof asked === 'number') onWords?.(words.filter((w): w is string => typeof w === 'string'), asked);
     };
     window.addEventListener('message', onMessage);
     return () => window.removeEventListener('message', onMessage);
-  }, [onPicked]);
+  }, [onPicked, onWords]);
+  useEffect(() => {
+    if (ready && wordsAsked) frame.current?.contentWindow?.postMessage({ type: `${PREVIEW_MESSAGE}-words`, asked: wordsAsked }, window.location.origin);
+  }, [ready, wordsAsked]);
+  useEffect(() => {
+    if (ready && marked) frame.current?.contentWindow?.postMessage({ type: `${PREVIEW_MESSAGE}-mark`, words: marked }, window.location.origin);
+  }, [ready, marked]);
   useEffect(() => {
     if (ready) frame.current?.contentWindow?.postMessage({ type: PREVIEW_MESSAGE, set, visitor }, window.location.origin);
   }, [ready, set, visitor]);

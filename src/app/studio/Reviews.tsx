@@ -3,7 +3,7 @@
  * for one still waiting, its files' changed lines and its pages before and after, side by side, as any role and in any
  * brand; and what the owner may do with it — approve (at once or at its time), send back, comment, or withdraw their own.
  */
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Badge, Box, Button, Flex, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { WideWindow } from './WideWindow.tsx';
 import { useMutation } from '@tanstack/react-query';
@@ -13,7 +13,7 @@ import { labels } from '../../../codegen/generated/labels.ts';
 import { toasts } from '../ui/toasts.ts';
 import { Changes } from './Changes.tsx';
 import { DEVICES, PreviewFrame, type Device } from './Preview.tsx';
-import { inOrderOf } from './diff.ts';
+import { inOrderOf, wordsDiffering } from './diff.ts';
 import { firstPublicPath, pretty, previewSet, renderVisits, type Doc, type StudioFile, type VisitorChoice } from './model.ts';
 
 type Decision = 'approve' | 'sendBack' | 'withdraw' | 'comment';
@@ -169,29 +169,62 @@ function Compare({ review, files, brands, brand: firstBrand, visitors, onClose }
   const before = useMemo(() => previewSet(files, {}), [files]);
   const changed = useMemo(() => previewSet(files, after), [files, after]);
   const width = device === 'phone' ? DEVICES.phone.width : COMPARED_DESKTOP_WIDTH;
+  // 'Mark what differs' asks both pages for their words (again at each press); each page marks what the other lacks.
+  const [asked, setAsked] = useState(0);
+  const [words, setWords] = useState<{ asked: number; before?: string[]; after?: string[] }>({ asked: 0 });
+  const heard = useCallback((side: 'before' | 'after') => (shownWords: string[], at: number) => setWords((known) => (known.asked === at ? { ...known, [side]: shownWords } : known)), []);
+  const onBefore = useMemo(() => heard('before'), [heard]);
+  const onAfter = useMemo(() => heard('after'), [heard]);
+  const differs = words.before && words.after && words.asked === asked ? wordsDiffering(words.before, words.after) : undefined;
+  const markAgain = () => {
+    setWords({ asked: asked + 1 });
+    setAsked(asked + 1);
+  };
+  // Another page, visitor, brand or device is drawn afresh, unmarked.
+  const forget = <T,>(set: (value: T) => void) => (value: T) => {
+    setWords({ asked: 0 });
+    setAsked(0);
+    set(value);
+  };
   return (
     <WideWindow title={`Review ${review.id}: ${review.note}`} closeLabel="Close the comparison" onClose={onClose}>
       <Flex gap="2" wrap="wrap" align="flex-end" mb="3">
-        <Input size="sm" flex="1" minW="12rem" maxW="24rem" aria-label="Address to compare" value={address} onChange={(e) => setAddress(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && setShown(address)} />
-        <Button size="sm" onClick={() => setShown(address)}>
+        <Input size="sm" flex="1" minW="12rem" maxW="24rem" aria-label="Address to compare" value={address} onChange={(e) => setAddress(e.target.value)} onKeyDown={(e) => e.key === 'Enter' && forget(setShown)(address)} />
+        <Button size="sm" onClick={() => forget(setShown)(address)}>
           Compare
         </Button>
-        <Choice label="Compared as" value={visitorId} onChange={setVisitorId} options={visitors.map((v) => [v.id, v.label])} />
-        <Choice label="Compared in brand" value={brand} onChange={setBrand} options={brands.map((id) => [id, id])} />
-        <Choice label="Compared on" value={device} onChange={(value) => setDevice(value as Device)} options={[['phone', 'Phone (412 px)'], ['desktop', 'Desktop (1280 px)']]} />
+        <Choice label="Compared as" value={visitorId} onChange={forget(setVisitorId)} options={visitors.map((v) => [v.id, v.label])} />
+        <Choice label="Compared in brand" value={brand} onChange={forget(setBrand)} options={brands.map((id) => [id, id])} />
+        <Choice label="Compared on" value={device} onChange={(value) => forget(setDevice)(value as Device)} options={[['phone', 'Phone (412 px)'], ['desktop', 'Desktop (1280 px)']]} />
+        <Button size="sm" variant="outline" onClick={markAgain}>
+          Mark what differs
+        </Button>
       </Flex>
+      <Differences asked={asked} differs={differs} />
       <Flex gap="4" wrap="wrap" justify="center">
         {(
           [
             ['Live now', before],
             ['With this change', changed],
           ] as const
-        ).map(([words, set]) => (
-          <Stack key={words} gap="1">
+        ).map(([side, set]) => (
+          <Stack key={side} gap="1">
             <Text fontSize="sm" fontWeight="medium">
-              {words}
+              {side}
             </Text>
-            <PreviewFrame address={shown} brand={brand} device={device} set={set} visitorId={visitorId} visitor={visitor} title={`Review ${review.id}: ${words.toLowerCase()}`} width={width} />
+            <PreviewFrame
+              address={shown}
+              brand={brand}
+              device={device}
+              set={set}
+              visitorId={visitorId}
+              visitor={visitor}
+              title={`Review ${review.id}: ${side.toLowerCase()}`}
+              width={width}
+              wordsAsked={asked}
+              onWords={set === before ? onBefore : onAfter}
+              marked={differs && (set === before ? differs.onlyBefore : differs.onlyAfter)}
+            />
           </Stack>
         ))}
       </Flex>
@@ -211,5 +244,23 @@ function Choice({ label, value, onChange, options }: { label: string; value: str
       </NativeSelect.Field>
       <NativeSelect.Indicator />
     </NativeSelect.Root>
+  );
+}
+
+/** How many of a page's differing words are listed; the marks on the page show them all. */
+const LISTED = 12;
+
+/** The words only one of the two pages shows, listed under the controls once both pages have told theirs. */
+function Differences({ asked, differs }: { asked: number; differs: { onlyBefore: string[]; onlyAfter: string[] } | undefined }) {
+  if (!asked) return null;
+  if (!differs) return <Text fontSize="sm" mb="2">Reading the words of both pages…</Text>;
+  if (!differs.onlyBefore.length && !differs.onlyAfter.length) return <Text fontSize="sm" mb="2">The two pages show the same words.</Text>;
+  const list = (words: string[]) => `${words.slice(0, LISTED).map((w) => `'${w}'`).join(', ')}${words.length > LISTED ? `, and ${words.length - LISTED} more` : ''}`;
+  return (
+    <Stack gap="1" mb="2" fontSize="sm" role="status" aria-label="What differs">
+      <Text>Each page marks the words the other does not show.</Text>
+      {differs.onlyBefore.length ? <Text>Only live now: {list(differs.onlyBefore)}</Text> : null}
+      {differs.onlyAfter.length ? <Text>Only with this change: {list(differs.onlyAfter)}</Text> : null}
+    </Stack>
   );
 }

@@ -3,15 +3,15 @@
  * of words, nested objects as groups, lists of objects as a group per item (added, removed), and expressions as their
  * JSON (decision 0240), a choice between shapes (an action's kind) as a choice and then that shape's fields; what a
  * form still cannot say well is named with a pointer to the JSON tab, where every property can be edited. A part that
- * is a shared fragment ({ "$use": … }, written once in fragments.json for several files) is named as such, and can be
+ * is a shared fragment ({ "$use": … }, written once in a file of fragments/ for several files) is named as such, and can be
  * written out in this file to be changed here. A field that cannot take effect in this file (x-overriddenBy) is not
  * offered: it says why and goes to the part that shows instead.
  */
 import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
-import { expandFragments, type Fragments } from '../../../core/descriptors/fragments.ts';
+import { expandFragments } from '../../../core/descriptors/fragments.ts';
 import { UsedIn } from './UsedIn.tsx';
-import { FRAGMENTS, conditionalText, conditionWords, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type TextCase } from './model.ts';
+import { holdsSharedParts, conditionalText, conditionWords, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type SharedParts, type TextCase } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -24,15 +24,15 @@ interface FormProps {
   onChange(path: Path, value: unknown): void;
   /** The check's problems of this file, by JSON pointer ('#/wording/service'). */
   problems: Readonly<Record<string, string[]>>;
-  /** The shared fragments (screens/fragments.json), to write a use out. */
-  fragments: Fragments;
+  /** The shared parts (screens/fragments/) and the file of each, to write a use out and name where it is. */
+  shared: SharedParts;
   /** The file's path under screens/ ('dialogs/app-note.json'). */
   path: string;
   /** The wizard's step, when the file is a step of a wizard. */
   step: Place | undefined;
   /** Opens a place of a file (this one or another). */
   onGoTo(place: Place): void;
-  /** Where a shared part is used (its name), found in the files themselves: shown with the part in fragments.json. */
+  /** Where a shared part is used (its name), found in the files themselves: shown with the part in its file of fragments/. */
   usesOf?(name: string): Place[];
   /** Shows one part alone (its path in the file); the part shown alone now, if any. */
   onFocus?(path: readonly string[]): void;
@@ -98,7 +98,7 @@ function Field({ name, property, path, props }: { name: string; property: Schema
       <Problems at={pointerOf(path)} problems={props.problems} />
     </Stack>
   );
-  const overridden = overriddenField(property, props.path, props.value, props.step);
+  const overridden = overriddenField(property, props.path, props.value, props.step, props.shared.fileOf);
   if (overridden) {
     return frame(
       <Stack gap="1" align="flex-start">
@@ -114,9 +114,9 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     return frame(
       <Stack gap="1" align="flex-start">
         <Text fontSize="sm">
-          The shared part '{used}' (screens/fragments.json), the same in every file that uses it.
+          The shared part '{used}' (screens/{props.shared.fileOf.get(used) ?? 'fragments/'}), the same in every file that uses it.
         </Text>
-        <Button size="xs" variant="outline" onClick={() => props.onChange(path, expandFragments(value, props.fragments))}>
+        <Button size="xs" variant="outline" onClick={() => props.onChange(path, expandFragments(value, props.shared.parts))}>
           Write out the {words(name).toLowerCase()} here to change it
         </Button>
       </Stack>,
@@ -195,7 +195,7 @@ function Field({ name, property, path, props }: { name: string; property: Schema
     return frame(<ExpressionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
   }
   if (resolved.type === 'object' || resolved.properties) {
-    const uses = props.path === FRAGMENTS && path.length === 2 && path[0] === 'fragments' ? props.usesOf?.(path[1]!) : undefined;
+    const uses = holdsSharedParts(props.path) && path.length === 2 && path[0] === 'fragments' ? props.usesOf?.(path[1]!) : undefined;
     return (
       <Group name={name} hint={hint} at={pointerOf(path)} problems={props.problems} onFocus={props.onFocus && path.join('/') !== props.part?.join('/') ? () => props.onFocus!(path) : undefined}>
         {uses ? <UsedIn uses={uses} onGoTo={props.onGoTo} lead={uses.length ? `Used in ${uses.length} place(s):` : 'Used nowhere yet.'} /> : null}

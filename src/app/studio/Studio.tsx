@@ -16,7 +16,7 @@ import { toasts } from '../ui/toasts.ts';
 import { Changes } from './Changes.tsx';
 import { SchemaForm } from './SchemaForm.tsx';
 import { Preview } from './Preview.tsx';
-import { renderVisits, setAt, fragmentsOf, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place, filesOfPage, partAt, type Doc } from './model.ts';
+import { renderVisits, setAt, sharedParts, defaultBrand, previewVisitors, draftFiles, errorsOf, NEW_FILES, parseDraft, pretty, previewSet, schemaOfFile, wizardSteps, type MetaSchemas, type NewKind, type Place, filesOfPage, partAt, type Doc } from './model.ts';
 import { placeId } from './SchemaForm.tsx';
 import { Languages, madeOutOfDate, type LanguageStates } from './Languages.tsx';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
@@ -72,7 +72,7 @@ export default function Studio() {
   const [newKind, setNewKind] = useState<NewKind>('brand');
 
   const all = files.data?.files ?? [];
-  const fragments = useMemo(() => fragmentsOf(all), [all]);
+  const shared = useMemo(() => sharedParts(all), [all]);
   const brandId = defaultBrand(all);
   const selected = chosen ?? `brands/${brandId}.json`;
   const known = useMemo(() => {
@@ -355,7 +355,7 @@ export default function Studio() {
                 </Flex>
               ) : null}
               {schema && 'doc' in parsed ? (
-                <SchemaForm shown={part} onFocus={(path) => setFocus([...path])} usesOf={(name) => usesOf(docs, name)} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} fragments={fragments} path={selected} step={steps.get(selected)} onGoTo={goTo} />
+                <SchemaForm shown={part} onFocus={(path) => setFocus([...path])} usesOf={(name) => usesOf(docs, name)} schema={schema.schema} file={schema.file} metas={METAS} value={parsed.doc} onChange={editAt} problems={problems} shared={shared} path={selected} step={steps.get(selected)} onGoTo={goTo} />
               ) : (
                 <Text>Fix the JSON first, or edit it in the JSON tab.</Text>
               )}

@@ -61,3 +61,10 @@ export function inOrderOf(reference: unknown, value: unknown): unknown {
   const rank = (key: string) => order.get(key) ?? Number.MAX_SAFE_INTEGER;
   return Object.fromEntries(entries.sort(([a], [b]) => rank(a) - rank(b)).map(([key, item]) => [key, inOrderOf(ref[key], item)]));
 }
+
+/** The words one page shows and the other does not, each in its page's order: what a review's comparison marks. */
+export function wordsDiffering(before: readonly string[], after: readonly string[]): { onlyBefore: string[]; onlyAfter: string[] } {
+  const inBefore = new Set(before);
+  const inAfter = new Set(after);
+  return { onlyBefore: before.filter((words) => !inAfter.has(words)), onlyAfter: after.filter((words) => !inBefore.has(words)) };
+}

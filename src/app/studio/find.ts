@@ -5,7 +5,7 @@
  * typed into the search by any part of it. Without React, so the studio's search and the preview's pick share it.
  */
 import { pointerSegment } from '../../../core/descriptors/errors.ts';
-import { FRAGMENTS, type Doc, type Place } from './model.ts';
+import { holdsSharedParts, type Doc, type Place } from './model.ts';
 
 export interface Found {
   place: Place;
@@ -62,7 +62,7 @@ function wholeMatch(text: string, seen: string): boolean {
   return new RegExp(`^${pattern}$`).test(seen);
 }
 
-/** The places a shared part is used: `{ "$use": name }` in any file, fragments.json's own other parts included. */
+/** The places a shared part is used: `{ "$use": name }` in any file, the other shared parts included. */
 export function usesOf(docs: ReadonlyMap<string, Doc>, name: string): Place[] {
   const uses: Place[] = [];
   const walk = (path: string, node: unknown, pointer: string) => {
@@ -76,8 +76,8 @@ export function usesOf(docs: ReadonlyMap<string, Doc>, name: string): Place[] {
   return uses;
 }
 
-/** The shared part a place of fragments.json belongs to ('/fragments/cancelSaveButtons/value/0' → 'cancelSaveButtons'). */
-const fragmentOf = (place: Place) => (place.path === FRAGMENTS ? pointerPath(place.pointer)[1] : undefined);
+/** The shared part a place of a file of fragments/ belongs to ('/fragments/cancelSaveButtons/value/0' → 'cancelSaveButtons'). */
+const fragmentOf = (place: Place) => (holdsSharedParts(place.path) ? pointerPath(place.pointer)[1] : undefined);
 
 function found(docs: ReadonlyMap<string, Doc>, path: string, text: Text, language?: string): Found {
   const place = { path, pointer: text.pointer, words: `${path}: ${placeWords(pointerPath(text.pointer))}` };

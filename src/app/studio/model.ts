@@ -4,7 +4,8 @@
  */
 import { matchRoutes } from 'react-router-dom';
 import { rolePermissions } from '../../../core/permissions.ts';
-import type { DescriptorSet, PreviewVisitor } from '../live-descriptors.ts';
+import type { DescriptorSet } from '../live-descriptors.ts';
+import type { PreviewVisitor } from '../preview-frame.ts';
 import type { StudioFiles } from '../../../codegen/generated/schemas.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 import { decideAccess, visitorOf } from '../../engine/access.ts';
@@ -59,13 +60,28 @@ export function draftFiles(files: readonly StudioFile[], drafts: Readonly<Record
   return out;
 }
 
-/** The shared parts' file, by its path under screens/. */
-export const FRAGMENTS = 'fragments.json';
+/** Whether a file holds shared parts (the files of screens/fragments/, by kind). */
+export const holdsSharedParts = (path: string): boolean => kindOfPath(path) === 'fragments';
 
-/** The shared parts of fragments.json: the draft's when there is one, else as live. */
-export function fragmentsOf(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>> = {}): Fragments {
-  const doc = drafts[FRAGMENTS] ?? files.find((f) => f.kind === 'fragments')?.doc;
-  return (doc?.fragments ?? {}) as Fragments;
+/** The shared parts of a set, and the file that holds each. */
+export interface SharedParts {
+  parts: Fragments;
+  fileOf: ReadonlyMap<string, string>;
+}
+
+/** The shared parts of the files of fragments/: each file's draft when there is one, else as live. */
+export function sharedParts(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>> = {}): SharedParts {
+  const docs = new Map(files.filter((f) => holdsSharedParts(f.path)).map((f) => [f.path, f.doc]));
+  for (const [path, doc] of Object.entries(drafts)) if (holdsSharedParts(path)) docs.set(path, doc);
+  const parts: Fragments = {};
+  const fileOf = new Map<string, string>();
+  for (const [path, doc] of docs) {
+    for (const [name, part] of Object.entries((doc.fragments ?? {}) as Fragments)) {
+      parts[name] = part;
+      fileOf.set(name, path);
+    }
+  }
+  return { parts, fileOf };
 }
 
 /**
@@ -74,9 +90,9 @@ export function fragmentsOf(files: readonly StudioFile[], drafts: Readonly<Recor
  * them). A draft that does not expand yet is left out.
  */
 export function previewSet(files: readonly StudioFile[], drafts: Readonly<Record<string, Doc>>): DescriptorSet {
-  const fragments = fragmentsOf(files, drafts);
+  const fragments = sharedParts(files, drafts).parts;
   const out: Record<string, unknown> = {};
-  const taken = FRAGMENTS in drafts ? files : files.filter((f) => f.published);
+  const taken = Object.keys(drafts).some(holdsSharedParts) ? files : files.filter((f) => f.published);
   const shown = new Map<string, Doc>([...taken.map((f) => [f.path, f.doc] as const), ...Object.entries(drafts)]);
   for (const [path, doc] of shown) {
     const kind = kindOfPath(path);
@@ -374,7 +390,7 @@ export function renderVisits(files: readonly StudioFile[], drafts: Readonly<Reco
   const docOf = (path: string) => drafts[path] ?? files.find((f) => f.path === path)?.doc;
   // Read with their shared parts written out: a route's access is often one ({ "$use": "internalAccess" }), and read
   // as written it lets anyone in, so a staff page was visited signed out and never drawn.
-  const routes = ((expandedOr(docOf('routes.json'), fragmentsOf(files, drafts))?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
+  const routes = ((expandedOr(docOf('routes.json'), sharedParts(files, drafts).parts)?.routes ?? []) as AuthoredRoute[]).filter((r) => typeof r.path === 'string' && typeof r.screen === 'string');
   const pageName = (path: string) => path.slice('pages/'.length, -'.json'.length);
   const changed = new Set(Object.keys(drafts).filter((p) => p.startsWith('pages/')).map(pageName));
   for (const file of files) {
@@ -441,7 +457,7 @@ export function filesOfPage(docs: ReadonlyMap<string, Doc>, address: string, bra
   return near;
 }
 
-/** A place in a file of the studio, to go to: its path ('fragments.json') and a JSON pointer in it. */
+/** A place in a file of the studio, to go to: its path ('fragments/actions.json') and a JSON pointer in it. */
 export interface Place {
   path: string;
   pointer: string;
@@ -464,16 +480,17 @@ export function wizardSteps(files: readonly StudioFile[], drafts: Readonly<Recor
 
 /**
  * Why a field the form would offer cannot take effect in this file, and the place that shows instead: a property of
- * the file, or the shared part it is ({ "$use" } in fragments.json), or the wizard's step; none when it takes effect.
+ * the file, or the shared part it is ({ "$use" } of a file of fragments/, `partFiles`), or the wizard's step; none when
+ * it takes effect.
  */
-export function overriddenField(property: Schema, path: string, doc: Doc, step: Place | undefined): { says: string; goTo: Place } | undefined {
+export function overriddenField(property: Schema, path: string, doc: Doc, step: Place | undefined, partFiles: ReadonlyMap<string, string>): { says: string; goTo: Place } | undefined {
   const rule = overridingRule(property, doc, step !== undefined);
   if (!rule) return undefined;
   if (rule.wizardStep) return { says: rule.says, goTo: step! };
   const pointer = rule.property!;
   const used = valueAt(doc, pointer) as Doc;
   const name = pointer.split('/').pop()!;
-  return typeof used.$use === 'string'
-    ? { says: rule.says, goTo: { path: FRAGMENTS, pointer: `/fragments/${used.$use}`, words: `the shared part '${used.$use}'` } }
+  return typeof used.$use === 'string' && partFiles.has(used.$use)
+    ? { says: rule.says, goTo: { path: partFiles.get(used.$use)!, pointer: `/fragments/${used.$use}`, words: `the shared part '${used.$use}'` } }
     : { says: rule.says, goTo: { path, pointer, words: `the ${name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase()}` } };
 }

@@ -6,7 +6,8 @@
  * API, which cannot render, holds a publication to the build's checks.
  */
 import { PREVIEW_FLAG } from '../../../core/tab-keys.ts';
-import { PREVIEW_MESSAGE, type DescriptorSet } from '../live-descriptors.ts';
+import type { DescriptorSet } from '../live-descriptors.ts';
+import { PREVIEW_MESSAGE } from '../preview-frame.ts';
 import type { RenderVisit, VisitorChoice } from './model.ts';
 
 /** How long the frame has to start, and a visit at most (the frame says when a page had time to render). */

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hostPatternProblem } from '../core/hosts.ts';
+import { DESCRIPTOR_PLACES, type DescriptorPlace } from '../core/descriptors/kinds.ts';
 
 /** Settings come only from the environment; every variable is documented in the README. */
 export interface Settings {
@@ -62,6 +63,11 @@ export interface Settings {
    * decision 0288); 'optional' — an owner may publish alone or ask for a review. Required in production by default.
    */
   studioApprovals: 'required' | 'optional';
+  /**
+   * STUDIO_APPROVERS ('lenders=2,states=2'): where approvals are required, how many product owners other than the one
+   * who asked approve a change to a file of a place before it goes live; a place not named needs one (decision 0291).
+   */
+  studioApprovers: Readonly<Partial<Record<DescriptorPlace, number>>>;
 }
 
 export interface NotifySettings {
@@ -120,6 +126,23 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
     throw new SettingsError(name, `must be one of ${allowed.join(', ')} (got '${value}')`);
   }
   return value as T;
+}
+
+/**
+ * STUDIO_APPROVERS: 'place=count' pairs. In production, a lender file (its API, pricing and credentials' use) and the
+ * state rules (who may borrow where) take two approvers by default; elsewhere every place takes one.
+ */
+function approversPerPlace(env: Env, mode: Settings['mode']): Partial<Record<DescriptorPlace, number>> {
+  const raw = env.STUDIO_APPROVERS ?? (mode === 'production' ? 'lenders=2,states=2' : '');
+  const approvers: Partial<Record<DescriptorPlace, number>> = {};
+  for (const pair of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [, place, count] = /^([a-z]+)=(\d)$/.exec(pair) ?? [];
+    if (!place || !(DESCRIPTOR_PLACES as readonly string[]).includes(place) || Number(count) < 1 || Number(count) > 5) {
+      throw new SettingsError('STUDIO_APPROVERS', `must be place=count pairs, a place of ${DESCRIPTOR_PLACES.join(', ')} and a count from 1 to 5 (got '${pair}')`);
+    }
+    approvers[place as DescriptorPlace] = Number(count);
+  }
+  return approvers;
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -306,6 +329,7 @@ export function loadSettings(env: Env = process.env): Settings {
     lenderEnv: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => /^LENDER_[A-Z0-9_]+$/.test(entry[0]) && typeof entry[1] === 'string')),
     ...journey(env, mode, dataDir),
     studioApprovals: oneOf(env, 'STUDIO_APPROVALS', ['required', 'optional'] as const, mode === 'production' ? 'required' : 'optional'),
+    studioApprovers: approversPerPlace(env, mode),
   };
 }
 

@@ -5065,7 +5065,7 @@ export interface components {
         };
         /**
          * Studio review
-         * @description A change asked for review (decision 0288): its files as asked, who asked and when, where it stands, the comments, and the publication it became.
+         * @description A change asked for review (decision 0288): its files as asked, who asked and when, where it stands, the approvals it has and needs (decision 0291), the comments, and the publication it became.
          */
         StudioReview: {
             id: number;
@@ -5088,6 +5088,16 @@ export interface components {
             decidedBy: string | null;
             /** Format: date-time */
             decidedAt: string | null;
+            /** @description Who approved it, and when, in order. */
+            approvals: {
+                by: string;
+                /** Format: date-time */
+                at: string;
+            }[];
+            /** @description How many product owners other than the one who asked approve it before it goes live: the most any of its files' places needs (STUDIO_APPROVERS). */
+            approvalsNeeded: number;
+            /** @description Whether the caller approved it already. */
+            approvedByMe: boolean;
             comments: {
                 by: string;
                 /** Format: date-time */

@@ -8707,6 +8707,22 @@ export const samples: Readonly<Record<string, unknown>> = {
     "askedAt": "2026-03-16T15:30:00Z",
     "decidedBy": "Sample decided by",
     "decidedAt": "2026-03-16T15:30:00Z",
+    "approvals": [
+      {
+        "by": "Sample by",
+        "at": "2026-03-16T15:30:00Z"
+      },
+      {
+        "by": "Sample by 2",
+        "at": "2026-03-16T15:30:00Z"
+      },
+      {
+        "by": "Sample by 3",
+        "at": "2026-03-16T15:30:00Z"
+      }
+    ],
+    "approvalsNeeded": 101,
+    "approvedByMe": true,
     "comments": [
       {
         "by": "Sample by",
@@ -8750,6 +8766,22 @@ export const samples: Readonly<Record<string, unknown>> = {
         "askedAt": "2026-03-16T15:30:00Z",
         "decidedBy": "Sample decided by",
         "decidedAt": "2026-03-16T15:30:00Z",
+        "approvals": [
+          {
+            "by": "Sample by",
+            "at": "2026-03-16T15:30:00Z"
+          },
+          {
+            "by": "Sample by 2",
+            "at": "2026-03-16T15:30:00Z"
+          },
+          {
+            "by": "Sample by 3",
+            "at": "2026-03-16T15:30:00Z"
+          }
+        ],
+        "approvalsNeeded": 101,
+        "approvedByMe": true,
         "comments": [
           {
             "by": "Sample by",
@@ -8790,6 +8822,22 @@ export const samples: Readonly<Record<string, unknown>> = {
         "askedAt": "2026-03-16T15:30:00Z",
         "decidedBy": "Sample decided by 2",
         "decidedAt": "2026-03-16T15:30:00Z",
+        "approvals": [
+          {
+            "by": "Sample by",
+            "at": "2026-03-16T15:30:00Z"
+          },
+          {
+            "by": "Sample by 2",
+            "at": "2026-03-16T15:30:00Z"
+          },
+          {
+            "by": "Sample by 3",
+            "at": "2026-03-16T15:30:00Z"
+          }
+        ],
+        "approvalsNeeded": 102,
+        "approvedByMe": false,
         "comments": [
           {
             "by": "Sample by",
@@ -8830,6 +8878,22 @@ export const samples: Readonly<Record<string, unknown>> = {
         "askedAt": "2026-03-16T15:30:00Z",
         "decidedBy": "Sample decided by 3",
         "decidedAt": "2026-03-16T15:30:00Z",
+        "approvals": [
+          {
+            "by": "Sample by",
+            "at": "2026-03-16T15:30:00Z"
+          },
+          {
+            "by": "Sample by 2",
+            "at": "2026-03-16T15:30:00Z"
+          },
+          {
+            "by": "Sample by 3",
+            "at": "2026-03-16T15:30:00Z"
+          }
+        ],
+        "approvalsNeeded": 103,
+        "approvedByMe": true,
         "comments": [
           {
             "by": "Sample by",
@@ -8872,6 +8936,22 @@ export const samples: Readonly<Record<string, unknown>> = {
     "askedAt": "2026-03-16T15:30:00Z",
     "decidedBy": "Sample decided by",
     "decidedAt": "2026-03-16T15:30:00Z",
+    "approvals": [
+      {
+        "by": "Sample by",
+        "at": "2026-03-16T15:30:00Z"
+      },
+      {
+        "by": "Sample by 2",
+        "at": "2026-03-16T15:30:00Z"
+      },
+      {
+        "by": "Sample by 3",
+        "at": "2026-03-16T15:30:00Z"
+      }
+    ],
+    "approvalsNeeded": 101,
+    "approvedByMe": true,
     "comments": [
       {
         "by": "Sample by",

@@ -9650,7 +9650,7 @@ export interface StudioDraftFiles2 {
     | undefined;
 }
 /**
- * A change asked for review (decision 0288): its files as asked, who asked and when, where it stands, the comments, and the publication it became.
+ * A change asked for review (decision 0288): its files as asked, who asked and when, where it stands, the approvals it has and needs (decision 0291), the comments, and the publication it became.
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "StudioReview".
@@ -9681,6 +9681,21 @@ export interface StudioReview {
   askedAt: string;
   decidedBy: string | null;
   decidedAt: string | null;
+  /**
+   * Who approved it, and when, in order.
+   */
+  approvals: {
+    by: string;
+    at: string;
+  }[];
+  /**
+   * How many product owners other than the one who asked approve it before it goes live: the most any of its files' places needs (STUDIO_APPROVERS).
+   */
+  approvalsNeeded: number;
+  /**
+   * Whether the caller approved it already.
+   */
+  approvedByMe: boolean;
   comments: {
     by: string;
     at: string;

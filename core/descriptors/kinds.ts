@@ -25,3 +25,10 @@ export function kindOfPath(relative: string): DescriptorKind | undefined {
 export function nameOfPath(relative: string): string {
   return relative.replace(/^.*\//, '').replace(/\.json$/, '');
 }
+
+/** The places of screens/ a descriptor file is in, as a setting names them: a file of its own, or a folder. */
+export const DESCRIPTOR_PLACES = ['routes', 'menus', 'layouts', 'conditions', 'states', 'fragments', 'pages', 'dialogs', 'brands', 'lenders', 'languages'] as const;
+export type DescriptorPlace = (typeof DESCRIPTOR_PLACES)[number];
+
+/** 'lenders/ally.json' → 'lenders', 'routes.json' → 'routes' */
+export const placeOfPath = (relative: string): string => relative.split('/')[0]!.replace(/\.json$/, '');

@@ -961,6 +961,8 @@ export const studioReviews = pgTable(
     state: text('state').$type<StudioReviewState>().notNull().default('Pending'),
     publishAt: at('publish_at'),
     comments: jsonb('comments').$type<StudioReview['comments']>().notNull().default([]),
+    /** Who approved it so far, in order (the API shows names and times; the ids keep one approval per owner). */
+    approvals: jsonb('approvals').$type<Array<StudioReview['approvals'][number] & { userId: string }>>().notNull().default([]),
     askedBy: uuid('asked_by').notNull().references(() => users.id),
     askedAt: createdAt(),
     decidedBy: uuid('decided_by').references(() => users.id),

@@ -1,6 +1,6 @@
 import { and, eq, like, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { descriptorPublications, outbox } from '../../server/db/schema.ts';
+import { descriptorPublications, outbox, users } from '../../server/db/schema.ts';
 import { jobRunnerOf } from '../../server/jobs/runner.ts';
 import { OFFICE_ADMIN, PLATFORM, PRODUCT_OWNER, SECOND_OWNER } from '../support/demo-accounts.ts';
 import { jobsSettled } from '../support/jobs.ts';
@@ -91,6 +91,32 @@ describe('four eyes in the studio (decision 0288)', () => {
       // A rollback is not held for approval: a bad publication is taken back at once.
       expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Back, at once' })).statusCode).toBe(200);
     });
+  });
+
+  it('holds a change to a place that needs more approvers until the last of them approves, each owner once (decision 0291)', async () => {
+    // A third product owner, for this test: the one who asks and two others.
+    const third = 'owner3@reviews.test';
+    await h.database.db.insert(users).values({ email: third, firstName: 'Ada', lastName: 'Third', role: 'admin', userRole: 'product.owner' }).onConflictDoNothing();
+    const approvers = h.settings.studioApprovers;
+    h.settings.studioApprovers = { pages: 2 };
+    try {
+      await withApprovals('required', async () => {
+        const review = json<Review & { approvalsNeeded: number; approvals: Array<{ by: string }>; approvedByMe: boolean }>(await ask('Two approve it'));
+        expect(review).toMatchObject({ approvalsNeeded: 2, approvals: [], approvedByMe: false });
+        const once = json<Review & { approvals: Array<{ by: string }>; approvedByMe: boolean }>(await decide(SECOND_OWNER, review.id, 'approve', 'Fine by me.'));
+        expect(once).toMatchObject({ state: 'Pending', publicationId: null, approvedByMe: true, approvals: [{ by: expect.stringMatching(/^Theo Grant/) }] });
+        expect(await liveTitle()).not.toBe('Two approve it');
+        const again = await decide(SECOND_OWNER, review.id, 'approve');
+        expect(again.statusCode).toBe(409);
+        expect(json<{ detail: string }>(again).detail).toBe('You approved this change already: it waits for another product owner.');
+        const last = json<Review & { approvals: Array<{ by: string }> }>(await decide(third, review.id, 'approve'));
+        expect(last).toMatchObject({ state: 'Published', approvals: [{ by: expect.stringMatching(/^Theo Grant/) }, { by: expect.stringMatching(/^Ada Third/) }] });
+        expect(await liveTitle()).toBe('Two approve it');
+      });
+    } finally {
+      h.settings.studioApprovers = approvers;
+    }
+    expect((await call(PRODUCT_OWNER, 'POST', '/api/Studio/Rollback', { id: 0, note: 'Back, after two approvals' })).statusCode).toBe(200);
   });
 
   it('refuses a change whose file was published since it was asked, and lets only its owner withdraw it', async () => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSettings, SettingsError } from '../../server/config.ts';
+import { approvalsNeeded } from '../../server/domain/studio/reviews.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'pos-config-'));
 const base = { DATA_DIR: dataDir };
@@ -32,6 +33,19 @@ describe('settings from the environment', () => {
   it('speaks to the lenders their files name unless told to play them in process (the API tests)', () => {
     expect(loadSettings(base).lendersInProcess).toBe(false);
     expect(loadSettings({ ...base, LENDERS_IN_PROCESS: 'true' }).lendersInProcess).toBe(true);
+  });
+
+  it("takes how many product owners approve a change to each place, and counts a change's by its files (decision 0291)", () => {
+    expect(loadSettings(base).studioApprovers).toEqual({});
+    const settings = loadSettings({ ...base, STUDIO_APPROVALS: 'required', STUDIO_APPROVERS: 'lenders=2, states=3' });
+    expect(settings.studioApprovers).toEqual({ lenders: 2, states: 3 });
+    expect(approvalsNeeded(settings, { 'pages/home.json': {} })).toBe(1);
+    expect(approvalsNeeded(settings, { 'pages/home.json': {}, 'lenders/ally.json': {} })).toBe(2);
+    expect(approvalsNeeded(settings, { 'states.json': null, 'lenders/ally.json': {} })).toBe(3);
+    // Where one owner may publish alone, one approval publishes a review.
+    expect(approvalsNeeded({ ...settings, studioApprovals: 'optional' }, { 'states.json': null })).toBe(1);
+    expect(failure({ STUDIO_APPROVERS: 'lender=2' }).message).toMatch(/STUDIO_APPROVERS.*a place of routes, menus, .*lenders.*\(got 'lender=2'\)/);
+    expect(failure({ STUDIO_APPROVERS: 'lenders=9' }).message).toMatch(/a count from 1 to 5 \(got 'lenders=9'\)/);
   });
 
   it('keeps the generated demo secrets across starts', () => {

@@ -72,7 +72,7 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   },
   async Studio_GetReviews({ caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');
-    return { status: 200, body: await reviewList(services.db, caller.userId, services.settings.studioApprovals === 'required') };
+    return { status: 200, body: await reviewList(services.db, services.settings, caller.userId) };
   },
   async Studio_DecideReview({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');

@@ -2,7 +2,8 @@
  * Four eyes in the studio (issue 41, decision 0288): a product owner asks for a change to be published; a second owner
  * approves it (published at once, or at its time by the durable queue), sends it back with a comment, or comments;
  * the owner who asked may withdraw it. Where the platform requires approvals (STUDIO_APPROVALS), nothing else
- * publishes a change, and no one approves their own. A change is checked when asked and again when it goes live.
+ * publishes a change, no one approves their own, and a change to a place that needs more (STUDIO_APPROVERS, decision
+ * 0291) goes live at its last approval. A change is checked when asked and again when it goes live.
  */
 import { and, desc, eq, gt, inArray, ne, notInArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -20,10 +21,12 @@ import { outOfDateRefusal } from './translations.ts';
 import { sendEmail } from '../../notify/outbox.ts';
 import { reviewAskedEmail, reviewDecidedEmail } from '../../notify/messages.ts';
 import { serverBrand } from '../../descriptors/brands.ts';
+import { placeOfPath, type DescriptorPlace } from '../../../core/descriptors/kinds.ts';
 
 type Schemas = components['schemas'];
 type Review = Schemas['StudioReview'];
 type Row = typeof studioReviews.$inferSelect;
+type Approval = Row['approvals'][number];
 
 export const STUDIO_PUBLISH_QUEUE = 'studio-publish' satisfies JobQueue;
 export const APPROVAL_NEEDED = "Publishing needs a second product owner's approval here: ask for a review.";
@@ -37,7 +40,15 @@ const askers = alias(users, 'askers');
 const deciders = alias(users, 'deciders');
 const person = (u: typeof askers | typeof deciders) => sql<string | null>`${u.firstName} || ' ' || ${u.lastName} || ' (' || ${u.email} || ')'`;
 
-async function reviews(db: Db, caller: string, where: ReturnType<typeof eq> | undefined, limit: number): Promise<Review[]> {
+type Settings = Services['settings'];
+
+/** How many owners other than the one who asked approve a change: the most any of its files' places needs. */
+export function approvalsNeeded(settings: Pick<Settings, 'studioApprovals' | 'studioApprovers'>, files: Readonly<Record<string, unknown>>): number {
+  if (settings.studioApprovals !== 'required') return 1;
+  return Math.max(1, ...Object.keys(files).map((path) => settings.studioApprovers[placeOfPath(path) as DescriptorPlace] ?? 1));
+}
+
+async function reviews(db: Db, settings: Settings, caller: string, where: ReturnType<typeof eq> | undefined, limit: number): Promise<Review[]> {
   const rows = await db
     .select({ review: studioReviews, askedBy: person(askers), decidedBy: person(deciders) })
     .from(studioReviews)
@@ -60,18 +71,21 @@ async function reviews(db: Db, caller: string, where: ReturnType<typeof eq> | un
     askedAt: r.askedAt.toISOString(),
     decidedBy,
     decidedAt: r.decidedAt?.toISOString() ?? null,
+    approvals: r.approvals.map(({ by, at }) => ({ by, at })),
+    approvalsNeeded: approvalsNeeded(settings, r.files),
+    approvedByMe: r.approvals.some((approval) => approval.userId === caller),
     comments: r.comments,
     publicationId: r.publicationId,
     failure: r.failure,
   }));
 }
 
-const reviewOf = async (db: Db, caller: string, id: number) => (await reviews(db, caller, eq(studioReviews.id, id), 1))[0];
+const reviewOf = async (db: Db, settings: Settings, caller: string, id: number) => (await reviews(db, settings, caller, eq(studioReviews.id, id), 1))[0];
 
-export async function reviewList(db: Db, caller: string, approvalsRequired: boolean): Promise<Schemas['StudioReviews']> {
-  const open = await reviews(db, caller, inArray(studioReviews.state, OPEN), 500);
-  const decided = await reviews(db, caller, notInArray(studioReviews.state, OPEN), DECIDED_LISTED);
-  return { approvalsRequired, reviews: [...open, ...decided] };
+export async function reviewList(db: Db, settings: Settings, caller: string): Promise<Schemas['StudioReviews']> {
+  const open = await reviews(db, settings, caller, inArray(studioReviews.state, OPEN), 500);
+  const decided = await reviews(db, settings, caller, notInArray(studioReviews.state, OPEN), DECIDED_LISTED);
+  return { approvalsRequired: settings.studioApprovals === 'required', reviews: [...open, ...decided] };
 }
 
 /** The same refusals as a publication's: the checks, and texts a language would have out of date unless chosen. */
@@ -111,7 +125,7 @@ export async function askReview(services: Mailing, askedBy: string, body: Schema
     }
     return row!.id;
   });
-  return (await reviewOf(services.db, askedBy, id))!;
+  return (await reviewOf(services.db, services.settings, askedBy, id))!;
 }
 
 /** The files of a review that a publication after the one it was asked over changed: it must be asked again. */
@@ -132,7 +146,7 @@ async function lockedReview(tx: Db, id: number, states: readonly Row['state'][])
  * Publishes an approved change now: checked then, and the publication and the review's new state in one transaction.
  * What was asked (files, note, who) never changes once asked; its state is read again under the lock.
  */
-async function publishReview(services: Mailing, asked: Row, states: readonly Row['state'][], approver: string, comments: Row['comments']): Promise<void> {
+async function publishReview(services: Mailing, asked: Row, states: readonly Row['state'][], approver: string, comments: Row['comments'], approval?: Approval): Promise<void> {
   await publishDraft(
     services,
     {
@@ -141,7 +155,7 @@ async function publishReview(services: Mailing, asked: Row, states: readonly Row
       alongside: async (tx, publicationId) => {
         await tx
           .update(studioReviews)
-          .set({ state: 'Published', publicationId, decidedBy: approver, decidedAt: sql`coalesce(${studioReviews.decidedAt}, now())`, comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb` })
+          .set({ state: 'Published', publicationId, decidedBy: approver, decidedAt: sql`coalesce(${studioReviews.decidedAt}, now())`, comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb`, ...withApproval(approval) })
           .where(eq(studioReviews.id, asked.id));
         // A scheduled one was told of at its approval.
         if (states.includes('Pending')) await tellAsker(tx, services.settings, asked, approver, 'Published', comments);
@@ -152,6 +166,7 @@ async function publishReview(services: Mailing, asked: Row, states: readonly Row
     asked.publishOutOfDate,
     async (_live, tx) => {
       const row = await lockedReview(tx, asked.id, states);
+      if (approval) refuseSecondApproval(row, approval.userId);
       const since = await changedSince(tx, row);
       if (since.length) throw HttpProblem.conflict(`Published since this change was asked: ${since.join(', ')}. Ask for a review of the files as they are now.`);
     },
@@ -167,10 +182,33 @@ async function tellAsker(tx: Db, settings: Services['settings'], asked: Row, dec
   await sendEmail(tx, reviewDecidedEmail({ to: owner.email, firstName: owner.firstName, decider: by?.name ?? '', note: asked.note, outcome, comment: comments[0]?.text ?? '', ...studioLink(settings) }));
 }
 
-const commentOf = async (db: Db, userId: string, text: string): Promise<Row['comments']> => {
-  const [u] = await db.select({ name: person(askers) }).from(askers).where(eq(askers.id, userId));
-  return [{ by: u?.name ?? '', at: new Date().toISOString(), text }];
-};
+const nameOf = async (db: Db, userId: string): Promise<string> => (await db.select({ name: person(askers) }).from(askers).where(eq(askers.id, userId)))[0]?.name ?? '';
+
+const commentOf = async (db: Db, userId: string, text: string): Promise<Row['comments']> => [{ by: await nameOf(db, userId), at: new Date().toISOString(), text }];
+
+/** An approval added to a review's, in the same statement as the state it leads to. */
+const withApproval = (approval: Approval | undefined) => (approval ? { approvals: sql`${studioReviews.approvals} || ${JSON.stringify([approval])}::jsonb` } : {});
+
+function refuseSecondApproval(row: Row, userId: string): void {
+  if (row.approvals.some((approval) => approval.userId === userId)) throw HttpProblem.conflict('You approved this change already: it waits for another product owner.');
+}
+
+/**
+ * An approval that leaves the change short of the approvals it needs: kept, and the change waits. Answers false when,
+ * under the lock, it turns out to be the last one needed (another owner approved meanwhile).
+ */
+async function approveAndWait(db: Db, id: number, approval: Approval, needed: number, comments: Row['comments']): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await lockedReview(tx, id, ['Pending']);
+    refuseSecondApproval(row, approval.userId);
+    if (row.approvals.length + 1 >= needed) return false;
+    await tx
+      .update(studioReviews)
+      .set({ ...withApproval(approval), comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb` })
+      .where(eq(studioReviews.id, id));
+    return true;
+  });
+}
 
 export async function decideReview(services: Mailing, userId: string, body: Schemas['StudioReviewDecision']): Promise<Review> {
   const { db } = services;
@@ -181,8 +219,12 @@ export async function decideReview(services: Mailing, userId: string, body: Sche
   const comments = text ? await commentOf(db, userId, text) : [];
   if (body.decision === 'approve') {
     if (asked.askedBy === userId && services.settings.studioApprovals === 'required') throw HttpProblem.conflict('A second product owner approves a change: not the one who asked for it.');
-    if (asked.publishAt && asked.publishAt.getTime() > Date.now()) await schedule(services, asked, userId, comments);
-    else await publishReview(services, asked, ['Pending'], userId, comments);
+    const approval: Approval = { userId, by: await nameOf(db, userId), at: new Date().toISOString() };
+    const needed = approvalsNeeded(services.settings, asked.files);
+    const waits = asked.approvals.length + 1 < needed && (await approveAndWait(db, asked.id, approval, needed, comments));
+    if (waits) return (await reviewOf(db, services.settings, userId, body.id))!;
+    if (asked.publishAt && asked.publishAt.getTime() > Date.now()) await schedule(services, asked, approval, comments);
+    else await publishReview(services, asked, ['Pending'], userId, comments, approval);
   } else {
     await db.transaction(async (tx) => {
       const row = await lockedReview(tx, body.id, body.decision === 'comment' ? OPEN : body.decision === 'withdraw' ? OPEN : ['Pending']);
@@ -196,16 +238,17 @@ export async function decideReview(services: Mailing, userId: string, body: Sche
       if (state === 'SentBack') await tellAsker(tx, services.settings, row, userId, 'SentBack', comments);
     });
   }
-  return (await reviewOf(db, userId, body.id))!;
+  return (await reviewOf(db, services.settings, userId, body.id))!;
 }
 
 /** Approved for a time to come: the job that publishes it is written with the approval, so a restart loses neither. */
-async function schedule({ db, settings }: Mailing, asked: Row, approver: string, comments: Row['comments']): Promise<void> {
+async function schedule({ db, settings }: Mailing, asked: Row, approval: Approval, comments: Row['comments']): Promise<void> {
+  const approver = approval.userId;
   await db.transaction(async (tx) => {
-    await lockedReview(tx, asked.id, ['Pending']);
+    refuseSecondApproval(await lockedReview(tx, asked.id, ['Pending']), approver);
     await tx
       .update(studioReviews)
-      .set({ state: 'Scheduled', decidedBy: approver, decidedAt: new Date(), comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb` })
+      .set({ state: 'Scheduled', decidedBy: approver, decidedAt: new Date(), comments: sql`${studioReviews.comments} || ${JSON.stringify(comments)}::jsonb`, ...withApproval(approval) })
       .where(eq(studioReviews.id, asked.id));
     await enqueue(tx, { queue: STUDIO_PUBLISH_QUEUE, key: String(asked.id), payload: { id: asked.id }, delayMs: Math.max(0, asked.publishAt!.getTime() - Date.now()), maxAttempts: 5 });
     await tellAsker(tx, settings, asked, approver, 'Scheduled', comments);

@@ -54,10 +54,13 @@ function ReviewCard({ review, approvalsRequired, files, brands, brand, visitors,
   const [comment, setComment] = useState('');
   const decide = useMutation({
     mutationFn: (decision: Decision) => callOperation('Studio_DecideReview', { body: { id: review.id, decision, ...(comment.trim() ? { comment: comment.trim() } : {}) } }) as Promise<StudioReview>,
-    onSuccess: async (decided) => {
+    onSuccess: async (decided, decision) => {
       setComment('');
+      const more = decided.approvalsNeeded - decided.approvals.length;
       toasts.success(
-        decided.state === 'Published'
+        decision === 'approve' && decided.state === 'Pending'
+          ? `Approved: it goes live once ${more} more product owner(s) approve it.`
+          : decided.state === 'Published'
           ? `Approved and published: ${decided.changed.length} file(s) are live.`
           : decided.state === 'Scheduled'
             ? `Approved: it will be published at ${when(decided.publishAt!)}.`
@@ -72,7 +75,8 @@ function ReviewCard({ review, approvalsRequired, files, brands, brand, visitors,
     onError: (error) => toasts.error(error, 'Nothing was changed.'),
   });
   const waiting = review.state === 'Pending' || review.state === 'Scheduled';
-  const mayApprove = review.state === 'Pending' && !(approvalsRequired && review.mine);
+  const mayApprove = review.state === 'Pending' && !(approvalsRequired && review.mine) && !review.approvedByMe;
+  const lastApproval = review.approvals.length + 1 >= review.approvalsNeeded;
   const commented = comment.trim() !== '';
   return (
     <Box as="article" aria-label={`Review ${review.id}`} borderWidth="1px" borderRadius="md" p="3">
@@ -86,6 +90,11 @@ function ReviewCard({ review, approvalsRequired, files, brands, brand, visitors,
         {review.decidedBy ? ` · ${review.state === 'SentBack' ? 'sent back' : review.state === 'Withdrawn' ? 'withdrawn' : 'approved'} by ${review.decidedBy}` : ''}
         {review.publicationId ? ` · publication ${review.publicationId}` : ''}
       </Text>
+      {review.approvalsNeeded > 1 ? (
+        <Text fontSize="sm">
+          {review.approvals.length} of {review.approvalsNeeded} approvals{review.approvals.length ? `: ${review.approvals.map((a) => `${a.by}, ${when(a.at)}`).join('; ')}` : ''}
+        </Text>
+      ) : null}
       {review.failure ? (
         <Text fontSize="sm" color="fg.error">
           {review.failure}
@@ -106,7 +115,7 @@ function ReviewCard({ review, approvalsRequired, files, brands, brand, visitors,
           <Flex gap="2" wrap="wrap" align="center">
             {review.state === 'Pending' ? (
               <Button size="sm" colorPalette="brand" disabled={!mayApprove || decide.isPending} onClick={() => decide.mutate('approve')}>
-                {review.publishAt ? 'Approve for its time' : 'Approve and publish'}
+                {!lastApproval ? 'Approve' : review.publishAt ? 'Approve for its time' : 'Approve and publish'}
               </Button>
             ) : null}
             {review.state === 'Pending' ? (
@@ -122,7 +131,7 @@ function ReviewCard({ review, approvalsRequired, files, brands, brand, visitors,
                 Withdraw
               </Button>
             ) : null}
-            {review.state === 'Pending' && !mayApprove ? <Text fontSize="sm">A second product owner approves it: not the one who asked.</Text> : null}
+            {review.state === 'Pending' && !mayApprove ? <Text fontSize="sm">{review.approvedByMe ? 'You approved it: it waits for another product owner.' : 'A second product owner approves it: not the one who asked.'}</Text> : null}
           </Flex>
         </Stack>
       ) : null}

@@ -1,0 +1,1 @@
+ALTER TABLE "studio_reviews" ADD COLUMN "approvals" jsonb DEFAULT '[]'::jsonb NOT NULL;

@@ -465,6 +465,15 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(owner.getByRole('textbox', { name: 'Show', exact: true })).toHaveValue('Edit note');
   await expect(owner.getByRole('textbox', { name: 'Show', exact: true })).toBeFocused();
   await expect(owner.getByRole('textbox', { name: 'Otherwise show' })).toHaveValue('Add a note');
+  // Its condition reads as a check, in words: the value, the test, what it is compared with.
+  await expect(owner.getByRole('textbox', { name: 'Check 1: the value' })).toHaveValue('dialog.id');
+  await owner.getByRole('combobox', { name: 'Check 1: the test' }).selectOption({ label: 'is not' });
+  await owner.getByRole('textbox', { name: 'Check 1: compared with' }).fill('0');
+  await expect(owner.getByText('When: dialog.id is not 0')).toBeVisible();
+  await owner.getByRole('button', { name: 'Edit as JSON' }).click();
+  await expect(owner.getByLabel('When: dialog.id is not 0')).toHaveValue('{"!=":[{"var":"dialog.id"},0]}');
+  await owner.getByRole('button', { name: 'Discard drafts' }).click();
+  await expect(owner.getByText('When: dialog.id is set')).toBeVisible();
 
   // Picked in the preview: the click opens the place of the words clicked and does nothing on the page.
   await owner.getByLabel('Address').fill(START);

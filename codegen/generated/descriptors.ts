@@ -17,6 +17,13 @@ export type Brand_Word = string;
  */
 export type FormatVersion = number;
 /**
+ * Whether something holds when the page shows: an expression that is true or false. The studio writes the simple ones in words: a value is set, is or is not a value, is less or more than one, is one of several; all or any of them.
+ *
+ * This interface was referenced by `Descriptors`'s JSON-Schema
+ * via the `definition` "condition".
+ */
+export type Condition = Expression;
+/**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -176,9 +183,9 @@ export type ValueFormat =
  */
 export type Text2 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
+ * Whether something holds when the page shows: an expression that is true or false. The studio writes the simple ones in words: a value is set, is or is not a value, is less or more than one, is one of several; all or any of them.
  */
-export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
+export type Condition1 = Expression;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -186,7 +193,7 @@ export type Text3 = (string | number | boolean | null) | Expression[] | Operatio
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression1 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -207,6 +214,14 @@ export type DaysToFund = number;
  */
 export type LenderServiceStyle = 'json-oauth' | 'async-callback' | 'hosted-signing';
 /**
+ * Whether something holds when the page shows: an expression that is true or false. The studio writes the simple ones in words: a value is set, is or is not a value, is less or more than one, is one of several; all or any of them.
+ */
+export type Condition2 = Expression;
+/**
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
+ */
+export type Expression2 = (string | number | boolean | null) | Expression[] | Operation;
+/**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression3 = (string | number | boolean | null) | Expression[] | Operation;
@@ -214,14 +229,6 @@ export type Expression3 = (string | number | boolean | null) | Expression[] | Op
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
 export type Expression4 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
- */
-export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
- */
-export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -253,11 +260,11 @@ export type ValueFormat1 =
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression5 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -265,15 +272,15 @@ export type Text7 = (string | number | boolean | null) | Expression[] | Operatio
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
+export type Expression7 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
+ */
+export type Expression8 = (string | number | boolean | null) | Expression[] | Operation;
+/**
+ * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
+ */
 export type Expression9 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
- */
-export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
-/**
- * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
- */
-export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -297,11 +304,11 @@ export type Actions2 = Action[];
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression10 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression11 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -313,7 +320,7 @@ export type Text11 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression14 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression12 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -321,7 +328,7 @@ export type Text12 = (string | number | boolean | null) | Expression[] | Operati
 /**
  * A value worked out when the page shows: a fixed value, a list, or one operation, such as var (a value of the page's data, like data.firstName) or if (a choice: when a condition holds, one value; otherwise another).
  */
-export type Expression15 = (string | number | boolean | null) | Expression[] | Operation;
+export type Expression13 = (string | number | boolean | null) | Expression[] | Operation;
 /**
  * Words people read. {…} puts a value in place, such as {data.firstName}; or an expression gives the words, such as a choice by conditions (when …, these words; otherwise, those). Each language file translates them.
  */
@@ -375,7 +382,7 @@ export interface BrandDescriptor {
   names: {
     primary: string;
     alternate: string;
-    useAlternate?: Expression;
+    useAlternate?: Condition;
   };
   palette: {
     primary: Brand_Color;
@@ -458,7 +465,7 @@ export interface Binding {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   /**
    * A dotted path inside the answer to use instead of the whole answer.
    */
@@ -471,7 +478,7 @@ export interface Binding {
 }
 export interface NavigateAction {
   type: 'navigate';
-  when?: Expression;
+  when?: Condition;
   to: Target;
   replace?: boolean;
 }
@@ -480,7 +487,7 @@ export interface NavigateAction {
  */
 export interface DialogAction {
   type: 'dialog';
-  when?: Expression;
+  when?: Condition;
   dialog: Name;
   props?: Bindings;
 }
@@ -489,7 +496,7 @@ export interface DialogAction {
  */
 export interface SubmitAction {
   type: 'submit';
-  when?: Expression;
+  when?: Condition;
   operation: OperationId;
   params?: Bindings;
   query?: Bindings;
@@ -517,7 +524,7 @@ export interface Bindings1 {
  */
 export interface DownloadAction {
   type: 'download';
-  when?: Expression;
+  when?: Condition;
   operation: OperationId;
   params?: Bindings;
   query?: Bindings;
@@ -544,7 +551,7 @@ export interface Bindings2 {
 }
 export interface ToastAction {
   type: 'toast';
-  when?: Expression;
+  when?: Condition;
   status: 'success' | 'error' | 'info';
   message: Text;
 }
@@ -553,7 +560,7 @@ export interface ToastAction {
  */
 export interface SetSessionAction {
   type: 'setSession';
-  when?: Expression;
+  when?: Condition;
   values: Bindings;
 }
 /**
@@ -561,7 +568,7 @@ export interface SetSessionAction {
  */
 export interface SignInAction {
   type: 'signIn';
-  when?: Expression;
+  when?: Condition;
   returnPath?: Expression;
   /**
    * Open the identity provider on its sign-up page ('Create an account').
@@ -573,7 +580,7 @@ export interface SignInAction {
  */
 export interface HandleRedirectAction {
   type: 'handleRedirect';
-  when?: Expression;
+  when?: Condition;
   otherwise?: Actions;
 }
 /**
@@ -581,7 +588,7 @@ export interface HandleRedirectAction {
  */
 export interface PlainAction {
   type: 'closeDialog' | 'reset' | 'signOut' | 'reload' | 'notFound';
-  when?: Expression;
+  when?: Condition;
 }
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -597,8 +604,8 @@ export interface Button {
    * Submits the form of the screen (validation first); `actions` run after a valid submit instead of the form's submit.
    */
   submit?: boolean;
-  visible?: Expression;
-  disabled?: Expression;
+  visible?: Condition;
+  disabled?: Condition;
   actions?: Actions;
 }
 /**
@@ -612,9 +619,9 @@ export interface FormField {
   widget?: Widget;
   hint?: Text;
   placeholder?: string;
-  visible?: Expression;
-  disabled?: Expression;
-  required?: Expression;
+  visible?: Condition;
+  disabled?: Condition;
+  required?: Condition;
   /**
    * Widget options, e.g. {"configType": "States"} for configSelect, {"length": 6} for otp, {"accept": ".pdf"} for file, choices for select/radio.
    */
@@ -649,7 +656,7 @@ export interface FormField {
     }[];
     source?: Binding1;
     optionValue?: Expression;
-    optionWhere?: Expression1;
+    optionWhere?: Condition1;
     optionLabel?: Text;
     addLabel?: Text3;
     /**
@@ -671,7 +678,7 @@ export interface Binding1 {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   /**
    * A dotted path inside the answer to use instead of the whole answer.
    */
@@ -693,13 +700,13 @@ export interface Column {
    * The header is for screen readers only (a column of buttons): it still names the column for assistive technology (WCAG 1.3.1), and a phone's cards show no label for it.
    */
   headerHidden?: boolean;
-  value?: Expression2;
+  value?: Expression1;
   format?: ValueFormat;
   /**
    * The list query's sortBy value for this column; absent: not sortable.
    */
   sortBy?: string;
-  visible?: Expression;
+  visible?: Condition;
   align?: 'start' | 'end' | 'center';
   to?: Target;
   /**
@@ -719,7 +726,7 @@ export interface DisplayField {
    * Shown larger and bold: the terms a rule wants more conspicuous than the rest (Reg Z §1026.17(a)(2): the finance charge and the APR).
    */
   emphasis?: boolean;
-  visible?: Expression;
+  visible?: Condition;
 }
 /**
  * This interface was referenced by `Descriptors`'s JSON-Schema
@@ -727,7 +734,7 @@ export interface DisplayField {
  */
 export interface DisplayText {
   text: Text;
-  visible?: Expression;
+  visible?: Condition;
 }
 /**
  * screens/conditions.json: named conditions (spec §4 derived conditions, §6 role kinds) evaluated in order into the context as `cond.<name>`; each sees the ones before it.
@@ -738,7 +745,7 @@ export interface DisplayText {
 export interface ConditionsDescriptor {
   format: FormatVersion;
   conditions: {
-    [k: string]: Expression | undefined;
+    [k: string]: Condition | undefined;
   };
 }
 /**
@@ -851,7 +858,7 @@ export interface LayoutHeader {
 export interface HeaderSearch {
   id: Name;
   label: Text;
-  visible?: Expression;
+  visible?: Condition;
   actions: Actions;
 }
 /**
@@ -904,7 +911,7 @@ export interface FooterLink {
  */
 export interface LanguagePicker {
   label: Text4;
-  visible?: Expression;
+  visible?: Condition;
 }
 /**
  * screens/layouts.json: the content of each layout (spec §2 Layouts, header, footer). The layout components (default, esign, office, welcome) are engine code; what they show is data.
@@ -1220,7 +1227,7 @@ export interface LenderSandbox {
   products: SandboxProduct[];
 }
 export interface SandboxRule {
-  when: Expression3;
+  when: Condition2;
   decision: 'Approved' | 'Declined' | 'PendingReview' | 'Error';
   /**
    * With the decision Approved: the most the lender approves, in dollars, when the amount asked is more — a counteroffer, which the borrower is told of (Reg B). Its plans are offered at this amount; `reason` says why.
@@ -1301,7 +1308,7 @@ export interface MenusDescriptor {
 }
 export interface Menu {
   id: Name;
-  when?: Expression;
+  when?: Condition;
   /**
    * @maxItems 30
    */
@@ -1313,7 +1320,7 @@ export interface MenuItem {
   icon?: Name;
   to?: Target;
   actions?: Actions;
-  visible?: Expression;
+  visible?: Condition;
 }
 /**
  * Who may open a page: anyone; the borrower of the application the address names; or staff. For staff, `roles` lists office roles and `userRoles` platform roles: someone with either may open it, and with neither list any signed-in staff member may. With `permission`, an office member may open it by holding that permission instead of by role; `roles` then lists the roles that have it unless changed.
@@ -1365,7 +1372,7 @@ export interface Route {
    * @maxItems 10
    */
   redirect?: {
-    when?: Expression;
+    when?: Condition;
     to: Target;
   }[];
 }
@@ -1451,7 +1458,7 @@ export interface DataSource {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   paged?: boolean;
   /**
    * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
@@ -1469,7 +1476,7 @@ export interface DataSource {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression4;
+  filter?: Expression2;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -1478,7 +1485,7 @@ export interface DataSource {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression5;
+  refetchWhile?: Expression3;
   syncSession?: Bindings3;
 }
 /**
@@ -1499,8 +1506,8 @@ export interface ServerCheck {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
-  valid: Expression6;
+  when?: Condition;
+  valid: Expression4;
   /**
    * A key of schemas/messages.json.
    */
@@ -1558,12 +1565,12 @@ export interface TableFilter {
     label?: Text6;
   }[];
   format?: ValueFormat1;
-  choicesFrom?: Expression7;
+  choicesFrom?: Expression5;
   /**
    * The filter's value when the screen opens and after 'Clear'. A select with a default always has a value: it offers no 'All'.
    */
   default?: string | number | boolean;
-  visible?: Expression8;
+  visible?: Expression6;
 }
 /**
  * A form rendered by @rjsf with the engine's widgets.
@@ -1598,7 +1605,7 @@ export interface FormScreen {
   order?: string[];
   values?: Bindings5;
   initial?: Bindings6;
-  from?: Expression9;
+  from?: Expression7;
   submit?: FormSubmit;
   /**
    * @maxItems 10
@@ -1631,7 +1638,7 @@ export interface DataSource1 {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   paged?: boolean;
   /**
    * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
@@ -1649,7 +1656,7 @@ export interface DataSource1 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression4;
+  filter?: Expression2;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -1658,7 +1665,7 @@ export interface DataSource1 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression5;
+  refetchWhile?: Expression3;
   syncSession?: Bindings3;
 }
 /**
@@ -1678,7 +1685,7 @@ export interface FormRule {
    * The field the message shows at; 'group.*.field' checks the rule for each item of a repeating group, with `item` and `index` in the context.
    */
   field: string;
-  invalid: Expression10;
+  invalid: Expression8;
   /**
    * A key of schemas/messages.json.
    */
@@ -1720,7 +1727,7 @@ export interface DataSource2 {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   paged?: boolean;
   /**
    * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
@@ -1738,7 +1745,7 @@ export interface DataSource2 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression4;
+  filter?: Expression2;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -1747,15 +1754,15 @@ export interface DataSource2 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression5;
+  refetchWhile?: Expression3;
   syncSession?: Bindings3;
 }
 export interface WizardStep {
   id: Name;
   title: Text;
   screen: Name;
-  visible?: Expression;
-  done?: Expression11;
+  visible?: Condition;
+  done?: Expression9;
   incomplete?: Text8;
   next?: Text9;
   actions?: Actions1;
@@ -1779,7 +1786,7 @@ export interface TableScreen {
    * @maxItems 40
    */
   columns: Column[];
-  columnsFrom?: Expression12;
+  columnsFrom?: Expression10;
   /**
    * @maxItems 20
    */
@@ -1807,11 +1814,11 @@ export interface DialogFrame2 {
  * Rows can be selected with a checkbox; the toolbar's context then holds `selection` (the selected rows' values) and `selectedRows`. A selection keeps only rows still listed.
  */
 export interface TableSelection {
-  value?: Expression13;
+  value?: Expression11;
   label?: Text10;
   allLabel?: Text11;
-  visible?: Expression;
-  enabled?: Expression14;
+  visible?: Condition;
+  enabled?: Expression12;
 }
 /**
  * Lanes by a key (the stage), one card per item.
@@ -1903,8 +1910,8 @@ export interface DetailSection {
    * @maxItems 40
    */
   fields?: DisplayField[];
-  visible?: Expression;
-  each?: Expression15;
+  visible?: Condition;
+  each?: Expression13;
   image?: DetailImage;
   /**
    * Buttons at the section's title, e.g. an Edit link to where its data is changed.
@@ -1998,7 +2005,7 @@ export interface DataSource3 {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   paged?: boolean;
   /**
    * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
@@ -2016,7 +2023,7 @@ export interface DataSource3 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression4;
+  filter?: Expression2;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -2025,13 +2032,13 @@ export interface DataSource3 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression5;
+  refetchWhile?: Expression3;
   syncSession?: Bindings3;
 }
 export interface CompositePart {
   screen: Name;
   title?: Text;
-  visible?: Expression;
+  visible?: Condition;
 }
 /**
  * Figures from one answer of the server: filters shared by every section, always shown; each section a chart drawn from its table's columns, the table itself, and a sentence that sums it up, so that each chart can be read without seeing it.
@@ -2067,7 +2074,7 @@ export interface DataSource4 {
   params?: Bindings;
   query?: Bindings;
   body?: Bindings;
-  when?: Expression;
+  when?: Condition;
   paged?: boolean;
   /**
    * Dotted path of the rows in the answer; default the answer itself, or `results` when paged.
@@ -2085,7 +2092,7 @@ export interface DataSource4 {
    * Failures show no toast (the screen shows its own state instead).
    */
   quiet?: boolean;
-  filter?: Expression4;
+  filter?: Expression2;
   /**
    * Reads the operation again every so many milliseconds while the screen is shown (a status that moves elsewhere).
    */
@@ -2094,7 +2101,7 @@ export interface DataSource4 {
    * Reads the operation again when the window gets the focus back.
    */
   refetchOnFocus?: boolean;
-  refetchWhile?: Expression5;
+  refetchWhile?: Expression3;
   syncSession?: Bindings3;
 }
 /**
@@ -2120,7 +2127,7 @@ export interface ReportSection {
    */
   toolbar?: Button[];
   empty?: Text;
-  visible?: Expression;
+  visible?: Condition;
 }
 export interface ReportChart {
   /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { conditionWords } from '../../src/app/studio/conditions.ts';
 import { findTexts, placeWords, pointerPath, usesOf } from '../../src/app/studio/find.ts';
 import { inOrderOf } from '../../src/app/studio/diff.ts';
-import { conditionalText, conditionWords, filesOfPage, partAt, schemaOfFile, toConditionalText, type Doc, type MetaSchemas } from '../../src/app/studio/model.ts';
+import { conditionalText, filesOfPage, partAt, schemaOfFile, toConditionalText, type Doc, type MetaSchemas } from '../../src/app/studio/model.ts';
 import { metaSchemas } from '../../codegen/ui-generators.ts';
 import { listDescriptorFiles } from '../../core/descriptors/screens.ts';
 
@@ -86,7 +87,8 @@ describe('a text chosen by conditions, as a product owner edits it', () => {
     expect(conditionWords({ var: 'dialog.id' })).toBe('dialog.id is set');
     expect(conditionWords({ '!': { var: 'session.enrolled' } })).toBe('session.enrolled is not set');
     expect(conditionWords({ and: [{ var: 'a' }, { '==': [{ var: 'b' }, 'x'] }] })).toBe('a is set and b is "x"');
-    expect(conditionWords({ in: [{ var: 'a' }, ['x']] })).toBeUndefined();
+    expect(conditionWords({ in: [{ var: 'a' }, ['x']] })).toBe('a is one of "x"');
+    expect(conditionWords({ in: [{ var: 'a' }, { var: 'b' }] })).toBeUndefined();
     // A choice whose branch is not words, or without an 'otherwise', is edited as JSON.
     expect(conditionalText({ if: [{ var: 'a' }, { var: 'b' }, 'c'] })).toBeUndefined();
     expect(conditionalText({ if: [{ var: 'a' }, 'b'] })).toBeUndefined();

@@ -7,11 +7,13 @@
  * written out in this file to be changed here. A field that cannot take effect in this file (x-overriddenBy) is not
  * offered: it says why and goes to the part that shows instead.
  */
-import { useEffect, useState } from 'react';
 import { Box, Button, chakra, Input, NativeSelect, Stack, Text, Textarea } from '@chakra-ui/react';
 import { expandFragments } from '../../../core/descriptors/fragments.ts';
+import { ExpressionInput } from './ExpressionInput.tsx';
+import { ConditionInput } from './ConditionInput.tsx';
+import { conditionWords } from './conditions.ts';
 import { UsedIn } from './UsedIn.tsx';
-import { holdsSharedParts, conditionalText, conditionWords, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type SharedParts, type TextCase } from './model.ts';
+import { holdsSharedParts, conditionalText, overriddenField, resolve, shapeChoice, shapeOfValue, toConditionalText, toShape, type Doc, type MetaSchemas, type Part, type Place, type ShapeChoice, type SharedParts, type TextCase } from './model.ts';
 
 type Schema = Record<string, unknown>;
 type Path = readonly string[];
@@ -194,6 +196,9 @@ function Field({ name, property, path, props }: { name: string; property: Schema
   if (resolved.title === 'Expression') {
     return frame(<ExpressionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
   }
+  if (resolved.title === 'Condition') {
+    return frame(<ConditionInput id={id} value={value} onChange={(next) => props.onChange(path, next)} />);
+  }
   if (resolved.type === 'object' || resolved.properties) {
     const uses = holdsSharedParts(props.path) && path.length === 2 && path[0] === 'fragments' ? props.usesOf?.(path[1]!) : undefined;
     return (
@@ -241,58 +246,6 @@ function ShapeFields({ choice, id, path, value, props }: { choice: ShapeChoice; 
 const article = (noun: string) => (/^[aeiou]/i.test(noun) ? 'an' : 'a');
 
 /**
- * An expression as JSON (the language of core/expressions.ts: a literal, a list, or one operator): typed freely, taken
- * when it reads as JSON, said when it does not yet.
- */
-function ExpressionInput({ id, value, onChange }: { id: string; value: unknown; onChange(value: unknown): void }) {
-  const shown = value === undefined ? '' : JSON.stringify(value);
-  const [draft, setDraft] = useState(shown);
-  const [error, setError] = useState<string>();
-  // A change from elsewhere (the JSON tab, a write-out) replaces what is typed here, unless it is what was typed.
-  useEffect(() => {
-    setDraft((typed) => {
-      try {
-        return JSON.stringify(typed === '' ? undefined : JSON.parse(typed)) === JSON.stringify(value) ? typed : shown;
-      } catch {
-        return shown;
-      }
-    });
-  }, [shown, value]);
-  return (
-    <Stack gap="1">
-      <Textarea
-        id={id}
-        size="sm"
-        rows={Math.min(8, 1 + Math.floor(draft.length / 60))}
-        fontFamily="mono"
-        spellCheck={false}
-        value={draft}
-        onChange={(e) => {
-          const typed = e.target.value;
-          setDraft(typed);
-          if (typed.trim() === '') {
-            setError(undefined);
-            onChange(undefined);
-            return;
-          }
-          try {
-            onChange(JSON.parse(typed));
-            setError(undefined);
-          } catch {
-            setError('Not JSON yet: an expression is a text in quotes, a number, true, false, a list [ … ] or { "operator": … }.');
-          }
-        }}
-      />
-      {error ? (
-        <Text fontSize="xs" color="fg.error">
-          {error}
-        </Text>
-      ) : null}
-    </Stack>
-  );
-}
-
-/**
  * A text chosen by conditions, as a product owner reads it: for each case, when (the condition, in words where it
  * reads as some, and as its JSON) and the words shown; then the words otherwise. Cases are added and removed here.
  */
@@ -309,7 +262,7 @@ function ConditionalText({ id, path, value, onChange }: { id: string; path: Path
             <chakra.label htmlFor={`${id}-when-${index}`} fontSize="sm">
               When{said ? `: ${said}` : ''}
             </chakra.label>
-            <ExpressionInput id={`${id}-when-${index}`} value={c.when} onChange={(when) => setCase(index, { when })} />
+            <ConditionInput id={`${id}-when-${index}`} value={c.when} onChange={(when) => setCase(index, { when: when ?? false })} />
             <Stack gap="1" id={branch(2 * index + 1)}>
               <chakra.label htmlFor={`${id}-text-${index}`} fontSize="sm">
                 Show

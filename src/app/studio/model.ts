@@ -317,30 +317,6 @@ export function conditionalText(value: unknown): { cases: TextCase[]; otherwise:
 
 export const toConditionalText = ({ cases, otherwise }: { cases: readonly TextCase[]; otherwise: string }): Doc => ({ if: [...cases.flatMap((c) => [c.when, c.text]), otherwise] });
 
-const varPath = (node: unknown): string | undefined => {
-  const operand = node && typeof node === 'object' && !Array.isArray(node) ? (node as Doc).var : undefined;
-  const path = Array.isArray(operand) ? operand[0] : operand;
-  return typeof path === 'string' ? path : undefined;
-};
-
-/** A condition in words, where it reads as one ('dialog.id is set'); undefined when only its JSON says it. */
-export function conditionWords(condition: unknown): string | undefined {
-  const path = varPath(condition);
-  if (path) return `${path} is set`;
-  if (!condition || typeof condition !== 'object' || Array.isArray(condition)) return undefined;
-  const [operator, operand] = Object.entries(condition as Doc)[0] ?? [];
-  const args = Array.isArray(operand) ? operand : [operand];
-  if (operator === '!' && args.length === 1 && varPath(args[0])) return `${varPath(args[0])} is not set`;
-  if ((operator === '==' || operator === '!=') && args.length === 2 && varPath(args[0]) && (args[1] === null || typeof args[1] !== 'object')) {
-    return `${varPath(args[0])} is ${operator === '!=' ? 'not ' : ''}${JSON.stringify(args[1])}`;
-  }
-  if (operator === 'and' || operator === 'or') {
-    const parts = args.map(conditionWords);
-    return parts.every(Boolean) && parts.length > 1 ? parts.join(` ${operator} `) : undefined;
-  }
-  return undefined;
-}
-
 /** The meta-schema of a file: its kind's file, and for a page or dialog the definition of its `kind`. */
 export function schemaOfFile(path: string, doc: Doc, metas: MetaSchemas): { schema: Schema; file: string } | undefined {
   const kind = kindOfPath(path);

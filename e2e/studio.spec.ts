@@ -542,14 +542,36 @@ async function pagesShown(browser: Browser, baseURL: string | undefined, appId: 
   return admin.getByRole('dialog', { name: `Application #${appId}` }).getByText(/^(As deployed|Studio publication \d+)$/);
 }
 
-test("four eyes: a product owner asks for review, a second owner sees the change side by side, comments and approves, and it goes live (issue 41)", async ({ page: owner, browser, baseURL }) => {
+test("a product owner's change from the words seen to live: found, picked, drafted through a reload, undone and redone, asked for review; a second owner compares, comments and approves; the application started before keeps what its borrower read (issue 41)", async ({ page: owner, browser, baseURL }) => {
   test.setTimeout(360_000);
   // A patient applies before the change: their record keeps the pages they read (decision 0289).
   const before = await patientApplies(browser, baseURL, 'Apply for financing');
   await signIn(owner, 'owner@demo.test', /^\/studio$/);
+  // Found by the sentence seen, then picked in the preview.
   await owner.getByLabel('Find a text you see').fill('Apply for financing');
-  await owner.getByRole('list', { name: 'Places found' }).getByRole('button', { name: /pages\/landing-code-start\.json: Title$/ }).click();
+  await expect(owner.getByRole('list', { name: 'Places found' }).getByRole('button', { name: /pages\/landing-code-start\.json: Title$/ })).toBeVisible();
+  await owner.getByLabel('Address').fill(START);
+  await owner.getByRole('button', { name: 'Show', exact: true }).click();
+  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
+  await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
+  await owner.evaluate(() => window.scrollTo(0, 0));
+  await owner.getByRole('button', { name: 'Pick a text to change' }).click();
+  await preview.getByRole('heading', { level: 1, name: 'Apply for financing' }).click();
+  await expect(owner.getByText('Only Title.')).toBeVisible();
   await owner.getByLabel('Title', { exact: true }).fill('Apply for care financing');
+  // The draft lasts through a reload; undone and redone.
+  await expect(owner.getByRole('status', { name: 'Drafts saved' })).toHaveText(/^Your drafts are saved/, { timeout: 15_000 });
+  await owner.reload();
+  await owner.getByLabel('Find a file').fill('landing-code-start');
+  await openFile(owner, 'pages/landing-code-start.json');
+  const title = owner.getByLabel('Title', { exact: true }).first();
+  await expect(title).toHaveValue('Apply for care financing');
+  await title.fill('Apply for dental financing');
+  await owner.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(title).toHaveValue('Apply for care financing');
+  await owner.getByRole('button', { name: 'Redo', exact: true }).click();
+  await expect(title).toHaveValue('Apply for dental financing');
+  await title.fill('Apply for care financing');
   await owner.getByLabel('What changes, and why').fill('Say what the financing is for');
   // The title is translated: the Spanish stays as it is until the translation follows.
   await owner.getByRole('status', { name: 'Languages' }).getByLabel(/^Publish with these texts out of date/).check();
@@ -612,7 +634,6 @@ test("four eyes: a product owner asks for review, a second owner sees the change
   // Taken back, it can still be shown exactly as a borrower who acted on it read it (decision 0289).
   await owner.getByLabel('Address').fill(START);
   await owner.getByRole('button', { name: 'Show', exact: true }).click();
-  const preview = owner.frameLocator('iframe[title="Preview of the draft"]');
   await expect(preview.getByRole('heading', { level: 1, name: 'Apply for financing' })).toBeVisible({ timeout: 20_000 });
   await owner.getByRole('button', { name: /^See publication \d+ as it was$/ }).nth(1).click();
   await expect(owner.getByRole('status', { name: 'Preview shows' })).toContainText(/^Publication \d+ as it was, not your drafts\./);

@@ -274,7 +274,17 @@ export default function Studio() {
                   {group.label}
                 </Text>
                 {group.files.map((f) => (
-                  <Button key={f.path} size="xs" variant={f.path === selected ? 'solid' : 'ghost'} w="full" justifyContent="flex-start" onClick={() => open(f.path)} aria-current={f.path === selected ? 'true' : undefined}>
+                  <Button
+                    key={f.path}
+                    size="xs"
+                    variant={f.path === selected ? 'solid' : 'ghost'}
+                    w="full"
+                    justifyContent="flex-start"
+                    // A file that says what it holds (the shared parts' files) says it on the pointer.
+                    title={typeof f.doc.description === 'string' ? f.doc.description : undefined}
+                    onClick={() => open(f.path)}
+                    aria-current={f.path === selected ? 'true' : undefined}
+                  >
                     {f.path}
                     {drafts[f.path] !== undefined && changed[f.path] ? ' •' : ''}
                     {f.published ? ' (published)' : ''}

@@ -277,6 +277,12 @@ test('the form edits lists of objects item by item, a choice of shapes by its ki
   await expect(owner.getByText('Not JSON yet', { exact: false })).toBeVisible();
   await title.fill('{"or": [{"var": "route.query.message"}, "Something went wrong"]}');
   await expect(owner.getByText('Not JSON yet', { exact: false })).toHaveCount(0);
+  // A condition of another shape than checks is its JSON, and says so.
+  await owner.getByLabel('Find a file').fill('admin-office-decision');
+  await openFile(owner, 'pages/admin-office-decision.json');
+  await expect(owner.getByText('This condition has no words in the studio: it is edited as JSON.').first()).toBeVisible();
+  await owner.getByLabel('Find a file').fill('pages/error');
+  await openFile(owner, 'pages/error.json');
   // A list of buttons: each one a group of its own; one added, then removed.
   // The page's own buttons (a section may have a list of its own, further up).
   const buttons = owner.getByRole('group', { name: 'Buttons' }).last();
@@ -472,6 +478,14 @@ test('a product owner finds a text by its words or by clicking it in the preview
   await expect(owner.getByText('When: dialog.id is not 0')).toBeVisible();
   await owner.getByRole('button', { name: 'Edit as JSON' }).click();
   await expect(owner.getByLabel('When: dialog.id is not 0')).toHaveValue('{"!=":[{"var":"dialog.id"},0]}');
+  await owner.getByRole('button', { name: 'Edit in words' }).click();
+  // Undone, the check shows the value it had (edits less than a second apart are one step of undo).
+  await owner.waitForTimeout(1_100);
+  await owner.getByRole('textbox', { name: 'Check 1: compared with' }).fill('7');
+  await expect(owner.getByText('When: dialog.id is not 7')).toBeVisible();
+  await owner.getByRole('button', { name: 'Undo', exact: true }).click();
+  await expect(owner.getByText('When: dialog.id is not 0')).toBeVisible();
+  await expect(owner.getByRole('textbox', { name: 'Check 1: compared with' })).toHaveValue('0');
   await owner.getByRole('button', { name: 'Discard drafts' }).click();
   await expect(owner.getByText('When: dialog.id is set')).toBeVisible();
 

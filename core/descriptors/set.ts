@@ -7,8 +7,7 @@
  * files in place of its bundle's (./overlay.ts). Pure: the file system, the contract and the compiled validators are
  * handed in (core/descriptors/screens.ts hands in Node's).
  */
-import type { Fragments } from './fragments.ts';
-import { expandFragments, FragmentError, fragmentsUsed } from './fragments.ts';
+import { expandFragments, FragmentError, fragmentsUsed, type Fragments } from './fragments.ts';
 import { kindOfPath, nameOfPath, type DescriptorKind } from './kinds.ts';
 import { migrate, MigrationError } from './migrations.ts';
 import { describeErrors, pointerSegment, quoted, type SchemaError } from './errors.ts';

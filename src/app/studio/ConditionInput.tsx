@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Flex, Input, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { comparesWith, conditionOf, shownValue, simpleCondition, TEST_WORDS, typedValue, type Check, type SimpleCondition, type Test } from './conditions.ts';
 import { ExpressionInput } from './ExpressionInput.tsx';
@@ -83,7 +83,10 @@ function withTest(check: Check, test: Test): Check {
 function CheckValue({ index, check, onChange }: { index: number; check: Check; onChange(value: Check['value']): void }) {
   const list = check.test === 'oneOf';
   const shown = Array.isArray(check.value) ? check.value.map(shownValue).join(', ') : check.value === undefined ? '' : shownValue(check.value);
+  const read = (text: string): Check['value'] => (list ? text.split(',').map((part) => typedValue(part.trim())) : typedValue(text));
   const [typed, setTyped] = useState(shown);
+  // A change from elsewhere (undo, the JSON tab, another test) replaces what is typed here, unless it is what was typed.
+  useEffect(() => setTyped((current) => (JSON.stringify(read(current)) === JSON.stringify(check.value) ? current : shown)), [shown]);
   return (
     <Input
       size="sm"
@@ -94,7 +97,7 @@ function CheckValue({ index, check, onChange }: { index: number; check: Check; o
       value={typed}
       onChange={(e) => {
         setTyped(e.target.value);
-        onChange(list ? e.target.value.split(',').map((part) => typedValue(part.trim())) : typedValue(e.target.value));
+        onChange(read(e.target.value));
       }}
     />
   );

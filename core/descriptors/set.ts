@@ -83,6 +83,21 @@ export function engineDocs(files: readonly DescriptorFile[]): Map<string, unknow
   return out;
 }
 
+/**
+ * The files of `after` that read a shared part `before` and `after` hold differently, directly or through another
+ * part: a change to a shared part is a change to each of them (and is approved as one).
+ */
+export function usersOfChangedParts(before: readonly DescriptorFile[], after: readonly DescriptorFile[]): string[] {
+  const old = setFragments(before);
+  const now = setFragments(after);
+  const changed = new Set([...Object.keys(old), ...Object.keys(now)].filter((name) => JSON.stringify(old[name]) !== JSON.stringify(now[name])));
+  if (changed.size === 0) return [];
+  return after
+    .filter((file) => file.kind && file.kind !== 'fragments' && [...fragmentsUsed(JSON.parse(file.text), now)].some((name) => changed.has(name)))
+    .map((file) => file.relative)
+    .sort();
+}
+
 type Validator = ((data: unknown) => boolean) & { errors?: SchemaError[] | null };
 export type ValidatorSet = Record<string, Validator>;
 

@@ -109,6 +109,14 @@ describe('four eyes in the studio (decision 0288)', () => {
         const again = await decide(SECOND_OWNER, review.id, 'approve');
         expect(again.statusCode).toBe(409);
         expect(json<{ detail: string }>(again).detail).toBe('You approved this change already: it waits for another product owner.');
+        // A lender's mapping changed through its shared part is a change to those lenders: their count holds.
+        h.settings.studioApprovers = { pages: 2, lenders: 3 };
+        const parts = structuredClone(json<{ files: Array<{ path: string; doc: { fragments: Record<string, { value: Record<string, unknown> }> } }> }>(await call(PRODUCT_OWNER, 'GET', '/api/Studio/GetFiles')).files.find((f) => f.path === 'fragments/lenders.json')!.doc);
+        parts.fragments.sandboxCounterRule!.value.approvedAmount = 2_100;
+        const viaPart = json<{ id: number; approvalsNeeded: number }>(await call(PRODUCT_OWNER, 'POST', '/api/Studio/AskReview', { files: { 'fragments/lenders.json': parts }, note: 'A larger counteroffer', publishOutOfDate: true }));
+        expect(viaPart.approvalsNeeded).toBe(3);
+        expect((await decide(PRODUCT_OWNER, viaPart.id, 'withdraw')).statusCode).toBe(200);
+        h.settings.studioApprovers = { pages: 2 };
         const last = json<Review & { approvals: Array<{ by: string }> }>(await decide(third, review.id, 'approve'));
         expect(last).toMatchObject({ state: 'Published', approvals: [{ by: expect.stringMatching(/^Theo Grant/) }, { by: expect.stringMatching(/^Ada Third/) }] });
         expect(await liveTitle()).toBe('Two approve it');

@@ -39,11 +39,11 @@ describe('settings from the environment', () => {
     expect(loadSettings(base).studioApprovers).toEqual({});
     const settings = loadSettings({ ...base, STUDIO_APPROVALS: 'required', STUDIO_APPROVERS: 'lenders=2, states=3' });
     expect(settings.studioApprovers).toEqual({ lenders: 2, states: 3 });
-    expect(approvalsNeeded(settings, { 'pages/home.json': {} })).toBe(1);
-    expect(approvalsNeeded(settings, { 'pages/home.json': {}, 'lenders/ally.json': {} })).toBe(2);
-    expect(approvalsNeeded(settings, { 'states.json': null, 'lenders/ally.json': {} })).toBe(3);
+    expect(approvalsNeeded(settings, ['pages/home.json'])).toBe(1);
+    expect(approvalsNeeded(settings, ['pages/home.json', 'lenders/ally.json'])).toBe(2);
+    expect(approvalsNeeded(settings, ['states.json', 'lenders/ally.json'])).toBe(3);
     // Where one owner may publish alone, one approval publishes a review.
-    expect(approvalsNeeded({ ...settings, studioApprovals: 'optional' }, { 'states.json': null })).toBe(1);
+    expect(approvalsNeeded({ ...settings, studioApprovals: 'optional' }, ['states.json'])).toBe(1);
     expect(failure({ STUDIO_APPROVERS: 'lender=2' }).message).toMatch(/STUDIO_APPROVERS.*a place of routes, menus, .*lenders.*\(got 'lender=2'\)/);
     expect(failure({ STUDIO_APPROVERS: 'lenders=9' }).message).toMatch(/a count from 1 to 5 \(got 'lenders=9'\)/);
   });

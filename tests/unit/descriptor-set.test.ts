@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contractContext, listDescriptorFiles, loadValidators } from '../../core/descriptors/screens.ts';
-import { checkSet, engineDocs, overlaid, setFragments } from '../../core/descriptors/set.ts';
+import { checkSet, engineDocs, overlaid, setFragments, usersOfChangedParts } from '../../core/descriptors/set.ts';
 import { publishedOr } from '../../core/descriptors/overlay.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
 import { previewSet } from '../../src/app/studio/model.ts';
@@ -71,5 +71,15 @@ describe('the descriptor set, read in one place (core/descriptors/set.ts)', () =
     expect(after).not.toHaveProperty('logoutMenuItem');
     expect(files.find((f) => f.relative === 'fragments/added.json')?.text).toContain('addedLater');
     expect(files.find((f) => f.relative === 'fragments/actions.json')?.text).toContain('"Close"');
+  });
+
+  it("names the files a change to a shared part changes, through other parts too: a lender's mapping is its lender's change", () => {
+    const parts = JSON.parse(deployed.find((f) => f.relative === 'fragments/lenders.json')!.text) as { fragments: Record<string, { value: Record<string, unknown> }> };
+    const changed = structuredClone(parts);
+    changed.fragments.lenderServiceApplicationAnswer!.value.status = { var: 'response.body.state' };
+    const users = usersOfChangedParts(deployed, overlaid(deployed, { 'fragments/lenders.json': changed }));
+    expect(users.length).toBeGreaterThan(0);
+    expect(users.every((path) => path.startsWith('lenders/'))).toBe(true);
+    expect(usersOfChangedParts(deployed, overlaid(deployed, { 'fragments/lenders.json': parts }))).toEqual([]);
   });
 });

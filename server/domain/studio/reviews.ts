@@ -13,7 +13,7 @@ import { descriptorPublications, studioReviews, users } from '../../db/schema.ts
 import { HttpProblem } from '../../http/problem.ts';
 import { enqueue, type ClaimedJob } from '../../jobs/queue.ts';
 import { jobRunnerOf, type JobOutcome, type QueueWork } from '../../jobs/runner.ts';
-import { liveSet, type LiveSet } from '../../descriptors/live.ts';
+import { builtFiles, liveSet, type LiveSet } from '../../descriptors/live.ts';
 import type { components } from '../../../codegen/generated/api.ts';
 import type { JobQueue } from '../../../codegen/generated/schemas.ts';
 import { changedBetween, draftLanguages, draftProblems, overlayAfter, publishDraft, type Draft, type Studio } from './publish.ts';
@@ -21,7 +21,8 @@ import { outOfDateRefusal } from './translations.ts';
 import { sendEmail } from '../../notify/outbox.ts';
 import { reviewAskedEmail, reviewDecidedEmail } from '../../notify/messages.ts';
 import { serverBrand } from '../../descriptors/brands.ts';
-import { placeOfPath, type DescriptorPlace } from '../../../core/descriptors/kinds.ts';
+import { kindOfPath, placeOfPath, type DescriptorPlace } from '../../../core/descriptors/kinds.ts';
+import { overlaid, usersOfChangedParts } from '../../../core/descriptors/set.ts';
 
 type Schemas = components['schemas'];
 type Review = Schemas['StudioReview'];
@@ -42,10 +43,21 @@ const person = (u: typeof askers | typeof deciders) => sql<string | null>`${u.fi
 
 type Settings = Services['settings'];
 
-/** How many owners other than the one who asked approve a change: the most any of its files' places needs. */
-export function approvalsNeeded(settings: Pick<Settings, 'studioApprovals' | 'studioApprovers'>, files: Readonly<Record<string, unknown>>): number {
+/** How many owners other than the one who asked approve a change to these files: the most any of their places needs. */
+export function approvalsNeeded(settings: Pick<Settings, 'studioApprovals' | 'studioApprovers'>, paths: readonly string[]): number {
   if (settings.studioApprovals !== 'required') return 1;
-  return Math.max(1, ...Object.keys(files).map((path) => settings.studioApprovers[placeOfPath(path) as DescriptorPlace] ?? 1));
+  return Math.max(1, ...paths.map((path) => settings.studioApprovers[placeOfPath(path) as DescriptorPlace] ?? 1));
+}
+
+/**
+ * The approvals a change needs over the live set: a change to a shared part counts as a change to every file that
+ * reads it, so a lender's mapping changed through its shared part takes a lender's approvals.
+ */
+async function approvalsFor(db: Db, settings: Settings, files: Draft): Promise<number> {
+  const paths = Object.keys(files);
+  if (settings.studioApprovals !== 'required' || !paths.some((path) => kindOfPath(path) === 'fragments' || path === 'fragments.json')) return approvalsNeeded(settings, paths);
+  const live = await liveSet(db);
+  return approvalsNeeded(settings, [...paths, ...usersOfChangedParts(overlaid(builtFiles(), live.overlay), overlaid(builtFiles(), overlayAfter(live, files)))]);
 }
 
 async function reviews(db: Db, settings: Settings, caller: string, where: ReturnType<typeof eq> | undefined, limit: number): Promise<Review[]> {
@@ -57,7 +69,7 @@ async function reviews(db: Db, settings: Settings, caller: string, where: Return
     .where(where)
     .orderBy(desc(studioReviews.id))
     .limit(limit);
-  return rows.map(({ review: r, askedBy, decidedBy }) => ({
+  return Promise.all(rows.map(async ({ review: r, askedBy, decidedBy }) => ({
     id: r.id,
     state: r.state,
     note: r.note,
@@ -72,12 +84,12 @@ async function reviews(db: Db, settings: Settings, caller: string, where: Return
     decidedBy,
     decidedAt: r.decidedAt?.toISOString() ?? null,
     approvals: r.approvals.map(({ by, at }) => ({ by, at })),
-    approvalsNeeded: approvalsNeeded(settings, r.files),
+    approvalsNeeded: OPEN.includes(r.state) ? await approvalsFor(db, settings, r.files) : Math.max(1, r.approvals.length),
     approvedByMe: r.approvals.some((approval) => approval.userId === caller),
     comments: r.comments,
     publicationId: r.publicationId,
     failure: r.failure,
-  }));
+  })));
 }
 
 const reviewOf = async (db: Db, settings: Settings, caller: string, id: number) => (await reviews(db, settings, caller, eq(studioReviews.id, id), 1))[0];
@@ -220,7 +232,7 @@ export async function decideReview(services: Mailing, userId: string, body: Sche
   if (body.decision === 'approve') {
     if (asked.askedBy === userId && services.settings.studioApprovals === 'required') throw HttpProblem.conflict('A second product owner approves a change: not the one who asked for it.');
     const approval: Approval = { userId, by: await nameOf(db, userId), at: new Date().toISOString() };
-    const needed = approvalsNeeded(services.settings, asked.files);
+    const needed = await approvalsFor(db, services.settings, asked.files);
     const waits = asked.approvals.length + 1 < needed && (await approveAndWait(db, asked.id, approval, needed, comments));
     if (waits) return (await reviewOf(db, services.settings, userId, body.id))!;
     if (asked.publishAt && asked.publishAt.getTime() > Date.now()) await schedule(services, asked, approval, comments);

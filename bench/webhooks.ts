@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { Settings } from '../server/config.ts';
+import type { Database } from '../server/db/index.ts';
 import { encryptPii } from '../server/crypto/pii.ts';
 import { recordEvent } from '../server/events/record.ts';
+import { eventStream } from '../server/events/stream.ts';
 import { newWebhookSecret } from '../server/events/signing.ts';
 import { webhookQueues } from '../server/events/webhook-delivery.ts';
 import { createJobRunner, type JobRunner } from '../server/jobs/runner.ts';
@@ -20,6 +23,26 @@ import { percentile } from './stats.ts';
  */
 const APPLICATIONS = 50;
 const quiet = { error: (o: object, m: string) => console.error(m, o), warn: () => {} };
+
+/** A platform admin's stream on this node, from now on: each expected event's time from its commit to its frame. */
+async function liveScreen(database: Database, expected: number): Promise<{ read(committed: Map<string, bigint>): Promise<number[]> }> {
+  const closed = new AbortController();
+  const stream = (await eventStream(database, null, undefined, 300, closed.signal)) as Readable;
+  const seen = new Map<string, bigint>();
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    const at = process.hrtime.bigint();
+    text += String(chunk);
+    for (const [, id] of text.matchAll(/^data: \{"id":"([^"]+)"/gm)) if (!seen.has(id!)) seen.set(id!, at);
+  });
+  return {
+    async read(committed) {
+      for (let waited = 0; seen.size < expected && waited < 60_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      closed.abort();
+      return [...committed].map(([id, at]) => Number(seen.get(id)! - at) / 1e6);
+    },
+  };
+}
 
 export async function benchWebhooks(kind: DatabaseKind, postgresUrl: string | undefined, quick: boolean): Promise<string[]> {
   const count = quick ? 200 : 1_000;
@@ -51,20 +74,24 @@ export async function benchWebhooks(kind: DatabaseKind, postgresUrl: string | un
       for (let i = 0; i < count; i++) await record(i);
       await receiver.waitFor(count, 120_000);
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      // Time to arrive: events at a steady 20 a second, each timed from its commit to the receiver.
+      // Time to arrive: events at a steady 20 a second, each timed from its commit to the receiver, and to a live
+      // screen's stream open on the last node (the other one, with two).
       committed.clear();
       const before = receiver.received.length;
+      const screen = await liveScreen(handles.at(-1)!, paced);
       for (let i = 0; i < paced; i++) {
         await record(count + i);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       await receiver.waitFor(before + paced, 60_000);
+      const onScreen = await screen.read(committed);
       const arrived = new Map<string, bigint>();
       for (const post of receiver.received.slice(before)) arrived.set(String(post.headers['webhook-id']), post.at);
       const delays = [...committed].map(([id, at]) => Number(arrived.get(id)! - at) / 1e6);
       lines.push(
         `Webhooks (${kind}, ${nodes} node${nodes === 1 ? '' : 's'}): ${Math.round(count / seconds).toLocaleString('en-US')} events/s from commit to receiver (a burst of ${count}); ` +
-          `at 20 events/s, commit to arrival p50 ${percentile(delays, 50).toFixed(1)} ms, p99 ${percentile(delays, 99).toFixed(1)} ms (${paced} events)`,
+          `at 20 events/s, commit to arrival p50 ${percentile(delays, 50).toFixed(1)} ms, p99 ${percentile(delays, 99).toFixed(1)} ms (${paced} events); ` +
+          `commit to a live screen's stream${nodes === 2 ? ' on the other node' : ''} p50 ${percentile(onScreen, 50).toFixed(1)} ms, p99 ${percentile(onScreen, 99).toFixed(1)} ms`,
       );
     } finally {
       for (const runner of runners) await runner.stop();

@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { postgresListener, type OnNotice } from './listen.ts';
 import { PreparingClient } from './statements.ts';
 import type { Settings } from '../config.ts';
 import * as schema from './schema.ts';
@@ -34,6 +35,8 @@ export type Db = PgDatabase<QueryResultHKT, typeof schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Hears the NOTIFYs of a channel, whichever process's commit sent them; an undefined payload means 'look': some may be lost. */
+  listen(channel: string, onNotice: OnNotice): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -55,7 +58,11 @@ export async function openPglite(client: PGlite): Promise<Database> {
   try {
     const db = drizzlePglite({ client, schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS_FOLDER });
-    return { db, kind: 'pglite', close: () => client.close() };
+    const listen = async (channel: string, onNotice: OnNotice) => {
+      const stop = await client.listen(channel, onNotice);
+      return () => void stop().catch(() => {});
+    };
+    return { db, kind: 'pglite', listen, close: () => client.close() };
   } catch (error) {
     await client.close();
     throw error;
@@ -74,7 +81,8 @@ export async function openPostgres(url: string): Promise<Database> {
   try {
     await migrateLocked(pool);
     const db = drizzlePostgres({ client: pool, schema });
-    return { db, kind: 'postgres', close: () => pool.end() };
+    const listener = postgresListener(url);
+    return { db, kind: 'postgres', listen: listener.listen, close: async () => void (await Promise.all([listener.close(), pool.end()])) };
   } catch (error) {
     await pool.end();
     throw error;

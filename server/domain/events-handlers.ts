@@ -10,7 +10,7 @@ async function streamFor(request: FastifyRequest, services: Services, officeId: 
   const closed = new AbortController();
   request.raw.on('close', () => closed.abort());
   const lastEventId = request.headers['last-event-id'];
-  const body = await eventStream(services.db, officeId, typeof lastEventId === 'string' ? lastEventId : undefined, wait ?? 0, closed.signal);
+  const body = await eventStream(services.database, officeId, typeof lastEventId === 'string' ? lastEventId : undefined, wait ?? 0, closed.signal);
   return { status: 200 as const, body, headers: STREAM_HEADERS };
 }
 

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '../../codegen/generated/api.ts';
 import { applicationEventsOf } from '../../server/events/application-events.ts';
+import { recordEvent } from '../../server/events/record.ts';
 import { guardedLookup, webhookAddressProblem } from '../../server/events/webhook-address.ts';
 import { postWebhook } from '../../server/events/webhook-post.ts';
 import { jobRunnerOf } from '../../server/jobs/runner.ts';
@@ -264,6 +265,30 @@ describe("the office's event stream (live screens)", () => {
     const seen = frames((await all(PLATFORM)).body);
     expect(seen.filter((f) => f.data.appId === appId).map((f) => f.type)).toEqual(['application.created', 'application.prequalified']);
     expect((await all(office.admin)).statusCode).toBe(403);
+  });
+
+  it("wakes every listener at an event's commit, with its office, and never for a rollback", async () => {
+    const heard: (string | undefined)[] = [];
+    const stop = await h.database.listen('pos_events', (payload) => heard.push(payload));
+    try {
+      const event = (officeId: number | null) => ({ type: 'office.approved' as const, officeId, subject: { kind: 'office' as const, id: officeId ?? 0 } });
+      const rolledBack = db().transaction(async (tx) => {
+        await recordEvent(tx, event(null));
+        throw new Error('rolled back');
+      });
+      await expect(rolledBack).rejects.toThrow('rolled back');
+      await db().transaction(async (tx) => {
+        await recordEvent(tx, event(office.officeId));
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        expect(heard).toEqual([]);
+      });
+      // Delivered after the commit, on the listening connection (PostgreSQL) or the same instance (PGlite).
+      for (let tries = 0; tries < 100 && heard.length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(heard).toContain(String(office.officeId));
+      expect(heard).not.toContain('');
+    } finally {
+      stop();
+    }
   });
 
   it("is the office's own: another office's staff are refused, a bad resume point too", async () => {

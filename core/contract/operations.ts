@@ -53,6 +53,12 @@ export interface Operation {
   /** `x-idempotent`: moves money, messages a person or asks lenders; refused without an Idempotency-Key. */
   idempotent: boolean;
   /**
+   * `x-atomic` (decision 0294): an x-idempotent write whose every effect is written in its transaction and leaves the
+   * database only after the commit, through the queue. Its key commits with it, so a call cut off before its commit can
+   * be repeated with the same key. Every other write is so already.
+   */
+  atomic: boolean;
+  /**
    * Changes something: any method but GET, unless `x-reads` says the operation only reads (the spec sends some reads as
    * PUT or POST). A write takes an Idempotency-Key, and only a write with one is retried (decision 0253).
    */
@@ -170,6 +176,7 @@ export function readOperations(document: JsonObject): Operation[] {
         responses,
         access: (op['x-access'] ?? {}) as AccessRule,
         idempotent: op['x-idempotent'] === true,
+        atomic: op['x-idempotent'] !== true || op['x-atomic'] === true,
         write: method !== 'get' && op['x-reads'] !== true,
         live: op['x-live'] === true,
         caller: callerOf(op),

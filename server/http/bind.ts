@@ -184,7 +184,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         const invoke = (db = services.db) => handler({ params, query, body: request.body, caller, services: db === services.db ? services : inTransaction(db), request });
         const result =
           op.write && typeof key === 'string'
-            ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke, { atomic: !op.idempotent })
+            ? await once(services.db, { key, operation: op.operationId, caller, method: request.method, url: request.url, body: request.body }, invoke, { atomic: op.atomic })
             : await invoke();
         for (const work of committed) await work();
         // A borrower's step records the pages it was taken on (decision 0289).

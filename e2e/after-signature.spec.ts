@@ -118,7 +118,7 @@ test('finalize → fund and download the file → funded list and CSV → partia
   await ap.getByRole('checkbox', { name: `Select application ${appId}` }).check();
   await ap.getByRole('button', { name: 'Mark Funded' }).click();
   const confirm = ap.getByRole('dialog', { name: 'Mark applications funded' });
-  await expect(confirm).toContainText('Mark 1 application(s) funded?');
+  await expect(confirm).toContainText('Applications to mark funded: 1.');
   // The funding date starts at today; the admin records the day the funds actually went out.
   const day = confirm.getByLabel('Funding Date');
   await expect(day).toHaveValue(usDate(new Date()));
@@ -133,7 +133,7 @@ test('finalize → fund and download the file → funded list and CSV → partia
   expect(fundingCsv.split(/\r\n/).some((line) => line.startsWith(`${appId},`))).toBe(true);
   expect(fundingCsv).toContain(loan.toFixed(2));
   expect(fundingCsv).toContain(fundedOn);
-  await expect(ap.getByText(`1 application(s) marked funded on ${fundedOn}; the funding file was downloaded.`)).toBeVisible();
+  await expect(ap.getByText(`Applications marked funded on ${fundedOn}: 1. The funding file was downloaded.`)).toBeVisible();
   await expect(ap.getByRole('row').filter({ hasText: appId })).toHaveCount(0);
 
   // 3. The office sees it under Funded Apps, Completed, and in the CSV download.

@@ -5538,10 +5538,10 @@ export interface components {
         ContractSubStatus: "NotApplicable" | "ESignLinkSent" | "ESignGenerated" | "KBAPending" | "KBAPassed" | "KBAFailed" | "RefundSubmitted" | "RefundProcessing" | "RefundCompleted" | "RefundCancelled" | "TermsPresented" | "PaymentMethodPresented" | "AgreementPresented" | "FundingApproved" | "FundsReleased" | "Booked";
         /**
          * Status chip
-         * @description Status chip shown in application lists (spec §4 Status chip): OffersAvailable ('Offers Available') green, Expired, ActionRequired ('Action Required') red, Completed accent blue, Refund and Inactive orange, Funded dark blue; anything else in the grey 'no-offers' style: AwaitingBorrower ('Waiting for the Borrower', sent but not yet filled in by the borrower) and NoOffers ('No Offers').
+         * @description Status chip shown in application lists (spec §4 Status chip): OffersAvailable ('Offers Available') green, Expired, ActionRequired ('Action Required') red, Completed accent blue, Refund and Inactive orange, Funded dark blue; anything else in the grey 'no-offers' style: AwaitingBorrower ('Waiting for the Borrower', sent but not yet filled in by the borrower), AwaitingLenders ('Waiting for Lenders', applied for, no offer yet and a lender still deciding) and NoOffers ('No Offers').
          * @enum {string}
          */
-        StatusChip: "OffersAvailable" | "Expired" | "ActionRequired" | "Completed" | "Refund" | "Inactive" | "Funded" | "NoOffers" | "AwaitingBorrower";
+        StatusChip: "OffersAvailable" | "Expired" | "ActionRequired" | "Completed" | "Refund" | "Inactive" | "Funded" | "NoOffers" | "AwaitingBorrower" | "AwaitingLenders";
         /**
          * Disclosure
          * @description The federal Truth in Lending disclosure of a chosen plan (Reg Z §1026.18), computed by the one credit calculation (core/credit.ts, docs/decisions/0211). Money in dollars, APR a percent to two decimals. A deferred-interest plan is disclosed by its regular terms, with the promotion beside them.

@@ -297,7 +297,8 @@ export const labels: Readonly<Record<string, Readonly<Record<string, string>>>> 
     "Inactive": "Inactive",
     "Funded": "Funded",
     "NoOffers": "No Offers",
-    "AwaitingBorrower": "Waiting for the Borrower"
+    "AwaitingBorrower": "Waiting for the Borrower",
+    "AwaitingLenders": "Waiting for Lenders"
   },
   "StudioReviewState": {
     "Pending": "Waiting for approval",

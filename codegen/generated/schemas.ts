@@ -121,7 +121,7 @@ export type ContractSubStatus =
   | 'FundsReleased'
   | 'Booked';
 /**
- * Status chip shown in application lists (spec §4 Status chip): OffersAvailable ('Offers Available') green, Expired, ActionRequired ('Action Required') red, Completed accent blue, Refund and Inactive orange, Funded dark blue; anything else in the grey 'no-offers' style: AwaitingBorrower ('Waiting for the Borrower', sent but not yet filled in by the borrower) and NoOffers ('No Offers').
+ * Status chip shown in application lists (spec §4 Status chip): OffersAvailable ('Offers Available') green, Expired, ActionRequired ('Action Required') red, Completed accent blue, Refund and Inactive orange, Funded dark blue; anything else in the grey 'no-offers' style: AwaitingBorrower ('Waiting for the Borrower', sent but not yet filled in by the borrower), AwaitingLenders ('Waiting for Lenders', applied for, no offer yet and a lender still deciding) and NoOffers ('No Offers').
  *
  * This interface was referenced by `Schemas`'s JSON-Schema
  * via the `definition` "StatusChip".
@@ -135,7 +135,8 @@ export type StatusChip =
   | 'Inactive'
   | 'Funded'
   | 'NoOffers'
-  | 'AwaitingBorrower';
+  | 'AwaitingBorrower'
+  | 'AwaitingLenders';
 /**
  * Status of the funding (or refund ACH transfer) of an application.
  *

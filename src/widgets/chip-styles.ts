@@ -16,6 +16,7 @@ export const CHIPS: Record<string, { label: string; bg: string; color: string; s
   Inactive: { label: 'Inactive', bg: 'orange.400', color: 'gray.950', style: 'inactive' },
   Funded: { label: 'Funded', bg: 'blue.900', color: 'white', style: 'funded' },
   AwaitingBorrower: { label: 'Waiting for the Borrower', bg: 'gray.200', color: 'gray.800', style: 'no-offers' },
+  AwaitingLenders: { label: 'Waiting for Lenders', bg: 'gray.200', color: 'gray.800', style: 'no-offers' },
 };
 export const NO_OFFERS = { label: 'No Offers', bg: 'gray.200', color: 'gray.800', style: 'no-offers' };
 

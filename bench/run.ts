@@ -351,7 +351,7 @@ async function startLenderService(kind: DatabaseKind, lendersDir: string, latenc
  */
 async function measureWaterfall(kind: DatabaseKind, fixture: Fixture, issuer: Issuer): Promise<void> {
   const runs = [
-    { latencyMs: 1_000, overHttp: true, warmup: 1, count: values.quick ? 3 : 8 },
+    { latencyMs: 1_000, overHttp: true, warmup: 1, count: values.quick ? 3 : 20 },
     { latencyMs: 0, overHttp: true, warmup: 5, count: values.quick ? 20 : 60 },
     { latencyMs: 0, overHttp: false, warmup: 5, count: values.quick ? 20 : 60 },
   ];

@@ -29,11 +29,16 @@ async function liveScreen(database: Database, expected: number): Promise<{ read(
   const closed = new AbortController();
   const stream = (await eventStream(database, null, undefined, 300, closed.signal)) as Readable;
   const seen = new Map<string, bigint>();
-  let text = '';
+  // A frame may come in two chunks: what follows the last complete frame waits for the next one.
+  let rest = '';
   stream.on('data', (chunk: Buffer) => {
     const at = process.hrtime.bigint();
-    text += String(chunk);
-    for (const [, id] of text.matchAll(/^data: \{"id":"([^"]+)"/gm)) if (!seen.has(id!)) seen.set(id!, at);
+    const frames = (rest + String(chunk)).split('\n\n');
+    rest = frames.pop()!;
+    for (const frame of frames) {
+      const id = /^data: \{"id":"([^"]+)"/m.exec(frame)?.[1];
+      if (id) seen.set(id, at);
+    }
   });
   return {
     async read(committed) {

@@ -9,7 +9,7 @@ import { openApp, seedSession, staffState } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
-const CHIPS = ['OffersAvailable', 'Expired', 'ActionRequired', 'Completed', 'Refund', 'Inactive', 'Funded', 'NoOffers'];
+const CHIPS = ['OffersAvailable', 'Expired', 'ActionRequired', 'Completed', 'Refund', 'Inactive', 'Funded', 'NoOffers', 'AwaitingLenders'];
 
 function row(id: number, chip: string) {
   return {
@@ -37,11 +37,11 @@ test('the table pages and sorts on the server, filters, and shows chips and form
   expect(bodies[0]).toMatchObject({ officeId: 1, page: 1, pageSize: 25, sortBy: 'updatedAtUtc', sortDesc: true });
   await expect(table.getByText('$1,234.50')).toBeVisible();
   await expect(table.getByText('03/04/2031').first()).toBeVisible();
-  for (const label of ['Offers Available', 'Expired', 'Action Required', 'Completed', 'Refund', 'Inactive', 'Funded', 'No Offers']) {
+  for (const label of ['Offers Available', 'Expired', 'Action Required', 'Completed', 'Refund', 'Inactive', 'Funded', 'No Offers', 'Waiting for Lenders']) {
     await expect(table.getByText(label, { exact: true })).toBeVisible();
   }
   await expect(table.locator('[data-chip="offers-available"]')).toHaveCSS('background-color', 'rgb(26, 206, 72)');
-  await expect(table.locator('[data-chip="no-offers"]')).toBeVisible();
+  await expect(table.locator('[data-chip="no-offers"]')).toHaveCount(2);
   await expect(table.getByRole('button', { name: 'View Offers' })).toHaveCount(1);
   await expect(page.getByText('26 records · Page 1 of 2')).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();

@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { loadLenderFiles } from '../core/lenders/descriptor.ts';
 import { registerAdmin } from './admin.ts';
 import { callbackSender } from './callbacks.ts';
+import { after, sleep, type Wait } from './clock.ts';
 import { styleOf, type LenderServiceConfig } from './config.ts';
 import { problem, type ServiceContext } from './context.ts';
 import { registerLenderApi } from './lender-api.ts';
@@ -16,8 +17,6 @@ export interface LenderService {
   origin: string;
   close(): Promise<void>;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The lender a request is for: the :code of its route, for the lenders' API and signing pages. */
 function lenderOf(request: { routeOptions: { url?: string }; params: unknown }): string | undefined {
@@ -51,7 +50,7 @@ function applyFaults(app: FastifyInstance, service: ServiceContext): void {
 export async function startLenderService(config: LenderServiceConfig): Promise<LenderService> {
   const descriptors = loadLenderFiles(config.lendersDir);
   const app = Fastify({ logger: false, forceCloseConnections: true, ajv: { customOptions: { removeAdditional: false, coerceTypes: false, allErrors: true } } });
-  const timers = new Set<NodeJS.Timeout>();
+  const waits = new Set<Wait>();
   const faults = new Map(config.faults);
   let origin = '';
   const service: ServiceContext = {
@@ -63,11 +62,11 @@ export async function startLenderService(config: LenderServiceConfig): Promise<L
     faults,
     origin: () => origin,
     later(ms, work) {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
+      const wait = after(ms, () => {
+        waits.delete(wait);
         void work();
-      }, ms);
-      timers.add(timer);
+      });
+      waits.add(wait);
     },
   };
 
@@ -92,7 +91,7 @@ export async function startLenderService(config: LenderServiceConfig): Promise<L
     app,
     origin,
     async close() {
-      for (const timer of timers) clearTimeout(timer);
+      for (const wait of waits) wait.cancel();
       service.callbacks.close();
       await app.close();
     },

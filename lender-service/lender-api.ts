@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sandboxKba } from '../core/lenders/identity-questions.ts';
 import { latencyOf, newLenderAppId, repriceOffer, sandboxDecision } from '../core/lenders/underwriting.ts';
 import type { Applicant } from '../core/lenders/terms.ts';
+import { sleep } from './clock.ts';
 import { problem, type ServiceContext } from './context.ts';
 import { sameSecret } from './oauth.ts';
 import { applicationView, type Contract, type LenderApplication } from './store.ts';
@@ -14,7 +15,6 @@ import { identityAnswersSchema, moneySchema, prequalifySchema, selectionSchema, 
  */
 
 type Params = { code: string; id?: string };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const upper = (code: string) => code.toUpperCase();
 
 /** The caller is this lender's client: a bearer token issued to it, or (async-callback) the API key. */

@@ -188,6 +188,19 @@ describe('reports', () => {
     const [answer] = await db.select({ place: applicationLenders.place, amount: applicationLenders.bestAmount, apr: applicationLenders.bestApr }).from(applicationLenders)
       .where(and(eq(applicationLenders.appId, declined), eq(applicationLenders.lenderId, lenderIds.gsky!)));
     expect(answer).toEqual({ place: 2, amount: 800_000, apr: 7.5 });
+    // What the facts do not read changes none of them (and the database's own keeping of them ends).
+    await db.update(applicationLenders).set({ latencyMs: 1_000 }).where(eq(applicationLenders.appId, declined));
+    await db.update(offers).set({ productName: 'Twelve months' }).where(eq(offers.appId, declined));
+    expect(await facts()).toEqual({ asked: 2, approved: 1, first: 2 });
+    // One statement moving several answers, as the waterfall writes them; an offer changed, then removed.
+    await db.update(applicationLenders).set({ status: 'Approved' }).where(eq(applicationLenders.appId, declined));
+    expect(await facts()).toEqual({ asked: 2, approved: 2, first: 1 });
+    await db.update(offers).set({ maxLine: 900_000, apr: 6.5 }).where(eq(offers.appId, declined));
+    const best = async () => (await db.select({ amount: applicationLenders.bestAmount, apr: applicationLenders.bestApr }).from(applicationLenders)
+      .where(and(eq(applicationLenders.appId, declined), eq(applicationLenders.lenderId, lenderIds.gsky!))))[0];
+    expect(await best()).toEqual({ amount: 900_000, apr: 6.5 });
+    await db.delete(offers).where(eq(offers.appId, declined));
+    expect(await best()).toEqual({ amount: null, apr: null });
     await db.delete(applicationLenders).where(eq(applicationLenders.appId, declined));
     expect(await facts()).toEqual({ asked: 0, approved: 0, first: null });
   });

@@ -121,8 +121,7 @@ function eligibleEntries(entries: WaterfallEntry[], borrower: Borrower): { eligi
  * Where the office's state wants the patient alone to fill in the application (N.Y. Gen. Bus. Law §349-g), staff may
  * not submit it, new or again: the patient does, from the link the office sends (decision 0213).
  */
-async function refuseStaffWherePatientOnly(db: Db, officeId: number): Promise<void> {
-  const office = await officeOf(db, officeId);
+function refuseStaffWherePatientOnly(office: { state: string | null }): void {
   if (patientOnlyApplication(stateRules(), office.state)) {
     throw new HttpProblem(403, `In ${office.state}, the patient fills in the application: send the patient the application link (text or e-mail).`);
   }
@@ -140,30 +139,33 @@ export async function submitApplication(services: Services, caller: Caller, body
   const { db, settings } = services;
   const catalogue = catalogueOf(services);
   const known = await existing(db, body);
-  if (body.id === 0) await requireApprovedOffice(db, body.officeId);
-  if (caller.kind === 'staff') await refuseStaffWherePatientOnly(db, body.officeId);
+  if (body.id === 0 || caller.kind === 'staff') {
+    const office = body.id === 0 ? await requireApprovedOffice(db, body.officeId) : await officeOf(db, body.officeId);
+    if (caller.kind === 'staff') refuseStaffWherePatientOnly(office);
+  }
   await requirePersonalEmail(db, body.officeId, body.email);
   const active = await officeLenderEntries(db, catalogue, body.officeId, body.lenderCodes);
   if (active.length === 0) throw HttpProblem.conflict(body.lenderCodes ? 'None of these lenders is active for the office.' : 'The office has no active lenders.');
   const { eligible: entries, notSent } = eligibleEntries(active, { state: body.address.state, dob: calendarDate(body.dob, 'dob'), amountCents: toCents(body.amount) });
   const columns = formColumns(body, settings.piiKey);
   const waiting = { decisionStatus: 'Pending' as const, isPending: true, statusText: `Waiting for ${entries.length} lender${entries.length === 1 ? '' : 's'}` };
-  const appId = await db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     let app: ApplicationRecord;
     if (known) {
-      app = await lockApplication(tx, known.id);
-      if (!canSubmit(app)) throw HttpProblem.conflict('The application cannot be submitted again in its current state.');
-      await tx
+      const locked = await lockApplication(tx, known.id);
+      if (!canSubmit(locked)) throw HttpProblem.conflict('The application cannot be submitted again in its current state.');
+      [app] = await tx
         .update(applications)
         .set({
           ...columns,
           language,
-          isSsnMismatch: app.isSsnMismatch || ssnMismatch(app, settings.piiKey, body.ssn),
-          enableRemoteSign: body.enableRemoteSign ?? app.enableRemoteSign,
+          isSsnMismatch: locked.isSsnMismatch || ssnMismatch(locked, settings.piiKey, body.ssn),
+          enableRemoteSign: body.enableRemoteSign ?? locked.enableRemoteSign,
           ...waiting,
           updatedAt: sql`now()`,
         })
-        .where(eq(applications.id, app.id));
+        .where(eq(applications.id, locked.id))
+        .returning() as [ApplicationRecord];
       await tx.delete(offers).where(eq(offers.appId, app.id));
       await tx.delete(applicationLenders).where(eq(applicationLenders.appId, app.id));
     } else {
@@ -181,17 +183,16 @@ export async function submitApplication(services: Services, caller: Caller, body
       ...notSentLogs(notSent),
     ]);
     if (!known) await recordApplicationEvent(tx, app, 'application.created', { inOfficeApply: app.inOfficeApply, amount: app.amount / 100 });
-    return app.id;
+    return app;
   });
-  return runWaterfall(services, caller, appId, entries);
+  return runWaterfall(services, caller, saved, entries);
 }
 
-/** Asks the lenders and records their answers; the application's result. */
-async function runWaterfall(services: Services, caller: Caller, appId: number, entries: WaterfallEntry[]): Promise<Schemas['AppResult']> {
+/** Asks the lenders about the application as saved and records their answers; the application's result. */
+async function runWaterfall(services: Services, caller: Caller, saved: ApplicationRecord, entries: WaterfallEntry[]): Promise<Schemas['AppResult']> {
   const { db, settings } = services;
-  const [current] = await db.select().from(applications).where(eq(applications.id, appId));
-  const applicant = applicantOf(current!, settings.piiKey);
-  const answers = await askLenders(entries, applicant, settings.lenderTimeoutMs);
+  const appId = saved.id;
+  const answers = await askLenders(entries, applicantOf(saved, settings.piiKey), settings.lenderTimeoutMs);
   await db.transaction(async (tx) => {
     const app = await lockApplication(tx, appId);
     await recordAnswers(tx, app, caller, answers, catalogueOf(services));
@@ -336,7 +337,7 @@ export async function submitToLenders(services: Services, caller: Caller, body: 
   const missing = body.lenderCodes.filter((code) => !active.some((e) => e.adapter.code === code));
   if (missing.length) throw HttpProblem.field('lenderCodes', `Not an active lender of the office: ${missing.join(', ')}.`);
   const { eligible: entries, notSent } = eligibleEntries(active, { state: applicant.address.state, dob: applicant.dob, amountCents: applicant.amount });
-  await db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     const locked = await lockApplication(tx, app.id);
     if (!displayFlags(locked).showSubmitToLendersButton) throw HttpProblem.conflict('The application cannot be submitted to lenders in its current state.');
     const ids = entries.map((e) => e.lenderId);
@@ -349,6 +350,7 @@ export async function submitToLenders(services: Services, caller: Caller, body: 
       { kind: 'Event', message: `Submitted to ${entries.length} more lender${entries.length === 1 ? '' : 's'}`, data: { lenders: entries.map((e) => e.adapter.code) } },
       ...notSentLogs(notSent),
     ]);
+    return locked;
   });
-  return runWaterfall(services, caller, app.id, entries);
+  return runWaterfall(services, caller, saved, entries);
 }

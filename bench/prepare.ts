@@ -15,6 +15,8 @@ import { userOffices, users } from '../server/db/schema.ts';
 import { seedBulk } from '../server/seed/bulk.ts';
 import { seedDemo } from '../server/seed/demo.ts';
 import { ACTIVE_STAGES } from '../server/domain/applications/status.ts';
+import { DECISION_POLL_QUEUE } from '../server/domain/journey/decision-polls.ts';
+import { CALLBACK_QUEUE } from '../server/domain/journey/lender-news.ts';
 import { FIXTURE_MARK, PROFILES, type Fixture, type Profile } from './profiles.ts';
 
 /** A page of GetOfficeApps in the bench is this long, and the name filter should fill it. */
@@ -160,6 +162,9 @@ try {
   }
 
   const { officeId, userId } = link;
+  // Earlier runs' waterfalls left lender jobs waiting (callbacks kept as a backstop, decision polls), addressed to a
+  // lender service that ended with its run: each would fail and be retried through this run's measurements.
+  await db.execute(sql`delete from jobs where state in ('Queued', 'Running') and queue in (${CALLBACK_QUEUE}, ${DECISION_POLL_QUEUE})`);
   // The waterfall asks every lender its office offers: the bench's office offers them all (issue 38's eight at 1 s),
   // where the set's other offices offer five.
   await db.execute(sql`

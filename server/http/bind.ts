@@ -13,6 +13,7 @@ import type { Caller } from './caller.ts';
 import { once } from './idempotency.ts';
 import { recordShown } from '../descriptors/shown.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import { dueJobsWritten } from '../jobs/queue.ts';
 import { cleanBody, refuseNonFiniteInBody, cleanText, parseModel, refuseControlCharacters, refuseDeepNesting, refuseNonFinite } from './input.ts';
 
 export interface BindOptions {
@@ -180,6 +181,7 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         // Given a transaction (a write with an Idempotency-Key, decision 0253), the handler works in it, and what must
         // follow its commit waits for that transaction's.
         const committed: Array<() => unknown> = [];
+        const dueBefore = dueJobsWritten();
         const inTransaction = (db: Services['db']): Services => ({ ...services, db, afterCommit: async (work) => void committed.push(work) });
         const invoke = (db = services.db) => handler({ params, query, body: request.body, caller, services: db === services.db ? services : inTransaction(db), request });
         const result =
@@ -189,8 +191,9 @@ export function bindOperations(app: FastifyInstance, options: BindOptions): void
         for (const work of committed) await work();
         // A borrower's step records the pages it was taken on (decision 0289).
         if (op.write && caller.kind === 'borrower' && result.status < 300) await recordShown(services.db, caller.appId, request);
-        // What a write enqueued (messages, lender orders, webhook deliveries) starts now, not at the runner's next tick.
-        if (op.write) options.jobs?.kick();
+        // What a write enqueued to run now (messages, lender orders, webhook deliveries) starts now, not at the runner's
+        // next tick.
+        if (dueJobsWritten() !== dueBefore) options.jobs?.kick();
         await send(reply, op, own, result, services);
         return reply;
       },

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lenderNewsQueues, CALLBACK_QUEUE } from '../../server/domain/journey/lender-news.ts';
 import { DECISION_POLL_QUEUE } from '../../server/domain/journey/decision-polls.ts';
-import { claimDue, claimJob, enqueue, finishJob, retryJob } from '../../server/jobs/queue.ts';
+import { claimDue, claimJob, dueJobsWritten, enqueue, finishJob, retryJob, reviveJob } from '../../server/jobs/queue.ts';
 import { createJobRunner } from '../../server/jobs/runner.ts';
 import { runNow, type Services } from '../../server/services.ts';
 import { OFFICE_ADMIN, PLATFORM } from '../support/demo-accounts.ts';
@@ -65,6 +65,17 @@ describe('the queue', () => {
     expect(await retryJob(db(), (await claimJob(db(), id, 60_000))!, 0, 'first failure')).toBe('Queued');
     expect(await retryJob(db(), (await claimJob(db(), id, 60_000))!, 0, 'second failure')).toBe('Dead');
     expect(await jobRow(queue, 'dies')).toMatchObject({ state: 'Dead', attempts: 2, last_error: 'second failure' });
+  });
+
+  it('counts the jobs written to run now, which a request kicks its runner for, and not those for later', async () => {
+    const before = dueJobsWritten();
+    await enqueue(db(), { queue, key: 'for-later', payload: {}, delayMs: 60_000 });
+    expect(dueJobsWritten()).toBe(before);
+    const { id } = await enqueue(db(), { queue, key: 'now', payload: {}, maxAttempts: 1 });
+    expect(dueJobsWritten()).toBe(before + 1);
+    expect(await retryJob(db(), (await claimJob(db(), id, 60_000))!, 0, 'failed')).toBe('Dead');
+    expect(await reviveJob(db(), id, 1)).toBe(true);
+    expect(dueJobsWritten()).toBe(before + 2);
   });
 
   it('retries a job whose work throws, with backoff, and a later outcome moves it without an error', async () => {

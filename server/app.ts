@@ -16,7 +16,7 @@ import { bindOperations } from './http/bind.ts';
 import { createAccess, type TokenVerifiers } from './http/access.ts';
 import { HttpProblem, problemBody } from './http/problem.ts';
 import { wordsFor } from './descriptors/languages.ts';
-import { loggerOptions } from './http/logging.ts';
+import { lazyChildLogger, loggerOptions } from './http/logging.ts';
 import { registerReference } from './http/reference.ts';
 import { registerWebApp } from './http/web-app.ts';
 import { liveSet } from './descriptors/live.ts';
@@ -82,6 +82,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
       return typeof given === 'string' && /^[0-9a-f]{32}$/.test(given) ? given : traceId();
     },
     requestIdHeader: false,
+    childLoggerFactory: (logger, bindings, options) => lazyChildLogger(logger, bindings, options as Record<string, unknown>),
     // Longer path values reach the contract's validators (a 400 naming the field); far longer ones get a 414.
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: (error, request, reply) => {

@@ -1,0 +1,49 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { lazyChildLogger, loggerOptions } from '../../server/http/logging.ts';
+
+/** A request's logger made on its first line: the same lines, bindings and redaction as pino's own child. */
+
+function logger(level: string) {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({ write: (chunk, _encoding, done) => done(void lines.push(JSON.parse(String(chunk)))) });
+  const { level: _level, ...options } = loggerOptions(level);
+  const parent = pino({ level, ...options }, stream);
+  let made = 0;
+  const child = parent.child.bind(parent);
+  parent.child = ((bindings, childOptions) => (made++, child(bindings, childOptions))) as typeof parent.child;
+  return { parent, lines, made: () => made };
+}
+
+describe('a request logger made when first needed', () => {
+  it('makes no child for a request that logs nothing at the levels that are on', () => {
+    const { parent, lines, made } = logger('warn');
+    const log = lazyChildLogger(parent, { reqId: 'r1' }, {});
+    log.info({ route: '/x' }, 'incoming request');
+    log.debug('detail');
+    expect(typeof log.error).toBe('function');
+    expect(made()).toBe(0);
+    expect(lines).toEqual([]);
+  });
+
+  it("writes a line at a level that is on with the request's bindings, its fields redacted, through one child", () => {
+    const { parent, lines, made } = logger('warn');
+    const log = lazyChildLogger(parent, { reqId: 'r2' }, {});
+    log.error({ email: 'pat@example.com', route: '/api/App/GetApp' }, 'request failed');
+    log.warn('slow');
+    expect(made()).toBe(1);
+    expect(lines.map(({ reqId, email, route, msg }) => ({ reqId, email, route, msg }))).toEqual([
+      { reqId: 'r2', email: '[redacted]', route: '/api/App/GetApp', msg: 'request failed' },
+      { reqId: 'r2', email: undefined, route: undefined, msg: 'slow' },
+    ]);
+  });
+
+  it("changes the request's logger, not its parent's, when it is set on", () => {
+    const { parent } = logger('warn');
+    const log = lazyChildLogger(parent, { reqId: 'r3' }, {});
+    log.level = 'debug';
+    expect(log.level).toBe('debug');
+    expect(parent.level).toBe('warn');
+  });
+});

@@ -92,8 +92,11 @@ const noop = () => undefined;
  */
 export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: Record<string, unknown>): FastifyBaseLogger {
   let child: FastifyBaseLogger | undefined;
-  // Fastify's logger is pino's, which says whether a level is on.
-  const enabled = (level: string) => (logger as FastifyBaseLogger & { isLevelEnabled(level: string): boolean }).isLevelEnabled(level);
+  // Fastify's logger is pino's, which numbers its levels. A route's own level (Fastify's `logLevel`, passed in the
+  // options) is the request's, louder or quieter than the parent's.
+  const { values } = (logger as FastifyBaseLogger & { levels: { values: Record<string, number> } }).levels;
+  const threshold = values[typeof options.level === 'string' ? options.level : logger.level] ?? Infinity;
+  const enabled = (level: string) => values[level]! >= threshold;
   const made = () => (child ??= logger.child(bindings, options));
   const bound = (target: FastifyBaseLogger, property: string | symbol) => {
     const value = Reflect.get(target, property) as unknown;

@@ -39,6 +39,15 @@ describe('a request logger made when first needed', () => {
     ]);
   });
 
+  it("logs at the route's own level, louder or quieter than the parent's", () => {
+    const quiet = logger('info');
+    lazyChildLogger(quiet.parent, { reqId: 'r4' }, { level: 'warn' }).info('a reset token in the address');
+    expect(quiet.lines).toEqual([]);
+    const loud = logger('warn');
+    lazyChildLogger(loud.parent, { reqId: 'r5' }, { level: 'debug' }).debug('detail');
+    expect(loud.lines.map(({ reqId, msg }) => ({ reqId, msg }))).toEqual([{ reqId: 'r5', msg: 'detail' }]);
+  });
+
   it("changes the request's logger, not its parent's, when it is set on", () => {
     const { parent } = logger('warn');
     const log = lazyChildLogger(parent, { reqId: 'r3' }, {});

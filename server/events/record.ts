@@ -38,7 +38,7 @@ export async function recordEvent(tx: Db, event: NewEvent): Promise<{ id: number
 /**
  * One delivery per endpoint that chose the type, a paused one too: its events wait, and are sent when it is resumed. Only the first undelivered delivery of its order key gets a job
  * (webhook-delivery.ts starts the next); the endpoint's row is locked while that is decided here and there, so an
- * acknowledgement and a new event of the same key cannot both leave the new delivery without a job.
+ * acknowledgement and a new event of the same key give the new delivery one job: neither none nor two.
  */
 async function fanOut(tx: Db, id: number, event: NewEvent): Promise<void> {
   const orderKey = event.appId ? `app:${event.appId}` : `event:${id}`;

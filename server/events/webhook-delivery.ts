@@ -47,7 +47,9 @@ export async function startDelivery(db: Db, deliveryId: number, attempt?: string
   await enqueue(db, { queue: WEBHOOK_QUEUE, key: attempt ? `${deliveryId}:${attempt}` : String(deliveryId), payload: { deliveryId }, maxAttempts: WEBHOOK_ATTEMPTS });
 }
 
-async function recordAttempt(db: Db, deliveryId: number, attempt: { status: number | null; excerpt: string | null; latencyMs: number; error: string | null; delivered: boolean }): Promise<void> {
+type Attempt = { status: number | null; excerpt: string | null; latencyMs: number; error: string | null; delivered: boolean };
+
+async function recordAttempt(db: Db, deliveryId: number, attempt: Attempt): Promise<void> {
   await db.execute(sql`
     update webhook_deliveries set attempts = attempts + 1, response_status = ${attempt.status}, response_excerpt = ${attempt.excerpt}, latency_ms = ${attempt.latencyMs},
       last_error = ${attempt.error}, last_attempt_at = now(),
@@ -57,13 +59,16 @@ async function recordAttempt(db: Db, deliveryId: number, attempt: { status: numb
 }
 
 /**
- * After an acknowledgement: the next event of the same key for this endpoint, under the endpoint's lock (see fanOut).
- * Its job is named after the job that acknowledged, so a delivery sent before (a replayed range, a resumed endpoint)
- * gets a new job, and this job tried again starts none twice.
+ * An acknowledgement, and the next event of the same key for this endpoint, in one transaction under the endpoint's
+ * lock (see fanOut). Marked delivered before that lock, a new event of the key could find nothing to wait for and get
+ * its own job while this found it pending and started another: the receiver got it twice. The next job is named after
+ * the job that acknowledged, so a delivery sent before (a replayed range, a resumed endpoint) gets a new job, and this
+ * job tried again starts none twice.
  */
-async function startNext(db: Db, row: Row, acknowledgedBy: ClaimedJob): Promise<void> {
+async function acknowledge(db: Db, row: Row, attempt: Attempt, acknowledgedBy: ClaimedJob): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`select id from webhook_endpoints where id = ${row.endpoint_id} for update`);
+    await recordAttempt(tx, row.delivery_id, attempt);
     const next = await tx.execute<{ id: number }>(sql`
       select id from webhook_deliveries where endpoint_id = ${row.endpoint_id} and order_key = ${row.order_key} and event_id > ${row.event_pk} and status = 'Pending'
       order by event_id limit 1`);
@@ -101,10 +106,12 @@ async function deliver(db: Db, settings: Settings, job: ClaimedJob): Promise<Job
     throw new Error(reason);
   }
   const delivered = status >= 200 && status < 300;
-  const reason = delivered ? null : `the endpoint answered ${status}`;
-  await recordAttempt(db, row.delivery_id, { status, excerpt, latencyMs: Math.round(performance.now() - started), error: reason, delivered });
-  if (!delivered) throw new Error(reason!);
-  await startNext(db, row, job);
+  const attempt = { status, excerpt, latencyMs: Math.round(performance.now() - started), error: delivered ? null : `the endpoint answered ${status}`, delivered };
+  if (!delivered) {
+    await recordAttempt(db, row.delivery_id, attempt);
+    throw new Error(attempt.error!);
+  }
+  await acknowledge(db, row, attempt, job);
   return { done: { status } };
 }
 

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { readdirSync } from 'node:fs';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { routeChunks } from './scripts/route-chunks.ts';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const shim = (file: string) => fileURLToPath(new URL(`./src/shims/${file}`, import.meta.url));
@@ -115,7 +116,7 @@ function rjsfShims(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), rjsfShims(), ...descriptors(), descriptorFilesForTheBrowser(), precompressed()],
+  plugins: [react(), rjsfShims(), ...descriptors(), descriptorFilesForTheBrowser(), routeChunks(root), precompressed()],
   resolve: {
     alias: [
       { find: /^markdown-to-jsx(\/react)?$/, replacement: shim('markdown-to-jsx.tsx') },

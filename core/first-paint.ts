@@ -23,6 +23,7 @@ import { PREVIEW_FLAG, TAB_KEYS } from './tab-keys.ts';
 const canonical = (value: unknown) => canonicalJson(value ?? null);
 import { safeImageSource } from './urls.ts';
 import { swatch } from './palette.ts';
+import { chunksOf, type RouteChunks } from './route-chunks.ts';
 
 /**
  * A text in each language offered, by locale: a string, or an expression public/first-paint.js evaluates to one; its
@@ -62,6 +63,8 @@ export interface PaintedScreen {
   sections: ({ when?: RouteCondition; text: Words } | { when: RouteCondition; stop: true })[];
   /** When the page leaves at once on load (to another route, or the not-found page): then it is not painted. */
   away?: RouteCondition[];
+  /** The code the screen loads beyond the entry (core/route-chunks.ts), fetched while the entry is on its way. */
+  preload?: string[];
 }
 
 export interface FirstPaint {
@@ -77,7 +80,8 @@ export interface FirstPaint {
   logo?: string;
   /** The brand's text colour (its palette's primary, darkened as the app's theme does). */
   colour: string;
-  languages: { locale: string; name: string }[];
+  /** The languages offered; one the app loads as its own chunk (not the source) says which files that takes. */
+  languages: { locale: string; name: string; preload?: string[] }[];
   source: string;
   /**
    * The paintable routes with what to paint, and the routes that would take an address from one of them, most
@@ -101,6 +105,8 @@ export interface FirstPaintInput {
   /** The languages offered, in the picker's order. */
   languages: readonly Language[];
   source: string;
+  /** The built app's code per screen (absent when the app is not built). */
+  chunks?: RouteChunks;
 }
 
 const UNKNOWN = Symbol('unknown');
@@ -232,6 +238,12 @@ function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<
     if (action.type !== 'submit') away.push(when);
   }
   const picker = layout!.languages as Doc | undefined;
+  // The code the app loads for it: the layout, the page (a composite's and its first part's), their kinds, the form.
+  const shown: [unknown, Doc][] = composite ? [[route.screen, composite], [firstPart!.screen, body]] : [[route.screen, page]];
+  const chunks = input.chunks;
+  const preload = chunks
+    ? [...new Set(shown.flatMap(([name, doc]) => chunksOf(chunks, { layout: String(component), page: String(name), kind: String(doc.kind), form: typeof doc.schema === 'string' ? doc.schema : undefined })))]
+    : [];
   return {
     layout: component as PaintedLayout,
     picker: picker !== undefined && picker.visible === undefined && input.languages.length > 1,
@@ -240,6 +252,7 @@ function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<
     ...(source ? { source } : {}),
     sections: body.kind === 'detail' ? openingSections(body.sections, scope) : [],
     ...(away.length ? { away } : {}),
+    ...(preload.length ? { preload } : {}),
   };
 }
 
@@ -291,7 +304,10 @@ export function firstPaintOf(input: FirstPaintInput): FirstPaint {
     mark: brand.logo.text,
     ...(logo ? { logo } : {}),
     colour: swatch(brand.palette, 'primary').text,
-    languages: input.languages.map(({ locale, name }) => ({ locale, name })),
+    languages: input.languages.map(({ locale, name }) => {
+      const preload = locale === input.source ? undefined : input.chunks?.language[locale];
+      return { locale, name, ...(preload?.length ? { preload } : {}) };
+    }),
     source: input.source,
     routes: deciding,
   };

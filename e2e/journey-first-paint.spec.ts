@@ -106,3 +106,26 @@ test('a Spanish browser gets the Spanish words first; a tab with a session and a
     await expect(held.locator('#first-paint')).toBeHidden();
   });
 });
+
+// In Spanish, the words of the language are a chunk of their own too.
+for (const locale of ['en-US', 'es-MX']) {
+  test(`a painted screen's own code is fetched once, as the entry arrives, from the files the build made, ${locale}`, async ({ browser, page }) => {
+    const data = await paintData(page);
+    const form = data.routes.find((route) => route.screen?.preload?.some((file) => file.startsWith('FormScreen-')));
+    expect(form, 'a painted form lists its code').toBeDefined();
+    const words = data.languages.find((language) => language.locale === locale.slice(0, 2))?.preload ?? [];
+    expect(words.length > 0, "a language other than the source lists its words' chunk").toBe(locale !== 'en-US');
+    await withPage(browser, { width: 412, locale }, async (shown) => {
+      const fetched: string[] = [];
+      shown.on('response', (response) => {
+        if (response.ok() && /\/assets\/[^/]+\.js$/.test(response.url())) fetched.push(new URL(response.url()).pathname);
+      });
+      await shown.goto(address(form!.path));
+      await expect(shown.locator('#root main h1')).toBeVisible();
+      const links = await shown.locator('link[rel=modulepreload]').evaluateAll((nodes) => nodes.map((node) => new URL((node as HTMLLinkElement).href).pathname));
+      const listed = [...form!.screen!.preload!, ...words].map((file) => `/assets/${file}`);
+      expect(links).toEqual(expect.arrayContaining(listed));
+      for (const file of listed) expect(fetched.filter((path) => path === file), file).toHaveLength(1);
+    });
+  });
+}

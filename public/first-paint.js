@@ -130,6 +130,38 @@
       ? asked
       : ((navigator.languages || []).map((wish) => wish.toLowerCase().split('-')[0] ?? '').find((wish) => offered.includes(wish)) ?? data.source);
 
+  // The screen's own code and its language's words are fetched while the entry runs, rather than in waves once the
+  // entry has run and found them; not before the entry has come, with which they would share a slow line.
+  var entry = /** @type {HTMLScriptElement | null} */ (document.querySelector('script[type=module][src]'));
+  var chosen = data.languages.find(function (language) {
+    return language.locale === locale;
+  });
+  var preload = (shown.preload || []).concat((chosen && chosen.preload) || []);
+  if (entry && preload.length) {
+    var from = entry;
+    var fetchCode = function () {
+      for (const file of preload) {
+        var link = /** @type {HTMLLinkElement} */ (element('link', ''));
+        link.rel = 'modulepreload';
+        link.href = new URL(file, from.src).href;
+        if (from.crossOrigin !== null) link.crossOrigin = from.crossOrigin;
+        document.head.append(link);
+      }
+    };
+    var entryCame = function () {
+      return performance.getEntriesByName(from.src, 'resource').length > 0;
+    };
+    if (entryCame()) fetchCode();
+    else {
+      var arrival = new PerformanceObserver(function () {
+        if (!entryCame()) return;
+        arrival.disconnect();
+        fetchCode();
+      });
+      arrival.observe({ type: 'resource' });
+    }
+  }
+
   /**
    * @param {string} tag
    * @param {string} className

@@ -1,5 +1,6 @@
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
 import { firstPaintOf, type FirstPaint } from '../../core/first-paint.ts';
+import type { RouteChunks } from '../../core/route-chunks.ts';
 import { builtExpanded, perLiveSet } from './live.ts';
 import { liveBrands } from './brands.ts';
 import { offeredLanguages } from './languages.ts';
@@ -9,17 +10,18 @@ import { chooseBrand } from '../../core/brand.ts';
 const perBrand = perLiveSet((set) => {
   const doc = (path: string) => set.served[path] ?? builtExpanded().get(path);
   const lenders = [...new Set([...builtExpanded().keys(), ...Object.keys(set.served)])].filter((path) => path.startsWith('lenders/')).sort();
-  const made = new Map<string, FirstPaint>();
-  return (brand: BrandDescriptor): FirstPaint => {
-    let paint = made.get(brand.id);
+  const made = new Map<RouteChunks | undefined, Map<string, FirstPaint>>();
+  return (brand: BrandDescriptor, chunks: RouteChunks | undefined): FirstPaint => {
+    const ofBuild = made.get(chunks) ?? made.set(chunks, new Map()).get(chunks)!;
+    let paint = ofBuild.get(brand.id);
     if (!paint) {
       const { list, source } = offeredLanguages();
-      paint = firstPaintOf({ doc, lenders, brand, languages: list, source });
-      made.set(brand.id, paint);
+      paint = firstPaintOf({ doc, lenders, brand, languages: list, source, ...(chunks ? { chunks } : {}) });
+      ofBuild.set(brand.id, paint);
     }
     return paint;
   };
 });
 
-/** The first paint for a page asked for on a host name (its brand, as the app chooses it without ?brand=). */
-export const firstPaintFor = (hostName: string): FirstPaint => perBrand()(chooseBrand(liveBrands(), hostName, null));
+/** The first paint for a page asked for on a host name (its brand, as the app chooses it without ?brand=), with the built app's code per screen. */
+export const firstPaintFor = (hostName: string, chunks?: RouteChunks): FirstPaint => perBrand()(chooseBrand(liveBrands(), hostName, null), chunks);

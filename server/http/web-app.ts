@@ -21,6 +21,7 @@ import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
 import { descriptorSetPath } from '../descriptors/live.ts';
 import { firstPaintFor } from '../descriptors/first-paint.ts';
 import type { FirstPaint } from '../../core/first-paint.ts';
+import { ROUTE_CHUNKS_FILE, type RouteChunks } from '../../core/route-chunks.ts';
 
 import { IMMUTABLE } from './api-answers.ts';
 
@@ -38,6 +39,8 @@ interface AppPage {
 export interface FirstPaintCode {
   style: string;
   script: string;
+  /** The app's code per screen, which the script preloads for the screen it paints (core/route-chunks.ts). */
+  chunks?: RouteChunks;
 }
 
 /** Code without its comment lines and indentation: every page carries it (a comment inside a line of code stays). */
@@ -54,8 +57,10 @@ function lean(code: string): string {
 }
 
 export function readFirstPaintCode(webRoot: string): FirstPaintCode | undefined {
-  const [style, script] = ['first-paint.css', 'first-paint.js'].map((name) => join(webRoot, name));
-  return existsSync(style!) && existsSync(script!) ? { style: lean(readFileSync(style!, 'utf8')), script: lean(readFileSync(script!, 'utf8')) } : undefined;
+  const [style, script, chunks] = ['first-paint.css', 'first-paint.js', ROUTE_CHUNKS_FILE].map((name) => join(webRoot, name));
+  if (!existsSync(style!) || !existsSync(script!)) return undefined;
+  const code = { style: lean(readFileSync(style!, 'utf8')), script: lean(readFileSync(script!, 'utf8')) };
+  return existsSync(chunks!) ? { ...code, chunks: JSON.parse(readFileSync(chunks!, 'utf8')) as RouteChunks } : code;
 }
 
 /** The Content-Security-Policy source that lets exactly this inline script run. */
@@ -122,7 +127,7 @@ export async function registerWebApp(app: FastifyInstance, settings: Settings, w
   const livePage = async (hostName: string) => {
     const hash = await liveHash();
     if (pages.hash !== hash) pages = { hash, byBrand: new Map() };
-    const paint = code ? firstPaintFor(hostName) : undefined;
+    const paint = code ? firstPaintFor(hostName, code.chunks) : undefined;
     const key = paint?.brand ?? '';
     let page = pages.byBrand.get(key);
     if (!page) pages.byBrand.set(key, (page = appPage(template, settings, hash, code && paint ? { code, paint } : undefined)));

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate, truthy } from '../../core/expressions.ts';
 import { firstPaintFor } from '../../server/descriptors/first-paint.ts';
+import { chunksOf, type RouteChunks } from '../../core/route-chunks.ts';
 import { appPage, readFirstPaintCode, scriptSource } from '../../server/http/web-app.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
 
@@ -74,6 +75,34 @@ describe('a page of data', () => {
     expect(drawn({ office: { name: 'B' }, description: 'Plans for all.' })).toEqual(['Plans for all.', expect.stringMatching(/^Apply here in about a minute, or ask \{data.office.name\}/)]);
     expect(drawn({ office: { name: 'B', logoUrl: '/logo.png' } })).toEqual([]);
     expect(drawn({ office: { name: 'B' }, pictureUrl: '/p.png' })).toEqual(['Apply for patient financing with the lenders of this office.']);
+  });
+});
+
+describe("the screen's code", () => {
+  const file = (name: string) => [`${name}-hash.js`, 'shared-hash.js'];
+  const chunks: RouteChunks = {
+    kind: { form: file('FormScreen'), composite: file('CompositeScreen'), detail: file('DetailScreen') },
+    layout: { office: file('OfficeLayout'), welcome: file('WelcomeLayout') },
+    page: { 'app-prequal-id': file('app-prequal-id'), 'landing-code': file('landing-code'), 'landing-code-office': file('landing-code-office') },
+    form: { SubmitApp: file('SubmitApp') },
+    language: { en: ['en-hash.js'], es: ['es-hash.js'] },
+  };
+  const built = firstPaintFor('localhost', chunks);
+  const preloadAt = (path: string) => built.routes.find((route) => route.path === path)?.screen?.preload;
+
+  it("lists what the app loads for a painted screen: its layout, page, kind and form, each file once", () => {
+    expect(preloadAt('/app/prequal/:id?')).toEqual(['OfficeLayout-hash.js', 'shared-hash.js', 'app-prequal-id-hash.js', 'FormScreen-hash.js', 'SubmitApp-hash.js']);
+    // A composite loads its own page and kind, and its first part's.
+    expect(preloadAt('/landing/:code?')).toEqual(['WelcomeLayout-hash.js', 'shared-hash.js', 'landing-code-hash.js', 'CompositeScreen-hash.js', 'landing-code-office-hash.js', 'DetailScreen-hash.js']);
+  });
+
+  it('lists the words of each language the app loads as a chunk: not the source language, which it holds', () => {
+    expect(built.languages).toEqual([{ locale: 'en', name: 'English' }, { locale: 'es', name: 'Español', preload: ['es-hash.js'] }]);
+  });
+
+  it('lists nothing where the app is not built', () => {
+    expect(paint.routes.some((route) => route.screen?.preload)).toBe(false);
+    expect(chunksOf(chunks, { kind: 'table', page: 'nowhere' })).toEqual([]);
   });
 });
 

@@ -1,8 +1,8 @@
 /**
  * The code a screen needs beyond the app's entry, by what the engine loads it for: a screen kind, a layout component,
- * a page descriptor, a form schema; and each language's words. The web app's build writes it (scripts/route-chunks.ts) beside the app; the server
- * puts a painted route's share in the first paint, so the phone fetches that code while the entry is still on its way
- * instead of one wave after another (decision 0296). Files are relative to the entry chunk.
+ * a page descriptor, a form schema; and each language's words. The web app's build writes it beside the app
+ * (scripts/route-chunks.ts); the server puts a painted route's share in the first paint, so the phone fetches that code
+ * while the entry runs instead of one wave after another (decision 0296). Files are relative to the entry chunk.
  */
 export interface RouteChunks {
   kind: Record<string, string[]>;

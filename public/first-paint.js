@@ -158,7 +158,8 @@
         arrival.disconnect();
         fetchCode();
       });
-      arrival.observe({ type: 'resource' });
+      // Buffered: the entry may have come between the look above and this.
+      arrival.observe({ type: 'resource', buffered: true });
     }
   }
 

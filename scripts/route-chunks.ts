@@ -44,6 +44,8 @@ export function routeChunks(root: string): Plugin {
       const chunks = Object.values(bundle).filter((file): file is Rolldown.OutputChunk => file.type === 'chunk');
       const entry = chunks.find((chunk) => chunk.isEntry);
       if (!entry) return;
+      // A registry moved or renamed would leave its screens without their early code, silently.
+      for (const [file, category] of Object.entries(REGISTRIES)) if (!named.has(category)) this.error(`${file}: the route chunks' registry of ${category}s was not built`);
       const byModule = new Map<string, Rolldown.OutputChunk>();
       for (const chunk of chunks) for (const id of chunk.moduleIds) byModule.set(fromRoot(id), chunk);
       const closure = (chunk: Rolldown.OutputChunk, into = new Set<string>()): Set<string> => {

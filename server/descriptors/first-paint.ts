@@ -6,6 +6,13 @@ import { liveBrands } from './brands.ts';
 import { offeredLanguages } from './languages.ts';
 import { chooseBrand } from '../../core/brand.ts';
 
+/** The app reads a page or a language the live set publishes from the set, not from its built chunk: that is not fetched. */
+export const withoutPublished = (chunks: RouteChunks, served: Readonly<Record<string, unknown>>): RouteChunks => ({
+  ...chunks,
+  page: Object.fromEntries(Object.entries(chunks.page).filter(([name]) => !(`pages/${name}.json` in served))),
+  language: Object.fromEntries(Object.entries(chunks.language).filter(([locale]) => !(`languages/${locale}.json` in served))),
+});
+
 /** What each brand's page paints before the app runs (core/first-paint.ts), from the live set, made once per brand. */
 const perBrand = perLiveSet((set) => {
   const doc = (path: string) => set.served[path] ?? builtExpanded().get(path);
@@ -16,7 +23,7 @@ const perBrand = perLiveSet((set) => {
     let paint = ofBuild.get(brand.id);
     if (!paint) {
       const { list, source } = offeredLanguages();
-      paint = firstPaintOf({ doc, lenders, brand, languages: list, source, ...(chunks ? { chunks } : {}) });
+      paint = firstPaintOf({ doc, lenders, brand, languages: list, source, ...(chunks ? { chunks: withoutPublished(chunks, set.served) } : {}) });
       ofBuild.set(brand.id, paint);
     }
     return paint;

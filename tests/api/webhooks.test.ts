@@ -156,7 +156,9 @@ describe('webhooks of an office', () => {
         jobRunnerOf(db())!.kick();
         await own.waitFor(1);
         for (let waited = 0; ; waited += 20) {
-          const blocked = await db().execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()`);
+          const blocked = await db().execute<{ n: number }>(sql`
+            select count(*)::int as n from pg_stat_activity
+            where wait_event_type = 'Lock' and datname = current_database() and query like '%from webhook_endpoints where id = % for update%'`);
           if (blocked.rows[0]!.n > 0) break;
           if (waited > 5_000) throw new Error("the first delivery's acknowledgement never waited for the endpoint's lock");
           await new Promise((resolve) => setTimeout(resolve, 20));

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { evaluate, truthy } from '../../core/expressions.ts';
-import { firstPaintFor } from '../../server/descriptors/first-paint.ts';
+import { firstPaintFor, withoutPublished } from '../../server/descriptors/first-paint.ts';
 import { chunksOf, type RouteChunks } from '../../core/route-chunks.ts';
 import { appPage, readFirstPaintCode, scriptSource } from '../../server/http/web-app.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
@@ -98,6 +98,14 @@ describe("the screen's code", () => {
 
   it('lists the words of each language the app loads as a chunk: not the source language, which it holds', () => {
     expect(built.languages).toEqual([{ locale: 'en', name: 'English' }, { locale: 'es', name: 'Español', preload: ['es-hash.js'] }]);
+  });
+
+  it("leaves out the built chunk of a page or language the live set publishes: the app reads those from the set", () => {
+    const live = withoutPublished(chunks, { 'pages/app-prequal-id.json': {}, 'languages/es.json': {}, 'brands/demo.json': {} });
+    expect(live.page['app-prequal-id']).toBeUndefined();
+    expect(live.page['landing-code']).toEqual(chunks.page['landing-code']);
+    expect(live.language).toEqual({ en: ['en-hash.js'] });
+    expect(chunksOf(live, { layout: 'office', page: 'app-prequal-id', kind: 'form', form: 'SubmitApp' })).toEqual(['OfficeLayout-hash.js', 'shared-hash.js', 'FormScreen-hash.js', 'SubmitApp-hash.js']);
   });
 
   it('lists nothing where the app is not built', () => {

@@ -7,9 +7,17 @@
  * sandbox latency is fixed (`lendersWithLatency`), then calls `submitAppTimes`. Each call starts a new
  * application (id 0) on the office device, as the office's staff does, and must pre-qualify.
  */
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { lenderCallbackKey, signLenderCallback } from '../core/lenders/callback-signature.ts';
+import { loadLenderFiles } from '../core/lenders/descriptor.ts';
+import type { Applicant } from '../core/lenders/terms.ts';
+import { tellLenderNews } from '../server/lenders/http/news.ts';
+import { lenderAdapter } from '../server/lenders/registry.ts';
+import { askLenders } from '../server/lenders/waterfall.ts';
 import { ROOT } from './profiles.ts';
 
 export const TARGET_WATERFALL_MS = 1_100;
@@ -60,24 +68,104 @@ function form(officeId: number, n: number): Record<string, unknown> {
   };
 }
 
-/** Wall time of `count` SubmitApp calls made one after another; each must answer 200 with offers. */
-export async function submitAppTimes(call: SubmitCall, count: number): Promise<{ times: number[]; lenders: number }> {
+/** One SubmitApp call's wall time; it must answer 200 with offers. */
+async function submitApp(call: SubmitCall, n: number): Promise<{ ms: number; lenders: number }> {
+  const started = performance.now();
+  const response = await fetch(`${call.base}/api/App/SubmitApp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${call.token}`, 'x-api-key': call.apiKey, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify(form(call.officeId, n)),
+    signal: AbortSignal.timeout(60_000),
+  });
+  const text = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`SubmitApp answered ${response.status}: ${text.slice(0, 1_000)}`);
+  const result = JSON.parse(text) as { isOfferMatch: boolean; lenders: unknown[] };
+  if (!result.isOfferMatch) throw new Error(`SubmitApp found no offer: ${text.slice(0, 1_000)}`);
+  return { ms, lenders: result.lenders.length };
+}
+
+/**
+ * Wall time of `count` SubmitApp calls made one after another; with `alone`, each call is followed by one waterfall of
+ * the lenders alone (`floor`), so that both figures come from the same minutes.
+ */
+export async function submitAppTimes(call: SubmitCall, count: number, alone?: LendersAlone): Promise<{ times: number[]; lenders: number; floor: number[] }> {
   const times: number[] = [];
+  const floor: number[] = [];
   let lenders = 0;
   for (let n = 0; n < count; n++) {
-    const started = performance.now();
-    const response = await fetch(`${call.base}/api/App/SubmitApp`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${call.token}`, 'x-api-key': call.apiKey, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify(form(call.officeId, n)),
-      signal: AbortSignal.timeout(60_000),
-    });
-    const text = await response.text();
-    times.push(performance.now() - started);
-    if (response.status !== 200) throw new Error(`SubmitApp answered ${response.status}: ${text.slice(0, 1_000)}`);
-    const result = JSON.parse(text) as { isOfferMatch: boolean; lenders: unknown[] };
-    if (!result.isOfferMatch) throw new Error(`SubmitApp found no offer: ${text.slice(0, 1_000)}`);
-    lenders = result.lenders.length;
+    const one = await submitApp(call, n);
+    times.push(one.ms);
+    lenders = one.lenders;
+    if (alone) floor.push(await alone.ask());
   }
-  return { times, lenders };
+  return { times, lenders, floor };
+}
+
+/** The borrower of `form`, as the portal hands it to its lender adapters (cents, ISO date, the SSN's digits). */
+const applicant = (appId: number): Applicant => ({
+  appId,
+  firstName: 'Bench',
+  lastName: 'Waterfall',
+  email: `waterfall.${appId}@example.com`,
+  mobilePhone: '(512) 555-0100',
+  homePhone: null,
+  address: { streetAddress: '1234 Cedar Ln', suiteNo: '', city: 'Austin', state: 'TX', zipCode: '78704' },
+  dob: '1985-04-12',
+  ssn: '900123456',
+  annualIncome: 60_000_00,
+  additionalIncome: null,
+  monthlyHousingPayment: 1_200_00,
+  employmentStatus: 'EmployedFull',
+  employerName: 'City Hospital',
+  monthsEmployed: null,
+  residenceStatus: 'Rent',
+  isActiveMilitary: false,
+  amount: 4_500_00,
+  serviceDate: null,
+});
+
+export interface LendersAlone {
+  /** One waterfall's wall time: every lender asked at once, each answer awaited as SubmitApp awaits it. */
+  ask(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/**
+ * The waterfall's floor on this machine at this hour: the same lenders asked by the portal's own adapters and
+ * waterfall from the bench's process, with the lenders' callbacks taken by a bare receiver that checks their signature
+ * and wakes the waiting adapter — no portal server, sign-in, database or records. SubmitApp's wall time less this is
+ * the portal's own work around the lenders; this alone is the lenders, the network and the machine's wake-ups.
+ */
+export async function lendersAlone(lendersDir: string, servicePort: number, callbackSecret: string): Promise<LendersAlone> {
+  const secret = Buffer.from(callbackSecret, 'base64');
+  const receiver = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const body = JSON.parse(raw.toString('utf8')) as { lenderCode: string; lenderAppId: string };
+      const given = Buffer.from(String(request.headers['x-lender-signature']));
+      const expected = Buffer.from(signLenderCallback(lenderCallbackKey({ lenderCallbackSecret: secret }, body.lenderCode), String(request.headers['x-lender-timestamp']), raw));
+      const valid = given.length === expected.length && timingSafeEqual(given, expected);
+      if (valid) tellLenderNews(body.lenderCode, body.lenderAppId);
+      response.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' }).end('{"success":true}');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const lenderEnv = { LENDER_SERVICE_PORT: String(servicePort), LENDER_CALLBACK_URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/callback` };
+  const settings = { lendersDir, mode: 'demo' as const, publicUrl: 'http://127.0.0.1', lenderEnv };
+  const entries = loadLenderFiles(lendersDir).map((descriptor, i) => ({ adapter: lenderAdapter(descriptor, settings, { teach: false }), lenderId: i + 1, discountRate: null }));
+  let appId = 2_000_000_000;
+  return {
+    async ask() {
+      const started = performance.now();
+      const answers = await askLenders(entries, applicant(appId++), 10_000);
+      const wall = performance.now() - started;
+      const failed = answers.filter((answer) => answer.status === 'Error' || answer.status === 'TimedOut' || answer.status === 'PendingReview');
+      if (failed.length) throw new Error(`The lenders alone: ${failed.map((answer) => `${answer.code} ${answer.status}`).join(', ')}`);
+      return wall;
+    },
+    close: () => new Promise<void>((resolve) => receiver.close(() => resolve())),
+  };
 }

@@ -47,10 +47,10 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startPortal(seed: boolean): Promise<{ app: FastifyInstance; database: Database; services: Services }> {
+async function startPortal(seed: boolean, lenderTimeoutMs = 1_500): Promise<{ app: FastifyInstance; database: Database; services: Services }> {
   const settings = loadSettings({
     ...process.env, DATA_DIR: dataDir, APP_MODE: 'demo', LOG_LEVEL: 'silent', API_KEYS: apiKey, DATABASE_URL: '',
-    LENDER_SERVICE_PORT: String(new URL(service.origin).port), LENDER_CALLBACK_SECRET: secret, LENDER_TIMEOUT_MS: '1500',
+    LENDER_SERVICE_PORT: String(new URL(service.origin).port), LENDER_CALLBACK_SECRET: secret, LENDER_TIMEOUT_MS: String(lenderTimeoutMs),
     LENDER_CALLBACK_URL: `http://127.0.0.1:${portalPort}/api/App/ProcessLenderCallback`,
   });
   const database = await openDatabase(settings);
@@ -109,4 +109,27 @@ describe('a portal restarted while lenders decide', () => {
       await second.database.close();
     }
   }, 90_000);
+
+  it('keeps the callbacks a waterfall waits for until its answers are recorded, then stores each as a backstop', async () => {
+    // The lenders' callbacks now come within the waterfall's time: it waits for them and records their decisions.
+    const portal = await startPortal(false, 8_000);
+    try {
+      const [admin] = (await portal.database.db.execute<{ id: string }>(sql`select id from users where email = ${OFFICE_ADMIN}`)).rows;
+      const staff: Caller = { kind: 'staff', userId: admin!.id, email: OFFICE_ADMIN, role: 'admin', userRole: null, offices: new Map([[OFFICE, 'admin']]), permissions: new Map([[OFFICE, rolePermissions('admin')]]), disabledOffices: new Set() };
+      const app = await submitApplication(portal.services, staff, prequalForm(OFFICE) as never);
+      expect(app.lenders.filter((l) => LATER.includes(l.code)).map((l) => [l.code, l.status])).toEqual([['lpoint', 'Approved'], ['powerpay', 'Approved']]);
+      const deliveries = ((await (await fetch(`${service.origin}/admin/callbacks`)).json()) as { lenderCode: string; body: string; lastOutcome: unknown; acknowledged: boolean }[])
+        .filter((d) => JSON.parse(d.body).appId === app.id);
+      expect(deliveries.map((d) => [d.lenderCode, d.lastOutcome, d.acknowledged]).sort()).toEqual([['lpoint', 202, true], ['powerpay', 202, true]]);
+      // Each backstop was written after the transaction that recorded the lenders' answers began, not beside the waterfall.
+      const order = await portal.database.db.execute<{ after: boolean }>(sql`
+        select j.created_at > l.created_at as after from jobs j, app_logs l
+        where j.queue = 'lender-callback' and j.payload -> 'callback' ->> 'appId' = ${String(app.id)}
+          and l.app_id = ${app.id} and l.message like 'Lenders answered:%'`);
+      expect(order.rows).toEqual([{ after: true }, { after: true }]);
+    } finally {
+      await portal.app.close();
+      await portal.database.close();
+    }
+  }, 60_000);
 });

@@ -7,7 +7,7 @@ import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { recordSecurityEvent } from '../../http/security-events.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../../core/lenders/callback-signature.ts';
-import { tellLenderNews } from '../../lenders/http/news.ts';
+import { tellLenderNews, waterfallOver } from '../../lenders/http/news.ts';
 import type { Services } from '../../services.ts';
 import type { Application } from '../applications/detail.ts';
 import { applicationWithRoute } from './application-read.ts';
@@ -83,6 +83,10 @@ export async function processCallback(services: Services, body: Schemas['LenderC
   const awaited = tellLenderNews(body.lenderCode, body.lenderAppId);
   // With an Idempotency-Key the call runs in that key's transaction (decision 0253), and so do the job and its work.
   const { db } = services;
+  // The backstop is written once that waterfall has recorded its answers, so the borrower's answer does not wait for
+  // it; until then the lender has no acknowledgement, and sends it again should this process stop. Not inside a key's
+  // transaction: on the embedded database the waterfall's own writes would wait for it.
+  if (awaited && db === services.database.db) await waterfallOver(body.appId, services.settings.lenderTimeoutMs);
   const delayMs = awaited ? services.settings.lenderTimeoutMs + AFTER_THE_WATERFALL_MS : 0;
   const stored = await enqueue(db, { queue: CALLBACK_QUEUE, key: sha256Hex(request.rawBody!), payload: { callback: body }, maxAttempts: CALLBACK_ATTEMPTS, delayMs });
   if (!stored.created) return stored.state === 'Done' ? callbackAnswer(stored.result as CallbackResult, true) : ACCEPTED;

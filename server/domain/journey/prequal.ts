@@ -6,6 +6,7 @@ import { decryptPii, encryptPii, last4 } from '../../crypto/pii.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
 import { askLenders, type WaterfallAnswer, type WaterfallEntry } from '../../lenders/waterfall.ts';
+import { whileAsking } from '../../lenders/http/news.ts';
 import type { Services } from '../../services.ts';
 import { appLenderAnswers } from '../applications/followup.ts';
 import { calendarDate, lockApplication, staffUserId, writeLogs, type ApplicationRecord, type LogEntry } from '../applications/records.ts';
@@ -192,12 +193,15 @@ export async function submitApplication(services: Services, caller: Caller, body
 async function runWaterfall(services: Services, caller: Caller, saved: ApplicationRecord, entries: WaterfallEntry[]): Promise<Schemas['AppResult']> {
   const { db, settings } = services;
   const appId = saved.id;
-  const answers = await askLenders(entries, applicantOf(saved, settings.piiKey), settings.lenderTimeoutMs);
-  await db.transaction(async (tx) => {
-    const app = await lockApplication(tx, appId);
-    await recordAnswers(tx, app, caller, answers, catalogueOf(services));
+  // Until the answer is read back, a lender's callback that woke this waterfall keeps its own write for later.
+  return whileAsking(appId, async () => {
+    const answers = await askLenders(entries, applicantOf(saved, settings.piiKey), settings.lenderTimeoutMs);
+    await db.transaction(async (tx) => {
+      const app = await lockApplication(tx, appId);
+      await recordAnswers(tx, app, caller, answers, catalogueOf(services));
+    });
+    return appResult(services, appId);
   });
-  return appResult(services, appId);
 }
 
 export async function appResult(services: Services, appId: number): Promise<Schemas['AppResult']> {

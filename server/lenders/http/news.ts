@@ -1,7 +1,9 @@
 /**
  * Word that a lender has news about one of its applications — its signed callback arrived in this process — for a
  * pre-qualification waiting on that lender's decision: it reads the decision at once instead of at its next poll. On
- * several processes a callback may reach another one; the waiting side's poll covers that.
+ * several processes a callback may reach another one; the waiting side's poll covers that. And the callback's side may
+ * wait for that waterfall to be over before it stores its own backstop, so that the borrower's answer does not wait
+ * for that write.
  */
 
 /** One pre-qualification's interest in one application, from its first wait to its decision. */
@@ -64,4 +66,36 @@ export function watchLenderNews(code: string, lenderAppId: string): LenderNewsWa
       if (watches.size === 0) watching.delete(key);
     },
   };
+}
+
+/** Applications whose waterfall runs in this process: each until its answers are recorded (or it failed). */
+const asking = new Map<number, Promise<void>>();
+
+/** The waterfall's side: application `appId`'s waterfall is under way while `work` runs. */
+export async function whileAsking<T>(appId: number, work: () => Promise<T>): Promise<T> {
+  let end = () => {};
+  const over = new Promise<void>((resolve) => (end = resolve));
+  asking.set(appId, over);
+  try {
+    return await work();
+  } finally {
+    if (asking.get(appId) === over) asking.delete(appId);
+    end();
+  }
+}
+
+/**
+ * The callback's side: resolves when application `appId`'s waterfall in this process is over (at once if none runs),
+ * or after `ms`. A turn after it ends: the answer's own last write (its Idempotency-Key's) is asked for first.
+ */
+export function waterfallOver(appId: number, ms: number): Promise<void> {
+  const over = asking.get(appId);
+  if (!over) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    void over.then(() => {
+      clearTimeout(timer);
+      setImmediate(resolve);
+    });
+  });
 }

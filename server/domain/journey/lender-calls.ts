@@ -65,7 +65,8 @@ function callbackAnswer(result: CallbackResult, repeated: boolean): { status: 20
 
 /**
  * Takes a verified lender callback once (decision 0262): it is stored as a job keyed by the SHA-256 of its raw body
- * before anything else, then applied at once by this process. A repeat (a lender retrying, or a replay inside the
+ * before it is applied, then applied at once by this process (or, when it woke a waterfall of this process, left to
+ * that waterfall, the job a backstop: decision 0297). A repeat (a lender retrying, or a replay inside the
  * window) finds the first and changes nothing; a callback that could not be applied now (the lender's status call
  * failed, the database was busy) answers 202 and is applied by the queue, after a restart too.
  */

@@ -376,6 +376,7 @@ async function measureWaterfall(kind: DatabaseKind, fixture: Fixture, issuer: Is
       await submitAppTimes(call, warmup);
       // With the lenders late, each call alternates with the same lenders asked alone (no portal), in the same minute.
       const alone = latencyMs > 0 && service ? await lendersAlone(lendersDir, service.port, callbackSecret) : undefined;
+      await alone?.ask(); // its own warm-up: the lenders' tokens and connections, as the portal's calls above had
       await quietMachine();
       const { times, lenders, floor } = await submitAppTimes(call, count, alone);
       await alone?.close();

@@ -152,9 +152,9 @@ export async function lendersAlone(lendersDir: string, servicePort: number, call
       }
       const { lenderCode, lenderAppId } = body;
       const given = Buffer.from(String(request.headers['x-lender-signature']));
-      const expected = typeof lenderCode === 'string' ? Buffer.from(signLenderCallback(lenderCallbackKey({ lenderCallbackSecret: secret }, lenderCode), String(request.headers['x-lender-timestamp']), raw)) : Buffer.alloc(0);
-      const valid = expected.length > 0 && given.length === expected.length && timingSafeEqual(given, expected) && typeof lenderAppId === 'string';
-      if (valid) tellLenderNews(lenderCode as string, lenderAppId);
+      const signed = (code: string) => Buffer.from(signLenderCallback(lenderCallbackKey({ lenderCallbackSecret: secret }, code), String(request.headers['x-lender-timestamp']), raw));
+      const valid = typeof lenderCode === 'string' && typeof lenderAppId === 'string' && given.length === signed(lenderCode).length && timingSafeEqual(given, signed(lenderCode));
+      if (valid) tellLenderNews(lenderCode, lenderAppId);
       response.writeHead(valid ? 200 : 401, { 'content-type': 'application/json' }).end(JSON.stringify({ success: valid }));
     });
   });

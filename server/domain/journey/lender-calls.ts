@@ -54,6 +54,12 @@ export function verifyCallback(services: Services, request: FastifyRequest, lend
 
 /** How long after a waiting pre-qualification's deadline the callback that woke it is applied. */
 const AFTER_THE_WATERFALL_MS = 5_000;
+/**
+ * The longest a callback that woke a waterfall is held for that waterfall's answer before its backstop is written:
+ * lenders time out their callbacks (the lender service after 10 s) and would send it again. Past it, the backstop is
+ * written beside the waterfall, as it was before decision 0297.
+ */
+const BACKSTOP_WAIT_MS = 2_000;
 
 /** A callback stored and not applied yet (it will be, by the job queue): the lender need not send it again. */
 const ACCEPTED = { status: 202, body: { success: true, message: 'The callback is stored and will be applied shortly.' } } as const;
@@ -87,7 +93,7 @@ export async function processCallback(services: Services, body: Schemas['LenderC
   // The backstop is written once that waterfall has recorded its answers, so the borrower's answer does not wait for
   // it; until then the lender has no acknowledgement, and sends it again should this process stop. Not inside a key's
   // transaction: on the embedded database the waterfall's own writes would wait for it.
-  if (awaited && db === services.database.db) await waterfallOver(body.appId, services.settings.lenderTimeoutMs);
+  if (awaited && db === services.database.db) await waterfallOver(body.appId, BACKSTOP_WAIT_MS);
   const delayMs = awaited ? services.settings.lenderTimeoutMs + AFTER_THE_WATERFALL_MS : 0;
   const stored = await enqueue(db, { queue: CALLBACK_QUEUE, key: sha256Hex(request.rawBody!), payload: { callback: body }, maxAttempts: CALLBACK_ATTEMPTS, delayMs });
   if (!stored.created) return stored.state === 'Done' ? callbackAnswer(stored.result as CallbackResult, true) : ACCEPTED;

@@ -108,6 +108,8 @@ export function lazyChildLogger(logger: FastifyBaseLogger, bindings: Record<stri
       if (typeof property === 'string' && LEVELS.has(property)) {
         return enabled(property) ? (...args: unknown[]) => (made()[property as 'info'] as (...a: unknown[]) => void)(...args) : noop;
       }
+      // Fastify checks that a factory's logger has `child` on every request: answering that must not make one.
+      if (property === 'child') return (...args: Parameters<FastifyBaseLogger['child']>) => made().child(...args);
       return bound(made(), property);
     },
     set: (_parent, property, value) => Reflect.set(made(), property, value),

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { lazyChildLogger, loggerOptions } from '../../server/http/logging.ts';
@@ -25,6 +26,21 @@ describe('a request logger made when first needed', () => {
     expect(typeof log.error).toBe('function');
     expect(made()).toBe(0);
     expect(lines).toEqual([]);
+  });
+
+  it("passes Fastify's check of each request's logger (its `child` among the methods) without making a child", async () => {
+    const { parent, made } = logger('warn');
+    const app = Fastify({ loggerInstance: parent, childLoggerFactory: (base, bindings, options) => lazyChildLogger(base, bindings, options as Record<string, unknown>) });
+    app.get('/quiet', async (request) => (request.log.info('handled'), { ok: true }));
+    app.get('/loud', async (request) => (request.log.error('failed'), { ok: true }));
+    await app.ready();
+    // Fastify makes one child of its own at start, to add its serializers.
+    const atStart = made();
+    expect((await app.inject({ url: '/quiet' })).statusCode).toBe(200);
+    expect(made()).toBe(atStart);
+    expect((await app.inject({ url: '/loud' })).statusCode).toBe(200);
+    expect(made()).toBe(atStart + 1);
+    await app.close();
   });
 
   it("writes a line at a level that is on with the request's bindings, its fields redacted, through one child", () => {

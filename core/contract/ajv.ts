@@ -31,6 +31,30 @@ export function localize(node: Json): Json {
   return out;
 }
 
+const isNull = (node: Json): boolean => !!node && typeof node === 'object' && !Array.isArray(node) && node.type === 'null' && Object.keys(node).length === 1;
+
+/**
+ * For the server's own answers: `anyOf: [X, {type: 'null'}]` (a nullable field) becomes `if: {type: 'null'}, else: X`,
+ * which accepts exactly the same values. ajv records the failing branch's error for every value an anyOf lets through
+ * (the null branch for each filled field, the other for each empty one) and then drops it; `if` is checked without
+ * errors. For a page of 25 applications that was 18 KB of garbage per answer, a third of the check's time.
+ */
+export function nullableAsIf(node: Json): Json {
+  if (Array.isArray(node)) return node.map(nullableAsIf);
+  if (!node || typeof node !== 'object') return node;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(node)) out[key] = nullableAsIf(value);
+  const branches = out.anyOf;
+  if (Array.isArray(branches) && branches.length === 2 && out.if === undefined && out.else === undefined) {
+    const other = branches.find((branch) => !isNull(branch));
+    if (other !== undefined && branches.some(isNull)) {
+      delete out.anyOf;
+      Object.assign(out, { if: { type: 'null' }, else: other });
+    }
+  }
+  return out;
+}
+
 /** An Ajv (JSON Schema 2020-12, strict) holding every component schema of the bundled contract. */
 export function createContractAjv(bundled: JsonObject, options: ContractAjvOptions = {}): Ajv2020 {
   const ajv = new Ajv2020({
@@ -47,6 +71,7 @@ export function createContractAjv(bundled: JsonObject, options: ContractAjvOptio
   addFormats(ajv, { mode: options.answers ? 'fast' : 'full' });
   addKeywords(ajv);
   const schemas = ((bundled.components as JsonObject | undefined)?.schemas ?? {}) as JsonObject;
-  for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(localize(schema) as JsonObject, `${COMPONENT_BASE}${name}`);
+  const prepare = options.answers ? (schema: Json) => nullableAsIf(localize(schema)) : localize;
+  for (const [name, schema] of Object.entries(schemas)) ajv.addSchema(prepare(schema) as JsonObject, `${COMPONENT_BASE}${name}`);
   return ajv;
 }

@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createContractAjv, localize } from './ajv.ts';
+import { createContractAjv, localize, nullableAsIf } from './ajv.ts';
 import type { Json, JsonObject } from './documents.ts';
 import { escapePointer, type Operation, type ParameterSpec } from './operations.ts';
 
@@ -129,7 +129,7 @@ function compileOperation(bundled: JsonObject, op: Operation, { bodies, strings,
     const media = types.find((t) => t === 'application/json' || t === 'application/problem+json');
     if (!media) continue;
     const schema = contractNode(bundled, `${op.pointer}/responses/${status}/content/${escapePointer(media)}/schema`);
-    if (schema) responses.set(status, answers.compile(localize(schema) as JsonObject));
+    if (schema) responses.set(status, answers.compile(nullableAsIf(localize(schema)) as JsonObject));
   }
   const multipartSchema = contractNode(bundled, `${op.pointer}/requestBody/content/multipart~1form-data/schema`);
   return {

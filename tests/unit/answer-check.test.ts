@@ -8,6 +8,7 @@ import { samples } from '../../codegen/generated/samples.ts';
 import { bundleOpenApi } from '../../core/contract/bundle.ts';
 import { readOperations } from '../../core/contract/operations.ts';
 import { compileValidators } from '../../core/contract/validators.ts';
+import { nullableAsIf } from '../../core/contract/ajv.ts';
 
 const bundled = bundleOpenApi();
 const operations = readOperations(bundled);
@@ -39,6 +40,23 @@ describe('the check of an answer', () => {
     expect(answer(withRow({ amount: '1250' }))).toBe(false);
     const { lastName: _, ...withoutLastName } = page.results[0]!;
     expect(answer({ ...page, results: [withoutLastName] })).toBe(false);
+  });
+
+  // A nullable field is `anyOf: [X, {type: 'null'}]` in the contract and `if: {type: 'null'}, else: X` in the check
+  // (nullableAsIf): the same values pass, and no discarded error is made for each one that does.
+  it('lets a nullable field be null or what it names, and nothing else', () => {
+    for (const decisionStatus of [null, 'Approved']) expect(answer(withRow({ decisionStatus }))).toBe(true);
+    for (const decisionStatus of ['Maybe', 7, {}]) expect(answer(withRow({ decisionStatus }))).toBe(false);
+    for (const expirationDateUtc of [null, '2026-12-01T00:00:00.000Z']) expect(answer(withRow({ expirationDateUtc }))).toBe(true);
+    expect(answer(withRow({ expirationDateUtc: 'soon' }))).toBe(false);
+  });
+
+  it('makes the nullable rewrite only of a two-branch anyOf with a bare null branch', () => {
+    const enumOrNull = { anyOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' };
+    expect(nullableAsIf(enumOrNull)).toEqual({ description: 'd', if: { type: 'null' }, else: { $ref: '#/x' } });
+    expect(nullableAsIf({ properties: { a: { anyOf: [{ type: 'null' }, { type: 'string' }] } } })).toEqual({ properties: { a: { if: { type: 'null' }, else: { type: 'string' } } } });
+    const kept = [{ anyOf: [{ required: ['a'] }, { required: ['b'] }] }, { anyOf: [{ type: 'null', description: 'n' }, { type: 'string' }] }, { anyOf: [{ type: 'null' }, { type: 'string' }, { type: 'number' }] }];
+    for (const schema of kept) expect(nullableAsIf(schema)).toEqual(schema);
   });
 
   it('refuses a date that is not one by its shape', () => {

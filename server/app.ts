@@ -47,7 +47,8 @@ export interface ServerOptions {
   logStream?: DestinationStream;
 }
 
-// randomUUID draws from a pool Node fills in batches; randomBytes(16) asked the system for entropy on every request.
+// randomUUID takes its bytes from a pool Node refills 128 ids at a time; randomBytes(16) went to OpenSSL and made a
+// Buffer for every request.
 const traceId = () => randomUUID().replaceAll('-', '');
 
 /** Framework errors that are the caller's fault keep their status; anything else is a 500. */

@@ -37,7 +37,7 @@ const isNull = (node: Json): boolean => !!node && typeof node === 'object' && !A
  * For the server's own answers: `anyOf: [X, {type: 'null'}]` (a nullable field) becomes `if: {type: 'null'}, else: X`,
  * which accepts exactly the same values. ajv records the failing branch's error for every value an anyOf lets through
  * (the null branch for each filled field, the other for each empty one) and then drops it; `if` is checked without
- * errors. For a page of 25 applications that was 18 KB of garbage per answer, a third of the check's time.
+ * errors. For a page of 25 applications that was 18 KB of garbage per answer, as much as the answer's JSON text.
  */
 export function nullableAsIf(node: Json): Json {
   if (Array.isArray(node)) return node.map(nullableAsIf);

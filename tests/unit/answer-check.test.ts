@@ -9,6 +9,7 @@ import { bundleOpenApi } from '../../core/contract/bundle.ts';
 import { readOperations } from '../../core/contract/operations.ts';
 import { compileValidators } from '../../core/contract/validators.ts';
 import { nullableAsIf } from '../../core/contract/ajv.ts';
+import type { Json } from '../../core/contract/documents.ts';
 
 const bundled = bundleOpenApi();
 const operations = readOperations(bundled);
@@ -52,10 +53,10 @@ describe('the check of an answer', () => {
   });
 
   it('makes the nullable rewrite only of a two-branch anyOf with a bare null branch', () => {
-    const enumOrNull = { anyOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' };
+    const enumOrNull: Json = { anyOf: [{ $ref: '#/x' }, { type: 'null' }], description: 'd' };
     expect(nullableAsIf(enumOrNull)).toEqual({ description: 'd', if: { type: 'null' }, else: { $ref: '#/x' } });
     expect(nullableAsIf({ properties: { a: { anyOf: [{ type: 'null' }, { type: 'string' }] } } })).toEqual({ properties: { a: { if: { type: 'null' }, else: { type: 'string' } } } });
-    const kept = [{ anyOf: [{ required: ['a'] }, { required: ['b'] }] }, { anyOf: [{ type: 'null', description: 'n' }, { type: 'string' }] }, { anyOf: [{ type: 'null' }, { type: 'string' }, { type: 'number' }] }];
+    const kept: Json[] = [{ anyOf: [{ required: ['a'] }, { required: ['b'] }] }, { anyOf: [{ type: 'null', description: 'n' }, { type: 'string' }] }, { anyOf: [{ type: 'null' }, { type: 'string' }, { type: 'number' }] }];
     for (const schema of kept) expect(nullableAsIf(schema)).toEqual(schema);
   });
 

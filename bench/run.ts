@@ -320,7 +320,7 @@ async function measureProcesses(fixture: Fixture, issuer: Issuer, single: Row[])
     const floor = rps(`${call} floor ×${processes}`);
     const share = portal / floor;
     summary.push(
-      `${call} ×${profile.connections} connections, ${processes} process${processes > 1 ? 'es' : ''} (postgres): ${Math.round(portal)} req/s = ${(share * 100).toFixed(0)} % of its floor (${Math.round(floor)} req/s)` +
+      `${call} ×${profile.connections} connections, ${processes} process${processes > 1 ? 'es' : ''} (postgres): ${Math.round(portal)} req/s = ${(share * 100).toFixed(1)} % of its floor (${Math.round(floor)} req/s)` +
         (call === 'GetOfficeApps' ? ` — ${verdict(share >= FLOOR_SHARE)} (≥ ${FLOOR_SHARE * 100} %)` : ''),
     );
   }

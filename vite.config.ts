@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
-import { readdirSync } from 'node:fs';
-import { defineConfig, type Plugin } from 'vite';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { defineConfig, minify, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { routeChunks } from './scripts/route-chunks.ts';
 
@@ -70,6 +70,24 @@ function descriptorFilesForTheBrowser(): Plugin {
   };
 }
 
+/**
+ * The first paint's script minified (decision 0299): every page carries it inline, and a phone's repeat view fetches
+ * the page whole. Vite copies public/ into dist/ before it writes the bundle, so it is there to rewrite here, before
+ * the compressed copies are made.
+ */
+function firstPaintMinified(): Plugin {
+  return {
+    name: 'pos-first-paint-minified',
+    apply: 'build',
+    async writeBundle() {
+      const file = fileURLToPath(new URL('./dist/first-paint.js', import.meta.url));
+      const { code, errors } = await minify('first-paint.js', readFileSync(file, 'utf8'), { compress: true, mangle: true });
+      if (errors.length) this.error(`public/first-paint.js: ${errors.map((error) => error.message).join('; ')}`);
+      writeFileSync(file, code);
+    },
+  };
+}
+
 /** Brotli and gzip copies of the built text files, for the server to send as they are (scripts/precompress.ts). */
 function precompressed(): Plugin {
   return {
@@ -116,7 +134,7 @@ function rjsfShims(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), rjsfShims(), ...descriptors(), descriptorFilesForTheBrowser(), routeChunks(root), precompressed()],
+  plugins: [react(), rjsfShims(), ...descriptors(), descriptorFilesForTheBrowser(), routeChunks(root), firstPaintMinified(), precompressed()],
   resolve: {
     alias: [
       { find: /^markdown-to-jsx(\/react)?$/, replacement: shim('markdown-to-jsx.tsx') },

@@ -6,8 +6,9 @@
  *   largest burst of layout shifts, as Chromium's CLS counts them: shifts less than 1 s apart, in at most 5 s);
  * - repeat view (the same browser, cache kept, opened again from a blank page): bytes and LCP;
  * - first view with the CPU slowdown alone (no network limit): LCP;
- * - on a screen with fields, when its first field was drawn (each view): a form's heading and intro paint
- *   before its fields (decision 0247), so its LCP says when the page could be read, this when it could be typed in;
+ * - on a screen with fields, when its first field could be typed into (each view): a form's LCP says when the page
+ *   could be read, this when a person could start filling it in — the first input on the page, the first paint's
+ *   (whose typing the app takes over, decision 0299) or the app's own;
  * and for the pre-qualification form, the slowest keystroke of typing a name under 4× CPU, as the Event Timing API
  * measures it (input delay + processing + the next paint, what INP counts; keys under 16 ms are not reported).
  *
@@ -58,7 +59,7 @@ interface View {
   bytes: number;
   lcpMs: number;
   requests: number;
-  /** When the first field was drawn; 0 on a screen without one. */
+  /** When the first field a person can type into came on the page; 0 on a screen without one. */
   fieldMs: number;
   cls: number;
 }
@@ -93,7 +94,7 @@ const LCP_PROBE = () => {
   w.__keys = [];
   w.__field = 0;
   new MutationObserver((_, observer) => {
-    if (!document.querySelector('input:not([type=hidden]), select, textarea')) return;
+    if (!document.querySelector('input:not([type=hidden]):not(:disabled):not([readonly]), select:not(:disabled), textarea:not(:disabled)')) return;
     w.__field = performance.now();
     observer.disconnect();
   }).observe(document, { childList: true, subtree: true });
@@ -263,7 +264,7 @@ export function phoneLines(r: PhoneResult): string[] {
   // No target: it says how long after the LCP a person can type (decision 0247).
   if (r.first.fieldMs) {
     const cpuOnly = r.cpuOnlyFieldMs ? `, ${CPU_SLOWDOWN}× CPU alone ${s(r.cpuOnlyFieldMs)}` : '';
-    lines.push(`${r.screen} first field drawn: first view ${s(r.first.fieldMs)}, repeat view ${s(r.repeat.fieldMs)}${cpuOnly}`);
+    lines.push(`${r.screen} first field usable: first view ${s(r.first.fieldMs)}, repeat view ${s(r.repeat.fieldMs)}${cpuOnly}`);
   }
   if (r.slowestKeyMs !== undefined) {
     lines.push(

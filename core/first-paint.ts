@@ -9,8 +9,11 @@
  * address (route parameters and query) decides it — and the page's data, when the page reads one public answer the
  * script can read too (a GET of the contract, its parameters from the address: a landing page's office). A text is
  * taken when it is a string, a `var`, or an `or`/`if` of them, its placeholders from the address or that data; each
- * language gets it with its strings translated, as the app's `text()` translates its result. Anything else (a table, a
- * field, an image, a text of the session) ends what is painted of the page.
+ * language gets it with its strings translated, as the app's `text()` translates its result. Anything else (a table, an
+ * image, a text of the session) ends what is painted of the page.
+ *
+ * A form's leading fields come too when they are plain text or e-mail inputs that start empty: the person can type into
+ * them at once, and the app takes what was typed into its own fields (decision 0299).
  */
 import type { BrandDescriptor } from '../codegen/generated/descriptors.ts';
 import { isOperation } from './expressions.ts';
@@ -65,6 +68,36 @@ export interface PaintedScreen {
   away?: RouteCondition[];
   /** The code the screen loads beyond the entry (core/route-chunks.ts), fetched while the entry is on its way. */
   preload?: string[];
+  /** A form's leading fields, drawn as inputs a person can type into. */
+  form?: PaintedForm;
+}
+
+/**
+ * The leading fields of a form, up to the first the script cannot draw as the app does (a select, a date, a group, a
+ * field whose showing or value the address does not decide).
+ */
+export interface PaintedForm {
+  /** The form's grid: two columns from 600 px up, where 'half' fields share a row. */
+  columns: 1 | 2;
+  /** When the fields start empty for this address (a form its source fills is drawn without them where it is read). */
+  when?: RouteCondition;
+  fields: PaintedField[];
+}
+
+/** A field as the script draws it; what most fields are is left out (every page carries these). */
+export interface PaintedField {
+  /** The app's own input for it (@rjsf's id, 'root_firstName'): what was typed there goes to it when the app takes over. */
+  id: string;
+  label: Words;
+  hint?: Words;
+  placeholder?: Words;
+  required?: true;
+  /** The input's type: text when left out. */
+  type?: 'email';
+  /** Whether it shares a row with another from 600 px up. */
+  half?: true;
+  /** The input's autocomplete: off when left out. */
+  autocomplete?: string;
 }
 
 export interface FirstPaint {
@@ -107,6 +140,8 @@ export interface FirstPaintInput {
   source: string;
   /** The built app's code per screen (absent when the app is not built). */
   chunks?: RouteChunks;
+  /** The contract's component schemas: a form's fields, their kinds and which are required. */
+  schemas: Readonly<Record<string, unknown>>;
 }
 
 const UNKNOWN = Symbol('unknown');
@@ -119,7 +154,7 @@ interface Scope {
 }
 
 const known = (path: string, scope: Scope) => path.startsWith('route.params.') || path.startsWith('route.query.') || (scope.data && (path === 'data' || path.startsWith('data.')));
-const ROUTE_OPERATORS = new Set(['!', '!!', 'and', 'or', '==', '!=', 'if']);
+const ROUTE_OPERATORS = new Set(['!', '!!', 'and', 'or', '==', '!=', '<', '<=', '>', '>=', 'if']);
 
 /**
  * An expression as it stands for a visitor without a session: `session.*` is empty, `cond.*` is replaced by its
@@ -208,6 +243,83 @@ function paintSource(source: unknown, scope: Scope): PaintSource | undefined | t
   return { path: op.path, params: filled, key: op.key, ...(condition === undefined ? {} : { when: condition }) };
 }
 
+/** A schema with its `$ref` to a contract component followed (its own keywords beside the ref kept). */
+function resolved(schema: unknown, schemas: FirstPaintInput['schemas']): Doc | undefined {
+  if (!schema || typeof schema !== 'object') return undefined;
+  const { $ref, ...own } = schema as Doc;
+  if (typeof $ref !== 'string') return own;
+  const name = /^#\/components\/schemas\/(\w+)$/.exec($ref)?.[1];
+  const target = name === undefined ? undefined : resolved(schemas[name], schemas);
+  return target && { ...target, ...own };
+}
+
+/** Whether an initial value is a `var` of the source's answer alone (with no answer read, the field starts empty). */
+const isDataVar = (expression: unknown): boolean => isOperation(expression) && Object.keys(expression)[0] === 'var' && /^data(\.|$)/.test(String((expression as Doc).var));
+
+const FIELD_KEYS = new Set(['label', 'hint', 'placeholder', 'width', 'widget', 'options']);
+
+/**
+ * A form's leading fields as @rjsf lays them out (src/engine/screens/FormScreen.tsx uiSchemaFor: the descriptor's
+ * order, '*' for the rest in the schema's order; hidden, off-screen and 'hidden'-widget fields not shown), while each is
+ * a plain text or e-mail input whose label, hint and placeholder are words, and which starts empty for this address.
+ */
+function paintedForm(page: Doc, input: FirstPaintInput, scope: Scope): PaintedForm | undefined {
+  if (typeof page.schema !== 'string' || page.from !== undefined) return undefined;
+  const schema = resolved({ $ref: `#/components/schemas/${page.schema}` }, input.schemas);
+  if (!schema) return undefined;
+  // A field the source's answer fills is drawn only where the address says the source is not read.
+  const source = page.source as Doc | undefined;
+  const read = source === undefined ? false : source.when === undefined ? true : forAddress(source.when, scope);
+  let filled = false;
+  const properties = (schema.properties ?? {}) as Doc;
+  const names = Object.keys(properties);
+  const order = ((page.order ?? []) as string[]).filter((name) => name === '*' || names.includes(name));
+  const listed = order.includes('*') ? order : [...order, '*'];
+  const sequence = listed.flatMap((name) => (name === '*' ? names.filter((other) => !listed.includes(other)) : [name]));
+  const descriptors = (page.fields ?? {}) as Record<string, Doc | undefined>;
+  const show = page.show as string[] | undefined;
+  const required = new Set((schema.required ?? []) as string[]);
+  const initial = (page.initial ?? {}) as Doc;
+  const bound = (page.values ?? {}) as Doc;
+  const fields: PaintedField[] = [];
+  for (const name of sequence) {
+    const field = descriptors[name] ?? {};
+    if (field.widget === 'hidden' || (show && !show.some((shown) => shown === name || shown.startsWith(`${name}.`)))) continue;
+    const property = resolved(properties[name], input.schemas);
+    const { autocomplete, ...otherOptions } = (field.options ?? {}) as Doc;
+    const plain =
+      property?.type === 'string' &&
+      property.enum === undefined &&
+      property.const === undefined &&
+      property.default === undefined &&
+      (property.format === undefined || property.format === 'email') &&
+      (field.widget === undefined || field.widget === 'text' || field.widget === 'email') &&
+      Object.keys(field).every((key) => FIELD_KEYS.has(key)) &&
+      Object.keys(otherOptions).length === 0 &&
+      (autocomplete === undefined || typeof autocomplete === 'string') &&
+      !(name in bound) &&
+      (!(name in initial) || (isDataVar(initial[name]) && read !== true && read !== UNKNOWN));
+    const label = plain && field.label !== undefined ? words(field.label, scope) : undefined;
+    const hint = field.hint === undefined ? undefined : words(field.hint, scope);
+    const placeholder = typeof field.placeholder === 'string' ? words(field.placeholder, scope) : undefined;
+    if (!label || (field.hint !== undefined && !hint) || (field.placeholder !== undefined && !placeholder)) break;
+    filled ||= name in initial;
+    fields.push({
+      id: `root_${name}`,
+      label,
+      ...(hint ? { hint } : {}),
+      ...(placeholder ? { placeholder } : {}),
+      ...(required.has(name) ? { required: true as const } : {}),
+      ...(field.widget === 'email' || (field.widget === undefined && property!.format === 'email') ? { type: 'email' as const } : {}),
+      ...(field.width === 'half' ? { half: true as const } : {}),
+      ...(typeof autocomplete === 'string' && autocomplete !== 'off' ? { autocomplete } : {}),
+    });
+  }
+  if (!fields.length) return undefined;
+  const columns = page.columns ?? (Object.values(descriptors).some((field) => field?.width === 'half') ? 2 : 1);
+  return { columns: columns === 1 ? 1 : 2, ...(filled && read !== false ? { when: { '!': read } } : {}), fields };
+}
+
 function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<Record<string, unknown>>): PaintedScreen | undefined {
   if ((route.access as Doc | undefined)?.anonymous !== true || route.translated !== true || typeof route.screen !== 'string') return undefined;
   const layout = (((input.doc('layouts.json') as Doc | undefined)?.layouts ?? {}) as Record<string, Doc>)[String(route.layout)];
@@ -237,6 +349,7 @@ function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<
     if (when === UNKNOWN) return undefined;
     if (action.type !== 'submit') away.push(when);
   }
+  const form = body.kind === 'form' && !composite ? paintedForm(body, input, scope) : undefined;
   const picker = layout!.languages as Doc | undefined;
   // The code the app loads for it: the layout, the page (a composite's and its first part's), their kinds, the form.
   const shown: [unknown, Doc][] = composite ? [[route.screen, composite], [firstPart!.screen, body]] : [[route.screen, page]];
@@ -251,6 +364,7 @@ function paintedScreen(route: Doc, input: FirstPaintInput, conditions: Readonly<
     ...(intro ? { intro } : {}),
     ...(source ? { source } : {}),
     sections: body.kind === 'detail' ? openingSections(body.sections, scope) : [],
+    ...(form ? { form } : {}),
     ...(away.length ? { away } : {}),
     ...(preload.length ? { preload } : {}),
   };

@@ -3,7 +3,8 @@
  * paint (its #first-paint-data, made from the live descriptors) is opened twice on a phone and on a desktop: once with
  * the app's code held back, to see what the HTML alone paints (with the landing page's office, which the script reads
  * from the API), and once as usual, to see the app's own heading, intro and opening texts. They must stand in the same places, so the app takes over without anything moving; then the cover
- * is gone. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
+ * is gone. A form's painted fields stand where the app draws its own, and what a person types into them before the app
+ * runs ends in the app's fields. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { FirstPaint } from '../core/first-paint.ts';
@@ -13,21 +14,35 @@ test.use({ ignoreHTTPSErrors: true });
 
 /** A value for each route parameter the painted routes have; a new parameter needs one here. */
 const SAMPLES: Record<string, string> = { id: '1', code: 'brightsmiles' };
+/** The values for a new application, where a form whose source fills it (a texted link's) starts empty. */
+const NEW_APPLICATION: Record<string, string> = { ...SAMPLES, id: '0' };
 
-const address = (path: string) =>
+const address = (path: string, samples = SAMPLES) =>
   `/#${path.replace(/:(\w+)\??/g, (_, name: string) => {
-    if (!(name in SAMPLES)) throw new Error(`no sample value for the route parameter '${name}' of ${path}`);
-    return SAMPLES[name]!;
+    if (!(name in samples)) throw new Error(`no sample value for the route parameter '${name}' of ${path}`);
+    return samples[name]!;
   })}`;
 
-/** The painted screens' boxes, read from the cover or from the app: heading, the text after it, cards, brand name. */
+/** The addresses a painted route is opened at: a form whose fields show for some addresses only, at one of each. */
+const addresses = (route: FirstPaint['routes'][number]) => [address(route.path), ...(route.screen?.form?.when === undefined ? [] : [address(route.path, NEW_APPLICATION)])];
+
+/**
+ * The painted screens' boxes, read from the cover or from the app: heading, the text after it, cards, and a form's
+ * fields: label, input and hint of each (the app draws more fields than the cover: the caller compares as many).
+ */
 function boxes(page: Page, where: 'cover' | 'app'): Promise<string[]> {
   return page.evaluate((where) => {
     const root = document.getElementById(where === 'cover' ? 'first-paint' : 'root')!;
     const heading = root.querySelector('main h1');
     const cards = [...root.querySelectorAll(where === 'cover' ? '.fp-card' : 'main [data-screen="detail"] > div > div')];
     const next = heading?.nextElementSibling;
-    const shown = [heading, next && next.tagName === 'P' ? next : null, ...cards].filter((node): node is Element => node !== null && node !== undefined);
+    const inputs = [...root.querySelectorAll<HTMLInputElement>(where === 'cover' ? 'input' : 'form input:not([type=hidden])')];
+    const fields = inputs.map((input) => input.id).flatMap((id) => [
+      root.querySelector(`label[for="${id}"]`),
+      document.getElementById(id),
+      where === 'cover' ? (document.getElementById(id)?.nextElementSibling ?? null) : document.getElementById(`${id}__help`),
+    ]);
+    const shown = [heading, next && next.tagName === 'P' ? next : null, ...cards, ...fields].filter((node): node is Element => node !== null && node !== undefined);
     return shown.map((node) => {
       const box = node.getBoundingClientRect();
       return `${node.textContent} @ ${[box.x, box.y, box.width, box.height].map((n) => Math.round(n)).join(',')}`;
@@ -60,14 +75,15 @@ for (const [width, locale] of [[412, 'en-US'], [1280, 'en-US'], [412, 'es-MX']] 
   test(`every screen the page can paint stands where the app draws it, ${width} px, ${locale}`, async ({ browser, page }) => {
     const painted = (await paintData(page)).routes.filter((route) => route.screen);
     expect(painted.length, 'the page paints the borrower entry screens').toBeGreaterThanOrEqual(3);
-    for (const route of painted) {
-      const url = address(route.path);
+    let fields = 0;
+    for (const url of painted.flatMap(addresses)) {
       const cover = await withPage(browser, { width, locale }, async (held) => {
         await held.route('**/assets/*.js', (request) => request.abort());
         await held.goto(url);
         await expect(held.locator('#first-paint main h1'), url).not.toBeEmpty();
         return boxes(held, 'cover');
       });
+      fields += cover.filter((box) => box.startsWith(' @')).length;
       await withPage(browser, { width, locale }, async (shown) => {
         await shown.goto(url);
         await expect(shown.locator('#root main h1'), url).toBeVisible();
@@ -78,8 +94,43 @@ for (const [width, locale] of [[412, 'en-US'], [1280, 'en-US'], [412, 'es-MX']] 
           .toEqual(cover);
       });
     }
+    expect(fields, 'a form paints fields a person can type into').toBeGreaterThan(0);
   });
 }
+
+test("what a person types into the painted fields before the app runs ends in the app's fields, the caret where it was", async ({ browser, page }) => {
+  const data = await paintData(page);
+  const route = data.routes.find((candidate) => (candidate.screen?.form?.fields.filter((field) => field.type === undefined).length ?? 0) >= 2)!;
+  expect(route, 'a painted form has two text fields').toBeDefined();
+  const [first, second] = route.screen!.form!.fields.filter((field) => field.type === undefined);
+  await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
+    let release = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    await held.route('**/assets/*.js', async (request) => {
+      await arrived;
+      await request.continue();
+    });
+    await held.goto(address(route.path, NEW_APPLICATION), { waitUntil: 'commit' });
+    await held.getByLabel(String(first!.label.en)).click();
+    await held.keyboard.type('Ana');
+    await held.getByLabel(String(second!.label.en)).click();
+    await held.keyboard.type('Lóez');
+    await held.keyboard.press('ArrowLeft');
+    await held.keyboard.press('ArrowLeft');
+    await expect(held.locator(`#${first!.id}`), 'the app has not run yet').toHaveCount(0);
+    release();
+    await expect(held.locator('#first-paint')).toHaveCount(0);
+    await expect(held.locator(`#${first!.id}`)).toHaveValue('Ana');
+    await expect(held.locator(`#${second!.id}`)).toBeFocused();
+    await held.keyboard.type('p');
+    await expect(held.locator(`#${second!.id}`)).toHaveValue('López');
+    // The form holds them, not only the inputs: a submit finds other fields missing, not these.
+    await held.locator('form button[type=submit]').first().click();
+    await expect(held.locator('[data-error-for]:not(:empty)').first()).toBeVisible();
+    for (const field of [first!, second!]) await expect(held.locator(`[data-error-for="${field.id}"]:not(:empty)`)).toHaveCount(0);
+    await expect(held.locator(`#${first!.id}`)).toHaveValue('Ana');
+  });
+});
 
 test('a Spanish browser gets the Spanish words first; a tab with a session and a studio preview get no cover', async ({ browser, page }) => {
   const data = await paintData(page);

@@ -108,6 +108,19 @@
       case 'if':
         for (var j = 0; j + 1 < args.length; j += 2) if (truthy(evaluate(args[j]))) return evaluate(args[j + 1]);
         return args.length % 2 ? evaluate(args[args.length - 1]) : null;
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        var values = args.map(evaluate).map(function (/** @type {unknown} */ v) {
+          return v === null || v === undefined || v === '' ? NaN : Number(v);
+        });
+        if (values.length < 2 || values.some(isNaN)) return false;
+        for (var k = 0; k + 1 < values.length; k++) {
+          var [a, b] = [values[k], values[k + 1]];
+          if (!(op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b)) return false;
+        }
+        return true;
     }
     return null;
   }
@@ -224,38 +237,102 @@
       cards.append(element('div', 'fp-card', say(section.text)));
     }
     if (cards.childNodes.length) main.append(cards);
+    var form = shown.form;
+    if (form && (form.when === undefined || truthy(evaluate(form.when)))) {
+      var grid = element('div', 'fp-fields' + (form.columns === 2 ? ' fp-two' : ''));
+      for (const field of form.fields) {
+        var box = element('div', field.half ? 'fp-field' : 'fp-field fp-full');
+        var label = /** @type {HTMLLabelElement} */ (element('label', 'fp-label'));
+        label.htmlFor = 'fp-' + field.id;
+        label.append(element('span', 'fp-words', say(field.label)));
+        if (field.required) label.append(element('span', 'fp-star', '*'));
+        var input = /** @type {HTMLInputElement} */ (element('input', ''));
+        input.id = label.htmlFor;
+        input.type = field.type || 'text';
+        input.autocomplete = /** @type {AutoFill} */ (field.autocomplete || 'off');
+        input.required = !!field.required;
+        input.placeholder = field.placeholder ? say(field.placeholder) : '';
+        input.dataset.for = field.id;
+        box.append(label, input);
+        if (field.hint) box.append(element('div', 'fp-hint', say(field.hint)));
+        grid.append(box);
+        inputs.push(input);
+      }
+      main.append(grid);
+      // People type here: the cover is no longer only a picture of the page.
+      cover.removeAttribute('aria-hidden');
+    }
     frame.append(header, main);
     cover.append(frame);
     cover.lang = locale;
     cover.hidden = false;
-    painted = Array.from(main.querySelectorAll('h1, p, .fp-card'), function (node) {
+    painted = Array.from(main.querySelectorAll('h1, p, .fp-card, .fp-words, .fp-hint'), function (node) {
       return node.textContent || '';
     });
     watch.observe(root, { childList: true, subtree: true, characterData: true });
   }
 
-  // The cover ends, before the browser paints again, once the app shows every text it painted: the person sees the
-  // same words stay in their places (e2e/journey-first-paint.spec.ts). An app that shows something else (an alert,
-  // other words) ends it two seconds after its first heading; ten seconds end it in any case. Taps pass through it to
-  // the app's same places below (public/first-paint.css).
+  // The cover ends, before the browser paints again, once the app shows every text it painted, and every field: the
+  // person sees the same words stay in their places (e2e/journey-first-paint.spec.ts), and what they typed stays in the
+  // field they typed it in, the caret where it was. An app that shows something else (an alert, other words) ends it two
+  // seconds after its first heading, unless the person is typing into a field the app has not drawn yet; ten seconds
+  // end it in any case. Taps pass through it to the app's same places below, but for its fields (public/first-paint.css).
   var root = document.getElementById('root') || document.body;
   /** @type {string[]} */
   var painted = [];
+  /** @type {HTMLInputElement[]} */
+  var inputs = [];
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   var fallback;
+  /** The app's input for one of the cover's (src/engine/forms/templates.tsx gives it @rjsf's id). */
+  function twin(/** @type {HTMLInputElement} */ input) {
+    var found = document.getElementById(input.dataset.for || '');
+    return found instanceof HTMLInputElement && root.contains(found) ? found : null;
+  }
+  var setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value');
+  /** What was typed goes to the app's fields as typing would: an input event, which the app's own handler takes. */
+  function handOver() {
+    var focused = document.activeElement;
+    for (const input of inputs) {
+      var target = twin(input);
+      if (!target) continue;
+      if (input.value && !target.value && setValue && setValue.set) {
+        setValue.set.call(target, input.value);
+        target.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      if (input !== focused) continue;
+      target.focus();
+      try {
+        target.setSelectionRange(input.selectionStart, input.selectionEnd, input.selectionDirection || undefined);
+      } catch (e) {
+        // An e-mail input has no caret the page can place: it stays at the end.
+      }
+    }
+  }
   function end() {
     watch.disconnect();
     clearTimeout(fallback);
+    handOver();
     cover.remove();
     // The app's first read has taken the script's answer by now, or reads for itself: none is handed out later, stale.
     Object.assign(window, { posFirstRead: undefined });
   }
+  /** Ends the cover, unless the person is typing into a field the app has not drawn: then it waits two seconds more. */
+  function endUnlessTyping() {
+    var typing = inputs.some(function (input) {
+      return (input.value || input === document.activeElement) && !twin(input);
+    });
+    if (typing) fallback = setTimeout(endUnlessTyping, 2000);
+    else end();
+  }
   var watch = new MutationObserver(function () {
     var text = root.textContent || '';
-    if (root.querySelector('[role=alert]') || painted.every(function (words) {
+    if (root.querySelector('[role=alert]')) return end();
+    var shows = painted.every(function (words) {
       return text.indexOf(words) >= 0;
-    })) return end();
-    if (!fallback && root.querySelector('h1')) fallback = setTimeout(end, 2000);
+    });
+    if (shows && inputs.every(twin)) return end();
+    if (!fallback && root.querySelector('h1')) fallback = setTimeout(endUnlessTyping, 2000);
   });
   setTimeout(end, 10000);
 

@@ -7,7 +7,7 @@ import type { DestinationStream } from 'pino';
 import fastifyMultipart from '@fastify/multipart';
 import type { Settings } from './config.ts';
 import type { Database } from './db/index.ts';
-import { loadMessageCatalogue, ROOT } from '../core/contract/documents.ts';
+import { loadMessageCatalogue, ROOT, type JsonObject } from '../core/contract/documents.ts';
 import { bundleOpenApi } from '../core/contract/bundle.ts';
 import { readOperations } from '../core/contract/operations.ts';
 import { compileValidators } from '../core/contract/validators.ts';
@@ -194,6 +194,6 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   if (sandboxSiteUrl(settings)) await registerSandboxLenderSite(app, services);
 
   const webRoot = options.webRoot ?? join(ROOT, 'dist');
-  if (existsSync(join(webRoot, 'index.html'))) await registerWebApp(app, settings, webRoot, async () => (await liveSet(database.db)).hash);
+  if (existsSync(join(webRoot, 'index.html'))) await registerWebApp(app, settings, webRoot, async () => (await liveSet(database.db)).hash, (contract.components as JsonObject).schemas as JsonObject);
   return app;
 }

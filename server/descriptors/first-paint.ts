@@ -1,5 +1,5 @@
 import type { BrandDescriptor } from '../../codegen/generated/descriptors.ts';
-import { firstPaintOf, type FirstPaint } from '../../core/first-paint.ts';
+import { firstPaintOf, type FirstPaint, type FirstPaintInput } from '../../core/first-paint.ts';
 import type { RouteChunks } from '../../core/route-chunks.ts';
 import { builtExpanded, perLiveSet } from './live.ts';
 import { liveBrands } from './brands.ts';
@@ -18,17 +18,21 @@ const perBrand = perLiveSet((set) => {
   const doc = (path: string) => set.served[path] ?? builtExpanded().get(path);
   const lenders = [...new Set([...builtExpanded().keys(), ...Object.keys(set.served)])].filter((path) => path.startsWith('lenders/')).sort();
   const made = new Map<RouteChunks | undefined, Map<string, FirstPaint>>();
-  return (brand: BrandDescriptor, chunks: RouteChunks | undefined): FirstPaint => {
+  return (brand: BrandDescriptor, schemas: FirstPaintInput['schemas'], chunks: RouteChunks | undefined): FirstPaint => {
     const ofBuild = made.get(chunks) ?? made.set(chunks, new Map()).get(chunks)!;
     let paint = ofBuild.get(brand.id);
     if (!paint) {
       const { list, source } = offeredLanguages();
-      paint = firstPaintOf({ doc, lenders, brand, languages: list, source, ...(chunks ? { chunks: withoutPublished(chunks, set.served) } : {}) });
+      paint = firstPaintOf({ doc, lenders, brand, languages: list, source, schemas, ...(chunks ? { chunks: withoutPublished(chunks, set.served) } : {}) });
       ofBuild.set(brand.id, paint);
     }
     return paint;
   };
 });
 
-/** The first paint for a page asked for on a host name (its brand, as the app chooses it without ?brand=), with the built app's code per screen. */
-export const firstPaintFor = (hostName: string, chunks?: RouteChunks): FirstPaint => perBrand()(chooseBrand(liveBrands(), hostName, null), chunks);
+/**
+ * The first paint for a page asked for on a host name (its brand, as the app chooses it without ?brand=), with the
+ * contract's component schemas (its forms' fields) and the built app's code per screen.
+ */
+export const firstPaintFor = (hostName: string, schemas: FirstPaintInput['schemas'], chunks?: RouteChunks): FirstPaint =>
+  perBrand()(chooseBrand(liveBrands(), hostName, null), schemas, chunks);

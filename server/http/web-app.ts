@@ -20,7 +20,7 @@ import { contentEtag, preferredEncoding, stillFresh } from './encoding.ts';
 import { contentSecurityPolicy, webConfigMeta } from './security-headers.ts';
 import { descriptorSetPath } from '../descriptors/live.ts';
 import { firstPaintFor } from '../descriptors/first-paint.ts';
-import type { FirstPaint } from '../../core/first-paint.ts';
+import type { FirstPaint, FirstPaintInput } from '../../core/first-paint.ts';
 import { ROUTE_CHUNKS_FILE, type RouteChunks } from '../../core/route-chunks.ts';
 
 import { IMMUTABLE } from './api-answers.ts';
@@ -43,15 +43,18 @@ export interface FirstPaintCode {
   chunks?: RouteChunks;
 }
 
-/** Code without its comment lines and indentation: every page carries it (a comment inside a line of code stays). */
-function lean(code: string): string {
+/**
+ * A style without its comment lines and indentation: every page carries it. (The script comes minified by the build,
+ * vite.config.ts.)
+ */
+function lean(style: string): string {
   const kept: string[] = [];
   let inComment = false;
-  for (const raw of code.split('\n')) {
+  for (const raw of style.split('\n')) {
     const line = raw.trim();
     if (inComment) inComment = !line.includes('*/');
     else if (line.startsWith('/*')) inComment = !line.includes('*/');
-    else if (line && !line.startsWith('//')) kept.push(line);
+    else if (line) kept.push(line);
   }
   return kept.join('\n');
 }
@@ -59,7 +62,7 @@ function lean(code: string): string {
 export function readFirstPaintCode(webRoot: string): FirstPaintCode | undefined {
   const [style, script, chunks] = ['first-paint.css', 'first-paint.js', ROUTE_CHUNKS_FILE].map((name) => join(webRoot, name));
   if (!existsSync(style!) || !existsSync(script!)) return undefined;
-  const code = { style: lean(readFileSync(style!, 'utf8')), script: lean(readFileSync(script!, 'utf8')) };
+  const code = { style: lean(readFileSync(style!, 'utf8')), script: readFileSync(script!, 'utf8') };
   return existsSync(chunks!) ? { ...code, chunks: JSON.parse(readFileSync(chunks!, 'utf8')) as RouteChunks } : code;
 }
 
@@ -117,8 +120,11 @@ function assetHeaders(response: { setHeader(name: string, value: string): unknow
   response.setHeader('cache-control', HASHED.test(path) ? IMMUTABLE : DAILY);
 }
 
-/** Serves the web app built into `webRoot` (which must hold index.html), naming the live descriptor set (`liveHash`). */
-export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string, liveHash: () => Promise<string>): Promise<void> {
+/**
+ * Serves the web app built into `webRoot` (which must hold index.html), naming the live descriptor set (`liveHash`);
+ * `schemas`, the contract's components, give the first paint its forms' fields.
+ */
+export async function registerWebApp(app: FastifyInstance, settings: Settings, webRoot: string, liveHash: () => Promise<string>, schemas: FirstPaintInput['schemas']): Promise<void> {
   const code = readFirstPaintCode(webRoot);
   const policy = contentSecurityPolicy(signInOrigins(settings.identity, settings.publicUrl), settings.assetOrigin, code ? [scriptSource(code.script)] : []);
   const template = readFileSync(join(webRoot, 'index.html'), 'utf8');
@@ -127,7 +133,7 @@ export async function registerWebApp(app: FastifyInstance, settings: Settings, w
   const livePage = async (hostName: string) => {
     const hash = await liveHash();
     if (pages.hash !== hash) pages = { hash, byBrand: new Map() };
-    const paint = code ? firstPaintFor(hostName, code.chunks) : undefined;
+    const paint = code ? firstPaintFor(hostName, schemas, code.chunks) : undefined;
     const key = paint?.brand ?? '';
     let page = pages.byBrand.get(key);
     if (!page) pages.byBrand.set(key, (page = appPage(template, settings, hash, code && paint ? { code, paint } : undefined)));

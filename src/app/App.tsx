@@ -8,13 +8,13 @@ import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-quer
 import messages from '../../schemas/messages.json';
 import type { MessageCatalogue } from '../../core/messages.ts';
 import { formModules } from '../../codegen/generated/forms/index.ts';
-import type { ConfigItemsResult } from '../../codegen/generated/schemas.ts';
+import type { ConfigItem } from '../../codegen/generated/schemas.ts';
 import { loadLabelTable } from './labels.ts';
 import { EngineContext, type EngineServices } from '../engine/services.ts';
 import { EngineRouter, preloadLocation } from '../engine/router.tsx';
 import { screenKinds } from '../engine/screens/index.ts';
 import { layoutComponents } from '../engine/layouts/index.ts';
-import { flagsOf } from '../engine/context.ts';
+import { FLAG_TYPE, flagsOf } from '../engine/context.ts';
 import { brandName, chooseBrand, requestedBrand } from '../../core/brand.ts';
 import { createTheme } from './theme.ts';
 import { brandsOf, engineDescriptors, screenLoader } from './descriptors.ts';
@@ -46,16 +46,24 @@ function LazyToaster() {
   ) : null;
 }
 
-/** Every page reads the config items (its feature flags): asked for at start, beside the page's code (issue 17). */
-const CONFIG_ITEMS = { queryKey: ['Config_GetAllConfigItems', {}], queryFn: () => callOperation('Config_GetAllConfigItems'), staleTime: Infinity };
+/**
+ * Every page reads the feature flags: the config items of their type alone, asked for at start, beside the page's code
+ * (issue 17). All the config items (a sevenfold answer) are the signed-in session's (src/app/auth/user-info.ts): a
+ * borrower's phone does not fetch them on every view (decision 0299).
+ */
+const FLAG_ITEMS = {
+  queryKey: ['Config_GetConfigItems', { type: FLAG_TYPE }],
+  queryFn: () => callOperation('Config_GetConfigItems', { params: { type: FLAG_TYPE } }),
+  staleTime: Infinity,
+};
 
-/** Feature flags from Config_GetAllConfigItems, loaded once; a failure shows nothing and hides the bar (spec §8). */
+/** Feature flags, loaded once; a failure shows nothing and hides the bar (spec §8). */
 function useFlags(): Record<string, boolean> {
-  const query = useQuery(CONFIG_ITEMS);
+  const query = useQuery(FLAG_ITEMS);
   useEffect(() => {
     if (query.isError) progress.hide();
   }, [query.isError]);
-  const items = (query.data as ConfigItemsResult | undefined)?.items;
+  const items = query.data as ConfigItem[] | undefined;
   return useMemo(() => flagsOf(items ?? []), [items]);
 }
 
@@ -150,7 +158,7 @@ const ASK_WINDOW_MS = 2_000;
 export function App() {
   const [queryClient] = useState(() => {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 }, mutations: { retry: false } } });
-    void client.prefetchQuery(CONFIG_ITEMS);
+    void client.prefetchQuery(FLAG_ITEMS);
     return client;
   });
   // A patient signing in where staff is signed in ends the staff session here (decision 0212).

@@ -51,11 +51,14 @@ export function buildContext(input: BaseContextInput): Context {
   return { ...base, cond: evaluateConditions(input.conditions, base) };
 }
 
-/** Feature flags from config items of type feature-flag: enabled and not valued 'false'. */
+/** The type of the config items that are feature flags (spec §3). */
+export const FLAG_TYPE = 'feature-flag';
+
+/** Feature flags from config items of their type: enabled and not valued 'false'. */
 export function flagsOf(items: ReadonlyArray<{ type?: string; name?: string; value?: string | null; isEnabled?: boolean }>): Record<string, boolean> {
   const flags: Record<string, boolean> = {};
   for (const item of items) {
-    if (item.type !== 'feature-flag' || !item.name) continue;
+    if (item.type !== FLAG_TYPE || !item.name) continue;
     flags[item.name] = item.isEnabled !== false && String(item.value ?? 'true').toLowerCase() !== 'false';
   }
   return flags;

@@ -11,8 +11,14 @@ import { firstPaintFor, withoutPublished } from '../../server/descriptors/first-
 import { chunksOf, type RouteChunks } from '../../core/route-chunks.ts';
 import { appPage, readFirstPaintCode, scriptSource } from '../../server/http/web-app.ts';
 import { contentSecurityPolicy } from '../../server/http/security-headers.ts';
+import { bundleOpenApi } from '../../core/contract/bundle.ts';
+import { firstPaintOf, type FirstPaintInput } from '../../core/first-paint.ts';
+import { builtExpanded } from '../../server/descriptors/live.ts';
+import { liveBrands } from '../../server/descriptors/brands.ts';
+import { offeredLanguages } from '../../server/descriptors/languages.ts';
 
-const paint = firstPaintFor('localhost');
+const schemas = (bundleOpenApi().components as { schemas: FirstPaintInput['schemas'] }).schemas;
+const paint = firstPaintFor('localhost', schemas);
 const screenAt = (path: string) => paint.routes.find((route) => route.path === path)?.screen;
 const holds = (when: unknown, params: Record<string, string>, query: Record<string, string> = {}) => truthy(evaluate(when, { route: { params, query } }));
 
@@ -48,7 +54,7 @@ describe('what the first paint takes from the descriptors', () => {
     expect(paths).not.toContain('/admin/offices');
     expect(paint.name).toBe('SmilePay Financing');
     expect(paint.alternate && holds(paint.alternate.when, {}, { altName: '1' })).toBe(true);
-    expect(firstPaintFor('www.carefinancing.example').brand).toBe('care');
+    expect(firstPaintFor('www.carefinancing.example', schemas).brand).toBe('care');
   });
 });
 
@@ -78,6 +84,43 @@ describe('a page of data', () => {
   });
 });
 
+describe("a form's leading fields", () => {
+  const fieldsAt = (path: string, params: Record<string, string>) => {
+    const form = screenAt(path)?.form;
+    return form && (form.when === undefined || holds(form.when, params)) ? form.fields.map((field) => `${field.id}${field.required ? '*' : ''} ${field.type ?? 'text'}${field.half ? ' half' : ''}: ${String(field.label.es)}`) : [];
+  };
+
+  it('paints plain text and e-mail fields in the order @rjsf lays them out, up to the first it cannot draw', () => {
+    // The phone that follows e-mail is masked by the app's widget: the painting ends there.
+    expect(fieldsAt('/app/prequal/:id?', { id: '0' })).toEqual(['root_firstName* text half: Nombre', 'root_lastName* text half: Apellido', 'root_email email half: Correo electrónico']);
+    expect(screenAt('/app/prequal/:id?')?.form?.columns).toBe(2);
+    // A field that follows a channel choice is not reached.
+    expect(fieldsAt('/landing/:code/start', { code: 'brightsmiles' })).toEqual(['root_firstName* text half: Nombre', 'root_lastName* text half: Apellido']);
+  });
+
+  it("draws no field the form's source would fill: a texted link's application brings the borrower's name", () => {
+    expect(fieldsAt('/app/prequal/:id?', { id: '7' })).toEqual([]);
+    expect(fieldsAt('/app/prequal/:id?', {})).toHaveLength(3);
+  });
+
+  it('stops at a field whose showing, value or words the address does not decide', () => {
+    const doc = (path: string) => builtExpanded().get(path);
+    const prequal = doc('pages/app-prequal-id.json') as { fields: Record<string, object>; values: object };
+    const changed = (fields: Record<string, object>, values: object = prequal.values) => {
+      const page = { ...prequal, fields: { ...prequal.fields, ...fields }, values };
+      const input = { doc: (path: string) => (path === 'pages/app-prequal-id.json' ? page : doc(path)), lenders: [], brand: liveBrands()[0]!, languages: offeredLanguages().list, source: 'en', schemas };
+      return firstPaintOf(input).routes.find((route) => route.path === '/app/prequal/:id?')?.screen?.form?.fields.map((field) => field.id) ?? [];
+    };
+    expect(changed({})).toEqual(['root_firstName', 'root_lastName', 'root_email']);
+    expect(changed({ lastName: { label: 'Last Name', visible: { var: 'form.firstName' } } })).toEqual(['root_firstName']);
+    expect(changed({ lastName: { label: 'Last Name {session.name}' } })).toEqual(['root_firstName']);
+    expect(changed({ lastName: { label: 'Last Name', widget: 'textarea' } })).toEqual(['root_firstName']);
+    expect(changed({}, { ...prequal.values, lastName: 'Bound' })).toEqual(['root_firstName']);
+    // A field hidden by its widget is passed, as @rjsf never shows it.
+    expect(changed({ firstName: { widget: 'hidden' } })).toEqual(['root_lastName', 'root_email']);
+  });
+});
+
 describe("the screen's code", () => {
   const file = (name: string) => [`${name}-hash.js`, 'shared-hash.js'];
   const chunks: RouteChunks = {
@@ -87,7 +130,7 @@ describe("the screen's code", () => {
     form: { SubmitApp: file('SubmitApp') },
     language: { en: ['en-hash.js'], es: ['es-hash.js'] },
   };
-  const built = firstPaintFor('localhost', chunks);
+  const built = firstPaintFor('localhost', schemas, chunks);
   const preloadAt = (path: string) => built.routes.find((route) => route.path === path)?.screen?.preload;
 
   it("lists what the app loads for a painted screen: its layout, page, kind and form, each file once", () => {
@@ -116,13 +159,14 @@ describe("the screen's code", () => {
 
 describe('the page that carries it', () => {
   const root = mkdtempSync(join(tmpdir(), 'first-paint-'));
-  writeFileSync(join(root, 'first-paint.css'), '/* why */\n#first-paint { color: red; }\n');
-  writeFileSync(join(root, 'first-paint.js'), '// why\n(function () {\n  /**\n   * why, at length\n   */\n  var x = 1 // kept\n    * 2;\n})();\n');
+  writeFileSync(join(root, 'first-paint.css'), '/* why */\n#first-paint {\n  color: red;\n  /*\n   * why, at length\n   */\n}\n');
+  // As the build leaves it (vite.config.ts minifies it): a line break inside a string stays.
+  writeFileSync(join(root, 'first-paint.js'), '(function(){var x=`a\n  b`;})();\n');
   const code = readFirstPaintCode(root)!;
   const template = '<html><head></head><body><div id="root"></div><script type="module" src="/x.js"></script></body></html>';
 
-  it('inlines the style and the script without their comment lines, and lets exactly that script run', () => {
-    expect(code).toEqual({ style: '#first-paint { color: red; }', script: '(function () {\nvar x = 1 // kept\n* 2;\n})();' });
+  it('inlines the style without its comment lines and the script as built, and lets exactly that script run', () => {
+    expect(code).toEqual({ style: '#first-paint {\ncolor: red;\n}', script: '(function(){var x=`a\n  b`;})();\n' });
     const csp = contentSecurityPolicy([], undefined, [scriptSource(code.script)]);
     expect(csp).toMatch(/script-src 'self' 'sha256-[\w+/]+=';/);
   });

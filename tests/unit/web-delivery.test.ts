@@ -29,7 +29,7 @@ async function webApp(liveHash = async () => ''): Promise<FastifyInstance> {
   writeFileSync(join(root, 'favicon.svg'), `<svg xmlns="http://www.w3.org/2000/svg">${'<g/>'.repeat(400)}</svg>`);
   await precompress(root);
   const app = Fastify();
-  await registerWebApp(app, { webApiKey: "k'1<", identity: { kind: 'builtin' }, publicUrl: 'https://localhost:3000' } as unknown as Settings, root, liveHash);
+  await registerWebApp(app, { webApiKey: "k'1<", identity: { kind: 'builtin' }, publicUrl: 'https://localhost:3000' } as unknown as Settings, root, liveHash, {});
   app.get('/api/x', async () => ({ ok: true }));
   return app;
 }

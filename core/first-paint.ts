@@ -254,7 +254,11 @@ function resolved(schema: unknown, schemas: FirstPaintInput['schemas']): Doc | u
 }
 
 /** Whether an initial value is a `var` of the source's answer alone (with no answer read, the field starts empty). */
-const isDataVar = (expression: unknown): boolean => isOperation(expression) && Object.keys(expression)[0] === 'var' && /^data(\.|$)/.test(String((expression as Doc).var));
+const isDataVar = (expression: unknown): boolean => {
+  const path = isOperation(expression) ? (expression as Doc).var : undefined;
+  // A `var` with a default ({"var": ["data.x", "…"]}) starts with the default.
+  return typeof path === 'string' && /^data(\.|$)/.test(path);
+};
 
 const FIELD_KEYS = new Set(['label', 'hint', 'placeholder', 'width', 'widget', 'options']);
 

@@ -106,18 +106,24 @@ describe("a form's leading fields", () => {
   it('stops at a field whose showing, value or words the address does not decide', () => {
     const doc = (path: string) => builtExpanded().get(path);
     const prequal = doc('pages/app-prequal-id.json') as { fields: Record<string, object>; values: object };
-    const changed = (fields: Record<string, object>, values: object = prequal.values) => {
-      const page = { ...prequal, fields: { ...prequal.fields, ...fields }, values };
+    /** The fields painted of the pre-qualification form with `changes` made to its descriptor. */
+    const paintedWith = (changes: object) => {
+      const page = { ...prequal, ...changes };
       const input = { doc: (path: string) => (path === 'pages/app-prequal-id.json' ? page : doc(path)), lenders: [], brand: liveBrands()[0]!, languages: offeredLanguages().list, source: 'en', schemas };
       return firstPaintOf(input).routes.find((route) => route.path === '/app/prequal/:id?')?.screen?.form?.fields.map((field) => field.id) ?? [];
     };
+    const changed = (fields: Record<string, object>) => paintedWith({ fields: { ...prequal.fields, ...fields } });
     expect(changed({})).toEqual(['root_firstName', 'root_lastName', 'root_email']);
     expect(changed({ lastName: { label: 'Last Name', visible: { var: 'form.firstName' } } })).toEqual(['root_firstName']);
     expect(changed({ lastName: { label: 'Last Name {session.name}' } })).toEqual(['root_firstName']);
     expect(changed({ lastName: { label: 'Last Name', widget: 'textarea' } })).toEqual(['root_firstName']);
-    expect(changed({}, { ...prequal.values, lastName: 'Bound' })).toEqual(['root_firstName']);
+    expect(paintedWith({ values: { ...prequal.values, lastName: 'Bound' } })).toEqual(['root_firstName']);
     // A field hidden by its widget is passed, as @rjsf never shows it.
     expect(changed({ firstName: { widget: 'hidden' } })).toEqual(['root_lastName', 'root_email']);
+    // An initial value of the source's answer starts empty where the source is not read; a default would not.
+    expect(paintedWith({ initial: { lastName: { var: 'data.lastName' } } })).toEqual(['root_firstName', 'root_lastName', 'root_email']);
+    expect(paintedWith({ initial: { lastName: { var: ['data.lastName', 'Doe'] } } })).toEqual(['root_firstName']);
+    expect(paintedWith({ initial: { lastName: { var: 'route.query.last' } } })).toEqual(['root_firstName']);
   });
 });
 

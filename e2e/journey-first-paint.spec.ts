@@ -118,10 +118,13 @@ test("what a person types into the painted fields before the app runs ends in th
     await held.keyboard.press('ArrowLeft');
     await held.keyboard.press('ArrowLeft');
     await expect(held.locator(`#${first!.id}`), 'the app has not run yet').toHaveCount(0);
+    const focusRing = () => held.evaluate(() => ['borderTopColor', 'outlineStyle', 'outlineColor', 'outlineWidth'].map((name) => getComputedStyle(document.activeElement!)[name as 'color']).join(' '));
+    const painted = await focusRing();
     release();
     await expect(held.locator('#first-paint')).toHaveCount(0);
     await expect(held.locator(`#${first!.id}`)).toHaveValue('Ana');
     await expect(held.locator(`#${second!.id}`)).toBeFocused();
+    expect(await focusRing(), 'the focused field looks the same after the hand-over').toBe(painted);
     await held.keyboard.type('p');
     await expect(held.locator(`#${second!.id}`)).toHaveValue('López');
     // The form holds them, not only the inputs: a submit finds other fields missing, not these.

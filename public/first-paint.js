@@ -275,8 +275,9 @@
   // The cover ends, before the browser paints again, once the app shows every text it painted, and every field: the
   // person sees the same words stay in their places (e2e/journey-first-paint.spec.ts), and what they typed stays in the
   // field they typed it in, the caret where it was. An app that shows something else (an alert, other words) ends it two
-  // seconds after its first heading, unless the person is typing into a field the app has not drawn yet; ten seconds
-  // end it in any case. Taps pass through it to the app's same places below, but for its fields (public/first-paint.css).
+  // seconds after its first heading, unless the person is typing into a field the app has not drawn yet on the same
+  // page; ten seconds end it in any case. Taps pass through it to the app's same places below, but for its fields
+  // (public/first-paint.css).
   var root = document.getElementById('root') || document.body;
   /** @type {string[]} */
   var painted = [];
@@ -317,12 +318,16 @@
     // The app's first read has taken the script's answer by now, or reads for itself: none is handed out later, stale.
     Object.assign(window, { posFirstRead: undefined });
   }
-  /** Ends the cover, unless the person is typing into a field the app has not drawn: then it waits two seconds more. */
+  /**
+   * Ends the cover, unless the person is typing into a field the app has not drawn yet on the same page (its heading is
+   * the painted one): then it waits two seconds more.
+   */
   function endUnlessTyping() {
+    var heading = root.querySelector('main h1');
     var typing = inputs.some(function (input) {
       return (input.value || input === document.activeElement) && !twin(input);
     });
-    if (typing) fallback = setTimeout(endUnlessTyping, 2000);
+    if (typing && heading && heading.textContent === painted[0]) fallback = setTimeout(endUnlessTyping, 2000);
     else end();
   }
   var watch = new MutationObserver(function () {

@@ -24,6 +24,8 @@ export default defineConfig({
           environment: 'node',
           pool: 'forks',
           testTimeout: 20_000,
+          // A file's setup opens PGlite and migrates it, beside the API suite: on a busy machine, past vitest's 10 s.
+          hookTimeout: 120_000,
         },
       },
       {

@@ -337,7 +337,10 @@
       return text.indexOf(words) >= 0;
     });
     if (shows && inputs.every(twin)) return end();
-    if (!fallback && root.querySelector('h1')) fallback = setTimeout(endUnlessTyping, 2000);
+    if (!root.querySelector('h1')) return;
+    // The app's words are there for assistive technology now: the cover's are hidden from it, its fields are not yet.
+    for (const words of cover.querySelectorAll('header, main > :not(.fp-fields)')) words.setAttribute('aria-hidden', 'true');
+    if (!fallback) fallback = setTimeout(endUnlessTyping, 2000);
   });
   setTimeout(end, 10000);
 

@@ -4,7 +4,8 @@
  * the app's code held back, to see what the HTML alone paints (with the landing page's office, which the script reads
  * from the API), and once as usual, to see the app's own heading, intro and opening texts. They must stand in the same places, so the app takes over without anything moving; then the cover
  * is gone. A form's painted fields stand where the app draws its own, and what a person types into them before the app
- * runs ends in the app's fields. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
+ * runs ends in the app's fields; over another page than the painted one, the cover ends two seconds after the app's
+ * heading even so. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { FirstPaint } from '../core/first-paint.ts';
@@ -132,6 +133,41 @@ test("what a person types into the painted fields before the app runs ends in th
     await expect(held.locator('[data-error-for]:not(:empty)').first()).toBeVisible();
     for (const field of [first!, second!]) await expect(held.locator(`[data-error-for="${field.id}"]:not(:empty)`)).toHaveCount(0);
     await expect(held.locator(`#${first!.id}`)).toHaveValue('Ana');
+  });
+});
+
+test("over another page than the painted one, the cover ends two seconds after the app's heading, though a field the app does not draw holds what was typed", async ({ browser, page }) => {
+  const data = await paintData(page);
+  const route = data.routes.find((candidate) => candidate.screen?.form?.fields.some((field) => field.type === undefined))!;
+  expect(route, 'a painted form has a text field').toBeDefined();
+  const field = route.screen!.form!.fields.find((candidate) => candidate.type === undefined)!;
+  await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
+    let release = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    // The app's own route table loses the painted route: where the cover drew the form, the app shows its not-found page.
+    await held.route('**/assets/*.js', async (request) => {
+      await arrived;
+      const response = await request.fetch();
+      await request.fulfill({ response, body: (await response.text()).replaceAll(`\`${route.path}\``, `\`${route.path}/elsewhere\``) });
+    });
+    // The page's timers run only when the test moves its clock: the two seconds are counted, not waited for.
+    await held.clock.install();
+    await held.goto(address(route.path, NEW_APPLICATION), { waitUntil: 'commit' });
+    await held.getByLabel(String(field.label.en)).click();
+    await held.keyboard.type('Ana');
+    await held.clock.pauseAt(Date.now() + 1_000);
+    release();
+    const heading = held.locator('#root main h1');
+    await expect(async () => {
+      await held.clock.runFor(50);
+      await expect(heading).toBeVisible({ timeout: 100 });
+    }).toPass();
+    await expect(heading).not.toHaveText(String(route.screen!.title.en));
+    await held.clock.runFor(1_800);
+    await expect(held.locator('#first-paint'), 'the person is still typing into the cover\'s field').toHaveCount(1);
+    await held.clock.runFor(400);
+    await expect(held.locator('#first-paint'), 'two seconds after the heading, the cover ends all the same').toHaveCount(0);
+    await expect(heading).toBeVisible();
   });
 });
 

@@ -145,10 +145,14 @@ test("over another page than the painted one, the cover ends two seconds after t
     let release = () => {};
     const arrived = new Promise<void>((resolve) => (release = resolve));
     // The app's own route table loses the painted route: where the cover drew the form, the app shows its not-found page.
+    let moved = false;
     await held.route('**/assets/*.js', async (request) => {
       await arrived;
       const response = await request.fetch();
-      await request.fulfill({ response, body: (await response.text()).replaceAll(`\`${route.path}\``, `\`${route.path}/elsewhere\``) });
+      const code = await response.text();
+      const routePath = `\`${route.path}\``;
+      moved ||= code.includes(routePath);
+      await request.fulfill({ response, body: code.replaceAll(routePath, `\`${route.path}/elsewhere\``) });
     });
     // The page's timers run only when the test moves its clock: the two seconds are counted, not waited for.
     await held.clock.install();
@@ -162,7 +166,9 @@ test("over another page than the painted one, the cover ends two seconds after t
       await held.clock.runFor(50);
       await expect(heading).toBeVisible({ timeout: 100 });
     }).toPass();
+    expect(moved, "the app's route table carried the painted route, and lost it").toBe(true);
     await expect(heading).not.toHaveText(String(route.screen!.title.en));
+    await expect(held.locator(`#${field.id}`), 'the app draws no field for what was typed').toHaveCount(0);
     await held.clock.runFor(1_800);
     await expect(held.locator('#first-paint'), 'the person is still typing into the cover\'s field').toHaveCount(1);
     await held.clock.runFor(400);

@@ -4,10 +4,11 @@
  * the app's code held back, to see what the HTML alone paints (with the landing page's office, which the script reads
  * from the API), and once as usual, to see the app's own heading, intro and opening texts. They must stand in the same places, so the app takes over without anything moving; then the cover
  * is gone. A form's painted fields stand where the app draws its own, and what a person types into them before the app
- * runs ends in the app's fields; over another page than the painted one, the cover ends two seconds after the app's
+ * runs ends in the app's fields; on the painted page the cover waits while the person types into a field the app has not
+ * drawn yet, and ten seconds end it; over another page than the painted one, the cover ends two seconds after the app's
  * heading even so. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
  */
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page, type Route } from '@playwright/test';
 import type { FirstPaint } from '../core/first-paint.ts';
 import { PREVIEW_FLAG, TAB_KEYS } from '../core/tab-keys.ts';
 
@@ -24,8 +25,11 @@ const address = (path: string, samples = SAMPLES) =>
     return samples[name]!;
   })}`;
 
+type PaintedRoute = FirstPaint['routes'][number];
+type PaintedField = NonNullable<NonNullable<PaintedRoute['screen']>['form']>['fields'][number];
+
 /** The addresses a painted route is opened at: a form whose fields show for some addresses only, at one of each. */
-const addresses = (route: FirstPaint['routes'][number]) => [address(route.path), ...(route.screen?.form?.when === undefined ? [] : [address(route.path, NEW_APPLICATION)])];
+const addresses = (route: PaintedRoute) => [address(route.path), ...(route.screen?.form?.when === undefined ? [] : [address(route.path, NEW_APPLICATION)])];
 
 /**
  * The painted screens' boxes, read from the cover or from the app: heading, the text after it, cards, and a form's
@@ -69,6 +73,39 @@ async function withPage<T>(browser: Browser, options: { width: number; locale: s
   } finally {
     await context.close();
   }
+}
+
+/** The first painted form with a text field, and that field. */
+function paintedTextField(data: FirstPaint): { route: PaintedRoute; field: PaintedField } {
+  const route = data.routes.find((candidate) => candidate.screen?.form?.fields.some((field) => field.type === undefined));
+  expect(route, 'a painted form has a text field').toBeDefined();
+  return { route: route!, field: route!.screen!.form!.fields.find((candidate) => candidate.type === undefined)! };
+}
+
+/**
+ * Opens the painted form with the app's code held back, types 'Ana' into the cover's field, then lets the code in
+ * (each script through `serve`) and returns once the app shows its heading. The page's timers run only when the test
+ * moves its clock: the seconds the cover waits are counted, not waited for.
+ */
+async function typeThenLetTheAppIn(held: Page, route: PaintedRoute, field: PaintedField, serve: (request: Route) => Promise<void>): Promise<Locator> {
+  let release = () => {};
+  const arrived = new Promise<void>((resolve) => (release = resolve));
+  await held.route('**/assets/*.js', async (request) => {
+    await arrived;
+    await serve(request);
+  });
+  await held.clock.install();
+  await held.goto(address(route.path, NEW_APPLICATION), { waitUntil: 'commit' });
+  await held.getByLabel(String(field.label.en)).click();
+  await held.keyboard.type('Ana');
+  await held.clock.pauseAt(Date.now() + 1_000);
+  release();
+  const heading = held.locator('#root main h1');
+  await expect(async () => {
+    await held.clock.runFor(50);
+    await expect(heading).toBeVisible({ timeout: 100 });
+  }).toPass();
+  return heading;
 }
 
 // A phone and a desktop in English, and a phone in Spanish: the painted words are the app's in each language.
@@ -137,35 +174,17 @@ test("what a person types into the painted fields before the app runs ends in th
 });
 
 test("over another page than the painted one, the cover ends two seconds after the app's heading, though a field the app does not draw holds what was typed", async ({ browser, page }) => {
-  const data = await paintData(page);
-  const route = data.routes.find((candidate) => candidate.screen?.form?.fields.some((field) => field.type === undefined))!;
-  expect(route, 'a painted form has a text field').toBeDefined();
-  const field = route.screen!.form!.fields.find((candidate) => candidate.type === undefined)!;
+  const { route, field } = paintedTextField(await paintData(page));
   await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
-    let release = () => {};
-    const arrived = new Promise<void>((resolve) => (release = resolve));
     // The app's own route table loses the painted route: where the cover drew the form, the app shows its not-found page.
     let moved = false;
-    await held.route('**/assets/*.js', async (request) => {
-      await arrived;
+    const heading = await typeThenLetTheAppIn(held, route, field, async (request) => {
       const response = await request.fetch();
       const code = await response.text();
       const routePath = `\`${route.path}\``;
       moved ||= code.includes(routePath);
       await request.fulfill({ response, body: code.replaceAll(routePath, `\`${route.path}/elsewhere\``) });
     });
-    // The page's timers run only when the test moves its clock: the two seconds are counted, not waited for.
-    await held.clock.install();
-    await held.goto(address(route.path, NEW_APPLICATION), { waitUntil: 'commit' });
-    await held.getByLabel(String(field.label.en)).click();
-    await held.keyboard.type('Ana');
-    await held.clock.pauseAt(Date.now() + 1_000);
-    release();
-    const heading = held.locator('#root main h1');
-    await expect(async () => {
-      await held.clock.runFor(50);
-      await expect(heading).toBeVisible({ timeout: 100 });
-    }).toPass();
     expect(moved, "the app's route table carried the painted route, and lost it").toBe(true);
     await expect(heading).not.toHaveText(String(route.screen!.title.en));
     await expect(held.locator(`#${field.id}`), 'the app draws no field for what was typed').toHaveCount(0);
@@ -173,6 +192,29 @@ test("over another page than the painted one, the cover ends two seconds after t
     await expect(held.locator('#first-paint'), 'the person is still typing into the cover\'s field').toHaveCount(1);
     await held.clock.runFor(400);
     await expect(held.locator('#first-paint'), 'two seconds after the heading, the cover ends all the same').toHaveCount(0);
+    await expect(heading).toBeVisible();
+  });
+});
+
+test("on the painted page, while the person types into a field the app has not drawn yet, the cover waits past two seconds, and ten seconds end it", async ({ browser, page }) => {
+  const { route, field } = paintedTextField(await paintData(page));
+  await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
+    // The app's input for the field loses its id as it is drawn (before the cover's own observer looks, which was made
+    // later): to the cover, the app shows the painted page with that field still to come.
+    await held.addInitScript((id) => {
+      new MutationObserver(() => {
+        const input = document.querySelector(`#root #${id}`);
+        if (input) input.id = `${id}-later`;
+      }).observe(document, { childList: true, subtree: true });
+    }, field.id);
+    const heading = await typeThenLetTheAppIn(held, route, field, (request) => request.continue());
+    await expect(heading).toHaveText(String(route.screen!.title.en));
+    await expect(held.locator(`#${field.id}-later`), 'the app drew the field, under another id').toHaveCount(1);
+    await held.clock.runFor(2_400);
+    await expect(held.locator('#first-paint'), 'two seconds after the heading, the cover still takes the typing').toHaveCount(1);
+    await expect(held.locator(`#fp-${field.id}`)).toHaveValue('Ana');
+    await held.clock.runFor(10_000);
+    await expect(held.locator('#first-paint'), 'ten seconds end the cover in any case').toHaveCount(0);
     await expect(heading).toBeVisible();
   });
 });

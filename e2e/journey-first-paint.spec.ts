@@ -6,7 +6,8 @@
  * is gone. A form's painted fields stand where the app draws its own, and what a person types into them before the app
  * runs ends in the app's fields; on the painted page the cover waits while the person types into a field the app has not
  * drawn yet, and ten seconds end it; over another page than the painted one, the cover ends two seconds after the app's
- * heading even so. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
+ * heading even so. A page of data shows its frame while its answer is on the way, and keeps it until the app draws when
+ * the read fails. A Spanish browser gets the Spanish words, and a tab with a session gets no cover.
  */
 import { expect, test, type Browser, type Locator, type Page, type Route } from '@playwright/test';
 import type { FirstPaint } from '../core/first-paint.ts';
@@ -217,6 +218,49 @@ test("on the painted page, while the person types into a field the app has not d
     await expect(held.locator('#first-paint'), 'ten seconds end the cover in any case').toHaveCount(0);
     await expect(heading).toBeVisible();
   });
+});
+
+test("a page of data paints its frame while its answer is on the way; without an answer the frame stays until the app draws its own page", async ({ browser, page }) => {
+  const data = await paintData(page);
+  const route = data.routes.find((candidate) => candidate.screen?.source);
+  expect(route, 'a painted page reads its data').toBeDefined();
+  const readPath = route!.screen!.source!.path.replace(/\{\w+\}.*$/, '');
+  for (const [code, arrives] of [[SAMPLES.code!, 'its words'], ['nosuchoffice', "the app's not-found page"]] as const) {
+    await withPage(browser, { width: 412, locale: 'en-US' }, async (held) => {
+      let letTheAnswerIn = () => {};
+      const answered = new Promise<void>((resolve) => (letTheAnswerIn = resolve));
+      let letTheCodeIn = () => {};
+      const coded = new Promise<void>((resolve) => (letTheCodeIn = resolve));
+      await held.route(`**${readPath}**`, async (request) => {
+        await answered;
+        await request.continue();
+      });
+      await held.route('**/assets/*.js', async (request) => {
+        await coded;
+        await request.continue();
+      });
+      await held.goto(address(route!.path, { ...SAMPLES, code }), { waitUntil: 'commit' });
+      const cover = held.locator('#first-paint');
+      await expect(cover.locator('header'), `${code}: the frame shows before the answer`).toBeVisible();
+      await expect(cover.locator('main')).toBeEmpty();
+      const read = held.waitForResponse((response) => response.url().includes(readPath));
+      letTheAnswerIn();
+      await read;
+      if (arrives === 'its words') {
+        await expect(cover.locator('main h1'), 'the answer brings the words').not.toBeEmpty();
+        letTheCodeIn();
+        await expect(held.locator('#root main h1')).toBeVisible();
+      } else {
+        // The script has taken the answer once the page has run a task after it.
+        await held.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
+        await expect(cover.locator('header'), 'without the code, the frame stays: no blank page').toBeVisible();
+        await expect(cover.locator('main h1')).toHaveCount(0);
+        letTheCodeIn();
+        await expect(held.getByRole('heading', { name: 'This page could not be found' })).toBeVisible();
+      }
+      await expect(cover, `${code}: the cover goes once the app has drawn ${arrives}`).toHaveCount(0);
+    });
+  }
 });
 
 test('a Spanish browser gets the Spanish words first; a tab with a session and a studio preview get no cover', async ({ browser, page }) => {

@@ -3,7 +3,8 @@
  * The first paint (decision 0286). The server puts this script, inline, into the page with what can be painted
  * (core/first-paint.ts, in #first-paint-data). It runs while the app's code is still on its way: it finds the route the
  * app will show, in the language the app will choose, and draws its frame, heading, intro and opening texts into
- * #first-paint, which covers the page, until the app shows the same words in the same places. It draws nothing for a
+ * #first-paint, which covers the page, until the app shows the same words in the same places. A page of data gets its
+ * frame at once and its words with its answer (decision 0301). It draws nothing for a
  * tab with a session (the app knows what a signed-in person sees), a studio preview, another brand than the page's,
  * or a route it has nothing for.
  */
@@ -197,7 +198,11 @@
       return found === null || found === undefined ? '' : String(found);
     });
   }
-  function paint() {
+  /** @type {HTMLElement | undefined} */
+  var main;
+  /** The layout's frame (brand, language picker) and an empty main, which the page's words go into. */
+  function paintFrame() {
+    if (main) return main;
     var name = data.alternate && truthy(evaluate(data.alternate.when)) ? data.alternate.name : data.name;
     var frame = element('div', 'fp-' + shown.layout);
     var header = element('header', 'fp-head');
@@ -227,7 +232,15 @@
       bar.append(picker);
     }
     header.append(bar);
-    var main = element('main', 'fp-main');
+    main = element('main', 'fp-main');
+    frame.append(header, main);
+    cover.append(frame);
+    cover.lang = locale;
+    cover.hidden = false;
+    return main;
+  }
+  function paint() {
+    var main = paintFrame();
     main.append(element('h1', '', say(shown.title)));
     if (shown.intro) main.append(element('p', 'fp-intro', say(shown.intro)));
     var cards = element('div', 'fp-cards');
@@ -262,10 +275,6 @@
       // People type here: the cover is no longer only a picture of the page.
       cover.removeAttribute('aria-hidden');
     }
-    frame.append(header, main);
-    cover.append(frame);
-    cover.lang = locale;
-    cover.hidden = false;
     painted = Array.from(main.querySelectorAll('h1, p, .fp-card, .fp-words, .fp-hint'), function (node) {
       return node.textContent || '';
     });
@@ -357,6 +366,8 @@
   } catch (e) {
     return;
   }
+  // The frame needs no answer: it shows while the answer is on its way.
+  paintFrame();
   var call = source;
   var url = call.path.replace(/\{(\w+)\}/g, function (_, /** @type {string} */ name) {
     return encodeURIComponent(String(evaluate(call.params[name])));
@@ -377,9 +388,22 @@
     })
     .then(function (body) {
       // Painted only while the app has not drawn its page yet.
-      if (body === undefined || !cover.isConnected || root.querySelector('h1')) return;
+      if (body === undefined || !cover.isConnected || root.querySelector('h1')) return frameOnly();
       context.data = body;
       paint();
     })
-    .catch(function () {});
+    .catch(frameOnly);
+  /** Without the page's words the frame stays only until the app draws its own heading or an alert (a 404's page). */
+  function frameOnly() {
+    var drawn = function () {
+      return root.querySelector('h1, [role=alert]');
+    };
+    if (drawn()) return cover.remove();
+    var wait = new MutationObserver(function () {
+      if (!drawn()) return;
+      wait.disconnect();
+      cover.remove();
+    });
+    wait.observe(root, { childList: true, subtree: true });
+  }
 })();

@@ -1,8 +1,7 @@
 /**
  * The office's public landing page (#/landing/{code}): a borrower comes back through it — the passcode goes to the
  * contact the office has for them (Otp_SendOtp with the office and a mobile phone, docs/decisions/0067) — or a patient
- * starts an application alone (App_StartApp, decision 0217), the way a New York office's patients apply. Its parts below
- * the office's come together, so none moves another (decision 0302).
+ * starts an application alone (App_StartApp, decision 0217), the way a New York office's patients apply.
  */
 import { expect, test } from '@playwright/test';
 import { enterPasscode, hashOf } from './support/borrower.ts';
@@ -60,33 +59,4 @@ test("a patient starts alone from the office's page: Apply now opens the start f
   await patient.getByRole('button', { name: 'Send me a passcode' }).click();
   await expect(patient.locator('[data-error-for="root_agreeToContact"]')).toHaveText('This field is required.');
   await context.close();
-});
-
-test("the parts below the office's come together, so none pushes another down when the lenders' code comes late", async ({ page }) => {
-  // Tall enough that every part stands in view, where a move counts as a layout shift.
-  await page.setViewportSize({ width: 1280, height: 2400 });
-  await page.addInitScript(() => {
-    const shifts: number[] = [];
-    Object.assign(window, { shifts });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
-  let letTheLendersIn = () => {};
-  const lendersCode = new Promise<void>((resolve) => (letTheLendersIn = resolve));
-  await page.route('**/assets/TableScreen-*.js', async (request) => {
-    await lendersCode;
-    await request.continue();
-  });
-  const formCode = page.waitForResponse((response) => /\/assets\/FormScreen-[^/]+\.js$/.test(response.url()));
-  await page.goto('/#/landing/brightsmiles');
-  await formCode;
-  await expect(page.locator('#root').getByText(/Apply here in about a minute/)).toBeVisible();
-  // The page has run what it had to run with the form's code in: nothing more comes until the lenders' code does.
-  await page.evaluate(() => new Promise((resolve) => requestIdleCallback(() => requestIdleCallback(resolve))));
-  await expect(page.getByRole('heading', { name: 'Continue your application' }), 'the form waits for the lenders above it').toHaveCount(0);
-  letTheLendersIn();
-  await expect(page.getByRole('heading', { name: 'Continue your application' })).toBeVisible();
-  await expect(page.locator('#root [data-screen="table"]'), "the lenders' part").toBeVisible();
-  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
 });

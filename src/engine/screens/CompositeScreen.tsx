@@ -1,4 +1,4 @@
-import { Suspense, useContext } from 'react';
+import { useContext } from 'react';
 import { Box, Stack, Tabs } from '@chakra-ui/react';
 import type { CompositeScreen as Composite } from '../../../codegen/generated/descriptors.ts';
 import { ScreenHost } from '../screen-view.tsx';
@@ -38,23 +38,12 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
         ))}
       </Tabs.Root>
     ) : (
-      // The parts below the first come together, with no placeholder: one coming later than the next would push it
-      // down (a layout shift), and a placeholder would be pushed down by the first.
       <Stack gap="8">
-        {parts.slice(0, 1).map((p) => (
+        {parts.map((p) => (
           <Lazy key={p.screen}>
             <ScreenHost name={p.screen} />
           </Lazy>
         ))}
-        {parts.length > 1 ? (
-          <Suspense fallback={null}>
-            <Stack gap="8">
-              {parts.slice(1).map((p) => (
-                <ScreenHost key={p.screen} name={p.screen} />
-              ))}
-            </Stack>
-          </Suspense>
-        ) : null}
       </Stack>
     );
   return (

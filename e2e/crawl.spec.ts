@@ -114,9 +114,10 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
             redirects: route.redirect !== undefined,
             pollMs: pollInterval(route),
             check: (landed) => !checked.has(landed) && !!checked.add(landed),
-            // A page structure axe-core checked for any visitor or host in this run is not checked again (a brand's
-            // other palette is another structure: its class names differ).
-            axe: (markup) => firstInRun('axe', markup),
+            // axe-core checks a page whose main or whose frame it has not seen in this run, for any visitor or host:
+            // each role's menu is checked once, not again around every page (decision 0302). A brand's other palette
+            // is another structure: its class names differ. Both parts are recorded, so neither is checked again.
+            axe: ({ main, frame }) => [firstInRun('axe-main', main), firstInRun('axe-frame', frame)].includes(true),
           });
           visits++;
           if (variant.id === 'known' || variant.id === 'none') result.problems.push(...accessProblems(access, variant.path, result, visitor.kind === 'borrower'));

@@ -114,8 +114,11 @@ for (const [width, locale] of [[412, 'en-US'], [1280, 'en-US'], [412, 'es-MX']] 
   test(`every screen the page can paint stands where the app draws it, ${width} px, ${locale}`, async ({ browser, page }) => {
     const painted = (await paintData(page)).routes.filter((route) => route.screen);
     expect(painted.length, 'the page paints the borrower entry screens').toBeGreaterThanOrEqual(3);
+    const urls = painted.flatMap(addresses);
+    // Two tabs for each address: a budget that grows with the screens the data paints, as 60 s did not beside the crawl.
+    test.setTimeout(20_000 * (urls.length + 1));
     let fields = 0;
-    for (const url of painted.flatMap(addresses)) {
+    for (const url of urls) {
       const cover = await withPage(browser, { width, locale }, async (held) => {
         await held.route('**/assets/*.js', (request) => request.abort());
         await held.goto(url);

@@ -208,10 +208,11 @@ export interface VisitOptions {
    */
   check(landed: string): boolean;
   /**
-   * Whether axe-core checks a page of this structure (its markup without texts and digits): not again for a structure
-   * already checked, so the same page seen by another visitor or with other rows costs no second check.
+   * Whether axe-core checks a page of this structure (the markup of its main and of the frame around it, without texts
+   * and digits): not again where both were checked, so the same page seen by another visitor or with other rows costs
+   * no second check.
    */
-  axe(markup: string): boolean;
+  axe(structure: PageStructure): boolean;
 }
 
 export interface VisitResult {
@@ -526,6 +527,25 @@ async function animationsEnded(page: Page): Promise<void> {
   );
 }
 
+/**
+ * A page's structure in two parts, each its markup without texts and digits: the page's main and the frame around it
+ * (header, menu, dialogs), which a role's menu changes on every page alike.
+ */
+export interface PageStructure {
+  main: string;
+  frame: string;
+}
+
+async function structureOf(page: Page): Promise<PageStructure> {
+  const markup = await page.evaluate(() => {
+    const frame = document.body.cloneNode(true) as HTMLElement;
+    frame.querySelector('main')?.replaceChildren();
+    return { main: document.querySelector('main')?.outerHTML ?? '', frame: frame.outerHTML };
+  });
+  const bare = (html: string) => html.replace(/>[^<]*</g, '><').replace(/\d+/g, '0');
+  return { main: bare(markup.main), frame: bare(markup.frame) };
+}
+
 /** Where a visit ended, and the texts it showed there (none outside the app). */
 interface Seen {
   landed: string;
@@ -543,12 +563,11 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
   if (!options.check(landed)) return { landed, texts };
   // A heading may arrive a moment after the network went quiet (a form renders once its validator is compiled).
   const h1 = seen.h1 || (await page.waitForFunction(() => [...document.querySelectorAll('h1')].some((h) => (h as HTMLElement).offsetHeight > 0), null, { timeout: 2_000 }).then(() => 1, () => 0));
-  const html = await page.evaluate(() => document.body.outerHTML);
   const found: string[] = [];
   if (texts.length < 2) found.push('blank page');
   if (h1 === 0) found.push('no heading (h1)');
   found.push(...wordsProblems(texts));
-  if (options.axe(html.replace(/>[^<]*</g, '><').replace(/\d+/g, '0'))) {
+  if (options.axe(await structureOf(page))) {
     await animationsEnded(page);
     const results = await new AxeBuilder({ page }).analyze();
     for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {

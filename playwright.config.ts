@@ -32,7 +32,8 @@ const LENDER_CALLBACK_SECRET = randomBytes(32).toString('base64');
 const PORTALS = [...SPEC_GROUPS.map((_, i) => PORT + i), CRAWL_PORT].map((port) => ({ port, dataDir: mkdtempSync(join(tmpdir(), 'pos-e2e-')) }));
 /**
  * Workers in all (E2E_WORKERS to change): one for each group of specs, two for the crawl's visitors. A third crawl
- * worker took no time off the run (the groups are its longest part) and put it past every test's time (decision 0302).
+ * worker took no time off the run (the groups are its longest part) and put several tests past their time (decision
+ * 0302).
  */
 const WORKERS = Number(process.env.E2E_WORKERS ?? SPEC_GROUPS.length + 2);
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { DEMO_WEB_API_KEY } from './server/config.ts';
-import { CHROMIUM } from './e2e/chromium.ts';
+import { TEST_CHROMIUM } from './e2e/chromium.ts';
 import { hostResolverRules } from './e2e/support/brands.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 3199);
@@ -53,7 +53,7 @@ export default defineConfig({
   reporter: 'list',
   use: {
     launchOptions: {
-      executablePath: CHROMIUM,
+      executablePath: TEST_CHROMIUM,
       // Every host of the brand files reaches the test server (the crawl visits each brand on its own host).
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=${hostResolverRules()}`],
     },

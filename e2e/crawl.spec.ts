@@ -6,9 +6,9 @@
  * (support/crawl.ts): a new route, brand, screen or enumeration is crawled without writing a test.
  *
  * A visit fails on an uncaught error or console error, a 5xx, an error toast, a call repeated beyond what the page's
- * sources need (a loop, a poll after a failure or faster than its interval), a page still loading after 10 s or blank,
- * an enumeration code, JSON or a UUID among the visible texts, an axe-core violation of serious or critical impact,
- * and a page without an h1. One test per visitor and brand host, in parallel workers against a server of the crawl's
+ * sources need (a loop, a poll after a failure or faster than its interval), a page still loading after 30 s (one
+ * slower than 10 s is printed) or blank, an enumeration code, JSON or a UUID among the visible texts, an axe-core
+ * violation of serious or critical impact, and a page without an h1. One test per visitor and brand host, in parallel workers against a server of the crawl's
  * own (playwright.config.ts): the visitor signs in once (staff through the provider session crawl.setup.ts left in
  * the storage state) and visits every path in one tab, as a link would; every problem of every visit is listed at the
  * end.
@@ -23,7 +23,7 @@ import { hashOf } from './support/borrower.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 // A visitor's hundred-odd visits take about 2 minutes alone and up to 9.2 beside the other specs on 2 cores (df.admin,
-// 2026-12-02); every visit's waits are bounded (a load at 30 s, settling at 10 s), so this only ends a visitor that is
+// 2026-12-02); every visit's waits are bounded (a load at 30 s, settling at 30 s), so this only ends a visitor that is
 // far behind.
 test.describe.configure({ mode: 'parallel', timeout: 900_000 });
 
@@ -87,6 +87,7 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
       const turnedAway = new Set<string>();
       const problems: string[] = [];
       let visits = 0;
+      const slow: string[] = [];
       const started = Date.now();
       for (const route of ordered) {
         const all = variants(route, samples);
@@ -121,12 +122,14 @@ for (const visitor of [...crawlVisitors()].sort((a, b) => weight(a) - weight(b))
             axe: ({ main, frame }) => [firstInRun('axe-main', main), firstInRun('axe-frame', frame)].includes(true),
           });
           visits++;
+          if (result.slow) slow.push(`${route.name} ${variant.path}: ${result.slow}`);
           if (variant.id === 'known' || variant.id === 'none') result.problems.push(...accessProblems(access, variant.path, result, visitor.kind === 'borrower'));
           for (const p of result.problems) problems.push(`${route.name} ${variant.path} (${variant.id} id → ${result.landed}): ${p}`);
           if (result.problems.length) problems.push(`${route.name} ${variant.path}: seen ${result.trail}`);
         }
       }
       console.log(`${test.info().title}: ${visits} visits (${checked.size} pages checked) in ${Math.round((Date.now() - started) / 1000)} s`);
+      for (const line of slow) console.log(`  slow: ${line}`);
       await context.close();
       expect(problems).toEqual([]);
     });

@@ -4,13 +4,13 @@
  * others. Then the web build, then end-to-end in Chromium (Playwright) against the freshly built app.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { CHROMIUM_MISSING, hasChromium } from '../e2e/chromium.ts';
+import { CHROMIUM_MISSING, hasTestChromium } from '../e2e/chromium.ts';
 import { requireSupportedNode } from './runtime.ts';
 
 requireSupportedNode();
 console.log(`Node.js ${process.versions.node}`);
 
-if (!hasChromium()) {
+if (!hasTestChromium()) {
   console.error(CHROMIUM_MISSING);
   process.exit(1);
 }

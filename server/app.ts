@@ -8,7 +8,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { Settings } from './config.ts';
 import type { Database } from './db/index.ts';
 import { loadMessageCatalogue, ROOT, type JsonObject } from '../core/contract/documents.ts';
-import { bundleOpenApi } from '../core/contract/bundle.ts';
+import { servedContract } from './contract.ts';
 import { readOperations } from '../core/contract/operations.ts';
 import { compileValidators } from '../core/contract/validators.ts';
 import type { MessageCatalogue } from '../core/messages.ts';
@@ -175,7 +175,7 @@ export async function buildServer(options: ServerOptions): Promise<FastifyInstan
   });
   // Every lender file is a lender: its row exists from the first start (docs/decisions/0101).
   await syncLenderRows(database.db, lenderCatalogue(settings));
-  const contract = bundleOpenApi();
+  const contract = servedContract();
   const operations = readOperations(contract);
   bindOperations(app, {
     operations,

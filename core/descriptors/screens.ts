@@ -41,8 +41,8 @@ export async function loadValidators(): Promise<ValidatorSet> {
   return (await import('../../codegen/generated/descriptor-validators.ts')) as unknown as ValidatorSet;
 }
 
-export function contractContext(): CheckContext {
-  const contract = bundleOpenApi();
+/** What descriptors are checked against in `contract` (the served one, in a server that has it bundled already). */
+export function contractContext(contract = bundleOpenApi()): CheckContext {
   const operations = new Map(readOperations(contract).map((op) => [op.operationId, op]));
   return {
     operations: new Set(operations.keys()),

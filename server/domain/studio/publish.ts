@@ -19,6 +19,7 @@ import { publishedLenders, syncLenderRows } from '../../lenders/registry.ts';
 import { quoted, shortened } from '../../../core/descriptors/errors.ts';
 import { draftLanguageStates, outOfDateRefusal } from './translations.ts';
 import { canonicalJson } from '../../../core/canonical-json.ts';
+import { servedContract } from '../../contract.ts';
 
 type Schemas = components['schemas'];
 /** Files by path under screens/: a document, or null for 'as deployed' (a file the deployment lacks is removed, decision 0239). */
@@ -31,7 +32,7 @@ let checks: SetChecks | undefined;
 
 /** What a draft is checked against: the build's validators and contract, and the forms the web app was built with. */
 async function setChecks(): Promise<SetChecks> {
-  return (checks ??= { validators: await loadValidators(), context: contractContext(), builtForms: new Set(formSchemaNames(builtFiles())) });
+  return (checks ??= { validators: await loadValidators(), context: contractContext(servedContract()), builtForms: new Set(formSchemaNames(builtFiles())) });
 }
 
 /**

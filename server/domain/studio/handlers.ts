@@ -6,7 +6,7 @@ import { overlaid } from '../../../core/descriptors/set.ts';
 import { tryLender } from './try-lender.ts';
 import { APPROVAL_NEEDED, askReview, decideReview, reviewList } from './reviews.ts';
 import { saveStudioDrafts, studioDraftsOf } from './drafts.ts';
-import { draftLanguages, draftProblems, publicationHistory, publishDraft, rollBack, revertPublication, unapprovedHosts } from './publish.ts';
+import { checkDraft, publicationHistory, publishDraft, rollBack, revertPublication, unapprovedHosts } from './publish.ts';
 import { forTheBrowser } from '../../../core/descriptors/browser-parts.ts';
 import { kindOfPath } from '../../../core/descriptors/kinds.ts';
 
@@ -38,10 +38,7 @@ export const studioHandlers: Pick<Handlers, Studio> = {
   async Studio_CheckDraft({ body, services }) {
     const { identity } = services.settings;
     const notices = identity.kind === 'builtin' ? unapprovedHosts(body.files, signInHosts(identity)) : [];
-    const live = await liveSet(services.db);
-    const errors = await draftProblems(live, body.files);
-    // A set that fails the checks may not expand; its languages are read once it passes.
-    return { status: 200, body: { errors, notices, languages: errors.length ? [] : draftLanguages(live, body.files) } };
+    return { status: 200, body: { ...(await checkDraft(await liveSet(services.db), body.files)), notices } };
   },
   async Studio_Publish({ body, caller, services }) {
     if (caller.kind !== 'staff') throw new HttpProblem(401, 'Sign-in is required.');

@@ -8,10 +8,10 @@
  * A visit fails on an uncaught error or console error, a 5xx, an error toast, a call repeated beyond what the page's
  * sources need (a loop, a poll after a failure or faster than its interval), a page still loading after 30 s (one
  * slower than 10 s is printed) or blank, an enumeration code, JSON or a UUID among the visible texts, an axe-core
- * violation of serious or critical impact, and a page without an h1. One test per visitor and brand host, in parallel workers against a server of the crawl's
- * own (playwright.config.ts): the visitor signs in once (staff through the provider session crawl.setup.ts left in
- * the storage state) and visits every path in one tab, as a link would; every problem of every visit is listed at the
- * end.
+ * violation of serious or critical impact, and a page without an h1. One test per visitor and brand host, in parallel
+ * workers against a server of the crawl's own (playwright.config.ts): the visitor signs in once (staff through the
+ * provider session crawl.setup.ts left in the storage state) and visits every path in one tab, as a link would; every
+ * problem of every visit is listed at the end.
  */
 import { expect, test } from '@playwright/test';
 import { brandHosts } from './support/brands.ts';

@@ -29,6 +29,8 @@ import { progress, withOverlay } from './ui/progress.ts';
 import { ProgressOverlay } from './ui/ProgressOverlay.tsx';
 import { handleChunkError } from './chunk-reload.ts';
 import { watchHandOver } from './auth/hand-over.ts';
+import { onSignInChange } from './session/signed-in-as.ts';
+import { forgetRefusals } from '../engine/queries.ts';
 import { addressQuery } from '../engine/context.ts';
 import { chooseLanguage, languagesOf, retakeLanguage } from './language.ts';
 import { onLanguageChange } from '../../core/current-language.ts';
@@ -170,6 +172,8 @@ export function App() {
       }),
     [queryClient],
   );
+  // A refused read stands for the visitor it refused (src/engine/queries.ts), not for the next one to sign in here.
+  useEffect(() => onSignInChange(session, () => void forgetRefusals(queryClient)), [queryClient]);
   // What the server said in the language before (texts, answers) is asked for again in the new one.
   useEffect(() => onLanguageChange(() => void queryClient.invalidateQueries()), [queryClient]);
   // The office's events refresh what they change on the open page (issue 39: live screens).

@@ -45,7 +45,16 @@ export const requestKey = ({ params, query, body }: CallInput) => ({
 
 /** The HTTP status of a failed call, if it carries one. */
 const statusOf = (error: unknown): unknown => (error as { status?: unknown } | null)?.status;
-const namesNothingHere = (error: unknown) => statusOf(error) === 403 || statusOf(error) === 404;
+/**
+ * A refusal the same visitor would get again: the record is missing (404), not theirs (403), or not open to whoever is
+ * signed in here (401: the API client has already renewed a lapsed session once before a 401 reaches a page).
+ */
+const isRefusal = (error: unknown) => [401, 403, 404].includes(statusOf(error) as number);
+
+/** Someone else signed in here: what was refused to the visitor before is asked for again where it shows. */
+export function forgetRefusals(client: QueryClient): Promise<void> {
+  return client.resetQueries({ predicate: (query) => query.state.status === 'error' && isRefusal(query.state.error) });
+}
 
 /** The query of a binding in a context: keyed by operationId and the request it makes. */
 export function operationQuery(services: EngineServices, binding: QueryBinding, context: Context, extraBody?: Record<string, unknown>) {
@@ -61,11 +70,11 @@ export function operationQuery(services: EngineServices, binding: QueryBinding, 
     queryKey,
     queryFn: () => services.api.call(binding!.operation, input!),
     enabled,
-    // An answer that the record is missing or not the visitor's stands: another part of the page showing the same
-    // read does not ask again (a failure that may pass, a 5xx or a lapsed session, is asked again). Decided when the
-    // part mounts, not when it renders: a render can precede its commit by the whole read (a page drawn while a new
-    // descriptor set or a chunk loads), and the answer known at the render would be stale by then.
-    retryOnMount: (query: Query) => !namesNothingHere(query.state.error),
+    // A refusal stands for the visitor it refused: another part of the page showing the same read does not ask again
+    // (a failure that may pass, a 5xx, is asked again). Decided when the part mounts, not when it renders: a render can
+    // precede its commit by the whole read (a page drawn while a new descriptor set or a chunk loads), and the answer
+    // known at the render would be stale by then.
+    retryOnMount: (query: Query) => !isRefusal(query.state.error),
     ...(poll ? { refetchInterval: pollWait(poll, context) } : {}),
     ...(binding && 'refetchOnFocus' in binding && binding.refetchOnFocus ? { refetchOnWindowFocus: 'always' as const } : {}),
   };

@@ -5,7 +5,9 @@
  */
 import { QueryClient, QueryObserver } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import { missingRecord, operationQuery, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/queries.ts';
+import { forgetRefusals, missingRecord, operationQuery, pollWait, POLL_BACKOFF_LIMIT } from '../../src/engine/queries.ts';
+import { onSignInChange } from '../../src/app/session/signed-in-as.ts';
+import { EMPTY_SESSION, type SessionState } from '../../src/app/session/state.ts';
 
 const byAddress = { operation: 'App_GetApp', params: { id: { var: 'route.params.id' } } };
 
@@ -47,7 +49,7 @@ describe('a read whose answer arrives before the part showing it mounts', () => 
    * The page is drawn while the read is on its way, then held back (a new descriptor set or a chunk loading) until the
    * answer is in: the part mounts with the options of that render.
    */
-  async function callsWhenAnswered(status: number): Promise<number> {
+  async function callsWhenAnswered(status: number, between?: (client: QueryClient) => Promise<void>): Promise<number> {
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     let calls = 0;
     const services = {
@@ -62,19 +64,49 @@ describe('a read whose answer arrives before the part showing it mounts', () => 
     const read = client.prefetchQuery(drawn);
     const observer = new QueryObserver(client, drawn);
     await read;
+    await between?.(client);
     const stop = observer.subscribe(() => undefined);
     await new Promise((settled) => setTimeout(settled, 0));
     stop();
     return calls;
   }
 
-  it('does not ask again for a record found missing or not the visitor\'s', async () => {
+  it('does not ask again for a record found missing, not the visitor\'s, or not open to whoever is signed in', async () => {
     expect(await callsWhenAnswered(404)).toBe(1);
     expect(await callsWhenAnswered(403)).toBe(1);
+    expect(await callsWhenAnswered(401)).toBe(1);
+  });
+
+  it('asks again for what was refused once someone else signed in', async () => {
+    expect(await callsWhenAnswered(401, forgetRefusals)).toBe(2);
+    expect(await callsWhenAnswered(404, forgetRefusals)).toBe(2);
   });
 
   it('asks again after a failure that may pass', async () => {
     expect(await callsWhenAnswered(503)).toBe(2);
+  });
+});
+
+describe('who the tab is signed in as', () => {
+  it('changes when staff or a patient signs in or out, not when a token is renewed', () => {
+    let state: SessionState = EMPTY_SESSION;
+    const listeners = new Set<(s: SessionState) => void>();
+    const store = { get: () => state, subscribe: (l: (s: SessionState) => void) => (listeners.add(l), () => void listeners.delete(l)) };
+    const set = (partial: Partial<SessionState>) => {
+      state = { ...state, ...partial };
+      listeners.forEach((l) => l(state));
+    };
+    let changes = 0;
+    onSignInChange(store, () => changes++);
+    const staff = { givenName: 'Ana', familyName: 'Diaz', emails: [], objectId: 'u-1' };
+    set({ authenticated: true, identity: staff, accessToken: 'a' });
+    set({ accessToken: 'b' });
+    expect(changes).toBe(1);
+    set({ borrowerAuthenticated: true, borrowerAppId: 7 });
+    set({ borrowerAppId: 8 });
+    expect(changes).toBe(3);
+    set(EMPTY_SESSION);
+    expect(changes).toBe(4);
   });
 });
 

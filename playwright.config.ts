@@ -57,8 +57,9 @@ export default defineConfig({
       // Every host of the brand files reaches the test server (the crawl visits each brand on its own host).
       args: [...CHROMIUM_ARGS, `--host-resolver-rules=${hostResolverRules()}`],
     },
-    // DOM snapshots, network and console, without the screencast: its frames cost a third of the specs' CPU.
-    trace: { mode: 'retain-on-failure', screenshots: false },
+    // A failure's actions, network and console, without the screencast (a third of the specs' CPU) or the DOM snapshot
+    // of each step (a seventh): the failure's screenshot and error-context.md show the page as it failed (decision 0304).
+    trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
     screenshot: 'only-on-failure',
   },
   projects: [

@@ -111,7 +111,7 @@ describe('money, messages and every other write happen once', () => {
       checked += 1;
     }
     expect(checked).toBe(examples(appId).filter((e) => writes.has(e.operationId)).length);
-    // Every write's example once and ten times over, each with its row counts and jobs: about 35 s beside the other
-    // API files on two cores, once past 60 s under a full run's load, and more with each write the contract gains.
+    // Every write's example once and ten times over, each with its row counts and jobs: 35-40 s in most full runs on two
+    // cores, but 60 s and 140 s in two of them (cause not found), and more with each write the contract gains.
   }, 180_000);
 });

@@ -111,7 +111,9 @@ describe('money, messages and every other write happen once', () => {
       checked += 1;
     }
     expect(checked).toBe(examples(appId).filter((e) => writes.has(e.operationId)).length);
-    // Every write's example once and ten times over, each with its row counts and jobs: 35-40 s in most full runs on two
-    // cores, but 60 s and 140 s in two of them (cause not found), and more with each write the contract gains.
+    // Every write's example once and ten times over, each with its row counts and jobs: 30-40 s on two cores, but 87 s
+    // and past 60 s in the two full runs where this was the suite's first file. Vitest runs first the file that failed or
+    // took longest the last time (a fresh clone: the largest), and the first file pays the process's one-time costs (the
+    // shared database, each operation's validators) while the type-check and the other suites start beside it.
   }, 180_000);
 });

@@ -32,6 +32,12 @@ test('the landing page: a visitor asks the office for a link, or continues an ap
   await expect(visitor.getByRole('heading', { level: 1, name: 'Bright Smiles Dental' })).toBeVisible({ timeout: 20_000 });
   await expect(visitor.getByText(/Apply here in about a minute, or ask Bright Smiles Dental to text or e-mail you a link/)).toBeVisible();
   await expect(visitor.getByRole('button', { name: 'Apply on this device' })).toHaveCount(0);
+  // Its heading names what the list of lenders holds: the one column's header is there for screen readers only, with
+  // no empty band above the names.
+  const lenders = visitor.locator('[data-screen="table"]', { has: visitor.getByRole('heading', { name: 'Financing from' }) });
+  await expect(lenders.getByRole('row').nth(1)).toHaveText('Ally Lending');
+  await expect(lenders.getByRole('columnheader', { name: 'Lender' })).toHaveCount(1);
+  expect((await lenders.locator('thead').boundingBox())?.height).toBeLessThanOrEqual(1);
 
   await expect(visitor.getByRole('heading', { name: 'Continue your application' })).toBeVisible();
   await visitor.getByLabel('Mobile Phone').pressSequentially(phone.replace(/\D/g, ''));

@@ -697,7 +697,7 @@ export interface Column {
   id: string;
   header: Text;
   /**
-   * The header is for screen readers only (a column of buttons): it still names the column for assistive technology (WCAG 1.3.1), and a phone's cards show no label for it.
+   * The header is for screen readers only (a column of buttons, a list its heading names): it still names the column for assistive technology (WCAG 1.3.1), and a phone's cards show no label for it. A table whose every header is hidden draws no header row.
    */
   headerHidden?: boolean;
   value?: Expression1;

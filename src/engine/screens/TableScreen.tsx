@@ -51,6 +51,11 @@ const CARDS = {
   '& .cell-prose': { minWidth: { base: '0', sm: '12rem' } },
   '& .cell-buttons': { flexWrap: 'wrap' },
 } as const;
+/**
+ * A table whose every header is for screen readers only (a list whose heading names what it lists) draws no header
+ * row at any width: an empty band above the first row would say nothing to the eye.
+ */
+const HEADERS_UNSEEN = { '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } } as const;
 /** A native checkbox (no state machine) in the brand colour, for row selection. */
 function SelectBox({ label, checked, onChange, disabled, indeterminate }: { label: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; indeterminate?: boolean }) {
   return (
@@ -167,6 +172,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
   });
   const pageCount = source.paged ? Math.max(1, Math.ceil(rowCount / pagination.pageSize)) : 1;
   const cards = screen.narrow === 'cards';
+  const headersUnseen = !select && visibleColumns.every((c) => c.headerHidden);
   const filterCount = Object.values(filter).filter((v) => v !== undefined && v !== '').length;
   return (
     <Box data-screen="table" data-ready={!query.isLoading || undefined}>
@@ -196,7 +202,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
         />
       ) : null}
       <ScrollRegion label={text(screen.title, ctx) || tr('Table')} bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg">
-        <Table.Root size="sm" interactive css={cards ? CARDS : CELLS}>
+        <Table.Root size="sm" interactive css={[cards ? CARDS : CELLS, headersUnseen ? HEADERS_UNSEEN : {}]}>
           <Table.Header>
             {table.getHeaderGroups().map((group) => (
               <Table.Row key={group.id}>

@@ -48,6 +48,17 @@ describe('the descriptor set, read in one place (core/descriptors/set.ts)', () =
     );
   });
 
+  it("refuses a table of the borrower's side that would scroll sideways on a phone, and leaves the staff's tables as they are", async () => {
+    const { narrow: _cards, ...scrolling } = docOf('pages/locator.json');
+    const staffTable = docOf('pages/admin-users.json');
+    expect(staffTable).toMatchObject({ kind: 'table' });
+    expect(staffTable.narrow).toBeUndefined();
+    const { errors } = checkSet(overlaid(deployed, { 'pages/locator.json': scrolling, 'pages/admin-users.json': { ...staffTable, title: 'Users' } }), await checks());
+    expect(errors).toEqual([
+      `screens/pages/locator.json#/narrow: the borrower's side shows this table, often on a phone: it needs "narrow": "cards", so that no column hides past the screen's edge`,
+    ]);
+  });
+
   it('names the file and the place of a file it cannot read, and goes on with the others', async () => {
     const broken = [...deployed.filter((f) => f.relative !== 'menus.json'), { file: 'screens/menus.json', relative: 'menus.json', kind: 'menus' as const, text: '{ "menus": [' }];
     const { errors } = checkSet(overlaid(broken, { 'pages/home.json': { ...docOf('pages/home.json'), format: 99 }, 'dialogs/confirm.json': { format: 1, $use: 'nothingOfThatName' } }), await checks());

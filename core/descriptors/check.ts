@@ -3,7 +3,7 @@ import { pointerSegment, quoted } from './errors.ts';
 import { labelNamesIn } from '../labels.ts';
 import { contrastProblems, type Palette } from '../palette.ts';
 import { placeholdersOf } from '../i18n.ts';
-import { borrowerSide } from './borrower-side.ts';
+import { borrowerScreens } from './borrower-screens.ts';
 
 /** A descriptor file after migration: where it came from, which meta-schema it follows, its name and content. */
 export interface LoadedDescriptor {
@@ -174,15 +174,15 @@ export function crossCheck(descriptors: readonly LoadedDescriptor[], context: Ch
 }
 
 /**
- * A table the borrower's side shows (core/descriptors/borrower-side.ts) lays out as cards on a phone: a patient opens
+ * A table the borrower's side shows (core/descriptors/borrower-screens.ts) lays out as cards on a phone: a patient opens
  * these pages on one, and a table that scrolls sideways hides its right-hand columns (an office's phone, an offer's
  * terms) past the screen's edge.
  */
 function sidewaysTables(descriptors: readonly LoadedDescriptor[]): string[] {
   const docs = new Map(descriptors.map((d) => [d.file.replace(/^screens\//, ''), d.doc]));
-  return [...borrowerSide(docs).screens]
-    .filter((relative) => docs.get(relative)?.kind === 'table' && docs.get(relative)?.narrow !== 'cards')
-    .map((relative) => `screens/${relative}#/narrow: the borrower's side shows this table, often on a phone: it needs "narrow": "cards", so that no column hides past the screen's edge`);
+  return [...borrowerScreens(docs).screens]
+    .filter(([, doc]) => doc.kind === 'table' && doc.narrow !== 'cards')
+    .map(([relative]) => `screens/${relative}#/narrow: the borrower's side shows this table, often on a phone: it needs "narrow": "cards", so that no column hides past the screen's edge`);
 }
 
 /** The row fields an expression or a text names (`{"var": "row.x"}`, `"{row.x}"`), with where. */

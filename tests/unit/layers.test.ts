@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../core/contract/documents.ts';
@@ -125,6 +126,25 @@ describe('the layers', () => {
         .filter((specifier) => specifier.startsWith('.') && outside.some((dir) => resolve(dirname(file), specifier).startsWith(dir + sep)))
         .map((specifier) => `${relative(ROOT, file)} imports ${specifier}`),
     );
+    expect(found).toEqual([]);
+  });
+
+  it("the web app reaches no Node.js built-in through anything it imports (the core's among them): it runs in a browser", () => {
+    const reached = new Set<string>();
+    const queue = filesUnder(join(ROOT, 'src'));
+    const found: string[] = [];
+    while (queue.length) {
+      const file = queue.pop()!;
+      if (reached.has(file)) continue;
+      reached.add(file);
+      // A type-only import brings no code into the bundle.
+      for (const match of readFileSync(file, 'utf8').matchAll(SPECIFIER)) {
+        if (/^\W*(import|export)\s+type\s/.test(match[0])) continue;
+        const specifier = match[1] ?? match[2]!;
+        if (specifier.startsWith('.')) queue.push(resolve(dirname(file), specifier));
+        else if (specifier.startsWith('node:') || builtinModules.includes(specifier.split('/')[0]!)) found.push(`${relative(ROOT, file).split(sep).join('/')} imports ${specifier}`);
+      }
+    }
     expect(found).toEqual([]);
   });
 

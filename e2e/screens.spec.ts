@@ -58,6 +58,31 @@ test('the table pages and sorts on the server, filters, and shows chips and form
   await page.screenshot({ path: 'test-results/screenshots/table-1400.png', fullPage: true });
 });
 
+test("a table wider than its place scrolls sideways with its buttons kept at the right edge, but not on a phone, where they would cover the rest", async ({ page }) => {
+  await page.route('**/api/App/GetOfficeApps', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ currentPage: 1, nextPage: null, pageSize: 25, rowCount: 1, results: [{ ...row(1, 'OffersAvailable'), statusText: 'Waiting for the borrower to choose an offer' }] }) }),
+  );
+  await page.setViewportSize({ width: 900, height: 800 });
+  await seedSession(page, staffState({}));
+  await openApp(page, '/home');
+  const region = page.getByRole('region', { name: 'Active Applications' });
+  const button = region.getByRole('button', { name: 'View Offers' });
+  await expect(button).toBeVisible();
+  /** Whether the button is inside the region's box and nothing lies over its middle. */
+  const inView = async () => {
+    const [box, place] = [(await button.boundingBox())!, (await region.boundingBox())!];
+    const top = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('button')?.textContent, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+    return box.x >= place.x && box.x + box.width <= place.x + place.width && top === 'View Offers';
+  };
+  expect(await inView()).toBe(true);
+  await region.evaluate((element) => (element.scrollLeft = element.scrollWidth));
+  expect(await inView()).toBe(true);
+  await region.evaluate((element) => (element.scrollLeft = 0));
+  expect(await inView()).toBe(true);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(region.locator('td.cell-pinned')).toHaveCSS('position', 'static');
+});
+
 test('the kanban shows a lane per stage with its cards', async ({ page }) => {
   await page.route('**/api/App/GetOfficeAppsByStage', (route) =>
     route.fulfill({

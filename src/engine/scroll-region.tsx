@@ -4,7 +4,7 @@ import { Box, type BoxProps } from '@chakra-ui/react';
 /**
  * A box that scrolls sideways when its content is wider than the screen. While it does, it is a named region the
  * keyboard can reach (WCAG 2.1.1; axe's scrollable-region-focusable): with no button inside, a keyboard user could not
- * scroll it otherwise.
+ * scroll it otherwise. `data-scrolls` says so to what it holds (a table keeps its buttons in view).
  */
 export function ScrollRegion({ label, children, ...box }: { label: string; children: ReactNode } & BoxProps) {
   const ref = useRef<HTMLDivElement>(null);
@@ -23,6 +23,7 @@ export function ScrollRegion({ label, children, ...box }: { label: string; child
     <Box
       ref={ref}
       overflowX="auto"
+      data-scrolls={scrolls || undefined}
       {...(scrolls ? { tabIndex: 0, role: 'region', 'aria-label': label, _focusVisible: { outline: '2px solid', outlineColor: 'colorPalette.focusRing', outlineOffset: '2px' } } : {})}
       {...box}
     >

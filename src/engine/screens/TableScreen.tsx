@@ -55,6 +55,14 @@ const CARDS = {
  * A table whose every header is for screen readers only (a list whose heading names what it lists) draws no header
  * row at any width: an empty band above the first row would say nothing to the eye.
  */
+/**
+ * A table wider than its place scrolls sideways; its last column, when it holds the rows' buttons, stays at the right
+ * edge meanwhile, on the row's own background: an office's screen 1,280 px wide cut the home page's Finalize in half.
+ * Not on a phone, where the buttons would cover every other column.
+ */
+const PINNED_BUTTONS = {
+  '[data-scrolls] & .cell-pinned': { position: { md: 'sticky' }, insetInlineEnd: { md: 0 }, zIndex: { md: 1 }, bg: 'inherit', boxShadow: { md: '-1px 0 0 {colors.border}' } },
+} as const;
 const HEADERS_UNSEEN = { '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } } as const;
 /** A native checkbox (no state machine) in the brand colour, for row selection. */
 function SelectBox({ label, checked, onChange, disabled, indeterminate }: { label: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; indeterminate?: boolean }) {
@@ -173,6 +181,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
   const pageCount = source.paged ? Math.max(1, Math.ceil(rowCount / pagination.pageSize)) : 1;
   const cards = screen.narrow === 'cards';
   const headersUnseen = !select && visibleColumns.every((c) => c.headerHidden);
+  const pinned = visibleColumns.at(-1)?.buttons ? visibleColumns.at(-1)!.id : undefined;
   const filterCount = Object.values(filter).filter((v) => v !== undefined && v !== '').length;
   return (
     <Box data-screen="table" data-ready={!query.isLoading || undefined}>
@@ -202,7 +211,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
         />
       ) : null}
       <ScrollRegion label={text(screen.title, ctx) || tr('Table')} bg="bg" borderWidth="1px" borderColor="border" borderRadius="lg">
-        <Table.Root size="sm" interactive css={[cards ? CARDS : CELLS, headersUnseen ? HEADERS_UNSEEN : {}]}>
+        <Table.Root size="sm" interactive css={[cards ? CARDS : CELLS, PINNED_BUTTONS, headersUnseen ? HEADERS_UNSEEN : {}]}>
           <Table.Header>
             {table.getHeaderGroups().map((group) => (
               <Table.Row key={group.id}>
@@ -223,6 +232,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                   return (
                     <Table.ColumnHeader
                       key={header.id}
+                      className={header.column.id === pinned ? 'cell-pinned' : undefined}
                       textAlign={column?.align === 'end' ? 'end' : undefined}
                       aria-sort={sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : undefined}
                       verticalAlign="bottom"
@@ -259,6 +269,7 @@ export default function TableScreen({ screen }: ScreenProps<TableDescriptor>) {
                   return (
                     <Table.Cell
                       key={cell.id}
+                      className={cell.column.id === pinned ? 'cell-pinned' : undefined}
                       textAlign={column?.align === 'end' ? 'end' : undefined}
                       data-label={cards ? (column?.headerHidden ? '' : text(column?.header ?? '', ctx)) : undefined}
                     >

@@ -1,13 +1,11 @@
 /**
  * Which descriptors make the borrower's side (decision 0216): the routes marked `translated`, every lender file and its
- * flow, the layouts those use, and the pages and dialogs they name, followed from one to the next. No file is read
- * here, so the set's checks run it in the browser (the studio's preview) as on the server.
+ * flow, the layouts those use, and the pages and dialogs they name, followed from one to the next. It reads no file:
+ * the set's checks (check.ts) use it, and the web app's engine imports check.ts, so nothing here may reach Node.js.
  */
 type Doc = Record<string, unknown>;
 
 export interface BorrowerScreens {
-  /** The routes marked `translated`. */
-  routes: Doc[];
   /** The lender files, by path ('lenders/powerpay.json'). */
   lenders: Map<string, Doc>;
   /** The layouts those routes and flows use, by name. */
@@ -54,5 +52,5 @@ export function borrowerScreens(docs: ReadonlyMap<string, Doc>): BorrowerScreens
     screens.set(relative, doc);
     queue.push(...namedScreens(doc));
   }
-  return { routes, lenders, layouts, screens };
+  return { lenders, layouts, screens };
 }

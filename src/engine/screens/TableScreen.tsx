@@ -52,10 +52,6 @@ const CARDS = {
   '& .cell-buttons': { flexWrap: 'wrap' },
 } as const;
 /**
- * A table whose every header is for screen readers only (a list whose heading names what it lists) draws no header
- * row at any width: an empty band above the first row would say nothing to the eye.
- */
-/**
  * A table wider than its place scrolls sideways; its last column, when it holds the rows' buttons, stays at the right
  * edge meanwhile, on the row's own background: an office's screen 1,280 px wide cut the home page's Finalize in half.
  * Not on a phone, where the buttons would cover every other column.
@@ -63,6 +59,10 @@ const CARDS = {
 const PINNED_BUTTONS = {
   '[data-scrolls] & .cell-pinned': { position: { md: 'sticky' }, insetInlineEnd: { md: 0 }, zIndex: { md: 1 }, bg: 'inherit', boxShadow: { md: '-1px 0 0 {colors.border}' } },
 } as const;
+/**
+ * A table whose every header is for screen readers only (a list whose heading names what it lists) draws no header
+ * row at any width: an empty band above the first row would say nothing to the eye.
+ */
 const HEADERS_UNSEEN = { '& thead': { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clipPath: 'inset(50%)', whiteSpace: 'nowrap' } } as const;
 /** A native checkbox (no state machine) in the brand colour, for row selection. */
 function SelectBox({ label, checked, onChange, disabled, indeterminate }: { label: string; checked: boolean; onChange(checked: boolean): void; disabled?: boolean; indeterminate?: boolean }) {

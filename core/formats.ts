@@ -81,12 +81,28 @@ function inZone(d: Date, timeZone: string): string {
   return `${part('month')}/${part('day')}/${part('year')} ${part('hour')}:${part('minute')} ${part('dayPeriod').toUpperCase()} ${zoneName}`.trim();
 }
 
+/** A US number's ten digits, however it was written (a leading country code 1 dropped); undefined when it has not ten. */
+function tenDigits(value: unknown): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  const digits = String(value).replace(/\D/g, '');
+  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
+  return ten.length === 10 ? ten : undefined;
+}
+
 /** (###) ###-#### from ten digits; anything else as given. */
 export function formatPhone(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const digits = String(value).replace(/\D/g, '');
-  const ten = digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
-  return ten.length === 10 ? `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}` : String(value);
+  const ten = tenDigits(value);
+  return ten ? `(${ten.slice(0, 3)}) ${ten.slice(3, 6)}-${ten.slice(6)}` : String(value);
+}
+
+/**
+ * The tel: address that dials a value of the `tel` format, in the international form phones dial from anywhere
+ * ('tel:+15125550142'); undefined for another format, or for a value that is not a US number, which stays text.
+ */
+export function callHref(format: string | undefined, value: unknown): string | undefined {
+  const ten = format === 'tel' ? tenDigits(value) : undefined;
+  return ten ? `tel:+1${ten}` : undefined;
 }
 
 /** An EIN as 12-3456789 from nine digits, however it was typed; anything else as given. */
@@ -145,6 +161,7 @@ export function formatValue(format: string | undefined, value: unknown, lookup?:
     case 'relative':
       return formatRelative(value);
     case 'phone':
+    case 'tel':
       return formatPhone(value);
     case 'ein':
       return formatEin(value);

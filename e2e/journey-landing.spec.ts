@@ -32,6 +32,8 @@ test('the landing page: a visitor asks the office for a link, or continues an ap
   await expect(visitor.getByRole('heading', { level: 1, name: 'Bright Smiles Dental' })).toBeVisible({ timeout: 20_000 });
   await expect(visitor.getByText(/Apply here in about a minute, or ask Bright Smiles Dental to text or e-mail you a link/)).toBeVisible();
   await expect(visitor.getByRole('button', { name: 'Apply on this device' })).toHaveCount(0);
+  // On a phone, a tap on the office's number calls it.
+  await expect(visitor.getByRole('link', { name: '(512) 555-0142' })).toHaveAttribute('href', 'tel:+15125550142');
   // Its heading names what the list of lenders holds: the one column's header is there for screen readers only, with
   // no empty band above the names.
   const lenders = visitor.locator('[data-screen="table"]', { has: visitor.getByRole('heading', { name: 'Financing from' }) });

@@ -156,7 +156,7 @@ export type Action =
  */
 export type Actions = Action[];
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, percent '57.1%' (a share given in percent), bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone '(512) 555-0142', tel (a phone number to call: shown as phone, and on a read-only screen a link that dials it, such as an office's number on its landing page; a fax stays phone), ein '12-3456789', number, percent '57.1%' (a share given in percent), bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  *
  * This interface was referenced by `Descriptors`'s JSON-Schema
  * via the `definition` "format-kind".
@@ -169,6 +169,7 @@ export type ValueFormat =
       | 'date'
       | 'datetime'
       | 'phone'
+      | 'tel'
       | 'ein'
       | 'number'
       | 'percent'
@@ -238,7 +239,7 @@ export type Text5 = (string | number | boolean | null) | Expression[] | Operatio
  */
 export type Text6 = (string | number | boolean | null) | Expression[] | Operation;
 /**
- * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone, ein '12-3456789', number, percent '57.1%' (a share given in percent), bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
+ * How a value is shown (spec §9): currency '$1,234.50' ($0.00 when not positive; a field or cell with no amount shows nothing), apr '9.990%' or 'n/a', date MM/dd/yyyy, datetime (datetime:<path> in the office time zone the context holds at <path>, named: '12/05/2026 03:00 PM CST'), phone '(512) 555-0142', tel (a phone number to call: shown as phone, and on a read-only screen a link that dials it, such as an office's number on its landing page; a fax stays phone), ein '12-3456789', number, percent '57.1%' (a share given in percent), bytes, chip (status chip, spec §4), yesno, relative (a datetime with how long ago or ahead it is: '12/05/2026 03:00 PM (7 minutes ago)'), text (the value as written, or as the language files translate it: a lender's plan name); label:<Enumeration> shows the words of an enumeration of schemas/enums/ (its x-labels, e.g. label:EnrollmentStatus), config:<Type> the name of a config item of that type (e.g. config:BusinessTypes).
  */
 export type ValueFormat1 =
   | (
@@ -248,6 +249,7 @@ export type ValueFormat1 =
       | 'date'
       | 'datetime'
       | 'phone'
+      | 'tel'
       | 'ein'
       | 'number'
       | 'percent'

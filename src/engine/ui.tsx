@@ -1,11 +1,12 @@
 /** Small shared pieces of the renderer: buttons from descriptors, screen headings, loading and empty states. */
 import { createContext, createElement, lazy, Suspense, useContext, useEffect, useState, type ComponentType, type FunctionComponent, type ReactNode } from 'react';
-import { Box, Button, Flex, Heading, Spinner, Text } from '@chakra-ui/react';
+import { Box, Button, Flex, Heading, Link, Spinner, Text } from '@chakra-ui/react';
 import type { Button as ButtonDescriptor } from '../../codegen/generated/descriptors.ts';
 import { condition, text, type Context } from '../../core/expressions.ts';
 import { runActions, type ActionRuntime } from './actions.ts';
 import { Icon } from './Icon.tsx';
 import { tr } from '../../core/current-language.ts';
+import { callHref } from '../../core/formats.ts';
 
 /** 1 for a page, 2 inside a composite, a wizard or a dialog body. */
 export const HeadingLevel = createContext<1 | 2 | 3>(1);
@@ -141,6 +142,18 @@ export function ButtonRow(props: { buttons: readonly ButtonDescriptor[] | undefi
         <ActionButton key={b.id ?? i} button={b} context={props.context} runtime={props.runtime} onSubmit={props.onSubmit} />
       ))}
     </Flex>
+  );
+}
+
+/** A value as its format shows it; one of the `tel` format a link that dials it (a tap on a phone). */
+export function Shown({ format, value, shown }: { format: string | undefined; value: unknown; shown: string }) {
+  const href = callHref(format, value);
+  return href ? (
+    <Link href={href} color="brand.fg" textDecoration="underline">
+      {shown}
+    </Link>
+  ) : (
+    <>{shown}</>
   );
 }
 

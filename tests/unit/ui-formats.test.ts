@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatApr, formatCurrency, formatDate, formatDateTime, formatPhone, formatRelative, formatValue } from '../../core/formats.ts';
+import { callHref, formatApr, formatCurrency, formatDate, formatDateTime, formatPhone, formatRelative, formatValue } from '../../core/formats.ts';
 import { fillTemplate } from '../../core/expressions.ts';
 import { labelNamesIn, registerLabels } from '../../core/labels.ts';
 import { applyMask, currencyText, isEmptyMasked, parseCurrency, placeholderOf } from '../../src/widgets/masks.ts';
@@ -27,6 +27,15 @@ describe('formats of spec §9', () => {
     expect(formatDate(null)).toBe('');
     expect(formatValue('yesno', true)).toBe('Yes');
     expect(formatPhone('5125550142')).toBe('(512) 555-0142');
+  });
+
+  it('a number to call reads as a phone and dials in the international form; a fax or a foreign number is no link', () => {
+    expect(formatValue('tel', '5125550142')).toBe('(512) 555-0142');
+    expect(callHref('tel', '(512) 555-0142')).toBe('tel:+15125550142');
+    expect(callHref('tel', '1-512-555-0142')).toBe('tel:+15125550142');
+    expect(callHref('phone', '5125550142')).toBeUndefined();
+    expect(callHref('tel', '+44 20 7946 0958')).toBeUndefined();
+    expect(callHref('tel', null)).toBeUndefined();
   });
 });
 

@@ -10,7 +10,7 @@ import { formatField } from '../../../core/formats.ts';
 import { safeImageSource } from '../../../core/urls.ts';
 import { useEngine } from '../services.ts';
 import { loadWidgets, read } from '../preload.ts';
-import { ActionButton, ButtonRow, Loading, Panel, ScreenTitle } from '../ui.tsx';
+import { ActionButton, ButtonRow, Loading, Panel, ScreenTitle, Shown } from '../ui.tsx';
 import type { ActionRuntime } from '../actions.ts';
 
 /** The status chip, from the widget registry (loaded only by screens that show one). */
@@ -58,7 +58,7 @@ function Section({ section, ctx, hasData, runtime }: { section: DetailSection; c
                 <DataList.ItemLabel w={{ base: '8.5rem', sm: '160px' }} flexShrink={0} {...(field.emphasis ? { fontWeight: 'bold', color: 'fg' } : {})}>{text(field.label, ctx)}</DataList.ItemLabel>
                 {/* minW 0 and anywhere: a key, a secret or an address with no spaces wraps inside the card, not past it. */}
                 <DataList.ItemValue minW="0" overflowWrap="anywhere" {...(field.emphasis ? { fontWeight: 'bold', fontSize: 'xl' } : {})}>
-                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : formatField(field.format, value, (at) => getPath(ctx, at))}
+                  {!hasData ? '' : field.format === 'chip' ? <Chip value={value} /> : <Shown format={field.format} value={value} shown={formatField(field.format, value, (at) => getPath(ctx, at))} />}
                 </DataList.ItemValue>
               </DataList.Item>
             );

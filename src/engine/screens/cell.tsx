@@ -4,7 +4,7 @@ import { evaluate, getPath, type Context } from '../../../core/expressions.ts';
 import { formatField } from '../../../core/formats.ts';
 import { resolveTarget } from '../routing.ts';
 import { useEngine, type WidgetRegistry } from '../services.ts';
-import { ActionButton } from '../ui.tsx';
+import { ActionButton, Shown } from '../ui.tsx';
 import type { ActionRuntime } from '../actions.ts';
 
 type Row = Record<string, unknown>;
@@ -55,7 +55,7 @@ export function Cell({ column, row, context, runtime, widgets }: { column: Colum
     }
   }
   // Formatted values (money, dates) keep to one line; words, translated or not, may wrap.
-  if (column.format && column.format !== 'text') return <span className="cell-line">{shown}</span>;
+  if (column.format && column.format !== 'text') return <span className="cell-line"><Shown format={column.format} value={value} shown={shown} /></span>;
   return shown.length > PROSE_CHARS ? <span className="cell-prose">{shown}</span> : <>{shown}</>;
 }
 

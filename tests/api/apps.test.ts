@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { applications, appLogs, appNotes, files, lenderTransactions, securityEvents } from '../../server/db/schema.ts';
 import { OFFICE_ADMIN, SUPPORT, TPA, SALES, PLATFORM, DFI } from '../support/demo-accounts.ts';
 import { harness, type Harness } from '../support/harness.ts';
@@ -89,6 +89,18 @@ describe('application lists and search', () => {
     expect(lanes.every((l) => l.stage === 'OfferSelected' || l.count === 0)).toBe(true);
     expect(lanes.every((l) => l.results.length === Math.min(l.count, 25))).toBe(true);
     expect(lanes.some((l) => l.stage === 'Funded')).toBe(false);
+  });
+
+  it("writes a row's and a card's instants as the record holds them, to the millisecond, in UTC (the database writes them)", async () => {
+    // Microseconds a Date would cut, and an expiry that is empty.
+    await db().update(applications).set({ createdAt: new Date('2026-01-01T23:59:59.999Z'), expiration: null }).where(eq(applications.id, active));
+    await db().execute(sql`update applications set updated_at = '2026-03-08 02:30:00.123987-05' where id = ${active}`);
+    const stored = await app(active);
+    const row = (await home(OFFICE_ADMIN, { search: tag })).json().results[0];
+    expect(row).toMatchObject({ id: active, createdAtUtc: '2026-01-01T23:59:59.999Z', updatedAtUtc: '2026-03-08T07:30:00.123Z', expirationDateUtc: null });
+    expect(row.updatedAtUtc).toBe(stored.updatedAt.toISOString());
+    const lanes = (await call(OFFICE_ADMIN, 'PUT', '/api/App/GetOfficeAppsByStage', { officeId: DEMO.brightSmiles, search: tag })).json() as { results: { id: number; updatedAtUtc: string }[] }[];
+    expect(lanes.flatMap((l) => l.results).find((card) => card.id === active)?.updatedAtUtc).toBe('2026-03-08T07:30:00.123Z');
   });
 
   it('keeps each office to its own applications', async () => {

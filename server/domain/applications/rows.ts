@@ -1,10 +1,10 @@
 import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { components } from '../../../codegen/generated/api.ts';
-import type { PgSelect } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgSelect } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/index.ts';
 import { Params, StatementCache } from '../../db/prepared.ts';
 import { applications, offices } from '../../db/schema.ts';
-import { toDollars, toUsDate, toUtc } from '../values.ts';
+import { toDollars, toUsDate, utcText } from '../values.ts';
 import { DEFAULT_PAGE_SIZE, paged, totalApart, totalRows, type Page } from '../paging.ts';
 import { inline, nameOrIdSearch, withinDates, type Bind } from '../search.ts';
 import { displayFlags, statusChip, type Stage } from './status.ts';
@@ -94,15 +94,18 @@ const rowColumns = {
   isExpired: applications.isExpired,
   isOfferMatch: applications.isOfferMatch,
   isFinalized: applications.isFinalized,
-  expiration: applications.expiration,
+  expirationUtc: utcText(applications.expiration, 'expiration_utc'),
   fundedAmount: applications.fundedAmount,
   fundingStatus: applications.fundingStatus,
   refundedAmount: applications.refundedAmount,
-  createdAt: applications.createdAt,
-  updatedAt: applications.updatedAt,
+  createdAtUtc: utcText(applications.createdAt, 'created_at_utc'),
+  updatedAtUtc: utcText(applications.updatedAt, 'updated_at_utc'),
 };
 
-type RowRecord = { [K in keyof typeof rowColumns]: (typeof rowColumns)[K]['_']['data'] | ((typeof rowColumns)[K]['_']['notNull'] extends true ? never : null) };
+/** A selected value as a row holds it: a column's data (null where the column may be empty), an expression's type. */
+type Selected<F> = F extends SQL.Aliased<infer T> ? T : F extends PgColumn ? F['_']['data'] | (F['_']['notNull'] extends true ? never : null) : never;
+type RowOf<C> = { [K in keyof C]: Selected<C[K]> };
+type RowRecord = RowOf<typeof rowColumns>;
 
 export function toAppRow(row: RowRecord): AppRow {
   return {
@@ -123,11 +126,11 @@ export function toAppRow(row: RowRecord): AppRow {
     lenderName: row.lenderName,
     referenceCode: row.referenceCode,
     isExpired: row.isExpired,
-    expirationDateUtc: toUtc(row.expiration),
+    expirationDateUtc: row.expirationUtc,
     fundingStatus: row.fundingStatus,
     ...displayFlags(row),
-    createdAtUtc: toUtc(row.createdAt),
-    updatedAtUtc: toUtc(row.updatedAt),
+    createdAtUtc: row.createdAtUtc,
+    updatedAtUtc: row.updatedAtUtc,
   };
 }
 
@@ -185,10 +188,10 @@ const cardColumns = {
   decisionStatus: applications.decisionStatus,
   lenderName: applications.lenderName,
   fundingStatus: applications.fundingStatus,
-  updatedAt: applications.updatedAt,
+  updatedAtUtc: utcText(applications.updatedAt, 'updated_at_utc'),
 };
 
-type CardRecord = Pick<RowRecord, keyof typeof cardColumns>;
+type CardRecord = RowOf<typeof cardColumns>;
 export type AppCard = Schemas['AppCard'];
 
 function toAppCard(card: CardRecord): AppCard {
@@ -201,7 +204,7 @@ function toAppCard(card: CardRecord): AppCard {
     statusChip: statusChip(card),
     lenderName: card.lenderName,
     fundingStatus: card.fundingStatus,
-    updatedAtUtc: toUtc(card.updatedAt),
+    updatedAtUtc: card.updatedAtUtc,
   };
 }
 

@@ -57,7 +57,7 @@ describe('UI descriptors (screens/)', () => {
       }),
     );
     expect(report.errors).toContain(
-      'screens/pages/admin-apps-funded.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "ein", "number", "percent", "bytes", "chip", "yesno", "relative"',
+      'screens/pages/admin-apps-funded.json#/columns/2/format: must be one of "text", "currency", "apr", "date", "datetime", "phone", "tel", "ein", "number", "percent", "bytes", "chip", "yesno", "relative"',
     );
     expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/columns/2/value/eval: is not an allowed name here');
     expect(report.errors).toContain('screens/pages/admin-apps-funded.json#/extra: is not an allowed property');

@@ -4,13 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../server/app.ts';
 import { createIdentity, type Identity } from '../../server/identity/index.ts';
 import { SIGN_IN_LIMITS, throttleSeconds } from '../../server/identity/accounts.ts';
+import { freshAddress } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { authorize, Browser, claims, formAction, pathOf, redeem, refresh, REDIRECT_URI, signInWithPassword, submitSignIn } from './identity-flow.ts';
 
 const PASSWORD = 'demo-pass-1234';
-let ipCounter = 20;
-/** Each test signs in from its own address, so that the per-address limit of one does not touch another. */
-const freshIp = () => `198.51.100.${ipCounter++}`;
 
 describe('the built-in OpenID provider', () => {
   let h: Harness;
@@ -43,7 +41,7 @@ describe('the built-in OpenID provider', () => {
   });
 
   it('shows a branded sign-in page with Email, Password, Sign in, a sign-up link and Forgot your password?', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const { response } = await authorize(browser);
     expect(response.statusCode).toBe(303);
     const page = await browser.follow(response);
@@ -62,18 +60,18 @@ describe('the built-in OpenID provider', () => {
 
   it('wears the brand the web app asks for (brand=…), else the brand of the host, and ignores an unknown brand', async () => {
     const titleOf = async (browser: Browser, extra: Record<string, string> = {}) => /<title>([^<]*)<\/title>/.exec((await browser.follow((await authorize(browser, extra)).response)).body)?.[1];
-    expect(await titleOf(new Browser(app, freshIp()), { brand: 'care' })).toBe('Sign in · CarePay Financing');
-    expect(await titleOf(new Browser(app, freshIp()), { brand: 'no-such-brand' })).toBe('Sign in · SmilePay Financing');
-    const careHost = new Browser(app, freshIp(), 'portal.carefinancing.example');
+    expect(await titleOf(new Browser(app, freshAddress()), { brand: 'care' })).toBe('Sign in · CarePay Financing');
+    expect(await titleOf(new Browser(app, freshAddress()), { brand: 'no-such-brand' })).toBe('Sign in · SmilePay Financing');
+    const careHost = new Browser(app, freshAddress(), 'portal.carefinancing.example');
     expect(await titleOf(careHost)).toBe('Sign in · CarePay Financing');
     // The web app on a brand's own host signs in at PUBLIC_URL: the page wears the brand of the app's host (decision 0180).
     const careApp = new URL(h.settings.publicUrl);
     careApp.hostname = 'www.carefinancing.example';
-    expect(await titleOf(new Browser(app, freshIp()), { redirect_uri: careApp.href })).toBe('Sign in · CarePay Financing');
+    expect(await titleOf(new Browser(app, freshAddress()), { redirect_uri: careApp.href })).toBe('Sign in · CarePay Financing');
   });
 
   it('signs a demo account in with the authorization code flow and PKCE, and the API accepts its JWT access token', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const tokens = await signInWithPassword(browser, 'office.admin@demo.test', PASSWORD);
     const access = claims(tokens.access_token);
     expect(access).toMatchObject({ iss: `${h.settings.publicUrl}/oidc`, aud: h.settings.oidcAudience, scope: 'api.read api.write', scp: 'api.read api.write' });
@@ -90,7 +88,7 @@ describe('the built-in OpenID provider', () => {
   });
 
   it('renews by refresh token, rotating it, and refuses a token without the API scope', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const tokens = await signInWithPassword(browser, 'office.support@demo.test', PASSWORD);
     const renewed = await refresh(browser, tokens.refresh_token!);
     expect(renewed.statusCode, renewed.body).toBe(200);
@@ -105,7 +103,7 @@ describe('the built-in OpenID provider', () => {
   });
 
   it('answers a wrong password with one message, whether or not the e-mail exists', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const page = await browser.follow((await authorize(browser)).response);
     const wrong = await browser.post(formAction(page.body), { email: 'sales@demo.test', password: 'not-the-password' });
     const unknown = await browser.post(formAction(page.body), { email: 'nobody-here@demo.test', password: 'not-the-password' });
@@ -116,7 +114,7 @@ describe('the built-in OpenID provider', () => {
 
   it(`slows an account's failures from one address after ${SIGN_IN_LIMITS.pair}, waiting 1, 2, 4 … seconds, without checking the password meanwhile`, async () => {
     const email = 'dfi@demo.test';
-    const ip = freshIp();
+    const ip = freshAddress();
     const attempt = (password: string) => submitSignIn(new Browser(app, ip), email, password);
     for (let i = 0; i < SIGN_IN_LIMITS.pair; i++) expect((await attempt(`wrong-password-${i}`)).body).toContain('The email or password is not correct.');
     const slowed = await attempt(PASSWORD);
@@ -132,7 +130,7 @@ describe('the built-in OpenID provider', () => {
   });
 
   it(`slows an address after ${SIGN_IN_LIMITS.address} failures across accounts, and only that address`, async () => {
-    const ip = freshIp();
+    const ip = freshAddress();
     for (let i = 0; i < SIGN_IN_LIMITS.address; i++) {
       const browser = new Browser(app, ip);
       const page = await browser.follow((await authorize(browser)).response);
@@ -142,11 +140,11 @@ describe('the built-in OpenID provider', () => {
     const page = await browser.follow((await authorize(browser)).response);
     expect((await browser.post(formAction(page.body), { email: 'tpa@demo.test', password: PASSWORD })).body).toContain('Too many failed sign-ins');
     // The same account from another address is fine.
-    await expect(signInWithPassword(new Browser(app, freshIp()), 'tpa@demo.test', PASSWORD)).resolves.toHaveProperty('access_token');
+    await expect(signInWithPassword(new Browser(app, freshAddress()), 'tpa@demo.test', PASSWORD)).resolves.toHaveProperty('access_token');
   });
 
   it('signs a new user up (12-character passwords) once they confirm their e-mail by its link; they then have no office to work in yet', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const authorization = await authorize(browser);
     const login = await browser.follow(authorization.response);
     const signUpUrl = /href="([^"]+\/signup)"/.exec(login.body)![1]!;
@@ -173,7 +171,7 @@ describe('the built-in OpenID provider', () => {
     expect(made.body).toContain('Your account is ready');
     expect((await browser.post(formAction(confirm.body), { token, brand: 'smile' })).body).toContain('This link has expired or was already used.');
 
-    const tokens = await signInWithPassword(new Browser(app, freshIp()), email, 'a-long-password-1');
+    const tokens = await signInWithPassword(new Browser(app, freshAddress()), email, 'a-long-password-1');
     const info = JSON.parse((await api(tokens.access_token, '/api/Users/GetUserInfo', 'POST', {})).body);
     expect(info).toMatchObject({ email, firstName: 'Sky', officeId: null, isEnrollmentCompleted: false, role: 'admin', userRole: null });
     const stored = await h.database.db.execute<{ password_hash: string }>(sql`select password_hash from users where email = ${email}`);
@@ -182,8 +180,8 @@ describe('the built-in OpenID provider', () => {
 
   it('resets a password by an e-mailed, single-use link, and ends the sessions signed in with the old one', async () => {
     const email = 'sales@demo.test';
-    const before = await signInWithPassword(new Browser(app, freshIp()), email, PASSWORD);
-    const browser = new Browser(app, freshIp());
+    const before = await signInWithPassword(new Browser(app, freshAddress()), email, PASSWORD);
+    const browser = new Browser(app, freshAddress());
     const login = await browser.follow((await authorize(browser, { brand: 'care' })).response);
     const forgot = await browser.get(/href="([^"]+\/forgot)"/.exec(login.body)![1]!);
     const sent = await browser.post(formAction(forgot.body), { email });
@@ -207,16 +205,16 @@ describe('the built-in OpenID provider', () => {
     expect((await browser.post(formAction(resetPage.body), { token, password: newPassword, confirm: newPassword })).body).toContain('This link has expired or was already used');
 
     // The refresh token of the earlier sign-in is dead; the new password works, the old one no longer.
-    expect((await refresh(new Browser(app, freshIp()), before.refresh_token!)).statusCode).toBe(400);
-    await expect(signInWithPassword(new Browser(app, freshIp()), email, PASSWORD)).rejects.toThrow(/sign-in failed/);
-    await expect(signInWithPassword(new Browser(app, freshIp()), email, newPassword)).resolves.toHaveProperty('access_token');
+    expect((await refresh(new Browser(app, freshAddress()), before.refresh_token!)).statusCode).toBe(400);
+    await expect(signInWithPassword(new Browser(app, freshAddress()), email, PASSWORD)).rejects.toThrow(/sign-in failed/);
+    await expect(signInWithPassword(new Browser(app, freshAddress()), email, newPassword)).resolves.toHaveProperty('access_token');
     // Put the demo password back for other tests.
     const { setPassword } = await import('../../server/identity/accounts.ts');
     await setPassword(h.database.db, await h.userId(email), PASSWORD);
   });
 
   it('signs out with the ID token hint, redirecting back to the app, and the refresh token dies with the session', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const tokens = await signInWithPassword(browser, 'tpa@demo.test', PASSWORD);
     const end = await browser.get(`/oidc/session/end?${new URLSearchParams({ id_token_hint: tokens.id_token, post_logout_redirect_uri: REDIRECT_URI, state: 'bye' })}`);
     expect(end.statusCode).toBe(200);
@@ -236,8 +234,8 @@ describe('the built-in OpenID provider', () => {
       browser.request({ method: 'POST', url: '/oidc/hand-over', headers: token ? { authorization: `Bearer ${token}` } : {} });
     // With a live provider session, an authorization request comes back with a code and shows no sign-in page.
     const signedInAgain = async (browser: Browser) => String((await browser.follow((await authorize(browser)).response)).headers.location ?? '').startsWith(REDIRECT_URI);
-    const desk = new Browser(app, freshIp());
-    const elsewhere = new Browser(app, freshIp());
+    const desk = new Browser(app, freshAddress());
+    const elsewhere = new Browser(app, freshAddress());
     const tokens = await signInWithPassword(desk, 'office.support@demo.test', PASSWORD);
     const other = await signInWithPassword(elsewhere, 'office.support@demo.test', PASSWORD);
     expect(await signedInAgain(desk)).toBe(true);
@@ -254,13 +252,13 @@ describe('the built-in OpenID provider', () => {
     expect(await signedInAgain(elsewhere)).toBe(true);
 
     // A brand's own host receives no provider cookie: every session of the member ends there.
-    const brandHost = new Browser(app, freshIp());
+    const brandHost = new Browser(app, freshAddress());
     expect((await handOver(brandHost, other.access_token)).statusCode).toBe(204);
     expect(await signedInAgain(elsewhere)).toBe(false);
   });
 
   it('refuses a disabled account at sign-in and at the API, whatever token it holds', async () => {
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const email = `disabled-${Date.now()}@example.test`;
     const { createLocalUser } = await import('../../server/identity/accounts.ts');
     const { hashPassword } = await import('../../server/identity/password.ts');
@@ -268,18 +266,18 @@ describe('the built-in OpenID provider', () => {
     const tokens = await signInWithPassword(browser, email, 'a-long-password-9');
     await h.database.db.execute(sql`update users set is_disabled = true where id = ${user.id}`);
     expect((await api(tokens.access_token, '/api/Users/GetUserInfo', 'POST', {})).statusCode).toBe(401);
-    await expect(signInWithPassword(new Browser(app, freshIp()), email, 'a-long-password-9')).rejects.toThrow(/sign-in failed/);
+    await expect(signInWithPassword(new Browser(app, freshAddress()), email, 'a-long-password-9')).rejects.toThrow(/sign-in failed/);
     expect((await refresh(browser, tokens.refresh_token!)).statusCode).toBe(400);
   });
 
   it('keeps its signing keys and sessions in the database: a second instance accepts the first one\'s tokens', async () => {
-    const tokens = await signInWithPassword(new Browser(app, freshIp()), 'office.support@demo.test', PASSWORD);
+    const tokens = await signInWithPassword(new Browser(app, freshAddress()), 'office.support@demo.test', PASSWORD);
     const other = await createIdentity(h.settings, h.database);
     const second = await buildServer({ settings: h.settings, database: h.database, verifiers: other.verifiers, identity: other });
     await second.ready();
     const answer = await second.inject({ method: 'POST', url: '/api/Users/GetUserInfo', payload: {}, headers: { authorization: `Bearer ${tokens.access_token}`, 'x-api-key': 'test-api-key-1' } });
     expect(answer.statusCode).toBe(200);
-    expect((await refresh(new Browser(second, freshIp()), tokens.refresh_token!)).statusCode).toBe(200);
+    expect((await refresh(new Browser(second, freshAddress()), tokens.refresh_token!)).statusCode).toBe(200);
     const stored = await h.database.db.execute<{ payload: { enc: string } }>(sql`select payload from oidc_store where model = 'ProviderKeys'`);
     expect(stored.rows).toHaveLength(1);
     expect(JSON.stringify(stored.rows[0]!.payload)).not.toContain('"kty"');
@@ -293,7 +291,7 @@ describe('the built-in OpenID provider', () => {
     expect(invited.statusCode, invited.body).toBe(200);
     const inviteUrl = (await lastEmailTo(email))!.links[0]!.url;
     const token = inviteUrl.split('/').pop()!;
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     const authorization = await authorize(browser, { invite: token });
     const page = await browser.follow(authorization.response);
     const form = page.statusCode === 303 || page.statusCode === 302 ? await browser.follow(page) : page;

@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { linkTokens } from '../../server/db/schema.ts';
 import { OTP } from '../../server/domain/otp/handlers.ts';
 import { newToken, tokenHash } from '../../server/identity/secrets.ts';
+import { freshAddress } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { DEMO } from './examples.ts';
 
@@ -12,8 +13,6 @@ describe('borrower passcodes', () => {
   /** Applications of Bright Smiles with an e-mail, a mobile phone and a link the office sent, none used by other test files. */
   let apps: { id: number; email: string; mobile_phone: string; link: string }[];
   let next = 0;
-  let ipCounter = 10;
-  const freshIp = () => `192.0.2.${ipCounter++}`;
 
   /**
    * What a passcode sent for the application leaves: its challenges, and messages to its e-mail (unique to this file).
@@ -23,10 +22,10 @@ describe('borrower passcodes', () => {
     (await h.database.db.execute<{ challenges: number; mails: number }>(sql`select
       (select count(*)::int from otp_challenges where app_id = ${app.id}) as challenges,
       (select count(*)::int from outbox where recipient = ${app.email}) as mails`)).rows[0];
-  const send = (body: object, ip = freshIp(), as?: string) => h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: body, remoteAddress: ip, as });
+  const send = (body: object, ip = freshAddress(), as?: string) => h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: body, remoteAddress: ip, as });
   /** A passcode asked for with the application's link, as the borrower's sign-in page does after the link was used. */
-  const sendFor = (app: (typeof apps)[number], channel: 'Email' | 'Sms', ip = freshIp()) => send({ appId: app.id, linkToken: app.link, channel }, ip);
-  const verify = (challengeId: string, code: string, ip = freshIp()) => h.call({ method: 'POST', url: '/api/Otp/VerifyOtp', payload: { challengeId, code }, remoteAddress: ip });
+  const sendFor = (app: (typeof apps)[number], channel: 'Email' | 'Sms', ip = freshAddress()) => send({ appId: app.id, linkToken: app.link, channel }, ip);
+  const verify = (challengeId: string, code: string, ip = freshAddress()) => h.call({ method: 'POST', url: '/api/Otp/VerifyOtp', payload: { challengeId, code }, remoteAddress: ip });
   const codeSentTo = async (recipient: string) => {
     const row = (await h.database.db.execute<{ body: string }>(sql`select body from outbox where recipient = ${recipient} order by id desc limit 1`)).rows[0];
     return /\b(\d{6})\b/.exec(row!.body)![1]!;
@@ -94,7 +93,7 @@ describe('borrower passcodes', () => {
       await send({ appId: app.id, channel: 'Sms' }),
       await send({ appId: app.id, linkToken: apps.at(-1)!.link, channel: 'Sms' }),
       await send({ appId: app.id, linkToken: newToken(), channel: 'Email' }),
-      await send({ appId: app.id, channel: 'Sms' }, freshIp(), 'tpa@demo.test'),
+      await send({ appId: app.id, channel: 'Sms' }, freshAddress(), 'tpa@demo.test'),
     ]) {
       expect(refused.statusCode, refused.body).toBe(404);
       // The same answer as for an application that does not exist: the id tells nothing.
@@ -102,8 +101,8 @@ describe('borrower passcodes', () => {
     }
     expect(await passcodeTrail(app)).toEqual(before);
     // The office at its desk ('On this device') and the application's own borrower may.
-    expect((await send({ appId: app.id, channel: 'Sms' }, freshIp(), 'office.support@demo.test')).statusCode).toBe(200);
-    const borrower = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { appId: app.id, channel: 'Email' }, borrowerOf: app.id, remoteAddress: freshIp() });
+    expect((await send({ appId: app.id, channel: 'Sms' }, freshAddress(), 'office.support@demo.test')).statusCode).toBe(200);
+    const borrower = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { appId: app.id, channel: 'Email' }, borrowerOf: app.id, remoteAddress: freshAddress() });
     expect(borrower.statusCode, borrower.body).toBe(200);
   });
 
@@ -154,7 +153,7 @@ describe('borrower passcodes', () => {
   });
 
   it(`limits passcodes per client address to ${OTP.sendsPerAddressPerHour} an hour`, async () => {
-    const ip = freshIp();
+    const ip = freshAddress();
     await h.database.db.execute(sql`
       insert into security_events (kind, actor, detail, ip)
       select 'otp-sent', 'borrower:0', '{}'::jsonb, ${ip} from generate_series(1, ${OTP.sendsPerAddressPerHour})`);

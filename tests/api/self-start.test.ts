@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { applications, offices, smsOptOuts } from '../../server/db/schema.ts';
 import { SELF_START } from '../../server/domain/journey/self-start.ts';
+import { freshAddress } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { freshEmail, freshPhone, journeyOffice, json, outboxTo, type JourneyOffice } from './journey-fixtures.ts';
 
@@ -13,9 +14,6 @@ describe('a patient starts an application from the landing page', () => {
   let h: Harness;
   let office: JourneyOffice;
   let code: string;
-  let address = 0;
-  /** Each test its own client address, so that one test's starts do not count against another's. */
-  const nextAddress = () => `198.51.100.${++address}`;
   const start = (body: Record<string, unknown>, remoteAddress: string, headers: Record<string, string> = {}) =>
     h.call({ method: 'POST', url: '/api/App/StartApp', payload: { code, firstName: 'Rosa', lastName: 'Alvarez', channel: 'Sms', amount: 2400, agreeToContact: true, ...body }, remoteAddress, headers });
   const applicationsOf = async (phone: string) => h.database.db.select().from(applications).where(eq(applications.mobilePhone, phone));
@@ -30,7 +28,8 @@ describe('a patient starts an application from the landing page', () => {
 
   it('texts a passcode that opens the new application, and keeps the consent to be contacted', async () => {
     const phone = freshPhone();
-    const response = await start({ mobilePhone: phone }, nextAddress(), { 'accept-language': 'es' });
+    const address = freshAddress();
+    const response = await start({ mobilePhone: phone }, address, { 'accept-language': 'es' });
     expect(response.statusCode, response.body).toBe(200);
     const answer = json<{ challengeId: string; destination: string; channel: string }>(response);
     expect(answer).toMatchObject({ channel: 'Sms', destination: `(***) ***-${phone.slice(-4)}` });
@@ -39,7 +38,7 @@ describe('a patient starts an application from the landing page', () => {
     expect(app).toMatchObject({ officeId: office.officeId, firstName: 'Rosa', lastName: 'Alvarez', amount: 240_000, createdBy: null, inOfficeApply: false, language: 'es' });
     const [log] = (await h.database.db.execute<{ message: string; data: { consent: Record<string, unknown> } }>(sql`select message, data from app_logs where app_id = ${app!.id}`)).rows;
     expect(log!.message).toBe("Application started by the patient from the office's page");
-    expect(log!.data.consent).toMatchObject({ kind: 'contact', channel: 'Sms', language: 'es', ip: '198.51.100.1' });
+    expect(log!.data.consent).toMatchObject({ kind: 'contact', channel: 'Sms', language: 'es', ip: address });
     expect(String(log!.data.consent.text)).toMatch(/^Acepto recibir mi código de acceso/);
 
     const verified = await h.call({ method: 'POST', url: '/api/Otp/VerifyOtp', payload: { challengeId: answer.challengeId, code: await passcodeTo(phone) } });
@@ -51,21 +50,21 @@ describe('a patient starts an application from the landing page', () => {
 
   it('refuses an unknown page, an opted-out phone and a consent not given, and writes nothing', async () => {
     const phone = freshPhone();
-    expect((await start({ code: 'nosuchpage', mobilePhone: phone }, nextAddress())).statusCode).toBe(404);
-    const refused = await start({ mobilePhone: phone, agreeToContact: false }, nextAddress());
+    expect((await start({ code: 'nosuchpage', mobilePhone: phone }, freshAddress())).statusCode).toBe(404);
+    const refused = await start({ mobilePhone: phone, agreeToContact: false }, freshAddress());
     expect(refused.statusCode).toBe(400);
     expect(Object.keys(json<{ errors: Record<string, string[]> }>(refused).errors)).toEqual(['agreeToContact']);
-    expect(Object.keys(json<{ errors: Record<string, string[]> }>(await start({ channel: 'Email' }, nextAddress())).errors)).toEqual(['email']);
+    expect(Object.keys(json<{ errors: Record<string, string[]> }>(await start({ channel: 'Email' }, freshAddress())).errors)).toEqual(['email']);
     await h.database.db.insert(smsOptOuts).values({ phone: phone.replace(/\D/g, '') });
-    expect((await start({ mobilePhone: phone }, nextAddress())).statusCode).toBe(409);
+    expect((await start({ mobilePhone: phone }, freshAddress())).statusCode).toBe(409);
     expect(await applicationsOf(phone)).toEqual([]);
     // An e-mail of the office's own domain is not the patient's.
-    const staffMail = await start({ channel: 'Email', email: `front.desk@${new URL(office.website).hostname.replace(/^www\./, '')}` }, nextAddress());
+    const staffMail = await start({ channel: 'Email', email: `front.desk@${new URL(office.website).hostname.replace(/^www\./, '')}` }, freshAddress());
     expect(staffMail.statusCode).toBe(400);
   });
 
   it(`limits starts to ${SELF_START.perAddressPerHour} an hour from one address and ${SELF_START.perOfficePerHour} an hour per office`, async () => {
-    const one = nextAddress();
+    const one = freshAddress();
     for (let i = 0; i < SELF_START.perAddressPerHour; i++) expect((await start({ channel: 'Email', email: freshEmail('rosa') }, one)).statusCode).toBe(200);
     const over = await start({ channel: 'Email', email: freshEmail('rosa') }, one);
     expect(over.statusCode).toBe(429);

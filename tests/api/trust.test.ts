@@ -8,6 +8,7 @@ import { DEMO } from './examples.ts';
 import { propertiesNamedLikeAddresses, urlPlaces } from '../support/address-places.ts';
 import { buildServer } from '../../server/app.ts';
 import { createIdentity } from '../../server/identity/index.ts';
+import { freshAddress } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { PLATFORM, PRODUCT_OWNER } from '../support/demo-accounts.ts';
 import { authorize, Browser, formAction, REDIRECT_URI, signInWithPassword, submitSignIn } from './identity-flow.ts';
@@ -20,8 +21,6 @@ import { REQUEST_LIMITS, SIGN_IN_LIMITS } from '../../server/identity/accounts.t
 const PASSWORD = 'demo-pass-1234';
 let h: Harness;
 let app: FastifyInstance;
-let ipCounter = 10;
-const freshIp = () => `192.0.2.${ipCounter++}`;
 
 beforeAll(async () => {
   h = await harness();
@@ -73,7 +72,7 @@ describe("a brand's hosts never widen whom sign-in trusts (finding 1)", () => {
     const trusted = async () => {
       const answers: Record<string, unknown> = { authConfig: JSON.parse((await app.inject({ method: 'GET', url: '/auth-config.json' })).body) };
       for (const origin of [evil.origin, sub.origin, h.settings.publicUrl]) {
-        const browser = new Browser(app, freshIp());
+        const browser = new Browser(app, freshAddress());
         const { response } = await authorize(browser, { redirect_uri: `${origin}/` });
         const cors = await app.inject({ method: 'OPTIONS', url: '/oidc/token', headers: { origin, 'access-control-request-method': 'POST' } });
         answers[origin] = { redirect: response.statusCode, cors: cors.headers['access-control-allow-origin'] ?? null };
@@ -106,7 +105,7 @@ describe("a brand's hosts never widen whom sign-in trusts (finding 1)", () => {
 
     const evil = new URL(h.settings.publicUrl);
     evil.hostname = 'evil.example';
-    const browser = new Browser(app, freshIp());
+    const browser = new Browser(app, freshAddress());
     await signInWithPassword(browser, PLATFORM, PASSWORD);
     // Signed in at the provider: a request naming the published host must not come back there with a code.
     const { response } = await authorize(browser, { redirect_uri: evil.href });
@@ -149,7 +148,7 @@ describe("the landing page's passcode tells nobody who is a patient (finding 2)"
       const age = () => h.database.db.execute(sql`update security_events set created_at = created_at - interval '61 seconds' where actor = ${`contact:${contactKey(h.settings.borrowerTokenSecret, { officeId: DEMO.brightSmiles, channel: 'Sms', destination: phone })}`}`);
       for (let i = 0; i < OTP.sendsPerContactPerHour + 1; i++) {
         for (const _again of [0, 1]) {
-          const answer = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { officeId: DEMO.brightSmiles, channel: 'Sms', mobilePhone: phone }, remoteAddress: freshIp() });
+          const answer = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { officeId: DEMO.brightSmiles, channel: 'Sms', mobilePhone: phone }, remoteAddress: freshAddress() });
           const body = JSON.parse(answer.body);
           seen.push(`${answer.statusCode} ${body.detail ?? Object.keys(body).sort().join()}`);
         }
@@ -172,7 +171,7 @@ describe("the landing page's passcode tells nobody who is a patient (finding 2)"
     const answers = [];
     for (const phone of phones) {
       await h.database.db.execute(sql`insert into sms_opt_outs (phone) values (${phone.replace(/\D/g, '')}) on conflict do nothing`);
-      const answer = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { officeId: DEMO.brightSmiles, channel: 'Sms', mobilePhone: phone }, remoteAddress: freshIp() });
+      const answer = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { officeId: DEMO.brightSmiles, channel: 'Sms', mobilePhone: phone }, remoteAddress: freshAddress() });
       answers.push(`${answer.statusCode} ${JSON.parse(answer.body).detail}`);
       await h.database.db.execute(sql`delete from sms_opt_outs where phone = ${phone.replace(/\D/g, '')}`);
     }
@@ -186,32 +185,32 @@ describe('nobody can lock staff out (finding 3)', () => {
 
   it("lets the right password in from the owner's own browser and from elsewhere while a prober fails, and tells the owner once", async () => {
     const email = PLATFORM;
-    const own = new Browser(app, freshIp());
+    const own = new Browser(app, freshAddress());
     await signInWithPassword(own, email, PASSWORD);
-    const prober = freshIp();
+    const prober = freshAddress();
     for (let i = 0; i < SIGN_IN_LIMITS.pair + 2; i++) await submitSignIn(new Browser(app, prober), email, `guess-number-${i}`);
     expect(signedIn(await submitSignIn(new Browser(app, prober), email, PASSWORD)), 'the prober waits').toBe(false);
     expect(signedIn(await submitSignIn(new Browser(app, own.ip, own.host).withCookies(own), email, PASSWORD)), "the owner's browser").toBe(true);
-    expect(signedIn(await submitSignIn(new Browser(app, freshIp()), email, PASSWORD)), 'another address').toBe(true);
+    expect(signedIn(await submitSignIn(new Browser(app, freshAddress()), email, PASSWORD)), 'another address').toBe(true);
     const told = await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from outbox where recipient = ${email} and subject like 'Failed sign-ins to your %'`);
     expect(Number(told.rows[0]!.n)).toBe(1);
   });
 
   it(`keeps the owner's browser signing in after ${SIGN_IN_LIMITS.account} failures from many addresses, which slow every other browser`, async () => {
     const email = 'sales@demo.test';
-    const own = new Browser(app, freshIp());
+    const own = new Browser(app, freshAddress());
     await signInWithPassword(own, email, PASSWORD);
     await h.database.db.execute(sql`
       insert into security_events (kind, actor, detail, ip)
       select 'sign-in-failed', ${email}, '{}'::jsonb, '10.9.' || (n / 250) || '.' || (n % 250) from generate_series(1, ${SIGN_IN_LIMITS.account}) n`);
-    expect(signedIn(await submitSignIn(new Browser(app, freshIp()), email, PASSWORD)), 'a browser never used').toBe(false);
-    expect(signedIn(await submitSignIn(new Browser(app, freshIp(), own.host).withCookies(own), email, PASSWORD)), "the owner's browser, elsewhere").toBe(true);
+    expect(signedIn(await submitSignIn(new Browser(app, freshAddress()), email, PASSWORD)), 'a browser never used').toBe(false);
+    expect(signedIn(await submitSignIn(new Browser(app, freshAddress(), own.host).withCookies(own), email, PASSWORD)), "the owner's browser, elsewhere").toBe(true);
   });
 });
 
 describe('sign-up tells nobody whether an e-mail has an account (finding 4)', () => {
   /** The sign-up page's answer to a filled form, from a browser at `ip`. */
-  const signUp = async (email: string, ip = freshIp()) => {
+  const signUp = async (email: string, ip = freshAddress()) => {
     const browser = new Browser(app, ip);
     const login = await browser.follow((await authorize(browser)).response);
     const form = await browser.get(/href="([^"]+\/signup)"/.exec(login.body)![1]!);
@@ -232,7 +231,7 @@ describe('sign-up tells nobody whether an e-mail has an account (finding 4)', ()
   });
 
   it(`counts every sign-up from an address, taken e-mail or not: ${REQUEST_LIMITS.signUpsPerAddress} an hour`, async () => {
-    const ip = freshIp();
+    const ip = freshAddress();
     for (let i = 0; i < REQUEST_LIMITS.signUpsPerAddress; i++) expect((await signUp(i % 2 ? 'sales@demo.test' : `spray-${i}-${Date.now()}@example.test`, ip)).body).toContain('Check your e-mail');
     expect((await signUp('office.support@demo.test', ip)).body).toContain('Too many new accounts from this address. Try again later.');
     expect((await signUp(`another-${Date.now()}@example.test`, ip)).body).toContain('Too many new accounts from this address. Try again later.');

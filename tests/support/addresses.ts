@@ -1,0 +1,12 @@
+/**
+ * Client addresses no other request of the run has come from. The API files share one server and one database
+ * (tests/support/harness.ts), so per-address limits count every file's requests: two files counting up from one
+ * literal address collided, and one file's passcodes were refused for another's. A single counter for the whole run
+ * keeps them apart, in 100.64.0.0/10 (shared address space, which no test writes by hand).
+ */
+let issued = 0;
+
+export function freshAddress(): string {
+  issued += 1;
+  return `100.${64 + ((issued >> 16) & 63)}.${(issued >> 8) & 255}.${issued & 255}`;
+}

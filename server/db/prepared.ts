@@ -47,38 +47,47 @@ function decoderOf(field: unknown): Decoder {
   return decoderOfSql((field as SQL.Aliased).sql);
 }
 
+/** Where a selected column's value goes: its column index, or the keys of a nested selection, in selection order. */
+type Shape = Map<string, number | Shape>;
+
 /**
- * drizzle's own row mapping, with what it works out per value worked out once per statement: it asks of every column
- * of every row what kind of field it is (a prototype walk each time), which took a seventh of the server's time on the
- * Home list and more on the kanban's 200 cards (decision 0202). Same result: each value at its path through its
- * column's decoder, and a left-joined table whose columns are all null is null.
+ * drizzle's own row mapping, worked out once per statement as one function: drizzle asks of every column of every row
+ * what kind of field it is (a prototype walk each time), which took a seventh of the server's time on the Home list
+ * (decision 0202). The function is written out (object literals with the selection's keys, one decoder call per
+ * column) rather than looped over the columns: objects built key by key through computed keys are stores V8 cannot
+ * specialize, and on the kanban's 200 cards that loop alone was a sixth of a call's CPU. Same result as drizzle's:
+ * each value at its path through its column's decoder, and a left-joined table's object null when its first column is
+ * null and all its columns are that table's.
  */
-function rowMapper({ fields, joinsNotNullableMap: joins }: Required<Pick<DrizzleStatement, 'fields'>> & DrizzleStatement) {
-  const columns = fields.map(({ path, field }) => ({
-    parents: path.slice(0, -1),
-    key: path[path.length - 1]!,
-    decoder: decoderOf(field),
-    // A joined table's column at the top level of the selection decides, with its table's others, whether it is null.
-    table: joins && is(field, Column) && path.length === 2 ? getTableName(field.table) : undefined,
-  }));
-  return (rows: unknown[][]) =>
-    rows.map((row) => {
-      const result: Record<string, unknown> = {};
-      const nullify: Record<string, string | false> = {};
-      for (let i = 0; i < columns.length; i++) {
-        const { parents, key, decoder, table } = columns[i]!;
-        let node = result;
-        for (const parent of parents) node = (node[parent] ??= {}) as Record<string, unknown>;
-        const raw = row[i];
-        const value = (node[key] = raw === null ? null : decoder.mapFromDriverValue(raw));
-        if (table === undefined) continue;
-        const objectName = parents[0]!;
-        if (!(objectName in nullify)) nullify[objectName] = value === null ? table : false;
-        else if (typeof nullify[objectName] === 'string' && nullify[objectName] !== table) nullify[objectName] = false;
-      }
-      for (const [objectName, table] of Object.entries(nullify)) if (typeof table === 'string' && !joins![table]) result[objectName] = null;
-      return result;
-    });
+function rowMapper({ fields, joinsNotNullableMap: joins }: Required<Pick<DrizzleStatement, 'fields'>> & DrizzleStatement): (rows: unknown[][]) => unknown[] {
+  const shape: Shape = new Map();
+  /** A top-level object's first column of a joined table, and that table while all its joined columns are of it. */
+  const nullable = new Map<string, { column: number; table: string | false }>();
+  fields.forEach(({ path, field }, column) => {
+    let node = shape;
+    for (const parent of path.slice(0, -1)) {
+      let child = node.get(parent);
+      if (!(child instanceof Map)) node.set(parent, (child = new Map()));
+      node = child;
+    }
+    node.set(path[path.length - 1]!, column);
+    if (!joins || !is(field, Column) || path.length !== 2) return;
+    const table = getTableName(field.table);
+    const seen = nullable.get(path[0]!);
+    if (!seen) nullable.set(path[0]!, { column, table });
+    else if (seen.table !== table) seen.table = false;
+  });
+  const literal = (node: Shape): string =>
+    `{${Array.from(node, ([key, at]) => {
+      const value = typeof at === 'number' ? `v${at}` : literal(at);
+      const joined = node === shape && nullable.get(key);
+      const nulled = joined && joined.table !== false && !joins![joined.table] ? `v${joined.column} === null ? null : ` : '';
+      return `${JSON.stringify(key)}: ${nulled}${value}`;
+    }).join(', ')}}`;
+  const values = fields.map((_, i) => `const v${i} = row[${i}] === null ? null : decoders[${i}].mapFromDriverValue(row[${i}]);`).join('\n');
+  const body = `return (rows) => rows.map((row) => {\n${values}\nreturn ${literal(shape)};\n});`;
+  // The text holds only the selection's keys (JSON-quoted) and column indexes: nothing of a request.
+  return new Function('decoders', body)(fields.map(({ field }) => decoderOf(field))) as (rows: unknown[][]) => unknown[];
 }
 
 /** The statement, mapping its rows with `rowMapper` where drizzle would map them itself. */

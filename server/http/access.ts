@@ -7,6 +7,7 @@ import type { Services } from '../services.ts';
 import { PARTNER_KEY_PREFIX, partnerOf } from './partner-keys.ts';
 import type { Caller } from './caller.ts';
 import { HttpProblem } from './problem.ts';
+import { clientNetwork } from './client.ts';
 import { recordSecurityEvent } from './security-events.ts';
 import { heldPermissions } from '../../core/permissions.ts';
 
@@ -145,7 +146,7 @@ function holds(rule: AccessRule, caller: Staff, officeId: number): boolean {
 async function securityEvent(services: Services, request: FastifyRequest, kind: string, caller: Caller, detail: Record<string, unknown>): Promise<void> {
   const actor = caller.kind === 'staff' ? caller.userId : caller.kind === 'borrower' ? `borrower:${caller.appId}` : caller.kind === 'partner' ? `api-key:${caller.keyId}` : 'anonymous';
   request.log.warn({ security: kind, actor, ...detail }, 'access refused');
-  await recordSecurityEvent(services.db, { kind, actor, ip: request.ip, detail });
+  await recordSecurityEvent(services.db, { kind, actor, ip: clientNetwork(request), detail });
 }
 
 export function createAccess(services: Services, verifiers: TokenVerifiers) {

@@ -4,6 +4,7 @@ import { knownDevices, oidcStore, users } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { newToken, tokenHash } from './secrets.ts';
 import { revokeAccount } from './adapter.ts';
+import type { ClientNetwork } from '../http/client.ts';
 import { recordSecurityEvent } from '../http/security-events.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -41,7 +42,7 @@ export async function userById(db: Db, id: string): Promise<UserRow | undefined>
   return user;
 }
 
-const event = (db: Db, kind: string, actor: string, ip: string, detail: Record<string, unknown> = {}) => recordSecurityEvent(db, { kind, actor, ip, detail });
+const event = (db: Db, kind: string, actor: string, ip: ClientNetwork, detail: Record<string, unknown> = {}) => recordSecurityEvent(db, { kind, actor, ip, detail });
 
 /** Whether the account signed in from this browser (its device cookie's hash) lately. */
 async function isKnownDevice(db: Db, userId: string | undefined, device: string | undefined): Promise<boolean> {
@@ -65,7 +66,7 @@ interface Throttle {
  * sign-in (an address's across accounts from the window's start); a failure from a known device carries its hash, one
  * from elsewhere does not, so that the two never mix.
  */
-async function throttle(db: Db, attempt: { email: string; ip: string; device: string | undefined; known: boolean }): Promise<Throttle> {
+async function throttle(db: Db, attempt: { email: string; ip: ClientNetwork; device: string | undefined; known: boolean }): Promise<Throttle> {
   const window = sql`now() - make_interval(mins => ${SIGN_IN_LIMITS.windowMinutes})`;
   const mine = attempt.known ? sql`detail->>'device' = ${attempt.device!}` : sql`ip = ${attempt.ip} and detail->>'device' is null`;
   const rows = await db.execute<Record<'pair' | 'address' | 'account' | 'total', number> & Record<'pair_last' | 'address_last' | 'account_last', string | Date | null>>(sql`
@@ -109,7 +110,7 @@ export type SignInResult = { ok: true; user: UserRow } | { ok: false; reason: 'i
  */
 export async function signIn(
   db: Db,
-  input: { email: string; password: string; ip: string; device: string | undefined },
+  input: { email: string; password: string; ip: ClientNetwork; device: string | undefined },
   onRepeatedFailures: (user: UserRow, failures: number) => Promise<void>,
 ): Promise<SignInResult> {
   const email = normalizeEmail(input.email);
@@ -137,7 +138,7 @@ export async function signIn(
  * Whether an address may ask for another sign-up, and whether its e-mail may be written to again: every request counts,
  * whether or not the e-mail has an account, and the answer is the same either way (decision 0251).
  */
-export async function signUpAllowed(db: Db, ip: string): Promise<boolean> {
+export async function signUpAllowed(db: Db, ip: ClientNetwork): Promise<boolean> {
   return (await countSince(db, 'sign-up-requested', 'ip', ip, 60)) < REQUEST_LIMITS.signUpsPerAddress;
 }
 
@@ -145,11 +146,11 @@ export async function signUpMailAllowed(db: Db, email: string): Promise<boolean>
   return (await countSince(db, 'sign-up-requested', 'actor', email, 60)) < REQUEST_LIMITS.signUpMailsPerAccount;
 }
 
-export async function recordSignUpRequest(db: Db, email: string, ip: string): Promise<void> {
+export async function recordSignUpRequest(db: Db, email: string, ip: ClientNetwork): Promise<void> {
   await event(db, 'sign-up-requested', email, ip);
 }
 
-export async function recordSignUp(db: Db, user: UserRow, ip: string): Promise<void> {
+export async function recordSignUp(db: Db, user: UserRow, ip: ClientNetwork): Promise<void> {
   await event(db, 'sign-up', user.email, ip, { userId: user.id });
 }
 
@@ -209,7 +210,7 @@ export async function consumeLinkToken<K extends LinkKind>(db: Db, kind: K, toke
   return row?.payload as LinkPayload[K] | undefined;
 }
 
-export async function resetRequestAllowed(db: Db, email: string, ip: string): Promise<boolean> {
+export async function resetRequestAllowed(db: Db, email: string, ip: ClientNetwork): Promise<boolean> {
   const [byAddress, byAccount] = await Promise.all([
     countSince(db, 'password-reset-requested', 'ip', ip, 60),
     countSince(db, 'password-reset-requested', 'actor', email, 60),
@@ -217,6 +218,6 @@ export async function resetRequestAllowed(db: Db, email: string, ip: string): Pr
   return byAddress < REQUEST_LIMITS.resetsPerAddress && byAccount < REQUEST_LIMITS.resetsPerAccount;
 }
 
-export async function recordResetRequest(db: Db, email: string, ip: string): Promise<void> {
+export async function recordResetRequest(db: Db, email: string, ip: ClientNetwork): Promise<void> {
   await event(db, 'password-reset-requested', normalizeEmail(email), ip);
 }

@@ -36,6 +36,7 @@ import { newToken } from './secrets.ts';
 import personName from '../../schemas/entities/person-name.json';
 import { firstPartyGrant } from './provider.ts';
 import { endSession, revokeAccount } from './adapter.ts';
+import { clientNetwork, type ClientNetwork } from '../http/client.ts';
 import { HttpProblem } from '../http/problem.ts';
 import { users } from '../db/schema.ts';
 import { serverBrand, type ServerBrand } from '../descriptors/brands.ts';
@@ -217,7 +218,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const tellOwner = async (user: UserRow, failures: number) => {
         await sendEmail(db, failedSignInsEmail({ to: user.email, firstName: user.firstName, failures, minutes: SIGN_IN_LIMITS.windowMinutes, url: portalSignIn, brandName: brand.name }));
       };
-      const result = await signIn(db, { email, password: typeof form.password === 'string' ? form.password : '', ip: request.ip, device: deviceOf(request) }, tellOwner);
+      const result = await signIn(db, { email, password: typeof form.password === 'string' ? form.password : '', ip: clientNetwork(request), device: deviceOf(request) }, tellOwner);
       if (result.ok) return finishLogin(request, reply, result.user.id);
       const page = loginPage(brand, {
         action: interactionPath(interaction.uid, 'login'),
@@ -270,7 +271,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
           officeName: invite?.officeName,
         }));
       if (Object.keys(errors).length) return render();
-      if (!(await signUpAllowed(db, request.ip))) return render('Too many new accounts from this address. Try again later.');
+      if (!(await signUpAllowed(db, clientNetwork(request)))) return render('Too many new accounts from this address. Try again later.');
       // Hashed whether or not an account will be made, so that the answer takes as long either way.
       const pending = { email: values.email!, firstName: values.firstName!, lastName: values.lastName!, passwordHash: await hashPassword(password) };
       const existing = await userByEmail(db, pending.email);
@@ -281,13 +282,13 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
           return finishLogin(request, reply, existing.id);
         }
         if (existing) return render(`An account already exists for ${pending.email}. Sign in, or use 'Forgot your password?' to choose a new password.`);
-        const created = await createAccount(pending, request.ip);
+        const created = await createAccount(pending, clientNetwork(request));
         return created ? finishLogin(request, reply, created.id) : render(`An account already exists for ${pending.email}.`);
       }
       // Anyone else confirms the e-mail first, and learns nothing here of whether it has an account (decision 0251):
       // the mailbox's owner is told which it is.
       const mailAllowed = await signUpMailAllowed(db, pending.email);
-      await recordSignUpRequest(db, pending.email, request.ip);
+      await recordSignUpRequest(db, pending.email, clientNetwork(request));
       if (!mailAllowed) request.log.warn({ security: 'sign-up-throttled' }, 'sign-up e-mails throttled');
       else if (existing) await sendEmail(db, accountExistsEmail({ to: existing.email, firstName: existing.firstName, url: portalSignIn, brandName: brand.name }));
       else {
@@ -302,7 +303,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
     });
 
     /** Makes the account of a sign-up; undefined when the e-mail was taken meanwhile (the unique index refuses a second). */
-    async function createAccount(pending: PendingSignUp, ip: string): Promise<UserRow | undefined> {
+    async function createAccount(pending: PendingSignUp, ip: ClientNetwork): Promise<UserRow | undefined> {
       try {
         const user = await createLocalUser(db, pending);
         await recordSignUp(db, user, ip);
@@ -328,8 +329,8 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const page = { action: interactionPath(interaction.uid, 'forgot'), signInUrl: interactionPath(interaction.uid), email };
       if (!EMAIL.test(email)) return sendPage(reply, forgotPage(brand, { ...page, error: 'This field must be a valid e-mail address.' }));
       // The same answer whether or not the account exists; limits are silent for the same reason.
-      if (await resetRequestAllowed(db, email, request.ip)) {
-        await recordResetRequest(db, email, request.ip);
+      if (await resetRequestAllowed(db, email, clientNetwork(request))) {
+        await recordResetRequest(db, email, clientNetwork(request));
         const user = await userByEmail(db, email);
         if (user && !user.isDisabled && user.provider === 'local') {
           const token = await createLinkToken(db, 'password', { userId: user.id }, RESET_MINUTES * 60);
@@ -391,7 +392,7 @@ export async function identityRoutes(app: FastifyInstance, options: IdentityRout
       const pending = LINK_TOKEN.test(token) ? await consumeLinkToken(db, 'signUp', token) : undefined;
       if (!pending) return sendPage(reply, expired(brand));
       const signIn = { label: 'Sign in', url: portalSignIn };
-      if (!(await createAccount(pending, request.ip))) {
+      if (!(await createAccount(pending, clientNetwork(request)))) {
         return sendPage(reply, messagePage(brand, { title: 'You have an account', text: `An account already exists for ${pending.email}. Sign in, or use 'Forgot your password?' to choose a new password.`, link: signIn }));
       }
       return sendPage(reply, messagePage(brand, { title: 'Your account is ready', text: 'Sign in with your e-mail and password, then enroll your office.', link: signIn }));

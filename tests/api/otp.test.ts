@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { linkTokens } from '../../server/db/schema.ts';
 import { OTP } from '../../server/domain/otp/handlers.ts';
 import { newToken, tokenHash } from '../../server/identity/secrets.ts';
-import { freshAddress } from '../support/addresses.ts';
+import { freshAddress, freshNetwork } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { DEMO } from './examples.ts';
 
@@ -104,6 +104,15 @@ describe('borrower passcodes', () => {
     expect((await send({ appId: app.id, channel: 'Sms' }, freshAddress(), 'office.support@demo.test')).statusCode).toBe(200);
     const borrower = await h.call({ method: 'POST', url: '/api/Otp/SendOtp', payload: { appId: app.id, channel: 'Email' }, borrowerOf: app.id, remoteAddress: freshAddress() });
     expect(borrower.statusCode, borrower.body).toBe(200);
+  });
+
+  it(`sends at most ${OTP.sendsPerAddressPerHour} passcodes an hour to one address's requests, an IPv6 one counted by its /64`, async () => {
+    const host = freshNetwork();
+    const ask = (i: number) => send({ officeId: DEMO.brightSmiles, channel: 'Sms', mobilePhone: `(555) 011-${String(i).padStart(4, '0')}` }, host(i + 1));
+    for (let i = 0; i < OTP.sendsPerAddressPerHour; i++) expect((await ask(i)).statusCode).toBe(200);
+    const over = await ask(OTP.sendsPerAddressPerHour);
+    expect(over.statusCode).toBe(429);
+    expect(JSON.parse(over.body).detail).toBe('Too many passcodes were requested from this address. Try again later.');
   });
 
   it(`locks a challenge after ${OTP.maxWrong} wrong codes, even for the right one, and never the borrower's own`, async () => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { applications, offices, smsOptOuts } from '../../server/db/schema.ts';
 import { SELF_START } from '../../server/domain/journey/self-start.ts';
-import { freshAddress } from '../support/addresses.ts';
+import { freshAddress, freshNetwork } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { freshEmail, freshPhone, journeyOffice, json, outboxTo, type JourneyOffice } from './journey-fixtures.ts';
 
@@ -63,17 +63,21 @@ describe('a patient starts an application from the landing page', () => {
     expect(staffMail.statusCode).toBe(400);
   });
 
-  it(`limits starts to ${SELF_START.perAddressPerHour} an hour from one address and ${SELF_START.perOfficePerHour} an hour per office`, async () => {
+  it(`limits starts to ${SELF_START.perAddressPerHour} an hour from one address (an IPv6 one by its /64) and ${SELF_START.perOfficePerHour} an hour per office`, async () => {
     const one = freshAddress();
     for (let i = 0; i < SELF_START.perAddressPerHour; i++) expect((await start({ channel: 'Email', email: freshEmail('rosa') }, one)).statusCode).toBe(200);
-    const over = await start({ channel: 'Email', email: freshEmail('rosa') }, one);
+    expect((await start({ channel: 'Email', email: freshEmail('rosa') }, one)).statusCode).toBe(429);
+    // A phone picks any address of its /64: each start from another one of them still counts.
+    const host = freshNetwork();
+    for (let i = 0; i < SELF_START.perAddressPerHour; i++) expect((await start({ channel: 'Email', email: freshEmail('rosa') }, host(i + 1))).statusCode).toBe(200);
+    const over = await start({ channel: 'Email', email: freshEmail('rosa') }, host(0xbeef));
     expect(over.statusCode).toBe(429);
     expect(json<{ extensions: { retryAfterSeconds: number } }>(over).extensions.retryAfterSeconds).toBe(3600);
 
     const started = Number((await h.database.db.execute<{ n: number }>(sql`select count(*)::int as n from security_events where kind = 'app-self-started' and actor = ${`office:${office.officeId}`}`)).rows[0]!.n);
-    for (let i = started; i < SELF_START.perOfficePerHour; i++) expect((await start({ channel: 'Email', email: freshEmail('rosa') }, `203.0.113.${i}`)).statusCode).toBe(200);
+    for (let i = started; i < SELF_START.perOfficePerHour; i++) expect((await start({ channel: 'Email', email: freshEmail('rosa') }, freshAddress())).statusCode).toBe(200);
     const phone = freshPhone();
-    expect((await start({ mobilePhone: phone }, '203.0.113.250')).statusCode).toBe(429);
+    expect((await start({ mobilePhone: phone }, freshAddress())).statusCode).toBe(429);
     expect(await applicationsOf(phone)).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { DEMO } from './examples.ts';
 import { propertiesNamedLikeAddresses, urlPlaces } from '../support/address-places.ts';
 import { buildServer } from '../../server/app.ts';
 import { createIdentity } from '../../server/identity/index.ts';
-import { freshAddress } from '../support/addresses.ts';
+import { freshAddress, freshNetwork } from '../support/addresses.ts';
 import { harness, type Harness } from '../support/harness.ts';
 import { PLATFORM, PRODUCT_OWNER } from '../support/demo-accounts.ts';
 import { authorize, Browser, formAction, REDIRECT_URI, signInWithPassword, submitSignIn } from './identity-flow.ts';
@@ -196,6 +196,14 @@ describe('nobody can lock staff out (finding 3)', () => {
     expect(Number(told.rows[0]!.n)).toBe(1);
   });
 
+  it('makes a prober that guesses from a new address of its IPv6 /64 each time wait as one address', async () => {
+    const email = PRODUCT_OWNER;
+    const host = freshNetwork();
+    for (let i = 0; i < SIGN_IN_LIMITS.pair + 2; i++) await submitSignIn(new Browser(app, host(i + 1)), email, `guess-number-${i}`);
+    expect(signedIn(await submitSignIn(new Browser(app, host(0xbeef)), email, PASSWORD)), 'the prober waits').toBe(false);
+    expect(signedIn(await submitSignIn(new Browser(app, freshNetwork()(1)), email, PASSWORD)), 'another network').toBe(true);
+  });
+
   it(`keeps the owner's browser signing in after ${SIGN_IN_LIMITS.account} failures from many addresses, which slow every other browser`, async () => {
     const email = 'sales@demo.test';
     const own = new Browser(app, freshAddress());
@@ -230,11 +238,15 @@ describe('sign-up tells nobody whether an e-mail has an account (finding 4)', ()
     expect(await subjectTo(fresh)).toBe('Finish creating your SmilePay Financing account');
   });
 
-  it(`counts every sign-up from an address, taken e-mail or not: ${REQUEST_LIMITS.signUpsPerAddress} an hour`, async () => {
+  it(`counts every sign-up from an address (an IPv6 one by its /64), taken e-mail or not: ${REQUEST_LIMITS.signUpsPerAddress} an hour`, async () => {
     const ip = freshAddress();
     for (let i = 0; i < REQUEST_LIMITS.signUpsPerAddress; i++) expect((await signUp(i % 2 ? 'sales@demo.test' : `spray-${i}-${Date.now()}@example.test`, ip)).body).toContain('Check your e-mail');
     expect((await signUp('office.support@demo.test', ip)).body).toContain('Too many new accounts from this address. Try again later.');
     expect((await signUp(`another-${Date.now()}@example.test`, ip)).body).toContain('Too many new accounts from this address. Try again later.');
+    // A new address of the same /64 for each try changes nothing.
+    const host = freshNetwork();
+    for (let i = 0; i < REQUEST_LIMITS.signUpsPerAddress; i++) expect((await signUp(`spray-v6-${i}-${Date.now()}@example.test`, host(i + 1))).body).toContain('Check your e-mail');
+    expect((await signUp(`another-v6-${Date.now()}@example.test`, host(0xbeef))).body).toContain('Too many new accounts from this address. Try again later.');
   });
 });
 

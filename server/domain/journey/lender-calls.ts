@@ -5,6 +5,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { applicationLenders, applications, lenders, offers } from '../../db/schema.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { clientNetwork } from '../../http/client.ts';
 import { recordSecurityEvent } from '../../http/security-events.ts';
 import { lenderCallbackKey, signLenderCallback } from '../../../core/lenders/callback-signature.ts';
 import { tellLenderNews, waterfallOver } from '../../lenders/http/news.ts';
@@ -81,7 +82,7 @@ export async function processCallback(services: Services, body: Schemas['LenderC
     verifyCallback(services, request, body.lenderCode);
   } catch (error) {
     // A refused callback is kept for the security audit: someone may be forging a lender's decisions.
-    if (error instanceof HttpProblem) await recordSecurityEvent(services.db, { kind: 'lender-callback-refused', actor: `lender:${body.lenderCode}`, ip: request.ip, detail: { reason: error.detail ?? error.message, appId: body.appId } });
+    if (error instanceof HttpProblem) await recordSecurityEvent(services.db, { kind: 'lender-callback-refused', actor: `lender:${body.lenderCode}`, ip: clientNetwork(request), detail: { reason: error.detail ?? error.message, appId: body.appId } });
     throw error;
   }
   // A pre-qualification of this process waiting on this lender's decision reads it now, and records it with the other

@@ -7,6 +7,7 @@ import type { components } from '../../../codegen/generated/api.ts';
 import { ROOT } from '../../../core/contract/documents.ts';
 import { applications } from '../../db/schema.ts';
 import { requestLocale, wordsFor } from '../../descriptors/languages.ts';
+import { clientNetwork } from '../../http/client.ts';
 import { recordSecurityEvent } from '../../http/security-events.ts';
 import { publicOfficeByCode } from '../offices/public-pages.ts';
 import type { Caller } from '../../http/caller.ts';
@@ -41,13 +42,14 @@ export async function startApplication(services: Services, caller: Caller, body:
   else if (await isOptedOut(db, destination)) throw HttpProblem.conflict('This mobile phone opted out of text messages. Ask for the passcode by e-mail.');
   const language = requestLocale(request);
   const shown = wordsFor(language)(CONTACT_CONSENT);
+  const network = clientNetwork(request);
   const result = await db.transaction(async (tx) => {
     const counts = await tx.execute<{ address: number; office: number }>(sql`
-      select count(*) filter (where ip = ${request.ip})::int as address, count(*) filter (where actor = ${`office:${office.id}`})::int as office
+      select count(*) filter (where ip = ${network})::int as address, count(*) filter (where actor = ${`office:${office.id}`})::int as office
       from security_events where kind = 'app-self-started' and created_at > now() - interval '1 hour'`);
     if (Number(counts.rows[0]?.address ?? 0) >= SELF_START.perAddressPerHour) throw HttpProblem.tooMany('Too many applications were started from this address. Try again later.', 3600);
     if (Number(counts.rows[0]?.office ?? 0) >= SELF_START.perOfficePerHour) throw HttpProblem.tooMany('This office has had many applications started in the last hour. Ask the office to text or e-mail you a link.', 3600);
-    await recordSecurityEvent(tx, { kind: 'app-self-started', actor: `office:${office.id}`, ip: request.ip, detail: { channel: body.channel } });
+    await recordSecurityEvent(tx, { kind: 'app-self-started', actor: `office:${office.id}`, ip: network, detail: { channel: body.channel } });
     const [app] = await tx
       .insert(applications)
       .values({

@@ -5,6 +5,7 @@ import type { Db } from '../../db/index.ts';
 import type { Handlers } from '../../http/handler-types.ts';
 import type { Caller } from '../../http/caller.ts';
 import { HttpProblem } from '../../http/problem.ts';
+import { clientNetwork } from '../../http/client.ts';
 import { recordSecurityEvent } from '../../http/security-events.ts';
 import { applications, linkTokens, otpChallenges } from '../../db/schema.ts';
 import { BORROWER_TOKEN_MINUTES, issueBorrowerToken } from '../../identity/tokens.ts';
@@ -109,10 +110,11 @@ async function waitForResend(tx: Db, of: { appId: number; channel: 'Sms' | 'Emai
 export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
   async Otp_SendOtp({ body, caller, services, request }) {
     const secret = services.settings.borrowerTokenSecret;
+    const network = clientNetwork(request);
     return services.db.transaction(async (tx) => {
       const now = new Date();
       const sent = await tx.execute<{ n: number }>(sql`
-        select count(*)::int as n from security_events where kind = 'otp-sent' and ip = ${request.ip} and created_at > now() - interval '1 hour'`);
+        select count(*)::int as n from security_events where kind = 'otp-sent' and ip = ${network} and created_at > now() - interval '1 hour'`);
       if (Number(sent.rows[0]?.n ?? 0) >= OTP.sendsPerAddressPerHour) throw HttpProblem.tooMany('Too many passcodes were requested from this address. Try again later.', 3600);
 
       let appId: number | null;
@@ -130,7 +132,7 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         destination = body.channel === 'Email' ? app.email : app.mobilePhone;
         if (!destination) throw HttpProblem.conflict(`No ${body.channel === 'Email' ? 'e-mail' : 'mobile phone'} is on file for this application.`);
         await waitForResend(tx, { appId, channel: body.channel }, now);
-        await recordSecurityEvent(tx, { kind: 'otp-sent', actor: `borrower:${appId}`, ip: request.ip, detail: { channel: body.channel } });
+        await recordSecurityEvent(tx, { kind: 'otp-sent', actor: `borrower:${appId}`, ip: network, detail: { channel: body.channel } });
       } else {
         // A borrower coming back through the office's landing page names the office and their contact.
         destination = (body.channel === 'Email' ? body.email?.toLowerCase() : body.mobilePhone) ?? null;
@@ -139,7 +141,7 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         // alike whether or not one exists (decision 0251), and the contact is kept as a keyed hash, never as typed.
         const actor = `contact:${contactKey(secret, { officeId: body.officeId ?? 0, channel: body.channel, destination })}`;
         await waitForResend(tx, { actor }, now);
-        await recordSecurityEvent(tx, { kind: 'otp-sent', actor, ip: request.ip, detail: { channel: body.channel } });
+        await recordSecurityEvent(tx, { kind: 'otp-sent', actor, ip: network, detail: { channel: body.channel } });
         const contact = body.channel === 'Email' ? sql`lower(${applications.email}) = ${destination}` : sql`${applications.mobilePhone} = ${destination}`;
         const [app] = await tx
           .select({ id: applications.id })
@@ -178,7 +180,7 @@ export const otpHandlers: Pick<Handlers, 'Otp_SendOtp' | 'Otp_VerifyOtp'> = {
         const left = OTP.maxWrong - attempts;
         return { ok: false as const, detail: `The passcode is not correct. ${left} ${left === 1 ? 'try' : 'tries'} left.` };
       }
-      await recordSecurityEvent(tx, { kind: 'otp-locked', actor: row.appId === null ? 'nobody' : `borrower:${row.appId}`, ip: request.ip, detail: { challengeId: row.id } });
+      await recordSecurityEvent(tx, { kind: 'otp-locked', actor: row.appId === null ? 'nobody' : `borrower:${row.appId}`, ip: clientNetwork(request), detail: { challengeId: row.id } });
       return { ok: false as const, detail: 'Too many wrong passcodes. Ask for a new one.' };
     });
     if (!outcome.ok) throw HttpProblem.validation({ code: [outcome.detail] });

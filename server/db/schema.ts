@@ -873,7 +873,7 @@ export const securityEvents = pgTable(
     kind: text('kind').notNull(),
     actor: text('actor'),
     detail: jsonb('detail').$type<Record<string, unknown>>(),
-    /** The client's address as limits count it: an IPv6 one as its /64 (server/http/client.ts networkOf). */
+    /** The client's address as limits count it: an IPv6 one as its /64 (server/http/addresses.ts networkOf). */
     ip: text('ip'),
     createdAt: createdAt(),
   },

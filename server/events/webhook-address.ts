@@ -2,6 +2,7 @@ import { lookup as lookupCallback, type LookupAddress, type LookupAllOptions } f
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import type { Settings } from '../config.ts';
+import { carriedIpv4 } from '../http/addresses.ts';
 
 /**
  * Where a webhook may be sent (issue 39; decision 0266). An office admin names the address, so the portal must not be
@@ -21,16 +22,6 @@ for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe8
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** An IPv4 address written as IPv6 (::ffff:10.0.0.1, which URLs write ::ffff:a00:1) is the IPv4 address it carries. */
-function carriedIpv4(address: string): string | undefined {
-  const dotted = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted) return dotted;
-  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const [high, low] = [Number.parseInt(hex[1]!, 16), Number.parseInt(hex[2]!, 16)];
-  return [high >> 8, high & 255, low >> 8, low & 255].join('.');
-}
 
 function internal(address: string): boolean {
   const ipv4 = carriedIpv4(address);

@@ -1,6 +1,6 @@
 import type { Db } from '../db/index.ts';
 import { securityEvents } from '../db/schema.ts';
-import type { ClientNetwork } from './client.ts';
+import type { ClientNetwork } from './addresses.ts';
 
 /**
  * One row of security_events — what happened, to or by whom, from which address (an IPv6 one as its /64 network, as

@@ -4,7 +4,7 @@ import { knownDevices, oidcStore, users } from '../db/schema.ts';
 import { hashPassword, verifyPassword } from './password.ts';
 import { newToken, tokenHash } from './secrets.ts';
 import { revokeAccount } from './adapter.ts';
-import type { ClientNetwork } from '../http/client.ts';
+import type { ClientNetwork } from '../http/addresses.ts';
 import { recordSecurityEvent } from '../http/security-events.ts';
 
 export type UserRow = typeof users.$inferSelect;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { networkOf } from '../../server/http/client.ts';
+import { networkOf } from '../../server/http/addresses.ts';
 
 /** The address limits count by (decision 0308): an IPv4 address itself, an IPv6 address its /64. */
 describe('networkOf', () => {
@@ -7,6 +7,7 @@ describe('networkOf', () => {
     expect(networkOf('192.0.2.7')).toBe('192.0.2.7');
     expect(networkOf('::ffff:192.0.2.7')).toBe('192.0.2.7');
     expect(networkOf('::FFFF:192.0.2.7')).toBe('192.0.2.7');
+    expect(networkOf('::ffff:c000:207')).toBe('192.0.2.7');
   });
 
   it('answers one network for every address of a /64, however it is written', () => {

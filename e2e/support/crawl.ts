@@ -578,11 +578,20 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
   if (h1 === 0) found.push('no heading (h1)');
   found.push(...wordsProblems(texts));
   if (options.axe(await structureOf(page))) {
-    await animationsEnded(page);
-    const results = await new AxeBuilder({ page }).analyze();
-    for (const v of results.violations.filter((x) => x.impact === 'serious' || x.impact === 'critical')) {
-      found.push(`axe ${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
+    const serious = async () => {
+      await animationsEnded(page);
+      return (await new AxeBuilder({ page }).analyze()).violations.filter((x) => x.impact === 'serious' || x.impact === 'critical');
+    };
+    let violations = await serious();
+    // A colour read mid-transition is not the page's (seen once on the enrollment wizard under a full run's load, on a
+    // page that passed in every other run): contrast is read again once, and only the elements both readings fault count.
+    if (violations.some((v) => v.id === 'color-contrast')) {
+      const again = new Set((await serious()).flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`)));
+      violations = violations
+        .map((v) => (v.id === 'color-contrast' ? { ...v, nodes: v.nodes.filter((n) => again.has(`${v.id} ${n.target.join(' ')}`)) } : v))
+        .filter((v) => v.nodes.length > 0);
     }
+    for (const v of violations) found.push(`axe ${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
   }
   problems.push(...found);
   return { landed, texts };

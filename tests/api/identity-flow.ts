@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
+import { freshAddress } from '../support/addresses.ts';
 
 /**
  * A browser-like client of the built-in provider over fastify's inject: a cookie jar, manual
@@ -24,8 +25,8 @@ export class Browser {
 
   constructor(
     private readonly app: FastifyInstance,
-    /** The client address the server sees (sign-in limits count per address). */
-    readonly ip = '203.0.113.10',
+    /** The client address the server sees (sign-in limits count per address): by default one no other request used. */
+    readonly ip = freshAddress(),
     /** The Host the browser sends (brands are chosen by host name). */
     readonly host = 'localhost:3000',
   ) {}

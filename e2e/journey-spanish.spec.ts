@@ -10,11 +10,11 @@
  * checks that the product shows the translation, not a copy of it.
  */
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { hashOf, outbox } from './support/borrower.ts';
 import { signIn } from './support/session.ts';
 import { languages } from './support/words.ts';
+import { axeViolations } from './support/axe.ts';
 import { pageText, testDocumentCodeIn } from '../tests/support/pdf-text.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -34,8 +34,7 @@ async function inSpanish(page: Page, step: string): Promise<void> {
   await page.screenshot({ path: test.info().outputPath(`${step}.png`), fullPage: true });
   const shown = await page.locator('body').innerText();
   expect(ENGLISH.filter((source) => shown.includes(source)).map((source) => `${step}: ${source}`)).toEqual([]);
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${step}: ${v.id} ${v.nodes.map((n) => n.html).slice(0, 2).join(' | ')}`)).toEqual([]);
+  expect((await axeViolations(page)).map((v) => `${step}: ${v.id} ${v.nodes.map((n) => n.html).slice(0, 2).join(' | ')}`)).toEqual([]);
 }
 
 test('the borrower journey in Spanish: a link texted in Spanish, GreenSky from the form to the signed agreement', async ({ page, browser }) => {

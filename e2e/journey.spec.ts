@@ -14,7 +14,6 @@
  * demo office; last name 'Decline' gets none; 'Pending' goes to review.
  */
 import { readFileSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { enterPasscode, hashOf, outbox } from './support/borrower.ts';
 import { addWebhook, deleteWebhook } from './support/integrations.ts';
@@ -23,6 +22,7 @@ import { DEMO_PASSWORD, signIn } from './support/session.ts';
 import { testDocumentCodeIn } from '../tests/support/pdf-text.ts';
 import { signedBy, startReceiver, type Receiver } from '../tests/support/receiver.ts';
 import { creditTermsOf, disclose } from '../core/credit.ts';
+import { axeViolations } from './support/axe.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 // The longest journey takes about a minute alone, and ran past four minutes beside the other group and the crawl on
@@ -83,9 +83,8 @@ async function shot(page: Page, name: string): Promise<void> {
   const onPhone = page.viewportSize()!.width < 600;
   const checked = ((test.info().title.startsWith('gsky:') || test.info().title.startsWith('decline:')) && AXE_STEPS.has(name)) || (onPhone && AXE_PHONE_STEPS.has(name));
   if (!checked) return;
-  const results = await new AxeBuilder({ page }).analyze();
   // WCAG 2.1 AA for the borrower side (issue 19): no violation of any impact.
-  expect(results.violations.map((v) => `${name}: ${v.id} ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`)).toEqual([]);
+  expect((await axeViolations(page)).map((v) => `${name}: ${v.id} ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).slice(0, 3).join(' | ')}`)).toEqual([]);
 }
 
 /**

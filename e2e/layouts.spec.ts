@@ -3,10 +3,10 @@
  * axe-core with no serious or critical violation (issue 3 items 3 and 13).
  */
 import { mkdirSync } from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { openApp, seedSession, signIn, staffState } from './support/session.ts';
 import { watchNetwork } from './support/network.ts';
+import { axeViolations, isSerious } from './support/axe.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
@@ -53,10 +53,8 @@ async function closeToasts(page: Page, wait = true): Promise<void> {
 }
 
 async function seriousViolations(page: Page, include?: string) {
-  const builder = new AxeBuilder({ page });
-  const results = await (include ? builder.include(include) : builder).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+  return (await axeViolations(page, include))
+    .filter(isSerious)
     .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
 }
 

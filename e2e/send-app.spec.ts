@@ -9,10 +9,10 @@
  * server cannot be made to do is intercepted: a failing e-mail check (it counts as valid, §5), and a text-and-e-mail
  * send to an opted-out number, which this popup cannot ask for (it shows one channel).
  */
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { fillPrequal, hashOf, startAlone } from './support/borrower.ts';
 import { signIn } from './support/session.ts';
+import { axeViolations, isSerious } from './support/axe.ts';
 
 test.use({ ignoreHTTPSErrors: true });
 
@@ -64,8 +64,7 @@ test('Email a link: fields, hints, the Enable Remote Sign card and the defaults'
   await expect(dialog.getByText(/complete the whole process remotely, including e-signing the loan documents\. Once the borrower e-signs, the treatment amount cannot be updated\./)).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Close' }).first()).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Submit' })).toBeVisible();
-  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  expect((await axeViolations(page, '[role="dialog"]')).filter(isSerious).map((v) => v.id)).toEqual([]);
 });
 
 test('Text a link: the masked mobile phone with the SMS consent hint', async ({ page }) => {
@@ -201,8 +200,7 @@ test('success: the toast, the QR code of the link, the popup closes, and the for
   await expect(qr).toBeVisible();
   expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
   await expect(sent.getByText(/opted out/)).toHaveCount(0);
-  const axe = await new AxeBuilder({ page }).include('[role="dialog"]').analyze();
-  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  expect((await axeViolations(page, '[role="dialog"]')).filter(isSerious).map((v) => v.id)).toEqual([]);
   const origin = new URL(page.url()).origin;
   const outbox = (await (await page.request.get(`${origin}/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { messages: Array<{ links: Array<{ url: string }> }> };
   expect(outbox.messages[0]!.links[0]!.url).toMatch(/#\/app\/auth\/\d+\?t=/);

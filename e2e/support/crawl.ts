@@ -5,12 +5,12 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Page, Request } from '@playwright/test';
 import { routeTable, routesFile, visitors, type E2eRoute, type Expectation, type Visitor } from './routes.ts';
 import { screensFile } from '../../core/descriptors/read.ts';
 import { operationIndex } from '../../codegen/generated/operation-index.ts';
 import { watchNetwork } from './network.ts';
+import { axeViolations, isSerious } from './axe.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = <T>(path: string) => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as T;
@@ -525,19 +525,6 @@ async function openAnew(page: Page, url: string): Promise<void> {
 }
 
 /**
- * Lets the page's fades and slides end before axe-core reads its colours: mid-fade a text's contrast is not the page's
- * (seen under a full run's load: colour-contrast on a page that passed alone). Endless ones (a spinner) are not awaited.
- */
-async function animationsEnded(page: Page): Promise<void> {
-  await page.evaluate(() =>
-    Promise.race([
-      Promise.all(document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity).map((a) => a.finished.catch(() => undefined))),
-      new Promise((resolve) => setTimeout(resolve, 2_000)),
-    ]),
-  );
-}
-
-/**
  * A page's structure in two parts, each its markup without texts and digits: the page's main and the frame around it
  * (header, menu, dialogs), which a role's menu changes on every page alike.
  */
@@ -578,19 +565,7 @@ async function inspect(page: Page, inApp: (url: string) => boolean, options: Vis
   if (h1 === 0) found.push('no heading (h1)');
   found.push(...wordsProblems(texts));
   if (options.axe(await structureOf(page))) {
-    const serious = async () => {
-      await animationsEnded(page);
-      return (await new AxeBuilder({ page }).analyze()).violations.filter((x) => x.impact === 'serious' || x.impact === 'critical');
-    };
-    let violations = await serious();
-    // A colour read mid-transition is not the page's (seen once on the enrollment wizard under a full run's load, on a
-    // page that passed in every other run): contrast is read again once, and only the elements both readings fault count.
-    if (violations.some((v) => v.id === 'color-contrast')) {
-      const again = new Set((await serious()).flatMap((v) => v.nodes.map((n) => `${v.id} ${n.target.join(' ')}`)));
-      violations = violations
-        .map((v) => (v.id === 'color-contrast' ? { ...v, nodes: v.nodes.filter((n) => again.has(`${v.id} ${n.target.join(' ')}`)) } : v))
-        .filter((v) => v.nodes.length > 0);
-    }
+    const violations = (await axeViolations(page)).filter(isSerious);
     for (const v of violations) found.push(`axe ${v.impact} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`);
   }
   problems.push(...found);

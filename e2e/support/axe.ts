@@ -1,7 +1,7 @@
 /**
  * axe-core's reading of a page as it rests, for every spec that checks accessibility. A colour read while a control
  * fades is not the page's: the enrollment wizard's Next button, enabled once its parts have loaded, fades from half
- * to full opacity, and read midway its white on the care brand's blue measures 2.83:1 (a full run's crawl failed so).
+ * to full opacity, and read midway its white on blue measures 2.83:1 (a full run's crawl failed so).
  */
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';

@@ -5,6 +5,7 @@
  * contract's shapes — the requests the engine sends are checked too.
  */
 import { expect, test } from '@playwright/test';
+import { samples } from '../codegen/generated/samples.ts';
 import { openApp, seedSession, staffState } from './support/session.ts';
 
 test.use({ ignoreHTTPSErrors: true });
@@ -81,6 +82,18 @@ test("a table wider than its place scrolls sideways with its buttons kept at the
   expect(await inView()).toBe(true);
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(region.locator('td.cell-pinned')).toHaveCSS('position', 'static');
+});
+
+test('on a phone a table scrolls inside its own box: the page does not pan sideways, not even to a header for screen readers only', async ({ page }) => {
+  // Manage Users: a table wider than a phone whose last column, the rows' buttons, has its header for screen readers only.
+  await page.route('**/api/Users/GetUsers/*', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(samples.Users_GetUsers) }));
+  await page.setViewportSize({ width: 375, height: 800 });
+  await seedSession(page, staffState({}));
+  await openApp(page, '/users');
+  const region = page.getByRole('region', { name: 'Manage Users' });
+  await expect(region.getByRole('columnheader', { name: 'Actions' })).toBeAttached();
+  expect(await region.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
 });
 
 test('the kanban shows a lane per stage with its cards', async ({ page }) => {

@@ -96,6 +96,21 @@ test('on a phone a table scrolls inside its own box: the page does not pan sidew
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(375);
 });
 
+test("a page's part with nothing to show takes no room: an approved office's Home starts with its heading", async ({ page }) => {
+  await page.route('**/api/Office/GetOfficeInfo/*', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...(samples.Office_GetOfficeInfo as object), id: 1, enrollmentStatus: 'Approved', isApproved: true, isEnrollmentCompleted: true }) }),
+  );
+  await page.route('**/api/App/GetOfficeApps', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ currentPage: 1, nextPage: null, pageSize: 25, rowCount: 0, results: [] }) }));
+  await seedSession(page, staffState({}));
+  await openApp(page, '/home');
+  const heading = page.getByRole('heading', { level: 1, name: 'Active Applications' });
+  await expect(heading).toBeVisible();
+  await expect(page.getByText('No records found.')).toBeVisible();
+  const main = page.locator('main');
+  const start = await main.evaluate((element) => element.getBoundingClientRect().top + parseFloat(getComputedStyle(element).paddingTop));
+  expect((await heading.boundingBox())!.y).toBe(start);
+});
+
 test('the kanban shows a lane per stage with its cards', async ({ page }) => {
   await page.route('**/api/App/GetOfficeAppsByStage', (route) =>
     route.fulfill({

@@ -38,7 +38,8 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
         ))}
       </Tabs.Root>
     ) : (
-      <Stack gap="8">
+      // A part with nothing to show for this person (an office's status once it is approved) takes no gap either.
+      <Stack gap="8" css={{ '& > :empty': { display: 'none' } }}>
         {parts.map((p) => (
           <Lazy key={p.screen}>
             <ScreenHost name={p.screen} />

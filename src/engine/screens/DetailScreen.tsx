@@ -98,11 +98,13 @@ export default function DetailScreen({ screen }: ScreenProps<Detail>) {
         </Text>
       ) : null}
       {query.isLoading ? <Loading /> : null}
-      <Stack gap="4">
-        {sections.map((entry) => (
-          <Section key={entry.key} section={entry.section} ctx={entry.ctx} hasData={hasData} runtime={runtime} />
-        ))}
-      </Stack>
+      {sections.length ? (
+        <Stack gap="4">
+          {sections.map((entry) => (
+            <Section key={entry.key} section={entry.section} ctx={entry.ctx} hasData={hasData} runtime={runtime} />
+          ))}
+        </Stack>
+      ) : null}
       <ButtonRow buttons={screen.buttons} context={ctx} runtime={runtime} />
     </Box>
   );

@@ -44,6 +44,8 @@ test('the landing page: a visitor asks the office for a link, or continues an ap
   await expect(visitor.getByRole('heading', { name: 'Continue your application' })).toBeVisible();
   await visitor.getByLabel('Mobile Phone').pressSequentially(phone.replace(/\D/g, ''));
   await visitor.getByRole('button', { name: 'Send me a passcode' }).click();
+  // A typed contact gets the same answer whether or not the office has it: the dialog does not claim a passcode went.
+  await expect(visitor.getByRole('dialog', { name: 'Enter your passcode' })).toContainText(`If (***) ***-${phone.slice(-4)} is the contact the office has for you, we sent it a 6-digit passcode.`);
   await enterPasscode(visitor, phone);
   // Signed in for that application, the borrower goes where it is: the pre-qualification form, prefilled.
   await expect.poll(() => hashOf(visitor), { timeout: 20_000 }).toMatch(/^\/app\/prequal\/\d+$/);

@@ -317,6 +317,8 @@ describe('the borrower journey', () => {
       // The office: the stage, the files, the signed PDF.
       expect(await getApp(appId, office.support)).toMatchObject({ stage: 'ReadyToFinalize', statusChip: 'ActionRequired', statusText: 'Signed: ready to finalize' });
       const filesList = json<{ id: string; fileName: string; fileType: string }[]>(await h.call({ method: 'PUT', url: `/api/App/GetAppFiles?appId=${appId}`, as: office.support }));
+      // What the empty list promises the office (screens/pages/app-id-files.json): the agreement, its signed copy, the consent.
+      expect(filesList.map((f) => f.fileType).sort()).toEqual(['ESignConsent', 'LoanAgreement', 'SignedLoanAgreement']);
       const signedFile = filesList.find((f) => f.fileType === 'SignedLoanAgreement')!;
       expect(signedFile.fileName).toBe(`loan-agreement-${appId}-signed.pdf`);
       const download = await h.call({ method: 'GET', url: `/api/Files/GetContent/${signedFile.id}`, as: office.support });

@@ -38,7 +38,7 @@ export default function CompositeScreen({ screen }: ScreenProps<Composite>) {
         ))}
       </Tabs.Root>
     ) : (
-      // A part with nothing to show for this person (an office's status once it is approved) takes no gap either.
+      // A part with nothing to show this person (every section of it hidden by its condition) takes no gap either.
       <Stack gap="8" css={{ '& > :empty': { display: 'none' } }}>
         {parts.map((p) => (
           <Lazy key={p.screen}>
